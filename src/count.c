@@ -1,0 +1,164 @@
+/*
+** count.c -- the number of distinct positions reachable, and of terminal
+** ones, by a depth-first walk over the game graph.
+**
+** Positions are told apart by their full state (game_state), never by
+** the hash alone, so the count is exact.  The engine only applies and
+** undoes moves, so the walk is depth first along real lines of play,
+** with an explicit stack: a line may be GAME_MAX_PLY deep.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "count.h"
+#include "gsolve.h"
+
+void count_init(Count *c, Game *g, int base_ply, FILE *err) {
+  memset(c, 0, sizeof *c);
+  c->g = g;
+  c->base_ply = base_ply;
+  c->err = err;
+  c->set.size = g->state_bytes;
+}
+
+void count_free(Count *c) {
+  movestack_free(&c->ms);
+  free(c->frames);
+  free(c->set.hashes);
+  free(c->set.slots);
+  free(c->set.arena);
+  c->frames = NULL;
+  c->set.hashes = c->set.slots = NULL;
+  c->set.arena = NULL;
+}
+
+static int fail(Count *c, int status, const char *fmt, ...) {
+  if (c->err != NULL) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", c->err);
+    vfprintf(c->err, fmt, ap);
+    fputc('\n', c->err);
+    va_end(ap);
+  }
+  return c->status = status;
+}
+
+/* Doubles the slot array (kept at most half full) and re-inserts. */
+static int grow_slots(StateSet *s) {
+  size_t n = s->nslots ? s->nslots * 2 : 1024;
+  uint64_t *h, *sl;
+  if (n > SIZE_MAX / sizeof *h) return -1;
+  h = malloc(n * sizeof *h);
+  sl = calloc(n, sizeof *sl);
+  if (h == NULL || sl == NULL) {
+    free(h);
+    free(sl);
+    return -1;
+  }
+  for (size_t i = 0; i < s->nslots; i++) {
+    size_t j;
+    if (s->slots[i] == 0) continue;
+    for (j = s->hashes[i] & (n - 1); sl[j] != 0; j = (j + 1) & (n - 1)) {}
+    h[j] = s->hashes[i];
+    sl[j] = s->slots[i];
+  }
+  free(s->hashes);
+  free(s->slots);
+  s->hashes = h;
+  s->slots = sl;
+  s->nslots = n;
+  return 0;
+}
+
+static int grow_arena(StateSet *s) {
+  size_t n = s->arena_cap ? s->arena_cap * 2 : 1024;
+  size_t sz = s->size ? s->size : 1;
+  unsigned char *a;
+  if (n > SIZE_MAX / sz) return -1;
+  if ((a = realloc(s->arena, n * sz)) == NULL) return -1;
+  s->arena = a;
+  s->arena_cap = n;
+  return 0;
+}
+
+/* Adds the state; 1 if it is new, 0 if already there, -1 out of memory. */
+static int set_add(StateSet *s, uint64_t h, const void *state) {
+  size_t j;
+  if (2 * (s->n + 1) > s->nslots && grow_slots(s) != 0) return -1;
+  for (j = h & (s->nslots - 1); s->slots[j] != 0;
+       j = (j + 1) & (s->nslots - 1)) {
+    if (s->hashes[j] == h
+        && memcmp(s->arena + (size_t)(s->slots[j] - 1) * s->size, state,
+                  s->size) == 0)
+      return 0;
+  }
+  if (s->n == s->arena_cap && grow_arena(s) != 0) return -1;
+  memcpy(s->arena + s->n * s->size, state, s->size);
+  s->hashes[j] = h;
+  s->slots[j] = ++s->n;
+  return 1;
+}
+
+int count_run(Count *c) {
+  Game *g = c->g;
+  CountFrame *f;
+  Outcome o;
+  int ply = 0, n;
+
+  c->status = EXIT_OK;
+  c->ms.top = 0;
+
+enter:
+  /* Step 1. A position: new?  terminal?  Else open its moves. */
+  c->nodes++;
+  n = set_add(&c->set, game_hash(g), game_state(g));
+  if (n < 0) goto oom;
+  if (n == 0) goto leave;
+  c->positions++;
+  if (game_ended(g, &o)) {
+    c->terminal++;
+    goto leave;
+  }
+  if ((size_t)ply >= c->nframes) {
+    size_t cap = c->nframes ? c->nframes * 2 : 64;
+    CountFrame *fr = realloc(c->frames, cap * sizeof *fr);
+    if (fr == NULL) goto oom;
+    c->frames = fr;
+    c->nframes = cap;
+  }
+  f = &c->frames[ply];
+  f->mbase = c->ms.top;
+  if ((n = movestack_generate(&c->ms, g)) < 0) goto oom;
+  if (n == 0) {
+    c->terminal++;
+    goto leave;
+  }
+  if (c->base_ply + ply >= GAME_MAX_PLY) {
+    for (; ply > 0; ply--) game_undo(g);
+    return fail(c, EXIT_LIMIT, "a line of play without repetitions is "
+                "longer than %d plies (GAME_MAX_PLY)", GAME_MAX_PLY);
+  }
+  f->nmoves = n;
+  f->i = 0;
+
+next:
+  /* Step 2. Follow move f->i. */
+  game_apply(g, &c->ms.moves[f->mbase + (size_t)f->i]);
+  ply++;
+  goto enter;
+
+leave:
+  /* Step 3. Back to the parent, and on to its next move. */
+  if (ply == 0) return EXIT_OK;
+  ply--;
+  game_undo(g);
+  f = &c->frames[ply];
+  if (++f->i < f->nmoves) goto next;
+  c->ms.top = f->mbase;
+  goto leave;
+
+oom:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(c, EXIT_LIMIT, "out of memory");
+}

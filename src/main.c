@@ -1,0 +1,597 @@
+/*
+** main.c -- the gsolve command: options, then compile, play the
+** position, run one mode (solve, perft, count) and report, as text or
+** as one JSON object.
+**
+** Runtime errors in a game's rules longjmp back here (game->trap); all
+** that a run allocates hangs off one heap-allocated Run so that it can
+** still be freed afterwards.
+*/
+#include <errno.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "alphabeta.h"
+#include "count.h"
+#include "gsolve.h"
+#include "json.h"
+#include "minimax.h"
+#include "perft.h"
+#include "position.h"
+#include "search.h"
+#include "tt.h"
+#include "value.h"
+
+#define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
+
+typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT } Mode;
+typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX } Solver;
+
+typedef struct Options {
+  const char *file;
+  Mode mode;
+  const char *mode_flag;    /* the option that chose the mode */
+  Solver solver;
+  const char *position;     /* NULL: the start position */
+  int all_moves;
+  int json;
+  int dump_ast, dump_bytecode;
+  int perft_depth;
+  size_t tt_mib;
+  ParamDef *defs;           /* -D overrides, names cut from copies ... */
+  char **def_text;          /* ... kept here to be freed */
+  int ndefs;
+} Options;
+
+/* Everything a run allocates after the engine exists. */
+typedef struct Run {
+  const Options *opt;
+  const Program *prog;
+  Game *g;
+  Position pos;
+  Search search;
+  Tt *tt;
+  Perft perft;
+  Count count;
+  double seconds;           /* time spent in the mode */
+} Run;
+
+static const char usage_text[] =
+  "usage: gsolve FILE [options]\n"
+  "Solve, perft or count the game described in FILE (a .game file).\n"
+  "\n"
+  "modes (default --solve):\n"
+  "  --solve            value, plies and every optimal move of the position\n"
+  "  --all-moves        solve, and give the exact value of every move\n"
+  "  --perft N          count the move sequences of exactly N plies\n"
+  "  --count            count the distinct reachable positions (and terminal)\n"
+  "  --dump-ast         print the syntax tree (alone: then stop)\n"
+  "  --dump-bytecode    print the bytecode (alone: then stop)\n"
+  "options:\n"
+  "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
+  "  --solver NAME      alphabeta (default) or minimax\n"
+  "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
+  "  -D NAME=VALUE      override a parameter (repeatable; or -DNAME=VALUE)\n"
+  "  --json             print one JSON object instead of text\n"
+  "  --help, --version  print this help or the version, and exit\n"
+  "exit status: 0 ok, 2 bad command line or move, 3 errors in the game\n"
+  "  file, 4 runtime error in a rule, 5 resource limit (memory, depth,\n"
+  "  cycles), 6 I/O (game file not readable, output not writable)\n"
+  "Values are for the player to move: score = his payoff minus the other's\n"
+  "(one player: the payoff); plies = moves to the end.  See docs/cli.md.\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("gsolve: error: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputc('\n', stderr);
+  return EXIT_USAGE;
+}
+
+static int out_of_memory(void) {
+  fputs("gsolve: error: out of memory\n", stderr);
+  return EXIT_LIMIT;
+}
+
+static void free_options(Options *o) {
+  for (int i = 0; i < o->ndefs; i++) free(o->def_text[i]);
+  free(o->def_text);
+  free(o->defs);
+}
+
+/* Parses a decimal integer in [lo, hi]; 0 on success. */
+static int parse_int(const char *s, long lo, long hi, long *out) {
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol(s, &end, 10);
+  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int set_mode(Options *o, Mode m, const char *flag) {
+  if (o->mode != MODE_NONE && o->mode != m) {
+    fprintf(stderr, "gsolve: error: %s and %s cannot be combined (one mode "
+            "per run)\n", o->mode_flag, flag);
+    return EXIT_USAGE;
+  }
+  o->mode = m;
+  o->mode_flag = flag;
+  return EXIT_OK;
+}
+
+static int add_define(Options *o, const char *text) {
+  const char *eq = strchr(text, '=');
+  char *copy;
+  if (eq == NULL || eq == text)
+    return usage_error("-D needs NAME=VALUE, not '%s'", text);
+  if (o->ndefs % 8 == 0) {
+    ParamDef *d = realloc(o->defs, (size_t)(o->ndefs + 8) * sizeof *d);
+    char **t;
+    if (d == NULL) return out_of_memory();
+    o->defs = d;
+    t = realloc(o->def_text, (size_t)(o->ndefs + 8) * sizeof *t);
+    if (t == NULL) return out_of_memory();
+    o->def_text = t;
+  }
+  if ((copy = strdup(text)) == NULL) return out_of_memory();
+  copy[eq - text] = '\0';
+  o->def_text[o->ndefs] = copy;
+  o->defs[o->ndefs].name = copy;
+  o->defs[o->ndefs].value = copy + (eq - text) + 1;
+  o->ndefs++;
+  return EXIT_OK;
+}
+
+/* Returns EXIT_OK to run, -1 after --help or --version, else a status. */
+static int parse_args(int argc, char **argv, Options *o) {
+  int only_files = 0;
+  o->tt_mib = TT_DEFAULT_MIB;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *val = NULL, *eq;
+    char name[32];
+    long n;
+    int st;
+    if (only_files || a[0] != '-' || a[1] == '\0') {
+      if (o->file != NULL) {
+        fprintf(stderr, "gsolve: error: more than one game file ('%s' and "
+                "'%s')\n", o->file, a);
+        return EXIT_USAGE;
+      }
+      o->file = a;
+      continue;
+    }
+    if (strcmp(a, "--") == 0) {
+      only_files = 1;
+      continue;
+    }
+    if (strncmp(a, "-D", 2) == 0) {
+      if (a[2] != '\0') {
+        st = add_define(o, a + 2);
+      } else if (i + 1 < argc) {
+        st = add_define(o, argv[++i]);
+      } else {
+        return usage_error("option '%s' needs an argument NAME=VALUE", a);
+      }
+      if (st != EXIT_OK) return st;
+      continue;
+    }
+    /* --name=value or --name value for the options that take one. */
+    eq = strchr(a, '=');
+    if (eq != NULL && (size_t)(eq - a) < sizeof name) {
+      memcpy(name, a, (size_t)(eq - a));
+      name[eq - a] = '\0';
+      val = eq + 1;
+    } else if (strlen(a) < sizeof name) {
+      strcpy(name, a);
+    } else {
+      return usage_error("unknown option '%s' (try --help)", a);
+    }
+    if (strcmp(name, "--perft") == 0 || strcmp(name, "--position") == 0
+        || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0) {
+      if (val == NULL) {
+        if (i + 1 == argc)
+          return usage_error("option '%s' needs an argument", name);
+        val = argv[++i];
+      }
+    } else if (val != NULL) {
+      return usage_error("unknown option '%s' (try --help)", a);
+    }
+
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+      fputs(usage_text, stdout);
+      return -1;
+    } else if (strcmp(name, "--version") == 0) {
+      printf("gsolve %s\n", GSOLVE_VERSION);
+      return -1;
+    } else if (strcmp(name, "--solve") == 0) {
+      if ((st = set_mode(o, MODE_SOLVE, "--solve")) != EXIT_OK) return st;
+    } else if (strcmp(name, "--all-moves") == 0) {
+      if ((st = set_mode(o, MODE_SOLVE, "--all-moves")) != EXIT_OK) return st;
+      o->all_moves = 1;
+    } else if (strcmp(name, "--perft") == 0) {
+      if (parse_int(val, 0, GAME_MAX_PLY, &n) != 0) {
+        fprintf(stderr, "gsolve: error: --perft needs a number of plies from "
+                "0 to %d, not '%s'\n", GAME_MAX_PLY, val);
+        return EXIT_USAGE;
+      }
+      if ((st = set_mode(o, MODE_PERFT, "--perft")) != EXIT_OK) return st;
+      o->perft_depth = (int)n;
+    } else if (strcmp(name, "--count") == 0) {
+      if ((st = set_mode(o, MODE_COUNT, "--count")) != EXIT_OK) return st;
+    } else if (strcmp(name, "--position") == 0) {
+      o->position = val;
+    } else if (strcmp(name, "--solver") == 0) {
+      if (strcmp(val, "alphabeta") == 0)
+        o->solver = SOLVER_ALPHABETA;
+      else if (strcmp(val, "minimax") == 0)
+        o->solver = SOLVER_MINIMAX;
+      else
+        return usage_error("unknown solver '%s' (minimax or alphabeta)", val);
+    } else if (strcmp(name, "--tt-size") == 0) {
+      if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
+        fprintf(stderr, "gsolve: error: --tt-size needs a size in MiB from "
+                "0 to %zu, not '%s'\n", TT_MAX_MIB, val);
+        return EXIT_USAGE;
+      }
+      o->tt_mib = (size_t)n;
+    } else if (strcmp(name, "--json") == 0) {
+      o->json = 1;
+    } else if (strcmp(name, "--dump-ast") == 0) {
+      o->dump_ast = 1;
+    } else if (strcmp(name, "--dump-bytecode") == 0) {
+      o->dump_bytecode = 1;
+    } else {
+      return usage_error("unknown option '%s' (try --help)", a);
+    }
+  }
+  if (o->file == NULL)
+    return usage_error("%s", "no game file given (try --help)");
+  return EXIT_OK;
+}
+
+/* Reads the whole file into a NUL-terminated buffer. */
+static int read_file(const char *path, char **text, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  size_t cap = 1 << 16, n = 0;
+  char *buf = NULL;
+  if (f == NULL) goto io_error;
+  for (;;) {
+    char *b = realloc(buf, cap + 1);
+    if (b == NULL) {
+      free(buf);
+      fclose(f);
+      return out_of_memory();
+    }
+    buf = b;
+    n += fread(buf + n, 1, cap - n, f);
+    if (n < cap) break;
+    cap *= 2;
+  }
+  if (ferror(f)) {
+    int e = errno;
+    free(buf);
+    fclose(f);
+    errno = e;
+    goto io_error;
+  }
+  fclose(f);
+  buf[n] = '\0';
+  *text = buf;
+  *len = n;
+  return EXIT_OK;
+
+io_error:
+  fprintf(stderr, "gsolve: error: cannot read '%s': %s\n", path,
+          strerror(errno));
+  return EXIT_IO;
+}
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---- reporting ---------------------------------------------------- */
+
+/* The parameters as text ("heaps=1,3,5,7"), or NULL. */
+static char *params_text(const Program *p) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (f == NULL) return NULL;
+  gs_write_params_text(p, f);
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+static char *move_text(Game *g, const Move *m, char *buf, size_t size) {
+  buf[0] = '\0';
+  game_format_move(g, m, buf, size);
+  buf[size - 1] = '\0';
+  return buf;
+}
+
+static void text_header(const Run *r) {
+  char *params = params_text(r->prog);
+  printf("game: %s", r->g->name);
+  if (params != NULL && params[0] != '\0') printf(" (%s)", params);
+  free(params);
+  fputs("\nposition: ", stdout);
+  if (r->pos.n == 0) fputs("start", stdout);
+  for (int i = 0; i < r->pos.n; i++)
+    printf("%s%s", i ? ", " : "", r->pos.moves[i]);
+  printf("\nto move: %s\n", r->g->player_names[game_to_move(r->g)]);
+}
+
+static void text_solve(const Run *r) {
+  const SolveResult *res = &r->search.result;
+  char buf[256];
+  int64_t score, plies;
+  int i, k;
+  value_decode(res->value, &score, &plies);
+  printf("value: %s\nscore: %" PRId64 "\nplies: %" PRId64 "\nbest: ",
+         value_verdict(score), score, plies);
+  if (res->nbest == 0) fputs("-", stdout);
+  for (i = k = 0; i < res->nmoves; i++)
+    if (res->best[i])
+      printf("%s%s", k++ ? ", " : "",
+             move_text(r->g, &res->moves[i], buf, sizeof buf));
+  printf("\nnodes: %" PRIu64 "\nseconds: %.3f\nsolver: %s\nengine: %s\n",
+         r->search.nodes, r->seconds,
+         r->opt->solver == SOLVER_MINIMAX ? "minimax" : "alphabeta",
+         r->g->engine);
+  if (r->opt->all_moves && res->nmoves > 0) {
+    int width = 4;
+    for (i = 0; i < res->nmoves; i++) {
+      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
+      if (w > width) width = w;
+    }
+    printf("%-*s  value  score  plies\n", width, "move");
+    for (i = 0; i < res->nmoves; i++) {
+      value_decode(res->values[i], &score, &plies);
+      printf("%-*s  %-5s  %5" PRId64 "  %5" PRId64 "\n", width,
+             move_text(r->g, &res->moves[i], buf, sizeof buf),
+             value_verdict(score), score, plies);
+    }
+  }
+}
+
+static void report_text(const Run *r) {
+  text_header(r);
+  switch (r->opt->mode) {
+  case MODE_PERFT:
+    printf("perft %d: %" PRIu64 "\nnodes: %" PRIu64 "\nseconds: %.3f\n"
+           "engine: %s\n", r->opt->perft_depth, r->perft.count,
+           r->perft.nodes, r->seconds, r->g->engine);
+    break;
+  case MODE_COUNT:
+    printf("positions: %" PRIu64 "\nterminal: %" PRIu64 "\nnodes: %" PRIu64
+           "\nseconds: %.3f\nengine: %s\n", r->count.positions,
+           r->count.terminal, r->count.nodes, r->seconds, r->g->engine);
+    break;
+  default:
+    text_solve(r);
+  }
+}
+
+/* One object with every field; those the mode does not compute are null. */
+static void report_json(const Run *r) {
+  const SolveResult *res = &r->search.result;
+  Mode mode = r->opt->mode;
+  JsonWriter w;
+  char buf[256];
+  int64_t score = 0, plies = 0;
+  uint64_t nodes = mode == MODE_PERFT ? r->perft.nodes
+                 : mode == MODE_COUNT ? r->count.nodes : r->search.nodes;
+  int i;
+
+  json_init(&w, stdout);
+  json_begin_object(&w);
+  json_key(&w, "game");
+  json_string(&w, r->g->name);
+  json_key(&w, "params");
+  json_raw(&w);
+  gs_write_params_json(r->prog, stdout);
+  json_key(&w, "position");
+  json_begin_array(&w);
+  for (i = 0; i < r->pos.n; i++) json_string(&w, r->pos.moves[i]);
+  json_end_array(&w);
+  json_key(&w, "to_move");
+  json_string(&w, r->g->player_names[game_to_move(r->g)]);
+
+  if (mode == MODE_SOLVE) value_decode(res->value, &score, &plies);
+  json_key(&w, "value");
+  if (mode == MODE_SOLVE) json_string(&w, value_verdict(score));
+  else json_null(&w);
+  json_key(&w, "score");
+  if (mode == MODE_SOLVE) json_int(&w, score);
+  else json_null(&w);
+  json_key(&w, "plies");
+  if (mode == MODE_SOLVE) json_int(&w, plies);
+  else json_null(&w);
+  json_key(&w, "best");
+  if (mode == MODE_SOLVE) {
+    json_begin_array(&w);
+    for (i = 0; i < res->nmoves; i++)
+      if (res->best[i])
+        json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+    json_end_array(&w);
+  } else {
+    json_null(&w);
+  }
+
+  json_key(&w, "nodes");
+  json_uint(&w, nodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "solver");
+  if (mode == MODE_SOLVE)
+    json_string(&w, r->opt->solver == SOLVER_MINIMAX ? "minimax"
+                                                     : "alphabeta");
+  else
+    json_null(&w);
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  json_key(&w, "perft");
+  if (mode == MODE_PERFT) json_uint(&w, r->perft.count);
+  else json_null(&w);
+  json_key(&w, "depth");
+  if (mode == MODE_PERFT) json_int(&w, r->opt->perft_depth);
+  else json_null(&w);
+  json_key(&w, "positions");
+  if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
+  else json_null(&w);
+  json_key(&w, "terminal");
+  if (mode == MODE_COUNT) json_uint(&w, r->count.terminal);
+  else json_null(&w);
+
+  if (mode == MODE_SOLVE && r->opt->all_moves) {
+    json_key(&w, "moves");
+    json_begin_array(&w);
+    for (i = 0; i < res->nmoves; i++) {
+      value_decode(res->values[i], &score, &plies);
+      json_begin_object(&w);
+      json_key(&w, "move");
+      json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+      json_key(&w, "value");
+      json_string(&w, value_verdict(score));
+      json_key(&w, "score");
+      json_int(&w, score);
+      json_key(&w, "plies");
+      json_int(&w, plies);
+      json_end_object(&w);
+    }
+    json_end_array(&w);
+  }
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+/* ---- running ------------------------------------------------------ */
+
+/* Plays the position, runs the mode and reports.  Runtime errors in the
+** engine longjmp out of here. */
+static int run(Run *r) {
+  const Options *o = r->opt;
+  Game *g = r->g;
+  int st;
+  double t0;
+
+  st = position_play(g, o->position ? o->position : "", &r->pos, stderr);
+  if (st != EXIT_OK) return st;
+
+  switch (o->mode) {
+  case MODE_PERFT:
+    perft_init(&r->perft, g, r->pos.n, stderr);
+    t0 = now();
+    st = perft_run(&r->perft, o->perft_depth);
+    break;
+  case MODE_COUNT:
+    count_init(&r->count, g, r->pos.n, stderr);
+    t0 = now();
+    st = count_run(&r->count);
+    break;
+  default:
+    search_init(&r->search, g, r->pos.n, stderr);
+    if (g->nplayers < 1 || g->nplayers > 2)
+      return search_fail(&r->search, EXIT_USAGE, "the minimax and alphabeta "
+                         "solvers need one or two players (this game has "
+                         "%d)", g->nplayers);
+    if (o->solver == SOLVER_ALPHABETA && o->tt_mib > 0
+        && (r->tt = tt_new(o->tt_mib)) == NULL)
+      return out_of_memory();
+    t0 = now();
+    if (o->solver == SOLVER_MINIMAX)
+      st = minimax_solve(&r->search);
+    else
+      st = alphabeta_solve(&r->search, r->tt, o->all_moves);
+  }
+  r->seconds = now() - t0;
+  if (st != EXIT_OK) return st;
+  if (o->json)
+    report_json(r);
+  else
+    report_text(r);
+  return EXIT_OK;
+}
+
+/* Runs with a trap installed: a runtime error in a rule lands back here
+** with the engine's status; r (on the heap) still holds what to free. */
+static int run_trapped(Run *r) {
+  jmp_buf trap;
+  int st;
+  r->g->trap = &trap;
+  if (setjmp(trap) == 0)
+    st = run(r);
+  else
+    st = r->g->error_status;
+  r->g->trap = NULL;
+  return st;
+}
+
+static void free_run(Run *r) {
+  position_free(&r->pos);
+  search_free(&r->search);
+  tt_free(r->tt);
+  perft_free(&r->perft);
+  count_free(&r->count);
+  free(r);
+}
+
+int main(int argc, char **argv) {
+  Options opt;
+  Program *prog = NULL;
+  Game *g = NULL;
+  Run *r = NULL;
+  char *text = NULL;
+  size_t len = 0;
+  int st;
+
+  memset(&opt, 0, sizeof opt);
+  st = parse_args(argc, argv, &opt);
+  if (st != EXIT_OK) {
+    free_options(&opt);
+    return st < 0 ? EXIT_OK : st;
+  }
+  if ((st = read_file(opt.file, &text, &len)) != EXIT_OK) goto done;
+  prog = gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);
+  if (prog == NULL) goto done;
+  st = EXIT_OK;
+  if (opt.dump_ast) gs_dump_ast(prog, stdout);
+  if (opt.dump_bytecode) gs_disassemble(prog, stdout);
+  if (opt.mode == MODE_NONE) {
+    if (opt.dump_ast || opt.dump_bytecode) goto done;
+    opt.mode = MODE_SOLVE;
+  }
+
+  if ((g = vm_new(prog)) == NULL || (r = calloc(1, sizeof *r)) == NULL) {
+    st = out_of_memory();
+    goto done;
+  }
+  r->opt = &opt;
+  r->prog = prog;
+  r->g = g;
+  st = run_trapped(r);
+
+done:
+  if (r != NULL) free_run(r);
+  if (g != NULL) vm_free(g);
+  if (prog != NULL) gs_program_free(prog);
+  free(text);
+  free_options(&opt);
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "gsolve: error: cannot write the output: %s\n",
+            strerror(errno));
+    if (st == EXIT_OK) st = EXIT_IO;
+  }
+  return st;
+}
