@@ -1,0 +1,82 @@
+# gsolve -- build, test, benchmark.  `make help` lists the targets.
+
+CC      ?= cc
+CFLAGS  ?= -O2 -g
+WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
+CPPFLAGS := -Isrc -Ibuild
+BUILD   := build
+LDLIBS  := -lm
+
+GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
+SRC     := $(wildcard src/*.c)
+LIB_SRC := $(filter-out src/main.c,$(SRC))
+OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
+DEPS    := $(OBJ:.o=.d) $(BUILD)/main.d
+
+.PHONY: all test test-full asan bench fuzz demo clean help tools
+all: gsolve
+
+help:
+	@echo "make            build ./gsolve"
+	@echo "make demo       build and solve games/nim.game"
+	@echo "make test       the fast test suite (minutes)"
+	@echo "make test-full  the fast suite plus the heavy solves"
+	@echo "make asan       the test suite under AddressSanitizer + UBSan"
+	@echo "make bench      benchmarks (perft throughput, solver node counts)"
+	@echo "make clean      remove build products"
+
+# Flex, Bison: installed with apt-get when missing and running as root.
+tools:
+	@command -v bison >/dev/null && command -v flex >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing flex and bison"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq flex bison >/dev/null; \
+	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
+
+$(BUILD)/parser.c $(BUILD)/parser.h: grammar/parser.y | $(BUILD) tools
+	bison -Wall -Werror -o $(BUILD)/parser.c --header=$(BUILD)/parser.h $<
+
+$(BUILD)/lexer.c $(BUILD)/lexer.h: grammar/lexer.l $(BUILD)/parser.h | $(BUILD) tools
+	flex -o $(BUILD)/lexer.c --header-file=$(BUILD)/lexer.h $<
+
+$(BUILD):
+	mkdir -p $(BUILD)
+
+# Generated code is compiled without -Werror on unused functions flex emits.
+$(BUILD)/lexer.o: $(BUILD)/lexer.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wno-unused-function -Wno-sign-compare -MMD -c -o $@ $<
+$(BUILD)/parser.o: $(BUILD)/parser.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+$(BUILD)/%.o: src/%.c $(BUILD)/parser.h $(BUILD)/lexer.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+
+$(BUILD)/libgsolve.a: $(OBJ)
+	rm -f $@; ar rcs $@ $^
+
+gsolve: $(BUILD)/main.o $(BUILD)/libgsolve.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+demo: gsolve
+	./gsolve games/nim.game --solve
+
+test: gsolve
+	sh tests/run.sh
+
+test-full: gsolve
+	GSOLVE_FULL=1 sh tests/run.sh
+
+# The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
+asan:
+	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" gsolve-asan
+	GSOLVE=./build-asan/gsolve ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
+
+gsolve-asan: $(BUILD)/main.o $(BUILD)/libgsolve.a
+	$(CC) $(CFLAGS) -o $(BUILD)/gsolve $^ $(LDLIBS)
+
+bench: gsolve
+	sh tests/bench.sh
+
+clean:
+	rm -rf build build-asan gsolve
+
+-include $(DEPS)

@@ -1,0 +1,336 @@
+/*
+** parser.y -- the grammar of the .game language.
+**
+** A pure parser with locations (byte offsets); every action is a one-line
+** call that builds a node.  Syntax errors say what was expected, and the
+** parser recovers at ';' and '}' so one run reports several mistakes.
+*/
+%require "3.8"
+%define api.pure full
+%define api.prefix {gs}
+%define parse.error custom
+%define parse.lac full
+%locations
+%param {void *scanner} {ParseState *ps}
+%expect 0
+
+%code requires {
+#include "ast.h"
+typedef struct GSLTYPE { int start, end; } GSLTYPE;
+#define GSLTYPE_IS_DECLARED 1
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                               \
+  do {                                                            \
+    if (N) { (Cur).start = YYRHSLOC(Rhs, 1).start;                \
+             (Cur).end = YYRHSLOC(Rhs, N).end; }                  \
+    else { (Cur).start = (Cur).end = YYRHSLOC(Rhs, 0).end; }      \
+  } while (0)
+}
+
+%union {
+  int64_t ival;
+  const char *str;
+  Node *node;
+}
+
+%code {
+#include <string.h>
+int gslex(GSSTYPE *lval, GSLTYPE *lloc, void *scanner, ParseState *ps);
+static void gserror(GSLTYPE *loc, void *scanner, ParseState *ps, const char *msg);
+
+#define YYMAXDEPTH 2000   /* bounds the tree's depth for the later passes */
+
+static Span sp(GSLTYPE l) { Span s = { l.start, l.end }; return s; }
+/* Node builders: every rule action is one call. */
+static Node *mk(ParseState *ps, NodeKind k, GSLTYPE l) { return ast_node(ps, k, sp(l)); }
+static Node *mk_name(ParseState *ps, NodeKind k, GSLTYPE l, const char *name) {
+  Node *n = mk(ps, k, l); if (n) n->name = name; return n;
+}
+static Node *mk2(ParseState *ps, NodeKind k, GSLTYPE l, Node *a, Node *b) {
+  Node *n = mk(ps, k, l); if (n) { n->a = a; n->b = b; } return n;
+}
+static Node *mk_op(ParseState *ps, NodeKind k, GSLTYPE l, int op, Node *a, Node *b) {
+  Node *n = mk2(ps, k, l, a, b); if (n) n->op = op; return n;
+}
+static Node *mk_int(ParseState *ps, NodeKind k, GSLTYPE l, int64_t v) {
+  Node *n = mk(ps, k, l); if (n) n->ival = v; return n;
+}
+/* NAME with children a, b, c, d. */
+static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
+                     Node *a, Node *b, Node *c, Node *d) {
+  Node *n = mk_name(ps, k, l, name);
+  if (n) { n->a = a; n->b = b; n->c = c; n->d = d; }
+  return n;
+}
+}
+
+%token <str> IDENT "identifier" STRING "string"
+%token <ival> INTLIT "integer" BOOLLIT "true or false" BADCHAR "stray character"
+%token GAME "game" PLAYERS "players" PARAM "param" CONST "const" TYPE "type"
+%token BOARD "board" STATE "state" MOVE "move" FUNCTION "function" END "end"
+%token NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
+%token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
+%token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when"
+%token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
+%token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
+%token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
+
+%type <node> decls decl name_list opt_type type params opt_params param
+%type <node> dims dim opt_init opt_as opt_when block stmts stmt opt_else
+%type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
+
+%right '?' ':'
+%left OR
+%left AND
+%left EQ NE
+%left '<' '>' LE GE
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%%
+
+file
+  : decls                       { ps->root = $1; }
+  ;
+
+decls
+  : %empty                      { $$ = NULL; }
+  | decls decl                  { $$ = ast_append($1, $2); }
+  ;
+
+decl
+  : GAME STRING ';'             { $$ = mk_name(ps, NODE_GAME, @2, $2); }
+  | PLAYERS name_list ';'       { $$ = mk2(ps, NODE_PLAYERS, @$, $2, NULL); }
+  | PARAM IDENT opt_type '=' expr ';'
+                                { $$ = mk_decl(ps, NODE_PARAM, @2, $2, $3, $5, NULL, NULL); }
+  | CONST IDENT '=' expr ';'    { $$ = mk_decl(ps, NODE_CONST, @2, $2, NULL, $4, NULL, NULL); }
+  | TYPE IDENT '=' type ';'     { $$ = mk_decl(ps, NODE_TYPEDEF, @2, $2, $4, NULL, NULL, NULL); }
+  | BOARD IDENT '(' opt_expr_list ')' ';'
+                                { $$ = mk_decl(ps, NODE_BOARD, @2, $2, $4, NULL, NULL, NULL); }
+  | STATE IDENT dims ':' type opt_init ';'
+                                { $$ = mk_decl(ps, NODE_STATE, @2, $2, $5, $6, $3, NULL); }
+  | MOVE IDENT '(' opt_params ')' opt_as opt_when block
+                                { $$ = mk_decl(ps, NODE_MOVE, @2, $2, $4, $7, $8, $6); }
+  | FUNCTION IDENT '(' opt_params ')' opt_type block
+                                { $$ = mk_decl(ps, NODE_FUNC, @2, $2, $4, $6, $7, NULL); }
+  | END block                   { $$ = mk_decl(ps, NODE_END, @1, "end", NULL, NULL, $2, NULL); }
+  | NOMOVES block               { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves", NULL, NULL, $2, NULL); }
+  | EVAL block                  { $$ = mk_decl(ps, NODE_EVAL, @1, "eval", NULL, NULL, $2, NULL); }
+  | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
+  | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
+                                               mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
+  | error ';'                   { $$ = NULL; }
+  | error block                 { $$ = NULL; }
+  ;
+
+name_list
+  : IDENT                       { $$ = mk_name(ps, NODE_NAME, @1, $1); }
+  | name_list ',' IDENT         { $$ = ast_append($1, mk_name(ps, NODE_NAME, @3, $3)); }
+  ;
+
+opt_type
+  : %empty                      { $$ = NULL; }
+  | ':' type                    { $$ = $2; }
+  ;
+
+type
+  : expr DOTDOT expr            { $$ = mk2(ps, NODE_TRANGE, @$, $1, $3); }
+  | TINT                        { $$ = mk(ps, NODE_TINT, @1); }
+  | TBOOL                       { $$ = mk(ps, NODE_TBOOL, @1); }
+  | TPLAYER                     { $$ = mk(ps, NODE_TPLAYER, @1); }
+  | TCELL                       { $$ = mk(ps, NODE_TCELL, @1); }
+  | TDIR                        { $$ = mk(ps, NODE_TDIR, @1); }
+  | '{' name_list '}'           { $$ = mk2(ps, NODE_TENUM, @$, $2, NULL); }
+  ;
+
+opt_params
+  : %empty                      { $$ = NULL; }
+  | params                      { $$ = $1; }
+  ;
+
+params
+  : param                       { $$ = $1; }
+  | params ',' param            { $$ = ast_append($1, $3); }
+  ;
+
+param
+  : IDENT ':' type              { $$ = mk_decl(ps, NODE_PARAMDECL, @1, $1, $3, NULL, NULL, NULL); }
+  ;
+
+dims
+  : %empty                      { $$ = NULL; }
+  | dims dim                    { $$ = ast_append($1, $2); }
+  ;
+
+dim
+  : '[' expr ']'                { $$ = $2; }
+  | '[' BOARD ']'               { $$ = mk(ps, NODE_TCELL, @2); }
+  ;
+
+opt_init
+  : %empty                      { $$ = NULL; }
+  | '=' expr                    { $$ = $2; }
+  ;
+
+opt_as
+  : %empty                      { $$ = NULL; }
+  | AS STRING                   { $$ = mk_name(ps, NODE_NAME, @2, $2); }
+  ;
+
+opt_when
+  : %empty                      { $$ = NULL; }
+  | WHEN expr                   { $$ = $2; }
+  ;
+
+block
+  : '{' stmts '}'               { $$ = mk2(ps, NODE_BLOCK, @$, $2, NULL); }
+  ;
+
+stmts
+  : %empty                      { $$ = NULL; }
+  | stmts stmt                  { $$ = ast_append($1, $2); }
+  ;
+
+stmt
+  : VAR IDENT dims opt_type opt_init ';'
+                                { $$ = mk_decl(ps, NODE_VAR, @2, $2, $4, $5, $3, NULL); }
+  | postfix '=' expr ';'        { $$ = mk_op(ps, NODE_ASSIGN, @2, '=', $1, $3); }
+  | postfix ADDEQ expr ';'      { $$ = mk_op(ps, NODE_ASSIGN, @2, '+', $1, $3); }
+  | postfix SUBEQ expr ';'      { $$ = mk_op(ps, NODE_ASSIGN, @2, '-', $1, $3); }
+  | postfix MULEQ expr ';'      { $$ = mk_op(ps, NODE_ASSIGN, @2, '*', $1, $3); }
+  | postfix ';'                 { $$ = mk2(ps, NODE_EXPRSTMT, @1, $1, NULL); }
+  | if_stmt                     { $$ = $1; }
+  | FOR IDENT IN iterable block { $$ = mk_decl(ps, NODE_FOR, @2, $2, $4, NULL, $5, NULL); }
+  | WHILE expr block            { $$ = mk_decl(ps, NODE_WHILE, @1, NULL, $2, NULL, $3, NULL); }
+  | RETURN ';'                  { $$ = mk(ps, NODE_RETURN, @1); }
+  | RETURN expr ';'             { $$ = mk2(ps, NODE_RETURN, @1, $2, NULL); }
+  | BREAK ';'                   { $$ = mk(ps, NODE_BREAK, @1); }
+  | CONTINUE ';'                { $$ = mk(ps, NODE_CONTINUE, @1); }
+  | WIN expr ';'                { $$ = mk2(ps, NODE_WIN, @1, $2, NULL); }
+  | LOSE expr ';'               { $$ = mk2(ps, NODE_LOSE, @1, $2, NULL); }
+  | DRAW ';'                    { $$ = mk(ps, NODE_DRAW, @1); }
+  | SCORE expr_list ';'         { $$ = mk2(ps, NODE_SCORE, @1, $2, NULL); }
+  | NEXT expr ';'               { $$ = mk2(ps, NODE_NEXT, @1, $2, NULL); }
+  | block                       { $$ = $1; }
+  | error ';'                   { $$ = NULL; }
+  | error block                 { $$ = NULL; }
+  ;
+
+if_stmt
+  : IF expr block opt_else      { $$ = mk_decl(ps, NODE_IF, @1, NULL, $2, $3, $4, NULL); }
+  ;
+
+opt_else
+  : %empty                      { $$ = NULL; }
+  | ELSE block                  { $$ = $2; }
+  | ELSE if_stmt                { $$ = $2; }
+  ;
+
+iterable
+  : expr                        { $$ = $1; }
+  | expr DOTDOT expr            { $$ = mk2(ps, NODE_RANGE, @$, $1, $3); }
+  | PLAYERS                     { $$ = mk_name(ps, NODE_NAME, @1, "players"); }
+  ;
+
+expr
+  : postfix                     { $$ = $1; }
+  | '-' expr %prec UNARY        { $$ = mk_op(ps, NODE_UNARY, @$, '-', $2, NULL); }
+  | '!' expr %prec UNARY        { $$ = mk_op(ps, NODE_UNARY, @$, '!', $2, NULL); }
+  | expr '+' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '+', $1, $3); }
+  | expr '-' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '-', $1, $3); }
+  | expr '*' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '*', $1, $3); }
+  | expr '/' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '/', $1, $3); }
+  | expr '%' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '%', $1, $3); }
+  | expr '<' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '<', $1, $3); }
+  | expr '>' expr               { $$ = mk_op(ps, NODE_BINARY, @$, '>', $1, $3); }
+  | expr LE expr                { $$ = mk_op(ps, NODE_BINARY, @$, OPR_LE, $1, $3); }
+  | expr GE expr                { $$ = mk_op(ps, NODE_BINARY, @$, OPR_GE, $1, $3); }
+  | expr EQ expr                { $$ = mk_op(ps, NODE_BINARY, @$, OPR_EQ, $1, $3); }
+  | expr NE expr                { $$ = mk_op(ps, NODE_BINARY, @$, OPR_NE, $1, $3); }
+  | expr AND expr               { $$ = mk_op(ps, NODE_BINARY, @$, OPR_AND, $1, $3); }
+  | expr OR expr                { $$ = mk_op(ps, NODE_BINARY, @$, OPR_OR, $1, $3); }
+  | expr '?' expr ':' expr      { $$ = mk_decl(ps, NODE_COND, @$, NULL, $1, $3, $5, NULL); }
+  ;
+
+postfix
+  : primary                     { $$ = $1; }
+  | postfix '[' expr_list ']'   { $$ = mk2(ps, NODE_INDEX, @$, $1, $3); }
+  ;
+
+primary
+  : INTLIT                      { $$ = mk_int(ps, NODE_INT, @1, $1); }
+  | BOOLLIT                     { $$ = mk_int(ps, NODE_BOOL, @1, $1); }
+  | IDENT                       { $$ = mk_name(ps, NODE_NAME, @1, $1); }
+  | IDENT '(' opt_expr_list ')' { $$ = mk_decl(ps, NODE_CALL, @$, $1, $3, NULL, NULL, NULL); }
+  | '(' expr ')'                { $$ = $2; }
+  | '[' opt_expr_list ']'       { $$ = mk2(ps, NODE_LIST, @$, $2, NULL); }
+  ;
+
+opt_expr_list
+  : %empty                      { $$ = NULL; }
+  | expr_list                   { $$ = $1; }
+  ;
+
+expr_list
+  : expr                        { $$ = $1; }
+  | expr_list ',' expr          { $$ = ast_append($1, $3); }
+  ;
+
+%%
+
+/* Token names as users should read them: 'game', ';', identifier. */
+static void print_symbol(FILE *out, yysymbol_kind_t s) {
+  const char *name = yysymbol_name(s);
+  size_t n = strlen(name);
+  if (name[0] == '"' && n >= 2) fprintf(out, "'%.*s'", (int)(n - 2), name + 1);
+  else fputs(name, out);
+}
+
+/* "unexpected 'foo' (identifier); expected ';' or ','" */
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, ParseState *ps) {
+  (void)scanner;
+  Diag *d = ps->diag;
+  enum { MAX_EXPECTED = 6 };
+  yysymbol_kind_t expected[MAX_EXPECTED];
+  int n = yypcontext_expected_tokens(ctx, expected, MAX_EXPECTED);
+  yysymbol_kind_t tok = yypcontext_token(ctx);
+  const GSLTYPE *loc = yypcontext_location(ctx);
+  Span at = { loc->start, loc->end };
+  char msg[512];
+  FILE *m = fmemopen(msg, sizeof msg, "w");
+  if (!m) { diag_error(d, at, "syntax error"); return 0; }
+  if (tok == YYSYMBOL_YYEOF) fputs("unexpected end of file", m);
+  else if (tok == YYSYMBOL_BADCHAR) {
+    unsigned char c = (unsigned char)d->text[loc->start];
+    if (c >= 32 && c < 127) fprintf(m, "stray '%c' in the program", c);
+    else fprintf(m, "stray byte 0x%02x in the program", c);
+  } else {
+    int len = loc->end - loc->start;
+    fprintf(m, "unexpected '%.*s'", len > 24 ? 24 : len, d->text + loc->start);
+    if (tok == YYSYMBOL_IDENT || tok == YYSYMBOL_INTLIT || tok == YYSYMBOL_STRING) {
+      fputs(" (", m); print_symbol(m, tok); fputs(")", m);
+    }
+  }
+  if (n > 0 && n < MAX_EXPECTED) {
+    fputs("; expected ", m);
+    for (int i = 0; i < n; i++) {
+      if (i > 0) fputs(i == n - 1 ? " or " : ", ", m);
+      print_symbol(m, expected[i]);
+    }
+  }
+  fputc(0, m);
+  fclose(m);
+  msg[sizeof msg - 1] = 0;
+  diag_error(d, at, "%s", msg);
+  return 0;
+}
+
+static void gserror(GSLTYPE *loc, void *scanner, ParseState *ps, const char *msg) {
+  (void)scanner;
+  Span at = { loc->start, loc->end };
+  if (strstr(msg, "exhausted"))
+    diag_error(ps->diag, at, "nesting too deep (limit is %d levels)", YYMAXDEPTH);
+  else
+    diag_error(ps->diag, at, "%s", msg);
+}

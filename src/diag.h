@@ -1,0 +1,40 @@
+/*
+** diag.h -- diagnostics for .game sources.
+**
+** Locations are byte offsets into the source; line and column are computed
+** only when a message is printed.  Every message reads
+**   file:line:col: error: message
+**   <the source line>
+**       ^~~~
+*/
+#ifndef GSOLVE_DIAG_H
+#define GSOLVE_DIAG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define DIAG_MAX_ERRORS 50   /* stop reporting after this many errors */
+
+typedef struct Diag {
+  const char *filename;
+  const char *text;          /* the source, not necessarily NUL-terminated */
+  size_t len;
+  FILE *out;                 /* where messages go */
+  int errors;                /* errors reported so far */
+} Diag;
+
+/* A span of the source: [start, end) in bytes. */
+typedef struct Span {
+  int start, end;
+} Span;
+
+void diag_init(Diag *d, const char *filename, const char *text, size_t len,
+               FILE *out);
+/* Reports `kind` ("error", "note", "runtime error") at span. */
+void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+#define diag_error(d, at, ...) diag_report((d), "error", (at), __VA_ARGS__)
+/* Line (1-based) and column (1-based, in bytes) of an offset. */
+void diag_line_col(const Diag *d, int offset, int *line, int *col);
+
+#endif

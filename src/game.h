@@ -1,0 +1,103 @@
+/*
+** game.h -- the game interface that every engine implements.
+**
+** The solvers, perft, the position counter and the command line see a
+** game only through this interface: generate the legal moves of the
+** current position, apply and undo a move, test for the end, read the
+** outcome, hash the position.  The bytecode VM (vm.c) implements it for
+** any .game file; native engines implement it for the games where speed
+** matters most.
+**
+** An engine holds exactly one current position and mutates it in place:
+** apply pushes, undo pops (an undo trail, never state copies).
+*/
+#ifndef GSOLVE_GAME_H
+#define GSOLVE_GAME_H
+
+#include <setjmp.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define GAME_MAX_PLAYERS 8      /* players a .game file may declare */
+#define GAME_MAX_ARGS    4      /* arguments of one move rule */
+#define GAME_MAX_MOVES   4096   /* legal moves of one position, at most */
+#define GAME_MAX_PLY     100000 /* depth of apply() nesting, at most */
+
+/* A move: which rule, and its argument values.  Unused args are 0 so a
+** move compares equal bytewise. */
+typedef struct Move {
+  uint16_t rule;                  /* index of the move rule */
+  int16_t arg[GAME_MAX_ARGS];     /* argument values, in declaration order */
+} Move;
+
+/* The result of a finished game: one payoff per player (index 0 is the
+** first declared player).  `win P` gives P 1 and the others 0, `lose P`
+** gives P 0 and the others 1, `draw` gives all 0. */
+typedef struct Outcome {
+  int32_t payoff[GAME_MAX_PLAYERS];
+} Outcome;
+
+typedef struct Game Game;
+
+typedef struct GameVtable {
+  /* Writes the legal moves of the current position into buf (room for
+  ** GAME_MAX_MOVES) and returns their number, in generation order. */
+  int (*generate)(Game *g, Move *buf);
+  /* Plays a legal move; undo() takes it back. */
+  void (*apply)(Game *g, const Move *m);
+  void (*undo)(Game *g);
+  /* 1 and the outcome if the end conditions hold in the current position
+  ** (the "no legal move" case is separate: see no_moves). */
+  int (*ended)(Game *g, Outcome *out);
+  /* The outcome when the player to move has no legal move. */
+  void (*no_moves)(Game *g, Outcome *out);
+  /* Heuristic value for the player to move; 0 when the game has no eval. */
+  int32_t (*eval)(Game *g);
+  /* Player to move, 0-based. */
+  int (*to_move)(Game *g);
+  /* 64-bit Zobrist hash of the whole state. */
+  uint64_t (*hash)(Game *g);
+  /* The raw state: `state_bytes` bytes that determine the position. */
+  const void *(*state)(Game *g);
+  /* Move notation, e.g. "drop 4" or "4"; returns the length written. */
+  int (*format_move)(Game *g, const Move *m, char *buf, size_t size);
+  /* Human-readable drawing of the position. */
+  void (*print)(Game *g, FILE *f);
+} GameVtable;
+
+/* The common header of every engine; engines embed it first. */
+struct Game {
+  const GameVtable *vt;
+  const char *engine;             /* "vm" or the native engine's name */
+  const char *name;               /* the game's declared name */
+  int nplayers;
+  const char *player_names[GAME_MAX_PLAYERS];
+  size_t state_bytes;             /* size of what state() returns */
+  jmp_buf *trap;                  /* where runtime errors jump; NULL: exit */
+  int error_status;               /* exit status of the last runtime error */
+};
+
+/* Thin inline wrappers so call sites read like plain functions. */
+static inline int game_generate(Game *g, Move *buf) { return g->vt->generate(g, buf); }
+static inline void game_apply(Game *g, const Move *m) { g->vt->apply(g, m); }
+static inline void game_undo(Game *g) { g->vt->undo(g); }
+static inline int game_ended(Game *g, Outcome *o) { return g->vt->ended(g, o); }
+static inline void game_no_moves(Game *g, Outcome *o) { g->vt->no_moves(g, o); }
+static inline int32_t game_eval(Game *g) { return g->vt->eval(g); }
+static inline int game_to_move(Game *g) { return g->vt->to_move(g); }
+static inline uint64_t game_hash(Game *g) { return g->vt->hash(g); }
+static inline const void *game_state(Game *g) { return g->vt->state(g); }
+static inline int game_format_move(Game *g, const Move *m, char *b, size_t n) {
+  return g->vt->format_move(g, m, b, n);
+}
+static inline void game_print(Game *g, FILE *f) { g->vt->print(g, f); }
+
+/* Runtime errors (a rule indexing out of range, a step budget exhausted)
+** do not return: the engine prints the diagnostic, sets error_status and
+** longjmps to *trap when a caller installed one, or exits with
+** error_status otherwise.  A caller that installs a trap frees what it
+** allocated itself after the jump; the engine can
+** then only be freed. */
+
+#endif

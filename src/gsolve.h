@@ -1,0 +1,52 @@
+/*
+** gsolve.h -- the public API: compile a .game file, run it on the VM.
+*/
+#ifndef GSOLVE_H
+#define GSOLVE_H
+
+#include <stdio.h>
+#include "game.h"
+
+#define GSOLVE_VERSION "0.1.0"
+
+/* Exit statuses of the gsolve command (documented in docs/cli.md). */
+enum {
+  EXIT_OK = 0,
+  EXIT_USAGE = 2,        /* bad command line: unknown flag, bad -D, bad move */
+  EXIT_BAD_GAME = 3,     /* the .game file has errors (syntax, types, ...) */
+  EXIT_RUNTIME = 4,      /* a rule failed at run time (index, step budget) */
+  EXIT_LIMIT = 5,        /* a resource limit: memory, depth, positions */
+  EXIT_IO = 6            /* a file could not be read or written */
+};
+
+typedef struct Program Program;
+
+/* A -D name=value override from the command line. */
+typedef struct ParamDef {
+  const char *name;
+  const char *value;       /* text as given: "5", "2,3,4", "situational" */
+} ParamDef;
+
+/* Compiles a .game source.  Diagnostics go to `err` in the form
+** file:line:col: error: message, the line, and a caret.  Returns NULL
+** when there were errors; *status is then EXIT_BAD_GAME (errors in the
+** file) or EXIT_USAGE (a bad -D override). */
+Program *gs_compile(const char *filename, const char *text, size_t len,
+                    const ParamDef *defs, int ndefs, FILE *err, int *status);
+void gs_program_free(Program *p);
+
+/* --dump-bytecode listing. */
+void gs_disassemble(const Program *p, FILE *out);
+/* --dump-ast listing. */
+void gs_dump_ast(const Program *p, FILE *out);
+
+/* The parameters after overrides, as a JSON object ({"width":7,...}) or
+** as text ("width=7 height=6"). */
+void gs_write_params_json(const Program *p, FILE *out);
+void gs_write_params_text(const Program *p, FILE *out);
+
+/* A fresh VM engine at the game's start position. */
+Game *vm_new(const Program *p);
+void vm_free(Game *g);
+
+#endif
