@@ -25,6 +25,7 @@ typedef enum NodeKind {
   NODE_FUNC,       /* name; a: params; b: return type or NULL; c: body */
   NODE_END,        /* c: body */
   NODE_NOMOVES,    /* c: body */
+  NODE_START,      /* c: body: sets up the start position */
   NODE_EVAL,       /* c: body */
   NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */

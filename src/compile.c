@@ -934,7 +934,7 @@ static void stmt(Compiler *c, Node *s) {
       break;
     }
     case NODE_NEXT:
-      if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
+      if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION && c->kind != CHUNK_START) {
         diag_error(c->d, s->span, "'next' is only allowed in a move's effect");
         break;
       }
@@ -1144,7 +1144,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   c.r = r;
   c.locals = malloc(PROG_MAX_LOCALS * sizeof *c.locals);
   if (!c.locals) return 0;
-  p->gen_chunk = p->end_chunk = p->nomoves_chunk = p->eval_chunk = -1;
+  p->gen_chunk = p->end_chunk = p->nomoves_chunk = p->eval_chunk = p->start_chunk = -1;
   p->rules = prog_alloc(p, (size_t)(p->nrules + 1) * sizeof(MoveRule));
   if (!p->rules) return 0;
 
@@ -1222,6 +1222,11 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     p->nomoves_chunk = chunk_begin(&c, CHUNK_NOMOVES, "nomoves");
     block(&c, r->nomoves_decl->c);
     chunk_end(&c, p->nomoves_chunk, OP_HALT);
+  }
+  if (r->start_decl) {
+    p->start_chunk = chunk_begin(&c, CHUNK_START, "start");
+    block(&c, r->start_decl->c);
+    chunk_end(&c, p->start_chunk, OP_HALT);
   }
   if (r->eval_decl) {
     p->eval_chunk = chunk_begin(&c, CHUNK_EVAL, "eval");

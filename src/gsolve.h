@@ -45,8 +45,10 @@ void gs_dump_ast(const Program *p, FILE *out);
 void gs_write_params_json(const Program *p, FILE *out);
 void gs_write_params_text(const Program *p, FILE *out);
 
-/* A fresh VM engine at the game's start position. */
-Game *vm_new(const Program *p);
+/* A fresh VM engine at the game's start position; NULL when out of memory
+** (*status EXIT_LIMIT) or when the start block failed at run time
+** (*status EXIT_RUNTIME, the error already reported). */
+Game *vm_new(const Program *p, int *status);
 void vm_free(Game *g);
 
 #endif

@@ -573,7 +573,11 @@ int main(int argc, char **argv) {
     opt.mode = MODE_SOLVE;
   }
 
-  if ((g = vm_new(prog)) == NULL || (r = calloc(1, sizeof *r)) == NULL) {
+  if ((g = vm_new(prog, &st)) == NULL) {
+    if (st == EXIT_LIMIT) out_of_memory();
+    goto done;
+  }
+  if ((r = calloc(1, sizeof *r)) == NULL) {
     st = out_of_memory();
     goto done;
   }

@@ -65,7 +65,7 @@ typedef struct StateVar {
 
 typedef enum ChunkKind {
   CHUNK_GENERATE, CHUNK_LEGALITY, CHUNK_EFFECT, CHUNK_END, CHUNK_NOMOVES,
-  CHUNK_EVAL, CHUNK_FUNCTION
+  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START
 } ChunkKind;
 
 /* A compiled body: where its code lies and how big its frame is. */
@@ -119,7 +119,7 @@ struct Program {
   int32_t *code; int32_t *pos; int ncode;   /* pos: source offset per word */
   Chunk *chunks; int nchunks;
   MoveRule *rules; int nrules;
-  int gen_chunk, end_chunk, nomoves_chunk, eval_chunk;   /* -1 if absent */
+  int gen_chunk, end_chunk, nomoves_chunk, eval_chunk, start_chunk; /* -1 if absent */
   int maxargs;            /* max arguments over rules */
 
   /* Symmetry: a group of slot permutations (element 0 the identity) and

@@ -818,7 +818,17 @@ static void declare_players(Resolver *r, Node *decl) {
   }
 }
 
+/* The built-in functions (compile.c); user functions and moves may not
+** take their names. */
+static const char *const builtin_functions[] = {
+  "len", "sum", "max", "min", "abs", "at", "col", "row", "step", "line",
+  "count", "opposite", "opponent", "neighbours", "neighbors", NULL,
+};
+
 static int register_named(Resolver *r, Node *decl, SymKind k, Node ***arr, int *n) {
+  for (int i = 0; builtin_functions[i]; i++)
+    if (!strcmp(builtin_functions[i], decl->name))
+      diag_error(r->d, decl->span, "'%s' is a built-in function and cannot be redefined", decl->name);
   Symbol *s = declare(r, decl->name, k, decl->span);
   Node **a = realloc(*arr, (size_t)(*n + 1) * sizeof(Node *));
   if (!a) return 0;
@@ -894,9 +904,10 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         }
         register_named(r, n, SYM_MOVE, &r->moves, &nmoves);
         break;
-      case NODE_END: case NODE_NOMOVES: case NODE_EVAL: {
+      case NODE_END: case NODE_NOMOVES: case NODE_EVAL: case NODE_START: {
         Node **slot = n->kind == NODE_END ? &r->end_decl
-                    : n->kind == NODE_NOMOVES ? &r->nomoves_decl : &r->eval_decl;
+                    : n->kind == NODE_NOMOVES ? &r->nomoves_decl
+                    : n->kind == NODE_START ? &r->start_decl : &r->eval_decl;
         if (*slot) diag_error(d, n->span, "'%s' declared twice", n->name);
         else *slot = n;
         break;

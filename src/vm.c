@@ -92,6 +92,7 @@ static int describe_chunk(const Chunk *c, char *buf, size_t n) {
     case CHUNK_END: return snprintf(buf, n, "the end block");
     case CHUNK_NOMOVES: return snprintf(buf, n, "the nomoves block");
     case CHUNK_EVAL: return snprintf(buf, n, "eval");
+    case CHUNK_START: return snprintf(buf, n, "the start block");
     default: return snprintf(buf, n, "function '%s'", c->name);
   }
 }
@@ -604,7 +605,24 @@ static const GameVtable vm_vtable = {
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print,
 };
 
-Game *vm_new(const Program *p) {
+/* Runs the start block, which writes the start position (nothing to
+** undo).  0 after a runtime error in it, already reported. */
+static int run_start(VM *vm) {
+  jmp_buf trap;
+  vm->base.trap = &trap;
+  if (setjmp(trap)) { vm->base.trap = NULL; return 0; }
+  vm->writable = 1;
+  vm->next_mover = 0;
+  run(vm, vm->p->start_chunk, NULL, 0);
+  if (vm->next_mover) vm->slots[0] = vm->next_mover;
+  vm->writable = 0;
+  vm->ntrail = 0;
+  vm->base.trap = NULL;
+  return 1;
+}
+
+Game *vm_new(const Program *p, int *status) {
+  *status = EXIT_LIMIT;
   VM *vm = calloc(1, sizeof *vm);
   if (!vm) return NULL;
   vm->p = p;
@@ -619,7 +637,13 @@ Game *vm_new(const Program *p) {
   g->nplayers = p->nplayers;
   for (int i = 0; i < p->nplayers; i++) g->player_names[i] = p->players[i];
   g->state_bytes = (size_t)p->nslots * sizeof(int32_t);
+  if (p->start_chunk >= 0 && !run_start(vm)) {
+    *status = g->error_status;
+    vm_free(g);
+    return NULL;
+  }
   vm->hash = vm_hash_from_scratch(g);
+  *status = EXIT_OK;
   return g;
 }
 
