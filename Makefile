@@ -59,16 +59,23 @@ gsolve: $(BUILD)/main.o $(BUILD)/libgsolve.a
 demo: gsolve
 	./gsolve games/nim.game --solve
 
-test: gsolve
+# Unit tests of the solvers against hand-written C engines (tests/unit).
+UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c \
+            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c
+$(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
+	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
+
+test: gsolve $(BUILD)/test_solvers
 	sh tests/run.sh
 
-test-full: gsolve
+test-full: gsolve $(BUILD)/test_solvers
 	GSOLVE_FULL=1 sh tests/run.sh
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" gsolve-asan
-	GSOLVE=./build-asan/gsolve ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers
+	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
+ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 gsolve-asan: $(BUILD)/main.o $(BUILD)/libgsolve.a
 	$(CC) $(CFLAGS) -o $(BUILD)/gsolve $^ $(LDLIBS)

@@ -1,0 +1,28 @@
+# tests/lib.sh -- helpers for the shell tests; sourced by tests/run.sh.
+#
+#   check DESC EXPECTED ACTUAL      pass when the two strings are equal
+#   field NAME OUTPUT               the value of "NAME: value" in text output
+#   gs ARGS...                      runs gsolve; stdout is the result
+
+pass=0
+fail=0
+failed_names=""
+
+check() {
+  if [ "$2" = "$3" ]; then
+    pass=$((pass + 1))
+  else
+    fail=$((fail + 1))
+    failed_names="$failed_names
+  $1"
+    printf 'FAIL: %s\n  expected: %s\n  actual:   %s\n' "$1" "$2" "$3"
+  fi
+}
+
+field() {
+  printf '%s\n' "$2" | sed -n "s/^$1: //p" | head -n 1
+}
+
+gs() {
+  $GSOLVE "$@"
+}
