@@ -44,6 +44,10 @@ typedef struct Compiler {
   Loop *loop;
   int depth;
   int oom;
+  /* Peephole state: where the last instructions start, and the lowest pc
+  ** that may be fused (a jump may land at or after `barrier`). */
+  int recent[4]; int nrecent;
+  int barrier;
 } Compiler;
 
 static Type mkt(TypeKind k) { Type t = { k, 0, 0, 0 }; return t; }
@@ -64,13 +68,15 @@ static int stack_effect(OpCode op, int a) {
     case OP_MIN: case OP_MAX: case OP_SETNEXT: case OP_WIN: case OP_LOSE:
     case OP_COUNTS:
       return -1;
-    case OP_STORELI: case OP_STORESI: return -2;
+    case OP_STORELI: case OP_STORESI: case OP_JLT: case OP_JLE: case OP_JGT:
+    case OP_JGE: case OP_JEQ: case OP_JNE:
+      return -2;
     case OP_SCORE: return -a;
     default: return 0;
   }
 }
 
-static int emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
+static int emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Span at) {
   Program *p = c->p;
   int n = 1 + op_operands[op];
   if (p->ncode + n > c->cap) {
@@ -88,16 +94,96 @@ static int emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
     c->cap = cap;
   }
   int at_pc = p->ncode;
-  p->code[p->ncode] = op;
-  p->pos[p->ncode++] = at.start;
-  if (n > 1) { p->code[p->ncode] = a; p->pos[p->ncode++] = at.start; }
-  if (n > 2) { p->code[p->ncode] = b; p->pos[p->ncode++] = at.start; }
+  int32_t words[4] = { op, a, b, cc };
+  for (int i = 0; i < n; i++) {
+    p->code[p->ncode] = words[i];
+    p->pos[p->ncode++] = at.start;
+  }
   c->stack += stack_effect(op, a);
   if (c->stack > c->maxstack) c->maxstack = c->stack;
+  if (c->nrecent == 4) { memmove(c->recent, c->recent + 1, 3 * sizeof(int)); c->nrecent = 3; }
+  c->recent[c->nrecent++] = at_pc;
   return at_pc;
 }
 
-static int here(Compiler *c) { return c->p->ncode; }
+/* The k-th last instruction (k = 1: the last) if the peephole may touch
+** it: no jump lands after its start.  -1 otherwise. */
+static int recent_op(Compiler *c, int k) {
+  if (c->nrecent < k || c->oom) return -1;
+  int pc = c->recent[c->nrecent - k];
+  return pc >= c->barrier ? pc : -1;
+}
+
+/* Removes the last k instructions (their stack effects undone). */
+static void drop_recent(Compiler *c, int k) {
+  for (int i = 0; i < k; i++) {
+    int pc = c->recent[--c->nrecent];
+    c->stack -= stack_effect((OpCode)c->p->code[pc], c->p->code[pc + 1 < c->p->ncode ? pc + 1 : pc]);
+    c->p->ncode = pc;
+  }
+}
+
+static int is_compare(int op) {
+  return op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE || op == OP_EQ || op == OP_NE;
+}
+
+/* The conditional jump taken when the comparison holds (or fails). */
+static OpCode compare_jump(int cmp, int when_true) {
+  static const OpCode yes[] = { OP_JLT, OP_JLE, OP_JGT, OP_JGE, OP_JEQ, OP_JNE };
+  static const OpCode no[] = { OP_JGE, OP_JGT, OP_JLE, OP_JLT, OP_JNE, OP_JEQ };
+  int i = cmp == OP_LT ? 0 : cmp == OP_LE ? 1 : cmp == OP_GT ? 2 : cmp == OP_GE ? 3 : cmp == OP_EQ ? 4 : 5;
+  return when_true ? yes[i] : no[i];
+}
+
+/* Folds CONST a; CONST b; op into CONST (a op b) when it cannot fail. */
+static int fold_constants(Compiler *c, OpCode op, Span at) {
+  int p0 = recent_op(c, 2), p1 = recent_op(c, 1);
+  int32_t *code = c->p->code;
+  if (p0 < 0 || p1 < 0 || code[p0] != OP_CONST || code[p1] != OP_CONST) return 0;
+  int64_t a = code[p0 + 1], b = code[p1 + 1], r;
+  switch (op) {
+    case OP_ADD: r = a + b; break;
+    case OP_SUB: r = a - b; break;
+    case OP_MUL: r = a * b; break;
+    case OP_LT: r = a < b; break;
+    case OP_LE: r = a <= b; break;
+    case OP_GT: r = a > b; break;
+    case OP_GE: r = a >= b; break;
+    case OP_EQ: r = a == b; break;
+    case OP_NE: r = a != b; break;
+    default: return 0;
+  }
+  if (r < INT32_MIN || r > INT32_MAX) return 0;   /* leave it to fail at run time */
+  drop_recent(c, 2);
+  emit_raw(c, OP_CONST, (int32_t)r, 0, 0, at);
+  return 1;
+}
+
+/* Emits an instruction through a small peephole optimizer: constant
+** folding, CONST k; ADD -> ADDK k, and compare; JMPF -> a compare-jump. */
+static int emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
+  if (fold_constants(c, op, at)) return c->recent[c->nrecent - 1];
+  int p1 = recent_op(c, 1);
+  if (p1 >= 0 && (op == OP_ADD || op == OP_SUB) && c->p->code[p1] == OP_CONST &&
+      c->p->code[p1 + 1] != INT32_MIN) {
+    int32_t k = c->p->code[p1 + 1];
+    drop_recent(c, 1);
+    return emit_raw(c, OP_ADDK, op == OP_ADD ? k : -k, 0, 0, at);
+  }
+  if (p1 >= 0 && (op == OP_JMPF || op == OP_JMPT) && is_compare(c->p->code[p1])) {
+    int cmp = c->p->code[p1];
+    drop_recent(c, 1);
+    return emit_raw(c, compare_jump(cmp, op == OP_JMPT), a, 0, 0, at);
+  }
+  return emit_raw(c, op, a, b, 0, at);
+}
+
+/* The current pc, taken as a jump target: nothing before it may be fused
+** with what follows. */
+static int here(Compiler *c) {
+  c->barrier = c->p->ncode;
+  return c->p->ncode;
+}
 
 /* Points the jump at `pc` to `target`. */
 static void patch(Compiler *c, int pc, int target) {
@@ -712,11 +798,10 @@ static void for_counted(Compiler *c, Node *s, Type vt, Node *lo_e, Node *hi_e,
   emit(c, OP_STOREL, counter->slot, 0, s->span);
   if (hi_e) { expect(c, hi_e, TY_INT, "a range bound"); } else emit(c, OP_CONST, hi, 0, s->span);
   emit(c, OP_STOREL, lim->slot, 0, s->span);
-  int top = here(c);
   emit(c, OP_LOADL, counter->slot, 0, s->span);
   emit(c, OP_LOADL, lim->slot, 0, s->span);
-  emit(c, OP_GT, 0, 0, s->span);
-  int exit_jump = emit(c, OP_JMPT, 0, 0, s->span);
+  int exit_jump = emit(c, OP_JGT, 0, 0, s->span);
+  int top = here(c);
   if (idx) {
     emit(c, OP_LOADL, idx->slot, 0, s->span);
     emit(c, OP_LOADK, konst, klen, s->span);
@@ -726,11 +811,7 @@ static void for_counted(Compiler *c, Node *s, Type vt, Node *lo_e, Node *hi_e,
   loop_begin(c, &l);
   block(c, s->c);
   int cont = here(c);
-  emit(c, OP_LOADL, counter->slot, 0, s->span);
-  emit(c, OP_CONST, 1, 0, s->span);
-  emit(c, OP_ADD, 0, 0, s->span);
-  emit(c, OP_STOREL, counter->slot, 0, s->span);
-  emit(c, OP_LOOP, top, 0, s->span);
+  emit_raw(c, OP_FORL, counter->slot, lim->slot, top, s->span);
   patch(c, exit_jump, here(c));
   loop_end(c, &l, cont, here(c));
   scope_close(c, sc);
@@ -750,14 +831,14 @@ static void for_neighbours(Compiler *c, Node *s, Node *call) {
   emit(c, OP_DUP, 0, 0, s->span);
   emit(c, OP_STOREL, cell->slot, 0, s->span);
   emit(c, OP_NBRN, 0, 0, s->span);
-  emit(c, OP_STOREL, n->slot, 0, s->span);
+  emit(c, OP_ADDK, -1, 0, s->span);
+  emit(c, OP_STOREL, n->slot, 0, s->span);        /* the last index */
   emit(c, OP_CONST, 0, 0, s->span);
   emit(c, OP_STOREL, i->slot, 0, s->span);
-  int top = here(c);
-  emit(c, OP_LOADL, i->slot, 0, s->span);
   emit(c, OP_LOADL, n->slot, 0, s->span);
-  emit(c, OP_GE, 0, 0, s->span);
-  int exit_jump = emit(c, OP_JMPT, 0, 0, s->span);
+  emit(c, OP_CONST, 0, 0, s->span);
+  int exit_jump = emit(c, OP_JLT, 0, 0, s->span);   /* no neighbours */
+  int top = here(c);
   emit(c, OP_LOADL, cell->slot, 0, s->span);
   emit(c, OP_LOADL, i->slot, 0, s->span);
   emit(c, OP_NBR, 0, 0, s->span);
@@ -766,11 +847,7 @@ static void for_neighbours(Compiler *c, Node *s, Node *call) {
   loop_begin(c, &l);
   block(c, s->c);
   int cont = here(c);
-  emit(c, OP_LOADL, i->slot, 0, s->span);
-  emit(c, OP_CONST, 1, 0, s->span);
-  emit(c, OP_ADD, 0, 0, s->span);
-  emit(c, OP_STOREL, i->slot, 0, s->span);
-  emit(c, OP_LOOP, top, 0, s->span);
+  emit_raw(c, OP_FORL, i->slot, n->slot, top, s->span);
   patch(c, exit_jump, here(c));
   loop_end(c, &l, cont, here(c));
   scope_close(c, sc);
@@ -973,6 +1050,8 @@ static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
   ch->kind = k;
   ch->name = name;
   ch->start = p->ncode;
+  c->nrecent = 0;
+  c->barrier = p->ncode;
   c->kind = k;
   c->nlocals = 0;
   c->slots = 0;
@@ -1073,20 +1152,19 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   int nconj = 0;
   split_conjuncts(m->b, conj, &nconj, MAX_CONJUNCTS);
   if (m->b && nconj == MAX_CONJUNCTS) { nconj = 1; conj[0] = m->b; }
-  int top[GAME_MAX_ARGS], exit_jump[GAME_MAX_ARGS];
+  int top[GAME_MAX_ARGS];
+  int32_t limit[GAME_MAX_ARGS];
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
   for (int level = -1; level < nargs; level++) {
     if (level >= 0) {
       int32_t lo, hi;
       arg_domain(c, rule->arg[level], m->span, &lo, &hi);
+      /* Domains are never empty: test at the bottom only (FORK). */
       emit(c, OP_CONST, lo, 0, m->span);
       emit(c, OP_STOREL, args[level]->slot, 0, m->span);
       top[level] = here(c);
-      emit(c, OP_LOADL, args[level]->slot, 0, m->span);
-      emit(c, OP_CONST, hi, 0, m->span);
-      emit(c, OP_GT, 0, 0, m->span);
-      exit_jump[level] = emit(c, OP_JMPT, 0, 0, m->span);
+      limit[level] = hi;
     }
     for (int k = 0; k < nconj; k++) {
       if (conjunct_level(conj[k], m->a) != level) continue;
@@ -1101,12 +1179,8 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     for (int k = 0; k < nskips[level + 1]; k++) patch(c, skips[level + 1][k], here(c));
     free(skips[level + 1]);
     if (level < 0) break;
-    emit(c, OP_LOADL, args[level]->slot, 0, m->span);
-    emit(c, OP_CONST, 1, 0, m->span);
-    emit(c, OP_ADD, 0, 0, m->span);
-    emit(c, OP_STOREL, args[level]->slot, 0, m->span);
-    emit(c, OP_LOOP, top[level], 0, m->span);
-    patch(c, exit_jump[level], here(c));
+    here(c);
+    emit_raw(c, OP_FORK, args[level]->slot, limit[level], top[level], m->span);
   }
   scope_close(c, sc);
   /* The legality chunk only names this code range for runtime errors. */

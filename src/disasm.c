@@ -54,6 +54,8 @@ void gs_disassemble(const Program *p, FILE *out) {
       char operands[32] = "";
       if (op_operands[op] == 1) snprintf(operands, sizeof operands, "%d", p->code[pc + 1]);
       if (op_operands[op] == 2) snprintf(operands, sizeof operands, "%d %d", p->code[pc + 1], p->code[pc + 2]);
+      if (op_operands[op] == 3)
+        snprintf(operands, sizeof operands, "%d %d %d", p->code[pc + 1], p->code[pc + 2], p->code[pc + 3]);
       if (line != last_line) fprintf(out, "%6d %4d  ", pc, line);
       else fprintf(out, "%6d    |  ", pc);
       last_line = line;

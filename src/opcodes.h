@@ -3,11 +3,11 @@
 ** truth: the VM's dispatch, the disassembler and docs use this list.
 **
 ** Code is an array of 32-bit words.  An instruction is its opcode word
-** followed by 0, 1 or 2 operand words, A and B:
+** followed by 0 to 3 operand words, A, B and C:
 **
-**   +--------+--------+--------+
-**   | opcode |   A    |   B    |     (A, B present as the op says)
-**   +--------+--------+--------+
+**   +--------+--------+--------+--------+
+**   | opcode |   A    |   B    |   C    |   (as many as the op says)
+**   +--------+--------+--------+--------+
 **
 ** The VM is a stack machine over 32-bit signed values.  A frame holds the
 ** locals of a rule or function (arguments first) below its operand stack.
@@ -44,7 +44,16 @@
   X(LE,      0, "b := pop; a := pop; push a <= b")                            \
   X(GT,      0, "b := pop; a := pop; push a > b")                             \
   X(GE,      0, "b := pop; a := pop; push a >= b")                            \
+  X(ADDK,    1, "push pop + A  (overflow checked)")                           \
   X(JMP,     1, "pc := A")                                                    \
+  X(JLT,     1, "b := pop; a := pop; if a < b: pc := A")                      \
+  X(JLE,     1, "b := pop; a := pop; if a <= b: pc := A")                     \
+  X(JGT,     1, "b := pop; a := pop; if a > b: pc := A")                      \
+  X(JGE,     1, "b := pop; a := pop; if a >= b: pc := A")                     \
+  X(JEQ,     1, "b := pop; a := pop; if a == b: pc := A")                     \
+  X(JNE,     1, "b := pop; a := pop; if a != b: pc := A")                     \
+  X(FORL,    3, "if local[A] < local[B]: local[A] += 1, count a step, pc := C") \
+  X(FORK,    3, "if local[A] < B: local[A] += 1, count a step, pc := C")        \
   X(JMPF,    1, "if !pop: pc := A")                                           \
   X(JMPT,    1, "if pop: pc := A")                                            \
   X(LOOP,    1, "count a step against the budget; pc := A")                   \

@@ -212,90 +212,106 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
   vm->frames[0].ret_pc = -1;
   int32_t *locals = stack;
 
+  /* Dispatch: computed goto with GCC and clang, a switch elsewhere. */
+#if defined(__GNUC__)
+  static const void *const dispatch[OP__COUNT] = {
+#define OPCODE_LABEL(name, n, syn) &&do_##name,
+    OPCODE_LIST(OPCODE_LABEL)
+#undef OPCODE_LABEL
+  };
+#define CASE(name) do_##name:
+#define NEXT() do { op_pc = pc; op = code[pc++]; goto *dispatch[op]; } while (0)
+#define DISPATCH_START() NEXT();
+#define DISPATCH_END()
+#else
+#define CASE(name) case OP_##name:
+#define NEXT() break
+#define DISPATCH_START() for (;;) { op_pc = pc; op = code[pc++]; switch (op) {
+#define DISPATCH_END() default: FAIL("bad opcode %d", op); } }
+#endif
 #define POP() (*--sp)
 #define PUSH(v) (*sp++ = (v))
 #define TOP() (sp[-1])
 #define FAIL(...) vm_fail(vm, op_pc, depth, EXIT_RUNTIME, __VA_ARGS__)
 
-  for (;;) {
-    int op_pc = pc;
-    int32_t op = code[pc++];
-    switch (op) {
-      case OP_CONST: PUSH(code[pc]); pc++; break;
-      case OP_POP: sp--; break;
-      case OP_DUP: sp[0] = sp[-1]; sp++; break;
-      case OP_LOADL: PUSH(locals[code[pc]]); pc++; break;
-      case OP_STOREL: locals[code[pc]] = POP(); pc++; break;
-      case OP_CLEARL: memset(locals + code[pc], 0, (size_t)code[pc + 1] * sizeof(int32_t)); pc += 2; break;
-      case OP_LOADLI: {
+  int op_pc;
+  int32_t op;
+  DISPATCH_START();
+      CASE(CONST) PUSH(code[pc]); pc++; NEXT();
+      CASE(POP) sp--; NEXT();
+      CASE(DUP) sp[0] = sp[-1]; sp++; NEXT();
+      CASE(LOADL) PUSH(locals[code[pc]]); pc++; NEXT();
+      CASE(STOREL) locals[code[pc]] = POP(); pc++; NEXT();
+      CASE(CLEARL) memset(locals + code[pc], 0, (size_t)code[pc + 1] * sizeof(int32_t)); pc += 2; NEXT();
+      CASE(LOADLI) {
         int32_t i = TOP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
         TOP() = locals[code[pc] + i];
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_STORELI: {
+      CASE(STORELI) {
         int32_t v = POP(), i = POP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
         locals[code[pc] + i] = v;
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_LOADS: PUSH(vm->slots[code[pc]]); pc++; break;
-      case OP_STORES: { int32_t v = POP(); store_slot(vm, code[pc], v, op_pc); pc++; break; }
-      case OP_LOADSI: {
+      CASE(LOADS) PUSH(vm->slots[code[pc]]); pc++; NEXT();
+      CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, op_pc); pc++; NEXT(); }
+      CASE(LOADSI) {
         int32_t i = TOP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
         TOP() = vm->slots[code[pc] + i];
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_STORESI: {
+      CASE(STORESI) {
         int32_t v = POP(), i = POP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
         store_slot(vm, code[pc] + i, v, op_pc);
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_LOADK: {
+      CASE(LOADK) {
         int32_t i = TOP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
         TOP() = p->konst[code[pc] + i];
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_CHECK: {
+      CASE(CHECK) {
         int32_t i = TOP();
         if ((uint32_t)i >= (uint32_t)code[pc]) FAIL("index %d out of range 0..%d", i, code[pc] - 1);
         pc++;
-        break;
+        NEXT();
       }
-      case OP_ADD: { int32_t b = POP(), r; if (__builtin_add_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; break; }
-      case OP_SUB: { int32_t b = POP(), r; if (__builtin_sub_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; break; }
-      case OP_MUL: { int32_t b = POP(), r; if (__builtin_mul_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; break; }
-      case OP_DIV: case OP_MOD: {
+      CASE(ADD) { int32_t b = POP(), r; if (__builtin_add_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; NEXT(); }
+      CASE(SUB) { int32_t b = POP(), r; if (__builtin_sub_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; NEXT(); }
+      CASE(MUL) { int32_t b = POP(), r; if (__builtin_mul_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; NEXT(); }
+      CASE(DIV) CASE(MOD) {
         int32_t b = POP(), a = TOP();
         if (b == 0) FAIL("division by zero");
         if (b == -1 && a == INT32_MIN) FAIL("integer overflow");
         TOP() = op == OP_DIV ? floor_div(a, b) : floor_mod(a, b);
-        break;
+        NEXT();
       }
-      case OP_NEG: if (TOP() == INT32_MIN) FAIL("integer overflow"); TOP() = -TOP(); break;
-      case OP_NOT: TOP() = !TOP(); break;
-      case OP_EQ: { int32_t b = POP(); TOP() = TOP() == b; break; }
-      case OP_NE: { int32_t b = POP(); TOP() = TOP() != b; break; }
-      case OP_LT: { int32_t b = POP(); TOP() = TOP() < b; break; }
-      case OP_LE: { int32_t b = POP(); TOP() = TOP() <= b; break; }
-      case OP_GT: { int32_t b = POP(); TOP() = TOP() > b; break; }
-      case OP_GE: { int32_t b = POP(); TOP() = TOP() >= b; break; }
-      case OP_JMP: pc = code[pc]; break;
-      case OP_JMPF: pc = POP() ? pc + 1 : code[pc]; break;
-      case OP_JMPT: pc = POP() ? code[pc] : pc + 1; break;
-      case OP_LOOP:
+      CASE(NEG) if (TOP() == INT32_MIN) FAIL("integer overflow"); TOP() = -TOP(); NEXT();
+      CASE(NOT) TOP() = !TOP(); NEXT();
+      CASE(EQ) { int32_t b = POP(); TOP() = TOP() == b; NEXT(); }
+      CASE(NE) { int32_t b = POP(); TOP() = TOP() != b; NEXT(); }
+      CASE(LT) { int32_t b = POP(); TOP() = TOP() < b; NEXT(); }
+      CASE(LE) { int32_t b = POP(); TOP() = TOP() <= b; NEXT(); }
+      CASE(GT) { int32_t b = POP(); TOP() = TOP() > b; NEXT(); }
+      CASE(GE) { int32_t b = POP(); TOP() = TOP() >= b; NEXT(); }
+      CASE(JMP) pc = code[pc]; NEXT();
+      CASE(JMPF) pc = POP() ? pc + 1 : code[pc]; NEXT();
+      CASE(JMPT) pc = POP() ? code[pc] : pc + 1; NEXT();
+      CASE(LOOP)
         if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
         pc = code[pc];
-        break;
-      case OP_CALL: {
+        NEXT();
+      CASE(CALL) {
         const Chunk *callee = &p->chunks[code[pc]];
         int n = code[pc + 1];
         if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
@@ -312,9 +328,9 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         sp = nbase + callee->nlocals;
         base = (int)(nbase - stack);
         pc = callee->start;
-        break;
+        NEXT();
       }
-      case OP_RET: case OP_RET0: {
+      CASE(RET) CASE(RET0) {
         int32_t v = op == OP_RET ? POP() : 0;
         if (depth == 0) return v;
         sp = stack + vm->frames[depth].base;
@@ -323,30 +339,30 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         base = vm->frames[depth].base;
         locals = stack + base;
         if (op == OP_RET) PUSH(v);
-        break;
+        NEXT();
       }
-      case OP_NORET: FAIL("the function ended without returning a value");
-      case OP_STEP: {
+      CASE(NORET) FAIL("the function ended without returning a value");
+      CASE(STEP) {
         int32_t d = POP(), c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
         if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
         TOP() = p->step[c * DIR_COUNT + d];
-        break;
+        NEXT();
       }
-      case OP_AT: {
+      CASE(AT) {
         int32_t y = POP(), x = TOP();
         if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
         if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
         TOP() = y * p->width + x;
-        break;
+        NEXT();
       }
-      case OP_COLOF: case OP_ROWOF: {
+      CASE(COLOF) CASE(ROWOF) {
         int32_t c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
         TOP() = op == OP_COLOF ? c % p->width : c / p->width;
-        break;
+        NEXT();
       }
-      case OP_LINE: {
+      CASE(LINE) {
         int32_t d = POP(), c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
         if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
@@ -358,54 +374,54 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         }
         TOP() = n;
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_COUNTS: {
+      CASE(COUNTS) {
         int32_t v = TOP(), n = 0;
         const int32_t *arr = vm->slots + code[pc];
         for (int i = 0; i < code[pc + 1]; i++) n += arr[i] == v;
         TOP() = n;
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_NBRN: {
+      CASE(NBRN) {
         int32_t c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
         TOP() = p->nbr_start[c + 1] - p->nbr_start[c];
-        break;
+        NEXT();
       }
-      case OP_NBR: {
+      CASE(NBR) {
         int32_t i = POP(), c = TOP();
         TOP() = p->nbr[p->nbr_start[c] + i];
-        break;
+        NEXT();
       }
-      case OP_OPPOSITE: TOP() = (TOP() + 4) % DIR_COUNT; break;
-      case OP_NEXTP: {
+      CASE(OPPOSITE) TOP() = (TOP() + 4) % DIR_COUNT; NEXT();
+      CASE(NEXTP) {
         int32_t pl = TOP();
         if (pl < 1 || pl > p->nplayers) FAIL("opponent() of no player");
         TOP() = pl % p->nplayers + 1;
-        break;
+        NEXT();
       }
-      case OP_ABS: if (TOP() == INT32_MIN) FAIL("integer overflow"); if (TOP() < 0) TOP() = -TOP(); break;
-      case OP_MIN: { int32_t b = POP(); if (b < TOP()) TOP() = b; break; }
-      case OP_MAX: { int32_t b = POP(); if (b > TOP()) TOP() = b; break; }
-      case OP_EMIT: {
+      CASE(ABS) if (TOP() == INT32_MIN) FAIL("integer overflow"); if (TOP() < 0) TOP() = -TOP(); NEXT();
+      CASE(MIN) { int32_t b = POP(); if (b < TOP()) TOP() = b; NEXT(); }
+      CASE(MAX) { int32_t b = POP(); if (b > TOP()) TOP() = b; NEXT(); }
+      CASE(EMIT) {
         if (vm->nmoves >= GAME_MAX_MOVES) FAIL("too many legal moves (limit is %d)", GAME_MAX_MOVES);
         Move *m = &vm->movebuf[vm->nmoves++];
         memset(m, 0, sizeof *m);
         m->rule = (uint16_t)code[pc];
         for (int i = 0; i < code[pc + 1]; i++) m->arg[i] = (int16_t)locals[i];
         pc += 2;
-        break;
+        NEXT();
       }
-      case OP_SETNEXT: {
+      CASE(SETNEXT) {
         int32_t pl = POP();
         if (!vm->writable) FAIL("'next' outside a move's effect");
         if (pl < 1 || pl > p->nplayers) FAIL("'next' needs a player, not none");
         vm->next_mover = pl;
-        break;
+        NEXT();
       }
-      case OP_WIN: case OP_LOSE: {
+      CASE(WIN) CASE(LOSE) {
         int32_t pl = POP();
         if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
         if (pl < 1 || pl > p->nplayers) FAIL("'%s' needs a player, not none", op == OP_WIN ? "win" : "lose");
@@ -414,12 +430,12 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         vm->ended = 1;
         return 0;
       }
-      case OP_DRAW:
+      CASE(DRAW)
         if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
         memset(&vm->out, 0, sizeof vm->out);
         vm->ended = 1;
         return 0;
-      case OP_SCORE: {
+      CASE(SCORE) {
         if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
         int n = code[pc];
         memset(&vm->out, 0, sizeof vm->out);
@@ -428,10 +444,32 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         vm->ended = 1;
         return 0;
       }
-      case OP_HALT: return 0;
-      default: FAIL("bad opcode %d", op);
-    }
-  }
+      CASE(ADDK) { int32_t r; if (__builtin_add_overflow(TOP(), code[pc], &r)) FAIL("integer overflow"); TOP() = r; pc++; NEXT(); }
+      CASE(JLT) { int32_t b = POP(), a = POP(); pc = a < b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JLE) { int32_t b = POP(), a = POP(); pc = a <= b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JGT) { int32_t b = POP(), a = POP(); pc = a > b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JGE) { int32_t b = POP(), a = POP(); pc = a >= b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JEQ) { int32_t b = POP(), a = POP(); pc = a == b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JNE) { int32_t b = POP(), a = POP(); pc = a != b ? code[pc] : pc + 1; NEXT(); }
+      CASE(FORL) CASE(FORK) {
+        /* Counted loops: the counter cannot overflow, it stops at a limit
+        ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
+        int32_t lim = op == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
+        if (locals[code[pc]] < lim) {
+          locals[code[pc]]++;
+          if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+          pc = code[pc + 2];
+        } else {
+          pc += 3;
+        }
+        NEXT();
+      }
+      CASE(HALT) return 0;
+      DISPATCH_END();
+#undef CASE
+#undef NEXT
+#undef DISPATCH_START
+#undef DISPATCH_END
 #undef POP
 #undef PUSH
 #undef TOP
