@@ -100,6 +100,28 @@ static int set_add(StateSet *s, uint64_t h, const void *state) {
   return 1;
 }
 
+static size_t cmp_size;
+static int cmp_states(const void *a, const void *b) { return memcmp(a, b, cmp_size); }
+
+/* Positions up to symmetry: canonicalise every state found, sort, and
+** count the distinct ones. */
+static int count_classes(Count *c) {
+  Game *g = c->g;
+  StateSet *s = &c->set;
+  if (g->vt->canonical == NULL || s->n == 0) return EXIT_OK;
+  unsigned char *forms = malloc(s->n * s->size);
+  if (forms == NULL) return fail(c, EXIT_LIMIT, "out of memory");
+  for (size_t i = 0; i < s->n; i++)
+    g->vt->canonical(g, s->arena + i * s->size, forms + i * s->size);
+  cmp_size = s->size;
+  qsort(forms, s->n, s->size, cmp_states);
+  c->canonical = 1;
+  for (size_t i = 1; i < s->n; i++)
+    c->canonical += memcmp(forms + (i - 1) * s->size, forms + i * s->size, s->size) != 0;
+  free(forms);
+  return EXIT_OK;
+}
+
 int count_run(Count *c) {
   Game *g = c->g;
   CountFrame *f;
@@ -150,7 +172,7 @@ next:
 
 leave:
   /* Step 3. Back to the parent, and on to its next move. */
-  if (ply == 0) return EXIT_OK;
+  if (ply == 0) return count_classes(c);
   ply--;
   game_undo(g);
   f = &c->frames[ply];

@@ -64,6 +64,10 @@ typedef struct GameVtable {
   int (*format_move)(Game *g, const Move *m, char *buf, size_t size);
   /* Human-readable drawing of the position. */
   void (*print)(Game *g, FILE *f);
+  /* Optional (NULL when the game declares no symmetry): writes into out
+  ** (state_bytes) the canonical form of `state`, the same for every
+  ** position a declared symmetry maps onto it. */
+  void (*canonical)(Game *g, const void *state, void *out);
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */

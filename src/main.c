@@ -369,14 +369,17 @@ static void report_text(const Run *r) {
   text_header(r);
   switch (r->opt->mode) {
   case MODE_PERFT:
-    printf("perft %d: %" PRIu64 "\nnodes: %" PRIu64 "\nseconds: %.3f\n"
-           "engine: %s\n", r->opt->perft_depth, r->perft.count,
-           r->perft.nodes, r->seconds, r->g->engine);
+    printf("perft %d: %" PRIu64 "\ngames: %" PRIu64 "\nnodes: %" PRIu64
+           "\nseconds: %.3f\nengine: %s\n", r->opt->perft_depth, r->perft.count,
+           r->perft.games, r->perft.nodes, r->seconds, r->g->engine);
     break;
   case MODE_COUNT:
-    printf("positions: %" PRIu64 "\nterminal: %" PRIu64 "\nnodes: %" PRIu64
-           "\nseconds: %.3f\nengine: %s\n", r->count.positions,
-           r->count.terminal, r->count.nodes, r->seconds, r->g->engine);
+    printf("positions: %" PRIu64 "\nterminal: %" PRIu64 "\n", r->count.positions,
+           r->count.terminal);
+    if (r->count.canonical)
+      printf("canonical: %" PRIu64 "\n", r->count.canonical);
+    printf("nodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",
+           r->count.nodes, r->seconds, r->g->engine);
     break;
   default:
     text_solve(r);
@@ -452,6 +455,12 @@ static void report_json(const Run *r) {
   else json_null(&w);
   json_key(&w, "terminal");
   if (mode == MODE_COUNT) json_uint(&w, r->count.terminal);
+  else json_null(&w);
+  json_key(&w, "canonical");
+  if (mode == MODE_COUNT && r->count.canonical) json_uint(&w, r->count.canonical);
+  else json_null(&w);
+  json_key(&w, "games");
+  if (mode == MODE_PERFT) json_uint(&w, r->perft.games);
   else json_null(&w);
 
   if (mode == MODE_SOLVE && r->opt->all_moves) {

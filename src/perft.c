@@ -40,7 +40,7 @@ int perft_run(Perft *p, int depth) {
   int ply = 0, n;
 
   p->status = EXIT_OK;
-  p->count = p->nodes = 0;
+  p->count = p->nodes = p->games = 0;
   if (depth < 0 || depth > GAME_MAX_PLY - p->base_ply)
     return fail(p, EXIT_LIMIT, "perft depth %d is out of range: the "
                 "engine allows %d more plies", depth,
@@ -58,14 +58,14 @@ enter:
     p->count++;
     goto leave;
   }
-  if (game_ended(g, &o)) goto leave;
+  if (game_ended(g, &o)) { p->games++; goto leave; }
   f = &p->frames[ply];
   f->mbase = p->ms.top;
   if ((n = movestack_generate(&p->ms, g)) < 0) {
     for (; ply > 0; ply--) game_undo(g);
     return fail(p, EXIT_LIMIT, "out of memory");
   }
-  if (n == 0) goto leave;
+  if (n == 0) { p->games++; goto leave; }
   f->nmoves = n;
   f->i = 0;
 

@@ -24,6 +24,9 @@ typedef struct Perft {
   int status;             /* EXIT_OK or the EXIT_* of the error reported */
   uint64_t count;         /* the answer */
   uint64_t nodes;         /* positions entered, the root included */
+  uint64_t games;         /* sequences that reached the end before `depth`:
+                             with depth past the longest game, the number
+                             of complete games */
   MoveStack ms;
   PerftFrame *frames;     /* one per ply of the current sequence */
 } Perft;

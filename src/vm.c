@@ -47,6 +47,7 @@ typedef struct VM {
   Outcome out;
   Move *movebuf; int nmoves;
   long steps;
+  int32_t *scratch;   /* nslots words for canonical forms */
 } VM;
 
 /* ------------------------------------------------------------------ */
@@ -638,9 +639,16 @@ static void vm_print(Game *g, FILE *f) {
   fprintf(f, "to move: %s\n", p->players[vm->slots[0] - 1]);
 }
 
+static void vm_canonical(Game *g, const void *state, void *result);
+
+/* Games without symmetry have no canonical method. */
 static const GameVtable vm_vtable = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
-  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print,
+  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL,
+};
+static const GameVtable vm_vtable_symmetric = {
+  vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
+  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical,
 };
 
 /* Runs the start block, which writes the start position (nothing to
@@ -666,10 +674,11 @@ Game *vm_new(const Program *p, int *status) {
   vm->p = p;
   vm->slots = malloc((size_t)p->nslots * sizeof(int32_t));
   vm->stack = malloc((size_t)VM_STACK_WORDS * sizeof(int32_t));
-  if (!vm->slots || !vm->stack) { vm_free(&vm->base); return NULL; }
+  vm->scratch = malloc((size_t)p->nslots * sizeof(int32_t));
+  if (!vm->slots || !vm->stack || !vm->scratch) { vm_free(&vm->base); return NULL; }
   memcpy(vm->slots, p->init, (size_t)p->nslots * sizeof(int32_t));
   Game *g = &vm->base;
-  g->vt = &vm_vtable;
+  g->vt = p->nsym > 1 || p->npermute ? &vm_vtable_symmetric : &vm_vtable;
   g->engine = "vm";
   g->name = p->name;
   g->nplayers = p->nplayers;
@@ -690,6 +699,7 @@ void vm_free(Game *g) {
   VM *vm = (VM *)g;
   free(vm->slots);
   free(vm->stack);
+  free(vm->scratch);
   free(vm->trail);
   free(vm->marks);
   free(vm);
@@ -702,14 +712,16 @@ static int cmp_i32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-void vm_canonical(Game *g, int32_t *out) {
+static void vm_canonical(Game *g, const void *state, void *result) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
+  const int32_t *in = state;
+  int32_t *out = result;
   int n = p->nslots;
-  int32_t *tmp = out + n;     /* caller gives 2 * nslots */
-  memcpy(out, vm->slots, (size_t)n * sizeof *out);
+  int32_t *tmp = vm->scratch;
+  memcpy(out, in, (size_t)n * sizeof *out);
   for (int e = 0; e < (p->nsym ? p->nsym : 1); e++) {
-    for (int k = 0; k < n; k++) tmp[k] = p->sym ? vm->slots[p->sym[(size_t)e * n + k]] : vm->slots[k];
+    for (int k = 0; k < n; k++) tmp[k] = p->sym ? in[p->sym[(size_t)e * n + k]] : in[k];
     for (int i = 0; i < p->npermute; i++) {
       const StateVar *v = &p->vars[p->permute_vars[i]];
       qsort(tmp + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
@@ -720,7 +732,3 @@ void vm_canonical(Game *g, int32_t *out) {
   }
 }
 
-int vm_symmetry_count(Game *g) {
-  VM *vm = (VM *)g;
-  return vm->p->nsym > 1 || vm->p->npermute > 0;
-}
