@@ -65,15 +65,15 @@ UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/sea
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
-test: gsolve $(BUILD)/test_solvers
+test: gsolve $(BUILD)/test_solvers $(BUILD)/replay
 	sh tests/run.sh
 
-test-full: gsolve $(BUILD)/test_solvers
+test-full: gsolve $(BUILD)/test_solvers $(BUILD)/replay
 	GSOLVE_FULL=1 sh tests/run.sh
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -83,7 +83,22 @@ gsolve-asan: $(BUILD)/main.o $(BUILD)/libgsolve.a
 bench: gsolve
 	sh tests/bench.sh
 
+# Fuzzing: the harness under libFuzzer (clang) for FUZZ_SECS seconds, with
+# the bundled games and error tests as the seed corpus.  The replay driver
+# runs the same harness over files without libFuzzer (make test uses it).
+FUZZ_SECS ?= 60
+fuzz: tools
+	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libgsolve.a
+	clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -o build-fuzz/fuzz_compile fuzz/fuzz_compile.c build-fuzz/libgsolve.a -lm
+	mkdir -p build-fuzz/corpus
+	cp games/*.game tests/errors/*.game build-fuzz/corpus/ 2>/dev/null || true
+	build-fuzz/fuzz_compile -max_len=4096 -timeout=10 -max_total_time=$(FUZZ_SECS) -dict=fuzz/game.dict build-fuzz/corpus fuzz/corpus
+
+$(BUILD)/replay: fuzz/replay.c fuzz/fuzz_compile.c $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ fuzz/replay.c fuzz/fuzz_compile.c $(BUILD)/libgsolve.a $(LDLIBS)
+
 clean:
-	rm -rf build build-asan gsolve
+	rm -rf build build-asan build-fuzz gsolve
 
 -include $(DEPS)
