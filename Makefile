@@ -3,7 +3,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
-CPPFLAGS := -Isrc -Ibuild
+CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
 LDLIBS  := -lm
 

@@ -354,6 +354,7 @@ static Type index_expr(Compiler *c, Node *e, int store, Node *value, int op) {
   Target t = lookup_target(c, base);
   if (t.kind == TG_NONE) {
     Symbol *s = resolve_lookup(c->r, base->name);
+    if (s && s->type.kind == TY_ERROR && !find_local(c, base->name)) return T_ERR;  /* reported */
     if (!s && !find_local(c, base->name)) diag_error(c->d, base->span, "unknown name '%s'", base->name);
     else diag_error(c->d, base->span, "'%s' is not an array", base->name);
     return T_ERR;
@@ -744,6 +745,7 @@ static void assign_stmt(Compiler *c, Node *s) {
       diag_error(c->d, target->span, "'mover' cannot be assigned; use 'next PLAYER;'");
       return;
     }
+    if (sym->type.kind == TY_ERROR && sym->kind == SYM_VALUE) { expr(c, s->b); return; }
     if (sym->kind != SYM_STATE) {
       diag_error(c->d, target->span, "'%s' is a %s and cannot be assigned", target->name,
                  sym->kind == SYM_PARAM ? "parameter" : "constant");

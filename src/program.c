@@ -43,7 +43,9 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   Resolver *r = NULL;
   int usage = 0;
   int ok = resolve_program(p, &d, defs, ndefs, &usage, &r);
-  if (ok) ok = compile_program(p, &d, r);
+  /* Bodies are checked even after declaration errors, to report more at
+  ** once; not after a bad -D, which is the user's command line. */
+  if (r && !usage && d.errors < DIAG_MAX_ERRORS) ok = compile_program(p, &d, r) && ok;
   resolver_free(r);
   if (!ok) {
     if (usage && d.errors == 0) *status = EXIT_USAGE;

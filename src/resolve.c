@@ -82,6 +82,14 @@ static Symbol *declare(Resolver *r, const char *name, SymKind k, Span where) {
   return s;
 }
 
+/* After an error in a declaration, the name stays known with the error
+** type, so its uses do not cascade into "unknown name" errors. */
+static void poison(Resolver *r, Node *decl) {
+  if (resolve_lookup(r, decl->name)) return;
+  Symbol *s = declare(r, decl->name, SYM_VALUE, decl->span);
+  if (s) s->type = mktype(TY_ERROR, 0, 0);
+}
+
 static void declare_value(Resolver *r, const char *name, Type t, int32_t v) {
   Span none = { 0, 0 };
   Symbol *s = declare(r, name, SYM_VALUE, none);
@@ -434,8 +442,17 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
   }
 }
 
+static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs, int ndefs,
+                                  int *usage);
+
 static void declare_param(Resolver *r, Node *decl, const ParamDef *defs, int ndefs,
                           int *usage) {
+  declare_param_checked(r, decl, defs, ndefs, usage);
+  poison(r, decl);
+}
+
+static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs, int ndefs,
+                                  int *usage) {
   Program *p = r->p;
   int ok = 1;
   Type t, dt;
@@ -595,7 +612,14 @@ static void declare_board(Resolver *r, Node *decl) {
 /* State variables                                                    */
 /* ------------------------------------------------------------------ */
 
+static void declare_state_checked(Resolver *r, Node *decl);
+
 static void declare_state(Resolver *r, Node *decl) {
+  declare_state_checked(r, decl);
+  poison(r, decl);
+}
+
+static void declare_state_checked(Resolver *r, Node *decl) {
   Program *p = r->p;
   StateVar v;
   memset(&v, 0, sizeof v);
@@ -885,6 +909,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         int32_t v = resolve_const(r, n->b, &t, &ok);
         Symbol *s = ok ? declare(r, n->name, SYM_CONST, n->span) : NULL;
         if (s) { s->type = t; s->value = v; }
+        if (!ok) poison(r, n);
         break;
       }
       case NODE_TYPEDEF: {
