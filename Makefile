@@ -65,15 +65,19 @@ UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/sea
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
-test: gsolve $(BUILD)/test_solvers $(BUILD)/replay
+$(BUILD)/test_vm: tests/unit/test_vm.c $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
+
+TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm
+test: gsolve $(TEST_BINS)
 	sh tests/run.sh
 
-test-full: gsolve $(BUILD)/test_solvers $(BUILD)/replay
+test-full: gsolve $(TEST_BINS)
 	GSOLVE_FULL=1 sh tests/run.sh
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan:
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay build-asan/test_vm
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
