@@ -157,6 +157,8 @@ params
 
 param
   : IDENT ':' type              { $$ = mk_decl(ps, NODE_PARAMDECL, @1, $1, $3, NULL, NULL, NULL); }
+  | IDENT ':' IN expr           { $$ = mk_decl(ps, NODE_PARAMDECL, @1, $1,
+                                               mk2(ps, NODE_TSET, @4, $4, NULL), NULL, NULL, NULL); }
   ;
 
 dims

@@ -86,7 +86,7 @@ static const char *const kind_names[NODE_KIND_COUNT] = {
   "game", "players", "param", "const", "type", "board", "state", "move",
   "function", "end", "nomoves", "start", "eval", "symmetry", "paramdecl",
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
-  "int-type", "enum-type", "named-type",
+  "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",
   "continue", "win", "lose", "draw", "score", "next", "exprstmt",
   "int", "bool", "name", "index", "call", "unary", "binary", "cond",

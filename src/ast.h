@@ -34,6 +34,7 @@ typedef enum NodeKind {
   NODE_TBOOL, NODE_TPLAYER, NODE_TCELL, NODE_TDIR, NODE_TINT,
   NODE_TENUM,      /* a: list of NODE_NAME members */
   NODE_TNAME,      /* name of a declared type */
+  NODE_TSET,       /* in a: a move argument drawn from a list */
   /* statements */
   NODE_BLOCK,      /* a: statement list */
   NODE_VAR,        /* name; a: type or NULL; b: init or NULL; c: dims */

@@ -1081,8 +1081,8 @@ static int add_params(Compiler *c, Node *params, Type *types) {
   for (Node *pd = params; pd; pd = pd->next, n++) {
     for (Node *q = params; q != pd; q = q->next)
       if (!strcmp(q->name, pd->name)) diag_error(c->d, pd->span, "duplicate argument '%s'", pd->name);
-    Type t = resolve_type(c->r, pd->a, types != NULL);
-    if (types && n < GAME_MAX_ARGS) types[n] = t;
+    /* A move's argument types were resolved with its signature. */
+    Type t = types && n < GAME_MAX_ARGS ? types[n] : resolve_type(c->r, pd->a, 0);
     Local *l = add_local(c, pd->name, t, 1, pd->span);
     if (l) l->readonly = types != NULL;
   }
@@ -1134,6 +1134,51 @@ static int arg_domain(Compiler *c, Type t, Span at, int32_t *lo, int32_t *hi) {
   return 1;
 }
 
+/* `x: in LIST`: a list literal of constants or a list parameter; the
+** values go to the constant pool.  The type is int bounded by the list. */
+static Type set_domain(Compiler *c, Node *e, int *off, int *len) {
+  Program *p = c->p;
+  Type t = { TY_INT, 0, 0, 0 };
+  if (e->kind == NODE_NAME) {
+    Symbol *s = resolve_lookup(c->r, e->name);
+    if (!s || s->kind != SYM_PARAM || s->type.kind != TY_LIST) {
+      diag_error(c->d, e->span, "'%s' is not a list parameter", e->name);
+      return T_ERR;
+    }
+    *off = s->type.lo;
+    *len = s->type.hi;
+  } else if (e->kind == NODE_LIST) {
+    int n = ast_count(e->a), ok = 1, i = 0;
+    int32_t *k = realloc(p->konst, (size_t)(p->nkonst + n + 1) * sizeof *k);
+    if (!k) { c->oom = 1; return T_ERR; }
+    p->konst = k;
+    for (Node *x = e->a; x; x = x->next) {
+      Type xt;
+      k[p->nkonst + i++] = resolve_const(c->r, x, &xt, &ok);
+      if (ok && !is_int(xt)) { diag_error(c->d, x->span, "a set of move values holds integers"); ok = 0; }
+    }
+    if (!ok) return T_ERR;
+    *off = p->nkonst;
+    *len = n;
+    p->nkonst += n;
+  } else {
+    diag_error(c->d, e->span, "expected a list [a, b, ...] or a list parameter after 'in'");
+    return T_ERR;
+  }
+  if (*len == 0) {
+    diag_error(c->d, e->span, "a move argument needs at least one value");
+    *len = 0;
+    return T_ERR;
+  }
+  t.lo = t.hi = p->konst[*off];
+  for (int i = 1; i < *len; i++) {
+    int32_t v = p->konst[*off + i];
+    if (v < t.lo) t.lo = v;
+    if (v > t.hi) t.hi = v;
+  }
+  return t;
+}
+
 enum { MAX_CONJUNCTS = 64 };
 
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
@@ -1156,6 +1201,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   if (m->b && nconj == MAX_CONJUNCTS) { nconj = 1; conj[0] = m->b; }
   int top[GAME_MAX_ARGS];
   int32_t limit[GAME_MAX_ARGS];
+  int counter[GAME_MAX_ARGS];   /* the local FORK steps: the arg or a set index */
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
   for (int level = -1; level < nargs; level++) {
@@ -1163,10 +1209,24 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
       int32_t lo, hi;
       arg_domain(c, rule->arg[level], m->span, &lo, &hi);
       /* Domains are never empty: test at the bottom only (FORK). */
-      emit(c, OP_CONST, lo, 0, m->span);
-      emit(c, OP_STOREL, args[level]->slot, 0, m->span);
-      top[level] = here(c);
-      limit[level] = hi;
+      if (rule->set_len[level] > 0) {
+        Local *idx = add_local(c, " set index", rule->arg[level], 1, m->span);
+        if (!idx) return;
+        counter[level] = idx->slot;
+        emit(c, OP_CONST, 0, 0, m->span);
+        emit(c, OP_STOREL, idx->slot, 0, m->span);
+        top[level] = here(c);
+        emit(c, OP_LOADL, idx->slot, 0, m->span);
+        emit(c, OP_LOADK, rule->set_off[level], rule->set_len[level], m->span);
+        emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+        limit[level] = rule->set_len[level] - 1;
+      } else {
+        counter[level] = args[level]->slot;
+        emit(c, OP_CONST, lo, 0, m->span);
+        emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+        top[level] = here(c);
+        limit[level] = hi;
+      }
     }
     for (int k = 0; k < nconj; k++) {
       if (conjunct_level(conj[k], m->a) != level) continue;
@@ -1182,7 +1242,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     free(skips[level + 1]);
     if (level < 0) break;
     here(c);
-    emit_raw(c, OP_FORK, args[level]->slot, limit[level], top[level], m->span);
+    emit_raw(c, OP_FORK, counter[level], limit[level], top[level], m->span);
   }
   scope_close(c, sc);
   /* The legality chunk only names this code range for runtime errors. */
@@ -1238,7 +1298,10 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     int i = 0;
     for (Node *pd = m->a; pd && i < rule->nargs; pd = pd->next, i++) {
       rule->argname[i] = pd->name;
-      rule->arg[i] = resolve_type(r, pd->a, 1);
+      if (pd->a->kind == NODE_TSET)
+        rule->arg[i] = set_domain(&c, pd->a->a, &rule->set_off[i], &rule->set_len[i]);
+      else
+        rule->arg[i] = resolve_type(r, pd->a, 1);
       int32_t lo, hi;
       if (rule->arg[i].kind != TY_ERROR && !arg_domain(&c, rule->arg[i], pd->span, &lo, &hi))
         rule->arg[i].kind = TY_ERROR;

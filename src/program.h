@@ -85,6 +85,8 @@ typedef struct MoveRule {
   Type arg[GAME_MAX_ARGS];
   const char *argname[GAME_MAX_ARGS];
   const char *notation;   /* "as" format or NULL */
+  int set_off[GAME_MAX_ARGS];   /* `in LIST` arguments: konst offset... */
+  int set_len[GAME_MAX_ARGS];   /* ...and length; 0 for a range */
   int effect;             /* chunk index */
 } MoveRule;
 

@@ -184,6 +184,9 @@ Type resolve_type(Resolver *r, Node *t, int storable) {
       }
       return mktype(TY_INT, lo, hi);
     }
+    case NODE_TSET:
+      diag_error(r->d, t->span, "'in LIST' is only allowed for a move's arguments");
+      return mktype(TY_ERROR, 0, 0);
     case NODE_NAME: case NODE_TNAME: {
       Symbol *s = resolve_lookup(r, t->name);
       if (!s || s->kind != SYM_TYPE) {
