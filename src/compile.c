@@ -60,7 +60,12 @@ static const Type T_ERR = { TY_ERROR, 0, 0, 0 };
 /* Net stack effect of an instruction (CALL is adjusted by the caller). */
 static int stack_effect(OpCode op, int a) {
   switch (op) {
-    case OP_CONST: case OP_DUP: case OP_LOADL: case OP_LOADS: return 1;
+    case OP_CONST: case OP_DUP: case OP_LOADL: case OP_LOADS: case OP_LOADLK:
+    case OP_LOADSL:
+      return 1;
+    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
+    case OP_LOADSXY:
+      return -1;
     case OP_POP: case OP_STOREL: case OP_STORES: case OP_JMPF: case OP_JMPT:
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
@@ -161,7 +166,41 @@ static int fold_constants(Compiler *c, OpCode op, Span at) {
 
 /* Emits an instruction through a small peephole optimizer: constant
 ** folding, CONST k; ADD -> ADDK k, and compare; JMPF -> a compare-jump. */
+/* Superinstructions: fuses the last two instructions when they form a
+** pattern that is hot in game rules.  Jump targets stay operand A. */
+static void fuse_tail(Compiler *c, Span at) {
+  for (;;) {
+    int p0 = recent_op(c, 2);
+    if (p0 < 0) return;
+    int p1 = c->recent[c->nrecent - 1];
+    int32_t *code = c->p->code;
+    int32_t op0 = code[p0], op1 = code[p1];
+    int32_t w[4];
+    if (op0 == OP_LOADL && op1 == OP_ADDK) {
+      w[0] = OP_LOADLK; w[1] = code[p0 + 1]; w[2] = code[p1 + 1]; w[3] = 0;
+    } else if (op0 == OP_CONST && op1 >= OP_JLT && op1 <= OP_JNE) {
+      w[0] = OP_JLTK + (op1 - OP_JLT); w[1] = code[p1 + 1]; w[2] = code[p0 + 1]; w[3] = 0;
+    } else if (op0 == OP_LOADL && op1 == OP_LOADSI) {
+      w[0] = OP_LOADSL; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
+    } else if (op0 == OP_AT && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
+      w[0] = OP_LOADSXY; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = 0;
+    } else {
+      return;
+    }
+    drop_recent(c, 2);
+    emit_raw(c, (OpCode)w[0], w[1], w[2], w[3], at);
+  }
+}
+
+static int emit_plain(Compiler *c, OpCode op, int32_t a, int32_t b, Span at);
+
 static int emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
+  emit_plain(c, op, a, b, at);
+  fuse_tail(c, at);
+  return c->recent[c->nrecent - 1];
+}
+
+static int emit_plain(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
   if (fold_constants(c, op, at)) return c->recent[c->nrecent - 1];
   int p1 = recent_op(c, 1);
   if (p1 >= 0 && (op == OP_ADD || op == OP_SUB) && c->p->code[p1] == OP_CONST &&
@@ -787,8 +826,73 @@ static void loop_end(Compiler *c, Loop *l, int cont, int end) {
 }
 
 /* for v in lo..hi, with hi evaluated once into a hidden local. */
+/* 1 if e folds to a constant: literals, parameters, constants and
+** built-ins over them, and no local in sight. */
+static int is_constant(Compiler *c, Node *e) {
+  if (!e) return 0;
+  switch (e->kind) {
+    case NODE_INT: case NODE_BOOL: return 1;
+    case NODE_NAME: {
+      if (find_local(c, e->name)) return 0;
+      Symbol *s = resolve_lookup(c->r, e->name);
+      return s && (s->kind == SYM_CONST || s->kind == SYM_ENUMVAL ||
+                   (s->kind == SYM_VALUE && s->type.kind != TY_ERROR) ||
+                   (s->kind == SYM_PARAM && s->type.kind != TY_LIST));
+    }
+    case NODE_UNARY: return is_constant(c, e->a);
+    case NODE_BINARY: return e->op != '/' && e->op != '%' && is_constant(c, e->a) && is_constant(c, e->b);
+    case NODE_CALL: {
+      if (strcmp(e->name, "len") && strcmp(e->name, "sum") && strcmp(e->name, "abs") &&
+          strcmp(e->name, "max") && strcmp(e->name, "min"))
+        return 0;
+      if (resolve_lookup(c->r, e->name)) return 0;
+      for (Node *a = e->a; a; a = a->next) {
+        Symbol *s = a->kind == NODE_NAME && !find_local(c, a->name) ? resolve_lookup(c->r, a->name) : NULL;
+        if (!(s && s->kind == SYM_PARAM && s->type.kind == TY_LIST) && !is_constant(c, a)) return 0;
+      }
+      return 1;
+    }
+    default: return 0;
+  }
+}
+
 static void for_counted(Compiler *c, Node *s, Type vt, Node *lo_e, Node *hi_e,
                         int32_t lo, int32_t hi, int konst, int klen) {
+  /* Constant bounds: no limit local and no entry test (FORK). */
+  int ok = 1;
+  Type t;
+  if (lo_e && hi_e && is_constant(c, lo_e) && is_constant(c, hi_e)) {
+    lo = resolve_const(c->r, lo_e, &t, &ok);
+    hi = resolve_const(c->r, hi_e, &t, &ok);
+    if (ok) lo_e = hi_e = NULL;
+  }
+  if (!lo_e && !hi_e) {
+    Scope sc = scope_open(c);
+    Local *var = add_local(c, s->name, vt, 1, s->span);
+    Local *idx = konst >= 0 ? add_local(c, " index", mkt(TY_INT), 1, s->span) : NULL;
+    if (!var || (konst >= 0 && !idx)) { scope_close(c, sc); return; }
+    var->readonly = 1;
+    Local *counter = idx ? idx : var;
+    int skip = -1;
+    if (lo > hi) skip = emit(c, OP_JMP, 0, 0, s->span);   /* checked, never run */
+    emit(c, OP_CONST, lo, 0, s->span);
+    emit(c, OP_STOREL, counter->slot, 0, s->span);
+    int top = here(c);
+    if (idx) {
+      emit(c, OP_LOADL, idx->slot, 0, s->span);
+      emit(c, OP_LOADK, konst, klen, s->span);
+      emit(c, OP_STOREL, var->slot, 0, s->span);
+    }
+    Loop l;
+    loop_begin(c, &l);
+    block(c, s->c);
+    int cont = here(c);
+    emit_raw(c, OP_FORK, counter->slot, hi, top, s->span);
+    if (skip >= 0) patch(c, skip, here(c));
+    loop_end(c, &l, cont, here(c));
+    scope_close(c, sc);
+    return;
+  }
   Scope sc = scope_open(c);
   Local *var = add_local(c, s->name, vt, 1, s->span);
   Local *lim = add_local(c, " limit", mkt(TY_INT), 1, s->span);

@@ -52,6 +52,15 @@
   X(JGE,     1, "b := pop; a := pop; if a >= b: pc := A")                     \
   X(JEQ,     1, "b := pop; a := pop; if a == b: pc := A")                     \
   X(JNE,     1, "b := pop; a := pop; if a != b: pc := A")                     \
+  X(JLTK,    2, "a := pop; if a < B: pc := A")                                \
+  X(JLEK,    2, "a := pop; if a <= B: pc := A")                               \
+  X(JGTK,    2, "a := pop; if a > B: pc := A")                                \
+  X(JGEK,    2, "a := pop; if a >= B: pc := A")                               \
+  X(JEQK,    2, "a := pop; if a == B: pc := A")                               \
+  X(JNEK,    2, "a := pop; if a != B: pc := A")                               \
+  X(LOADLK,  2, "push local[A] + B  (overflow checked)")                      \
+  X(LOADSL,  3, "push state[A+local[C]]  (0 <= local[C] < B)")                \
+  X(LOADSXY, 2, "y := pop; x := pop; push state[A + the cell at (x, y)]")    \
   X(FORL,    3, "if local[A] < local[B]: local[A] += 1, count a step, pc := C") \
   X(FORK,    3, "if local[A] < B: local[A] += 1, count a step, pc := C")        \
   X(JMPF,    1, "if !pop: pc := A")                                           \

@@ -48,7 +48,13 @@ typedef struct VM {
   Move *movebuf; int nmoves;
   long steps;
   int32_t *scratch;   /* nslots words for canonical forms */
+  /* zobrist(s, v) tabled when the slot ranges are small enough:
+  ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
+  uint64_t *zob_table;
+  const uint64_t **zob_base;
 } VM;
+
+#define VM_MAX_ZOBRIST_TABLE (1 << 22)   /* entries; beyond, keys are computed */
 
 /* ------------------------------------------------------------------ */
 /* Hashing                                                            */
@@ -173,7 +179,8 @@ static inline void store_slot(VM *vm, int s, int32_t v, int pc) {
   vm->trail[2 * vm->ntrail] = s;
   vm->trail[2 * vm->ntrail + 1] = old;
   vm->ntrail++;
-  vm->hash ^= zobrist(s, old) ^ zobrist(s, v);
+  if (vm->zob_base) vm->hash ^= vm->zob_base[s][old] ^ vm->zob_base[s][v];
+  else vm->hash ^= zobrist(s, old) ^ zobrist(s, v);
   vm->slots[s] = v;
 }
 
@@ -452,6 +459,34 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(JGE) { int32_t b = POP(), a = POP(); pc = a >= b ? code[pc] : pc + 1; NEXT(); }
       CASE(JEQ) { int32_t b = POP(), a = POP(); pc = a == b ? code[pc] : pc + 1; NEXT(); }
       CASE(JNE) { int32_t b = POP(), a = POP(); pc = a != b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JLTK) { int32_t a = POP(); pc = a < code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JLEK) { int32_t a = POP(); pc = a <= code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JGTK) { int32_t a = POP(); pc = a > code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JGEK) { int32_t a = POP(); pc = a >= code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JEQK) { int32_t a = POP(); pc = a == code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JNEK) { int32_t a = POP(); pc = a != code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(LOADLK) {
+        int32_t r;
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
+        PUSH(r);
+        pc += 2;
+        NEXT();
+      }
+      CASE(LOADSL) {
+        int32_t i = locals[code[pc + 2]];
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        PUSH(vm->slots[code[pc] + i]);
+        pc += 3;
+        NEXT();
+      }
+      CASE(LOADSXY) {
+        int32_t y = POP(), x = TOP();
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        TOP() = vm->slots[code[pc] + y * p->width + x];
+        pc += 2;
+        NEXT();
+      }
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
         ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
@@ -651,6 +686,32 @@ static const GameVtable vm_vtable_symmetric = {
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical,
 };
 
+/* Tables zobrist(s, v) for every slot value when that is small; the keys
+** are the same as computed ones, so the table is only a cache. */
+static void build_zobrist_table(VM *vm) {
+  const Program *p = vm->p;
+  size_t total = 0;
+  for (int s = 0; s < p->nslots; s++) {
+    total += (size_t)((int64_t)p->hi[s] - p->lo[s] + 1);
+    if (total > VM_MAX_ZOBRIST_TABLE) return;
+  }
+  vm->zob_table = malloc(total * sizeof *vm->zob_table);
+  vm->zob_base = malloc((size_t)p->nslots * sizeof *vm->zob_base);
+  if (!vm->zob_table || !vm->zob_base) {
+    free(vm->zob_table);
+    free(vm->zob_base);
+    vm->zob_table = NULL;
+    vm->zob_base = NULL;
+    return;
+  }
+  uint64_t *t = vm->zob_table;
+  for (int s = 0; s < p->nslots; s++) {
+    for (int64_t v = p->lo[s]; v <= p->hi[s]; v++) t[v - p->lo[s]] = zobrist(s, (int32_t)v);
+    vm->zob_base[s] = t - p->lo[s];
+    t += p->hi[s] - p->lo[s] + 1;
+  }
+}
+
 /* Runs the start block, which writes the start position (nothing to
 ** undo).  0 after a runtime error in it, already reported. */
 static int run_start(VM *vm) {
@@ -689,6 +750,7 @@ Game *vm_new(const Program *p, int *status) {
     vm_free(g);
     return NULL;
   }
+  build_zobrist_table(vm);
   vm->hash = vm_hash_from_scratch(g);
   *status = EXIT_OK;
   return g;
@@ -700,6 +762,8 @@ void vm_free(Game *g) {
   free(vm->slots);
   free(vm->stack);
   free(vm->scratch);
+  free(vm->zob_table);
+  free(vm->zob_base);
   free(vm->trail);
   free(vm->marks);
   free(vm);
