@@ -143,6 +143,7 @@ type
   | TCELL                       { $$ = mk(ps, NODE_TCELL, @1); }
   | TDIR                        { $$ = mk(ps, NODE_TDIR, @1); }
   | '{' name_list '}'           { $$ = mk2(ps, NODE_TENUM, @$, $2, NULL); }
+  | IDENT                       { $$ = mk_name(ps, NODE_TNAME, @1, $1); }
   ;
 
 opt_params

@@ -48,7 +48,14 @@ typedef struct Compiler {
   ** that may be fused (a jump may land at or after `barrier`). */
   int recent[4]; int nrecent;
   int barrier;
+  int scope_start;        /* first local of the innermost scope */
+  /* Function signatures, resolved once (an enumeration type declares its
+  ** members, so resolving it twice would declare them twice). */
+  Type *fparams;          /* FUNC_MAX_PARAMS per function */
+  Type *fret;
 } Compiler;
+
+#define FUNC_MAX_PARAMS 32   /* parameters of a user function */
 
 static Type mkt(TypeKind k) { Type t = { k, 0, 0, 0 }; return t; }
 static const Type T_ERR = { TY_ERROR, 0, 0, 0 };
@@ -266,9 +273,19 @@ static Local *add_local(Compiler *c, const char *name, Type t, int size, Span at
   return l;
 }
 
-typedef struct Scope { int nlocals, slots; } Scope;
-static Scope scope_open(Compiler *c) { Scope s = { c->nlocals, c->slots }; return s; }
-static void scope_close(Compiler *c, Scope s) { c->nlocals = s.nlocals; c->slots = s.slots; }
+typedef struct Scope { int nlocals, slots, outer_start; } Scope;
+
+/* The innermost scope starts at this local (set by scope_open). */
+static Scope scope_open(Compiler *c) {
+  Scope s = { c->nlocals, c->slots, c->scope_start };
+  c->scope_start = c->nlocals;
+  return s;
+}
+static void scope_close(Compiler *c, Scope s) {
+  c->nlocals = s.nlocals;
+  c->slots = s.slots;
+  c->scope_start = s.outer_start;
+}
 
 /* ------------------------------------------------------------------ */
 /* Expressions                                                        */
@@ -491,26 +508,23 @@ static Type call_expr(Compiler *c, Node *e) {
     int want = ast_count(f->a);
     if (!arity(c, e, want)) return T_ERR;
     Node *pd = f->a;
-    for (Node *a = e->a; a; a = a->next, pd = pd->next) {
+    int k = 0;
+    for (Node *a = e->a; a; a = a->next, pd = pd->next, k++) {
       Type at = expr(c, a);
-      Type pt = resolve_type(c->r, pd->a, 0);
+      Type pt = k < FUNC_MAX_PARAMS ? c->fparams[s->index * FUNC_MAX_PARAMS + k] : T_ERR;
       if (!type_compatible(at, pt)) {
         char b1[64], b2[64];
         diag_error(c->d, a->span, "argument '%s' of %s() must be %s, not %s", pd->name,
                    e->name, type_name(p, pt, b1, sizeof b1), type_name(p, at, b2, sizeof b2));
       }
     }
-    Type rt = f->b ? resolve_type(c->r, f->b, 0) : mkt(TY_VOID);
+    Type rt = c->fret[s->index];
     emit(c, OP_CALL, s->index, want, e->span);
     c->stack += -want + (rt.kind != TY_VOID);
     if (c->stack > c->maxstack) c->maxstack = c->stack;
     return rt;
   }
-  if (s && s->kind != SYM_FUNC) {
-    diag_error(c->d, e->span, "'%s' is a %s, not a function", e->name,
-               s->kind == SYM_MOVE ? "move" : "value");
-    return T_ERR;
-  }
+  /* Other names (a state called max, say) do not hide the built-ins. */
   const char *n = e->name;
   int nargs = ast_count(e->a);
   /* Built-ins over list parameters fold to constants. */
@@ -728,6 +742,11 @@ static void var_stmt(Compiler *c, Node *s) {
   Type t = s->a ? resolve_type(c->r, s->a, 0) : mkt(TY_INT);
   if (ndims) {
     if (s->b) { diag_error(c->d, s->b->span, "local arrays start at 0 and take no initializer"); }
+    for (int k = c->scope_start; k < c->nlocals; k++)
+      if (!strcmp(c->locals[k].name, s->name)) {
+        diag_error(c->d, s->span, "'%s' is already declared in this block", s->name);
+        break;
+      }
     Local *l = add_local(c, s->name, t, dim[0] * dim[1], s->span);
     if (!l) return;
     l->ndims = ndims;
@@ -748,6 +767,11 @@ static void var_stmt(Compiler *c, Node *s) {
   } else {
     emit(c, OP_CONST, t.kind == TY_CELL ? -1 : 0, 0, s->span);
   }
+  for (int i = c->scope_start; i < c->nlocals; i++)
+    if (!strcmp(c->locals[i].name, s->name)) {
+      diag_error(c->d, s->span, "'%s' is already declared in this block", s->name);
+      break;
+    }
   /* Declared after the initializer so `var x = x + 1` sees the outer x. */
   Local *l = add_local(c, s->name, t, 1, s->span);
   if (l) emit(c, OP_STOREL, l->slot, 0, s->span);
@@ -972,7 +996,20 @@ static void for_stmt(Compiler *c, Node *s) {
   }
   if (it->kind == NODE_LIST) {
     int n = ast_count(it->a);
-    if (n == 0) return;
+    if (n == 0) {
+      /* Nothing to iterate, but the body is still checked. */
+      Scope sc = scope_open(c);
+      int skip = emit(c, OP_JMP, 0, 0, s->span);
+      Local *var = add_local(c, s->name, mkt(TY_INT), 1, s->span);
+      if (var) var->readonly = 1;
+      Loop l;
+      loop_begin(c, &l);
+      block(c, s->c);
+      patch(c, skip, here(c));
+      loop_end(c, &l, here(c), here(c));
+      scope_close(c, sc);
+      return;
+    }
     int32_t *v = malloc((size_t)n * sizeof *v);
     if (!v) { c->oom = 1; return; }
     Type et = T_ERR;
@@ -1146,6 +1183,12 @@ static void stmt_list(Compiler *c, Node *list) {
 /* Chunks                                                             */
 /* ------------------------------------------------------------------ */
 
+/* The span of a block's closing brace. */
+static Span closing(const Node *block) {
+  Span s = { block->span.end - 1, block->span.end };
+  return s;
+}
+
 static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
   Program *p = c->p;
   Chunk *ch = realloc(p->chunks, (size_t)(p->nchunks + 1) * sizeof *ch);
@@ -1160,6 +1203,7 @@ static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
   c->barrier = p->ncode;
   c->kind = k;
   c->nlocals = 0;
+  c->scope_start = 0;
   c->slots = 0;
   c->frame = 0;
   c->stack = 0;
@@ -1169,26 +1213,27 @@ static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
   return p->nchunks++;
 }
 
-static void chunk_end(Compiler *c, int idx, OpCode last) {
+/* Ends a chunk with `last`, located at `at` (for a missing return: the
+** body's closing brace). */
+static void chunk_end(Compiler *c, int idx, OpCode last, Span at) {
   if (idx < 0) return;
-  Span none = { 0, 0 };
-  emit(c, last, 0, 0, none);
+  emit(c, last, 0, 0, at);
   Chunk *ch = &c->p->chunks[idx];
   ch->end = c->p->ncode;
   ch->nlocals = c->frame;
   ch->maxstack = c->maxstack + 2;
 }
 
-/* Adds the arguments of a move or function as read-only locals. */
-static int add_params(Compiler *c, Node *params, Type *types) {
+/* Adds the arguments of a move (read-only) or function as locals, with
+** the types resolved with the signature. */
+static int add_params(Compiler *c, Node *params, const Type *types, int ntypes, int readonly) {
   int n = 0;
   for (Node *pd = params; pd; pd = pd->next, n++) {
     for (Node *q = params; q != pd; q = q->next)
       if (!strcmp(q->name, pd->name)) diag_error(c->d, pd->span, "duplicate argument '%s'", pd->name);
-    /* A move's argument types were resolved with its signature. */
-    Type t = types && n < GAME_MAX_ARGS ? types[n] : resolve_type(c->r, pd->a, 0);
+    Type t = n < ntypes ? types[n] : T_ERR;
     Local *l = add_local(c, pd->name, t, 1, pd->span);
-    if (l) l->readonly = types != NULL;
+    if (l) l->readonly = readonly;
   }
   return n;
 }
@@ -1274,6 +1319,13 @@ static Type set_domain(Compiler *c, Node *e, int *off, int *len) {
     *len = 0;
     return T_ERR;
   }
+  for (int i = 0; i < *len; i++)
+    for (int j = 0; j < i; j++)
+      if (p->konst[*off + i] == p->konst[*off + j]) {
+        diag_error(c->d, e->span, "the value %d appears twice: each move must be different",
+                   p->konst[*off + i]);
+        return T_ERR;
+      }
   t.lo = t.hi = p->konst[*off];
   for (int i = 1; i < *len; i++) {
     int32_t v = p->konst[*off + i];
@@ -1308,6 +1360,14 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   int counter[GAME_MAX_ARGS];   /* the local FORK steps: the arg or a set index */
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
+  /* A conjunct is tested where its arguments are known, but never before
+  ** the conjuncts written to its left: && keeps its left-to-right meaning. */
+  int level_of[MAX_CONJUNCTS];
+  for (int k = 0, run = -1; k < nconj; k++) {
+    int l = conjunct_level(conj[k], m->a);
+    run = l > run ? l : run;
+    level_of[k] = run;
+  }
   for (int level = -1; level < nargs; level++) {
     if (level >= 0) {
       int32_t lo, hi;
@@ -1333,7 +1393,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
       }
     }
     for (int k = 0; k < nconj; k++) {
-      if (conjunct_level(conj[k], m->a) != level) continue;
+      if (level_of[k] != level) continue;
       expect(c, conj[k], TY_BOOL, "a move's when condition");
       list_push(&skips[level + 1], &nskips[level + 1], &capskips[level + 1],
                 emit(c, OP_JMPF, 0, 0, conj[k]->span), c);
@@ -1388,7 +1448,22 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   p->rules = prog_alloc(p, (size_t)(p->nrules + 1) * sizeof(MoveRule));
   if (!p->rules) return 0;
 
-  /* Step 1. Rule signatures. */
+  /* Step 1. Function and rule signatures. */
+  c.fparams = calloc((size_t)r->nfuncs * FUNC_MAX_PARAMS + 1, sizeof(Type));
+  c.fret = calloc((size_t)r->nfuncs + 1, sizeof(Type));
+  if (!c.fparams || !c.fret) { free(c.locals); free(c.fparams); free(c.fret); return 0; }
+  for (int fi = 0; fi < r->nfuncs; fi++) {
+    Node *f = r->funcs[fi];
+    int k = 0;
+    for (Node *pd = f->a; pd; pd = pd->next, k++) {
+      if (k == FUNC_MAX_PARAMS) {
+        diag_error(d, pd->span, "too many parameters (limit is %d)", FUNC_MAX_PARAMS);
+        break;
+      }
+      c.fparams[(size_t)fi * FUNC_MAX_PARAMS + k] = resolve_type(r, pd->a, 0);
+    }
+    c.fret[fi] = f->b ? resolve_type(r, f->b, 0) : mkt(TY_VOID);
+  }
   for (int ri = 0; ri < p->nrules; ri++) {
     Node *m = r->moves[ri];
     MoveRule *rule = &p->rules[ri];
@@ -1432,10 +1507,10 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   for (int ri = 0; ri < p->nrules; ri++) {
     Node *m = r->moves[ri];
     int idx = chunk_begin(&c, CHUNK_EFFECT, m->name);
-    add_params(&c, m->a, p->rules[ri].arg);
+    add_params(&c, m->a, p->rules[ri].arg, GAME_MAX_ARGS, 1);
     p->chunks[idx].nparams = p->rules[ri].nargs;
     block(&c, m->c);
-    chunk_end(&c, idx, OP_HALT);
+    chunk_end(&c, idx, OP_HALT, closing(m->c));
     p->rules[ri].effect = idx;
   }
 
@@ -1444,40 +1519,42 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   for (int fi = 0; fi < r->nfuncs; fi++) {
     Node *f = r->funcs[fi];
     int idx = chunk_begin(&c, CHUNK_FUNCTION, f->name);
-    c.ret = f->b ? resolve_type(r, f->b, 0) : mkt(TY_VOID);
-    add_params(&c, f->a, NULL);
+    c.ret = c.fret[fi];
+    add_params(&c, f->a, c.fparams + (size_t)fi * FUNC_MAX_PARAMS, FUNC_MAX_PARAMS, 0);
     p->chunks[idx].nparams = ast_count(f->a);
     p->chunks[idx].returns = c.ret.kind != TY_VOID;
     block(&c, f->c);
-    chunk_end(&c, idx, c.ret.kind != TY_VOID ? OP_NORET : OP_RET0);
+    chunk_end(&c, idx, c.ret.kind != TY_VOID ? OP_NORET : OP_RET0, closing(f->c));
   }
-  /* CALL operands are function indices; make them chunk indices. */
-  for (int pc = 0; pc < p->ncode; pc += 1 + op_operands[p->code[pc]])
-    if (p->code[pc] == OP_CALL) p->code[pc + 1] += first_func;
-
   /* Step 5. end, nomoves, eval. */
   if (r->end_decl) {
     p->end_chunk = chunk_begin(&c, CHUNK_END, "end");
     block(&c, r->end_decl->c);
-    chunk_end(&c, p->end_chunk, OP_HALT);
+    chunk_end(&c, p->end_chunk, OP_HALT, closing(r->end_decl->c));
   }
   if (r->nomoves_decl) {
     p->nomoves_chunk = chunk_begin(&c, CHUNK_NOMOVES, "nomoves");
     block(&c, r->nomoves_decl->c);
-    chunk_end(&c, p->nomoves_chunk, OP_HALT);
+    chunk_end(&c, p->nomoves_chunk, OP_HALT, closing(r->nomoves_decl->c));
   }
   if (r->start_decl) {
     p->start_chunk = chunk_begin(&c, CHUNK_START, "start");
     block(&c, r->start_decl->c);
-    chunk_end(&c, p->start_chunk, OP_HALT);
+    chunk_end(&c, p->start_chunk, OP_HALT, closing(r->start_decl->c));
   }
   if (r->eval_decl) {
     p->eval_chunk = chunk_begin(&c, CHUNK_EVAL, "eval");
     c.ret = mkt(TY_INT);
     block(&c, r->eval_decl->c);
-    chunk_end(&c, p->eval_chunk, OP_NORET);
+    chunk_end(&c, p->eval_chunk, OP_NORET, closing(r->eval_decl->c));
   }
+  /* CALL operands are function indices; make them chunk indices, once
+  ** every body that may call is compiled. */
+  for (int pc = 0; pc < p->ncode && !c.oom; pc += 1 + op_operands[p->code[pc]])
+    if (p->code[pc] == OP_CALL) p->code[pc + 1] += first_func;
   free(c.locals);
+  free(c.fparams);
+  free(c.fret);
   if (c.oom) return 0;
   return d->errors == 0;
 }

@@ -33,7 +33,8 @@ typedef struct Move {
 
 /* The result of a finished game: one payoff per player (index 0 is the
 ** first declared player).  `win P` gives P 1 and the others 0, `lose P`
-** gives P 0 and the others 1, `draw` gives all 0. */
+** gives P -1 and the others 0, `draw` gives all 0.  Two-player solvers
+** use the margin payoff[mover] - payoff[other]. */
 typedef struct Outcome {
   int32_t payoff[GAME_MAX_PLAYERS];
 } Outcome;

@@ -22,6 +22,7 @@
 #include "minimax.h"
 #include "perft.h"
 #include "position.h"
+#include "retro.h"
 #include "search.h"
 #include "tt.h"
 #include "value.h"
@@ -29,7 +30,7 @@
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT } Mode;
-typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX } Solver;
+typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO } Solver;
 
 typedef struct Options {
   const char *file;
@@ -57,6 +58,7 @@ typedef struct Run {
   Tt *tt;
   Perft perft;
   Count count;
+  Retro retro;
   double seconds;           /* time spent in the mode */
 } Run;
 
@@ -73,7 +75,7 @@ static const char usage_text[] =
   "  --dump-bytecode    print the bytecode (alone: then stop)\n"
   "options:\n"
   "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
-  "  --solver NAME      alphabeta (default) or minimax\n"
+  "  --solver NAME      alphabeta (default), minimax or retro (retrograde)\n"
   "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
   "  -D NAME=VALUE      override a parameter (repeatable; or -DNAME=VALUE)\n"
   "  --json             print one JSON object instead of text\n"
@@ -230,8 +232,10 @@ static int parse_args(int argc, char **argv, Options *o) {
         o->solver = SOLVER_ALPHABETA;
       else if (strcmp(val, "minimax") == 0)
         o->solver = SOLVER_MINIMAX;
+      else if (strcmp(val, "retro") == 0)
+        o->solver = SOLVER_RETRO;
       else
-        return usage_error("unknown solver '%s' (minimax or alphabeta)", val);
+        return usage_error("unknown solver '%s' (alphabeta, minimax or retro)", val);
     } else if (strcmp(name, "--tt-size") == 0) {
       if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
         fprintf(stderr, "gsolve: error: --tt-size needs a size in MiB from "
@@ -332,23 +336,29 @@ static void text_header(const Run *r) {
   printf("\nto move: %s\n", r->g->player_names[game_to_move(r->g)]);
 }
 
+static const char *solver_name(Solver s) {
+  return s == SOLVER_MINIMAX ? "minimax" : s == SOLVER_RETRO ? "retro" : "alphabeta";
+}
+
 static void text_solve(const Run *r) {
   const SolveResult *res = &r->search.result;
   char buf[256];
   int64_t score, plies;
   int i, k;
   value_decode(res->value, &score, &plies);
-  printf("value: %s\nscore: %" PRId64 "\nplies: %" PRId64 "\nbest: ",
-         value_verdict(score), score, plies);
+  printf("value: %s\nscore: %" PRId64 "\n", value_verdict(score), score);
+  if (plies >= RETRO_ENDLESS) printf("plies: -\nbest: ");   /* a draw forever */
+  else printf("plies: %" PRId64 "\nbest: ", plies);
   if (res->nbest == 0) fputs("-", stdout);
   for (i = k = 0; i < res->nmoves; i++)
     if (res->best[i])
       printf("%s%s", k++ ? ", " : "",
              move_text(r->g, &res->moves[i], buf, sizeof buf));
-  printf("\nnodes: %" PRIu64 "\nseconds: %.3f\nsolver: %s\nengine: %s\n",
-         r->search.nodes, r->seconds,
-         r->opt->solver == SOLVER_MINIMAX ? "minimax" : "alphabeta",
-         r->g->engine);
+  printf("\nnodes: %" PRIu64 "\n", r->search.nodes);
+  if (r->opt->solver == SOLVER_RETRO)
+    printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->retro.positions, r->retro.stored);
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds,
+         solver_name(r->opt->solver), r->g->engine);
   if (r->opt->all_moves && res->nmoves > 0) {
     int width = 4;
     for (i = 0; i < res->nmoves; i++) {
@@ -358,9 +368,11 @@ static void text_solve(const Run *r) {
     printf("%-*s  value  score  plies\n", width, "move");
     for (i = 0; i < res->nmoves; i++) {
       value_decode(res->values[i], &score, &plies);
-      printf("%-*s  %-5s  %5" PRId64 "  %5" PRId64 "\n", width,
+      printf("%-*s  %-5s  %5" PRId64 "  ", width,
              move_text(r->g, &res->moves[i], buf, sizeof buf),
-             value_verdict(score), score, plies);
+             value_verdict(score), score);
+      if (plies >= RETRO_ENDLESS) printf("%5s\n", "-");
+      else printf("%5" PRId64 "\n", plies);
     }
   }
 }
@@ -419,7 +431,7 @@ static void report_json(const Run *r) {
   if (mode == MODE_SOLVE) json_int(&w, score);
   else json_null(&w);
   json_key(&w, "plies");
-  if (mode == MODE_SOLVE) json_int(&w, plies);
+  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS) json_int(&w, plies);
   else json_null(&w);
   json_key(&w, "best");
   if (mode == MODE_SOLVE) {
@@ -438,8 +450,7 @@ static void report_json(const Run *r) {
   json_double(&w, r->seconds);
   json_key(&w, "solver");
   if (mode == MODE_SOLVE)
-    json_string(&w, r->opt->solver == SOLVER_MINIMAX ? "minimax"
-                                                     : "alphabeta");
+    json_string(&w, solver_name(r->opt->solver));
   else
     json_null(&w);
   json_key(&w, "engine");
@@ -452,6 +463,10 @@ static void report_json(const Run *r) {
   else json_null(&w);
   json_key(&w, "positions");
   if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
+  else if (mode == MODE_SOLVE && r->opt->solver == SOLVER_RETRO) json_uint(&w, r->retro.positions);
+  else json_null(&w);
+  json_key(&w, "stored");
+  if (mode == MODE_SOLVE && r->opt->solver == SOLVER_RETRO) json_uint(&w, r->retro.stored);
   else json_null(&w);
   json_key(&w, "terminal");
   if (mode == MODE_COUNT) json_uint(&w, r->count.terminal);
@@ -476,7 +491,8 @@ static void report_json(const Run *r) {
       json_key(&w, "score");
       json_int(&w, score);
       json_key(&w, "plies");
-      json_int(&w, plies);
+      if (plies < RETRO_ENDLESS) json_int(&w, plies);
+      else json_null(&w);
       json_end_object(&w);
     }
     json_end_array(&w);
@@ -519,7 +535,10 @@ static int run(Run *r) {
         && (r->tt = tt_new(o->tt_mib)) == NULL)
       return out_of_memory();
     t0 = now();
-    if (o->solver == SOLVER_MINIMAX)
+    if (o->solver == SOLVER_RETRO) {
+      retro_init(&r->retro, g, r->pos.n, stderr);
+      st = retro_solve(&r->retro, &r->search);
+    } else if (o->solver == SOLVER_MINIMAX)
       st = minimax_solve(&r->search);
     else
       st = alphabeta_solve(&r->search, r->tt, o->all_moves);
@@ -553,6 +572,7 @@ static void free_run(Run *r) {
   tt_free(r->tt);
   perft_free(&r->perft);
   count_free(&r->count);
+  retro_free(&r->retro);
   free(r);
 }
 

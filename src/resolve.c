@@ -41,7 +41,7 @@ static const char *sym_kind_word(SymKind k) {
   switch (k) {
     case SYM_PARAM: return "parameter";
     case SYM_CONST: return "constant";
-    case SYM_ENUMVAL: return "enumeration member";
+    case SYM_ENUMVAL: return "member of an enumeration";
     case SYM_TYPE: return "type";
     case SYM_STATE: return "state variable";
     case SYM_FUNC: return "function";
@@ -229,6 +229,7 @@ static int32_t fold_builtin(Resolver *r, Node *e, Type *t, int *ok) {
     if (!*ok) return 0;
     if (lt.kind != TY_LIST) return fail(r, e->a, ok, "expected a list parameter");
     if (e->name[0] == 'l') return lt.hi;
+    if (lt.hi == 0 && e->name[0] == 'm') return fail(r, e, ok, "max() and min() of an empty list");
     int64_t acc = e->name[0] == 's' ? 0 : p->konst[lt.lo];
     for (int i = 0; i < lt.hi; i++) {
       int32_t x = p->konst[lt.lo + i];
@@ -296,6 +297,13 @@ int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok) {
       int64_t a = resolve_const(r, e->a, &ta, ok);
       int64_t b = resolve_const(r, e->b, &tb, ok);
       if (!*ok) break;
+      int arith = e->op == '+' || e->op == '-' || e->op == '*' || e->op == '/' || e->op == '%' ||
+                  e->op == '<' || e->op == '>' || e->op == OPR_LE || e->op == OPR_GE;
+      if (arith && (ta.kind != TY_INT || tb.kind != TY_INT)) { v = fail(r, e, ok, "arithmetic and ordering need integers"); break; }
+      if ((e->op == OPR_AND || e->op == OPR_OR) && (ta.kind != TY_BOOL || tb.kind != TY_BOOL)) {
+        v = fail(r, e, ok, "&& and || need booleans");
+        break;
+      }
       int cmp = 1;
       switch (e->op) {
         case '+': v = fit32(r, e, a + b, ok); cmp = 0; break;
@@ -460,13 +468,14 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
   int ok = 1;
   Type t, dt;
   int32_t v = 0;
+  /* The type first: an enumeration declares the members the default names. */
+  Type want = decl->a ? resolve_type(r, decl->a, 0) : mktype(TY_VOID, 0, 0);
+  if (want.kind == TY_ERROR) return;
   if (decl->b && decl->b->kind == NODE_LIST) dt = const_list(r, decl->b, &ok);
   else v = resolve_const(r, decl->b, &dt, &ok);
   if (!ok) return;
   t = dt;
   if (decl->a) {
-    Type want = resolve_type(r, decl->a, 0);
-    if (want.kind == TY_ERROR) return;
     if (!type_compatible(want, dt) || dt.kind == TY_LIST) {
       char b1[64], b2[64];
       diag_error(r->d, decl->b->span, "default value of type %s for a parameter of type %s",
@@ -818,9 +827,12 @@ static void declare_builtins(Resolver *r) {
   declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);
   for (int d = 0; d < DIR_COUNT; d++) declare_value(r, dir_names[d], mktype(TY_DIR, d, d), d);
   for (int i = 0; i < p->nplayers; i++) {
-    Symbol *s = resolve_lookup(r, p->players[i]);
-    if (s) continue;
-    declare_value(r, p->players[i], mktype(TY_PLAYER, i + 1, i + 1), i + 1);
+    if (resolve_lookup(r, p->players[i])) {
+      diag_error(r->d, r->players_span[i], "player name '%s' is a built-in name", p->players[i]);
+      continue;
+    }
+    Symbol *s = declare(r, p->players[i], SYM_VALUE, r->players_span[i]);
+    if (s) { s->type = mktype(TY_PLAYER, i + 1, i + 1); s->value = i + 1; }
   }
 }
 
@@ -838,6 +850,7 @@ static void declare_players(Resolver *r, Node *decl) {
   p->nplayers = n;
   int i = 0;
   for (Node *nm = decl->a; nm; nm = nm->next) {
+    r->players_span[i] = nm->span;
     p->players[i++] = nm->name;
     for (int j = 0; j < i - 1; j++)
       if (!strcmp(p->players[j], nm->name))

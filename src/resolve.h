@@ -37,6 +37,7 @@ struct Resolver {
   Node *end_decl, *nomoves_decl, *eval_decl, *start_decl;
   Node **symmetries; int nsymmetries;
   int depth;                        /* recursion guard for const folding */
+  Span players_span[GAME_MAX_PLAYERS];
 };
 
 Symbol *resolve_lookup(Resolver *r, const char *name);

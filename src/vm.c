@@ -433,8 +433,8 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t pl = POP();
         if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
         if (pl < 1 || pl > p->nplayers) FAIL("'%s' needs a player, not none", op == OP_WIN ? "win" : "lose");
-        for (int i = 0; i < p->nplayers; i++) vm->out.payoff[i] = op == OP_WIN ? 0 : 1;
-        vm->out.payoff[pl - 1] = op == OP_WIN;
+        memset(&vm->out, 0, sizeof vm->out);
+        vm->out.payoff[pl - 1] = op == OP_WIN ? 1 : -1;
         vm->ended = 1;
         return 0;
       }
@@ -582,8 +582,7 @@ static void vm_no_moves(Game *g, Outcome *out) {
   if (run_outcome(vm, vm->p->nomoves_chunk, out)) return;
   /* Normal play: the player who cannot move loses. */
   memset(out, 0, sizeof *out);
-  for (int i = 0; i < vm->p->nplayers; i++) out->payoff[i] = 1;
-  out->payoff[vm->slots[0] - 1] = 0;
+  out->payoff[vm->slots[0] - 1] = -1;
 }
 
 static int32_t vm_eval(Game *g) {

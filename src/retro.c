@@ -1,0 +1,467 @@
+/*
+** retro.c -- retrograde analysis (the game database of the source
+** material, done with counters and a work queue instead of passes).
+**
+** Step 1 walks every reachable position depth first with apply/undo and
+** records the move graph between stored positions (canonical forms when
+** the game declares symmetries).  Step 2 labels the ends, then propagates
+** backwards in order of distance: a position with a child lost for its
+** mover is won one ply later (the first such child found is the nearest);
+** a position whose children are all won for the opponent is lost one ply
+** after the last of them (the farthest).  Each move is looked at a
+** constant number of times, so the cost is linear in the moves, not
+** passes x positions.  What is never labelled is a draw.  Step 3 gives
+** draws their distance under gsolve's convention (player 0 prefers the
+** shortest draw, player 1 the longest), the same propagation again; a
+** draw that can last forever has no distance.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gsolve.h"
+#include "retro.h"
+
+typedef struct RetroFrame {
+  size_t mbase;             /* first move in the move stack */
+  int nmoves, i;
+  int64_t cls;              /* class recording edges, or -1 */
+} RetroFrame;
+
+void retro_init(Retro *r, Game *g, int base_ply, FILE *err) {
+  memset(r, 0, sizeof *r);
+  r->g = g;
+  r->base_ply = base_ply;
+  r->err = err;
+  r->max_positions = UINT32_MAX - 1;
+}
+
+static void keyset_free(KeySet *k) {
+  free(k->hash);
+  free(k->slot);
+  free(k->keys);
+  memset(k, 0, sizeof *k);
+}
+
+void retro_free(Retro *r) {
+  keyset_free(&r->states);
+  keyset_free(&r->classes);
+  free(r->value); free(r->mover); free(r->dist); free(r->count); free(r->terminal);
+  free(r->expanded);
+  free(r->edge_from); free(r->edge_to);
+  free(r->parent_start); free(r->parents); free(r->queue);
+  free(r->frames);
+  free(r->canon);
+  movestack_free(&r->ms);
+  memset(r, 0, sizeof *r);
+}
+
+static int fail(Retro *r, int status, const char *fmt, ...) {
+  if (r->err) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", r->err);
+    vfprintf(r->err, fmt, ap);
+    fputc('\n', r->err);
+    va_end(ap);
+  }
+  return r->status = status;
+}
+
+static int out_of_memory(Retro *r) {
+  return fail(r, EXIT_LIMIT, "out of memory in retrograde analysis after %llu "
+              "positions (%zu bytes each)", (unsigned long long)r->stored,
+              retro_bytes_per_position(r));
+}
+
+/* ------------------------------------------------------------------ */
+/* KeySet                                                             */
+/* ------------------------------------------------------------------ */
+
+static uint64_t hash_bytes(const unsigned char *p, size_t n) {
+  uint64_t h = 0x243f6a8885a308d3ULL ^ n;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 32);
+}
+
+static int keyset_grow(KeySet *k) {
+  size_t cap = k->cap ? k->cap * 2 : 1024;
+  uint64_t *h = malloc(cap * sizeof *h);
+  uint32_t *s = calloc(cap, sizeof *s);
+  if (!h || !s) { free(h); free(s); return -1; }
+  for (size_t i = 0; i < k->cap; i++) {
+    if (!k->slot[i]) continue;
+    size_t j = k->hash[i] & (cap - 1);
+    while (s[j]) j = (j + 1) & (cap - 1);
+    s[j] = k->slot[i];
+    h[j] = k->hash[i];
+  }
+  free(k->hash);
+  free(k->slot);
+  k->hash = h;
+  k->slot = s;
+  k->cap = cap;
+  return 0;
+}
+
+/* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
+** -1 when out of memory. */
+static int keyset_add(KeySet *k, const void *key, uint32_t *index) {
+  if ((k->n + 1) * 2 > k->cap && keyset_grow(k) < 0) return -1;
+  uint64_t h = hash_bytes(key, k->key_bytes);
+  size_t j = h & (k->cap - 1);
+  while (k->slot[j]) {
+    uint32_t i = k->slot[j] - 1;
+    if (k->hash[j] == h && memcmp(k->keys + (size_t)i * k->key_bytes, key, k->key_bytes) == 0) {
+      *index = i;
+      return 0;
+    }
+    j = (j + 1) & (k->cap - 1);
+  }
+  if (k->n == k->keys_cap) {
+    size_t cap = k->keys_cap ? k->keys_cap * 2 : 1024;
+    unsigned char *keys = realloc(k->keys, cap * k->key_bytes);
+    if (!keys) return -1;
+    k->keys = keys;
+    k->keys_cap = cap;
+  }
+  memcpy(k->keys + k->n * k->key_bytes, key, k->key_bytes);
+  k->slot[j] = (uint32_t)++k->n;
+  k->hash[j] = h;
+  *index = (uint32_t)(k->n - 1);
+  return 1;
+}
+
+static int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
+  if (!k->cap) return 0;
+  uint64_t h = hash_bytes(key, k->key_bytes);
+  for (size_t j = h & (k->cap - 1); k->slot[j]; j = (j + 1) & (k->cap - 1)) {
+    uint32_t i = k->slot[j] - 1;
+    if (k->hash[j] == h && memcmp(k->keys + (size_t)i * k->key_bytes, key, k->key_bytes) == 0) {
+      *index = i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+size_t retro_bytes_per_position(const Retro *r) {
+  size_t key = r->g->state_bytes;
+  /* state key + table slot (hash, index) at most half full, and the labels */
+  size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
+               3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
+  if (r->g->vt->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
+  return per;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 1: the move graph                                             */
+/* ------------------------------------------------------------------ */
+
+/* Per-class arrays grow with the class set. */
+static int grow_class_arrays(Retro *r, size_t n) {
+  static const size_t sizes[] = { 1, 1, 4, 4, 1, 1 };
+  void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
+                      (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded };
+  for (int i = 0; i < 6; i++) {
+    void *p = realloc(*arrays[i], n * sizes[i]);
+    if (!p) return -1;
+    *arrays[i] = p;
+  }
+  return 0;
+}
+
+/* The stored position of the engine's current state (its canonical form
+** when there are symmetries), added if new.  *fresh: not yet expanded.
+** 0, -1 out of memory, -2 over --max-positions. */
+static int current_class(Retro *r, uint32_t *cls, int *fresh) {
+  Game *g = r->g;
+  const void *key = game_state(g);
+  KeySet *set = &r->states;
+  if (g->vt->canonical) {
+    g->vt->canonical(g, key, r->canon);
+    key = r->canon;
+    set = &r->classes;
+  }
+  int a = keyset_add(set, key, cls);
+  if (a < 0) return -1;
+  if (set->n > r->max_positions) return -2;
+  if (set->n > r->class_cap) {
+    size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
+    if (grow_class_arrays(r, cap) < 0) return -1;
+    r->class_cap = cap;
+  }
+  if (*cls + 1 > r->nclass) {
+    /* First sight of this stored position. */
+    r->nclass = *cls + 1;
+    r->value[*cls] = RETRO_UNKNOWN;
+    r->terminal[*cls] = 0;
+    r->expanded[*cls] = 0;
+    r->count[*cls] = 0;
+    r->dist[*cls] = 0;
+    r->mover[*cls] = (uint8_t)game_to_move(g);
+  }
+  *fresh = !r->expanded[*cls];
+  return 0;
+}
+
+static int add_edge(Retro *r, uint32_t from, uint32_t to) {
+  if (r->edges == r->nedges_cap) {
+    size_t cap = r->nedges_cap ? r->nedges_cap * 2 : 4096;
+    uint32_t *f = realloc(r->edge_from, cap * sizeof *f);
+    if (f) r->edge_from = f;
+    uint32_t *t = realloc(r->edge_to, cap * sizeof *t);
+    if (t) r->edge_to = t;
+    if (!f || !t) return -1;
+    r->nedges_cap = cap;
+  }
+  r->edge_from[r->edges] = from;
+  r->edge_to[r->edges] = to;
+  r->edges++;
+  return 0;
+}
+
+/* Terminal value of a class from an outcome; only win/loss/draw. */
+static int set_terminal(Retro *r, uint32_t c, const Outcome *o) {
+  Game *g = r->g;
+  int m = r->mover[c];
+  int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
+  if (margin > 1 || margin < -1)
+    return fail(r, EXIT_USAGE, "retrograde analysis handles win, loss and draw outcomes; "
+                "this game ends with a score margin of %lld (use --solver alphabeta)",
+                (long long)margin);
+  r->terminal[c] = 1;
+  r->value[c] = margin > 0 ? RETRO_WIN : margin < 0 ? RETRO_LOSS : RETRO_DRAW;
+  return 0;
+}
+
+static int enumerate(Retro *r) {
+  Game *g = r->g;
+  size_t sb = g->state_bytes;
+  int ply = 0, added;
+  uint32_t idx, cls;
+  Outcome o;
+  r->states.key_bytes = sb;
+  r->classes.key_bytes = sb;
+  if (g->vt->canonical && !(r->canon = malloc(sb))) return out_of_memory(r);
+  if (keyset_add(&r->states, game_state(g), &idx) < 0) return out_of_memory(r);
+
+enter:
+  /* Step 1a. A new reachable state: its class, and whether to expand. */
+  {
+    int rc = current_class(r, &cls, &added);
+    if (rc == -1) goto oom;
+    if (rc == -2) goto limit;
+    r->expanded[cls] = 1;
+  }
+  if ((size_t)ply >= r->nframes) {
+    size_t n = r->nframes ? r->nframes * 2 : 64;
+    RetroFrame *f = realloc(r->frames, n * sizeof *f);
+    if (!f) goto oom;
+    r->frames = f;
+    r->nframes = n;
+  }
+  {
+    RetroFrame *f = &r->frames[ply];
+    f->cls = added ? (int64_t)cls : -1;
+    f->mbase = r->ms.top;
+    f->i = 0;
+    f->nmoves = 0;
+    if (game_ended(g, &o)) {
+      if (added && set_terminal(r, cls, &o)) goto failed;
+      goto leave;
+    }
+    int n = movestack_generate(&r->ms, g);
+    if (n < 0) goto oom;
+    if (n == 0) {
+      game_no_moves(g, &o);
+      if (added && set_terminal(r, cls, &o)) goto failed;
+      goto leave;
+    }
+    f->nmoves = n;
+    if (added) r->count[cls] = (uint32_t)n;
+  }
+
+next:
+  /* Step 1b. Follow the frame's next move; record the edge. */
+  {
+    RetroFrame *f = &r->frames[ply];
+    game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
+    int fresh = keyset_add(&r->states, game_state(g), &idx);
+    if (fresh < 0) goto oom;
+    if (f->cls >= 0) {
+      int rc = current_class(r, &cls, &added);
+      if (rc == -1) goto oom;
+      if (rc == -2) goto limit;
+      if (add_edge(r, (uint32_t)f->cls, cls) < 0) goto oom;
+    }
+    if (fresh) {
+      if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
+        game_undo(g);
+        for (; ply > 0; ply--) game_undo(g);
+        return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+      }
+      ply++;
+      goto enter;
+    }
+    game_undo(g);
+    if (++f->i < f->nmoves) goto next;
+    r->ms.top = f->mbase;
+  }
+
+leave:
+  /* Step 1c. Back to the parent and on to its next move. */
+  if (ply == 0) {
+    r->positions = r->states.n;
+    r->stored = g->vt->canonical ? r->classes.n : r->states.n;
+    return EXIT_OK;
+  }
+  ply--;
+  game_undo(g);
+  {
+    RetroFrame *f = &r->frames[ply];
+    r->ms.top = f->mbase + (size_t)f->nmoves;
+    if (++f->i < f->nmoves) goto next;
+    r->ms.top = f->mbase;
+  }
+  goto leave;
+
+oom:
+  for (; ply > 0; ply--) game_undo(g);
+  return out_of_memory(r);
+limit:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+              (unsigned long long)r->max_positions);
+failed:
+  for (; ply > 0; ply--) game_undo(g);
+  return r->status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 2 and 3: backward induction                                   */
+/* ------------------------------------------------------------------ */
+
+/* The reverse graph: for each position, the positions with a move to it
+** (once per move). */
+static int build_parents(Retro *r) {
+  size_t n = r->stored;
+  r->parent_start = calloc(n + 1, sizeof *r->parent_start);
+  r->parents = malloc((r->edges + 1) * sizeof *r->parents);
+  r->queue = malloc((n + 1) * sizeof *r->queue);
+  if (!r->parent_start || !r->parents || !r->queue) return -1;
+  for (size_t e = 0; e < r->edges; e++) r->parent_start[r->edge_to[e] + 1]++;
+  for (size_t i = 0; i < n; i++) r->parent_start[i + 1] += r->parent_start[i];
+  uint32_t *fill = malloc((n + 1) * sizeof *fill);
+  if (!fill) return -1;
+  memcpy(fill, r->parent_start, (n + 1) * sizeof *fill);
+  for (size_t e = 0; e < r->edges; e++) r->parents[fill[r->edge_to[e]]++] = r->edge_from[e];
+  free(fill);
+  return 0;
+}
+
+static void propagate_wins_losses(Retro *r) {
+  size_t head = 0, tail = 0;
+  for (size_t c = 0; c < r->stored; c++)
+    if (r->terminal[c] && r->value[c] != RETRO_DRAW) r->queue[tail++] = (uint32_t)c;
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (r->value[p] != RETRO_UNKNOWN) continue;
+      int same = r->mover[p] == r->mover[x];
+      int good = (r->value[x] == RETRO_WIN) == same;
+      if (good) {
+        r->value[p] = RETRO_WIN;
+        r->dist[p] = r->dist[x] + 1;
+        r->queue[tail++] = p;
+      } else if (--r->count[p] == 0) {
+        r->value[p] = RETRO_LOSS;
+        r->dist[p] = r->dist[x] + 1;
+        r->queue[tail++] = p;
+      }
+    }
+  }
+  r->labelled = tail;
+}
+
+/* Draws: player 0 takes the shortest drawn line (the first child to get a
+** distance), player 1 the longest (the last).  Draws never reached stay
+** endless: the line can go on forever. */
+static void propagate_draws(Retro *r) {
+  size_t head = 0, tail = 0;
+  for (size_t c = 0; c < r->stored; c++) {
+    if (r->value[c] == RETRO_UNKNOWN) {
+      r->value[c] = RETRO_DRAW;
+      r->dist[c] = RETRO_ENDLESS;
+      r->count[c] = 0;
+    }
+  }
+  /* Count each draw's moves to draws: its choices. */
+  for (size_t e = 0; e < r->edges; e++) {
+    uint32_t p = r->edge_from[e], x = r->edge_to[e];
+    if (r->value[p] == RETRO_DRAW && !r->terminal[p] && r->value[x] == RETRO_DRAW) r->count[p]++;
+  }
+  for (size_t c = 0; c < r->stored; c++)
+    if (r->terminal[c] && r->value[c] == RETRO_DRAW) r->queue[tail++] = (uint32_t)c;
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (r->value[p] != RETRO_DRAW || r->dist[p] != RETRO_ENDLESS || r->terminal[p]) continue;
+      if (r->mover[p] == 0 || --r->count[p] == 0) {
+        r->dist[p] = r->dist[x] + 1;
+        r->queue[tail++] = p;
+      }
+    }
+  }
+}
+
+/* The stored position of the engine's current state. */
+static int lookup_current(Retro *r, uint32_t *cls) {
+  Game *g = r->g;
+  if (g->vt->canonical) {
+    g->vt->canonical(g, game_state(g), r->canon);
+    return keyset_find(&r->classes, r->canon, cls);
+  }
+  return keyset_find(&r->states, game_state(g), cls);
+}
+
+/* A stored position's value as a search key for `viewer` at `ply`. */
+static Value key_of(const Retro *r, uint32_t c, int viewer, int64_t ply) {
+  int64_t score = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
+  if (r->mover[c] != viewer) score = -score;
+  int64_t end = r->dist[c] >= RETRO_ENDLESS ? RETRO_ENDLESS : ply + r->dist[c];
+  return value_make(score, end, viewer);
+}
+
+int retro_solve(Retro *r, Search *s) {
+  Game *g = r->g;
+  if (g->nplayers < 1 || g->nplayers > 2)
+    return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
+                g->nplayers);
+  if (enumerate(r) != EXIT_OK) return r->status;
+  if (build_parents(r) < 0) return out_of_memory(r);
+  propagate_wins_losses(r);
+  propagate_draws(r);
+  /* The root and its moves, read from the labels. */
+  if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
+  s->nodes = r->positions;     /* every position was expanded once */
+  SolveResult *res = &s->result;
+  if (res->terminal) return EXIT_OK;
+  for (int i = 0; i < res->nmoves; i++) {
+    uint32_t c;
+    game_apply(g, &res->moves[i]);
+    int found = lookup_current(r, &c);
+    game_undo(g);
+    if (!found) return fail(r, EXIT_RUNTIME, "internal error: a root move's position was not enumerated");
+    res->values[i] = key_of(r, c, res->mover, 1);
+    res->exact[i] = 1;
+  }
+  search_root_finish(s);
+  return EXIT_OK;
+}

@@ -1,0 +1,77 @@
+/*
+** retro.h -- retrograde analysis: enumerate every position reachable from
+** the root, then label each won, lost or drawn for the player to move with
+** its exact distance to the end, by backward induction from the ends.
+**
+** Works on games with cycles (what is never labelled is a draw), stores
+** positions that a declared symmetry maps onto each other once, and
+** answers with the same values and distances as minimax and alpha-beta.
+*/
+#ifndef GSOLVE_RETRO_H
+#define GSOLVE_RETRO_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "game.h"
+#include "movestack.h"
+#include "search.h"
+
+/* Plies of a draw that never ends (a cycle): reported as null. */
+#define RETRO_ENDLESS (VALUE_BIG / 2 - 1)
+
+/* A set of fixed-size keys (states) with dense indices 0, 1, 2, ... */
+typedef struct KeySet {
+  uint64_t *hash;           /* per slot: the key's hash */
+  uint32_t *slot;           /* per slot: 1 + index, 0 when empty */
+  size_t cap;               /* slots, a power of two */
+  size_t n;                 /* keys stored */
+  unsigned char *keys;      /* n keys of key_bytes, by index */
+  size_t key_bytes, keys_cap;
+} KeySet;
+
+typedef struct Retro {
+  Game *g;
+  FILE *err;
+  int status;
+  int base_ply;
+  uint64_t max_positions;   /* stop beyond this many stored positions */
+  /* Results of the enumeration. */
+  uint64_t positions;       /* distinct reachable positions */
+  uint64_t stored;          /* positions kept after symmetry reduction */
+  uint64_t edges;           /* moves between stored positions */
+  uint64_t labelled;        /* won or lost positions (the rest are draws) */
+  KeySet states;            /* every reachable state (positions) */
+  KeySet classes;           /* canonical forms (stored), or NULL use */
+  /* Per stored position. */
+  uint8_t *value;           /* RETRO_WIN/LOSS/DRAW for the mover, or 0 */
+  uint8_t *mover;
+  uint32_t *dist;           /* plies to the end */
+  uint32_t *count;          /* children not yet decided */
+  uint8_t *terminal;
+  uint8_t *expanded;        /* its moves were recorded */
+  size_t nclass, class_cap; /* stored positions so far; room in the arrays */
+  uint32_t *edge_from, *edge_to;    /* the move graph, as pairs */
+  size_t nedges_cap;
+  uint32_t *parent_start, *parents; /* reverse graph (CSR) */
+  uint32_t *queue;
+  MoveStack ms;
+  struct RetroFrame *frames; size_t nframes;
+  unsigned char *canon;     /* scratch: one canonical form */
+} Retro;
+
+enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
+
+void retro_init(Retro *r, Game *g, int base_ply, FILE *err);
+void retro_free(Retro *r);
+
+/* Enumerates and labels every position reachable from the engine's
+** current position, then fills s->result (root value, every root move's
+** exact value, the optimal moves) as the other solvers do.  Returns
+** EXIT_OK or the status of the error it reported. */
+int retro_solve(Retro *r, Search *s);
+
+/* Bytes of memory per stored position, and per reachable position (for
+** --stats and the limits). */
+size_t retro_bytes_per_position(const Retro *r);
+
+#endif
