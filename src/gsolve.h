@@ -45,6 +45,10 @@ void gs_dump_ast(const Program *p, FILE *out);
 void gs_write_params_json(const Program *p, FILE *out);
 void gs_write_params_text(const Program *p, FILE *out);
 
+/* A hash of the compiled rules (parameters included): a database built
+** for other rules is refused. */
+uint64_t gs_rules_hash(const Program *p);
+
 /* A fresh VM engine at the game's start position; NULL when out of memory
 ** (*status EXIT_LIMIT) or when the start block failed at run time
 ** (*status EXIT_RUNTIME, the error already reported). */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "alphabeta.h"
 #include "count.h"
@@ -23,13 +24,14 @@
 #include "perft.h"
 #include "position.h"
 #include "retro.h"
+#include "db.h"
 #include "search.h"
 #include "tt.h"
 #include "value.h"
 
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
-typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT } Mode;
+typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB } Mode;
 typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO } Solver;
 
 typedef struct Options {
@@ -43,6 +45,10 @@ typedef struct Options {
   int dump_ast, dump_bytecode;
   int perft_depth;
   size_t tt_mib;
+  const char *db;           /* --db FILE */
+  int stats, quiet;
+  long max_positions;       /* 0: no limit */
+  size_t memory_mib;        /* 0: no limit */
   ParamDef *defs;           /* -D overrides, names cut from copies ... */
   char **def_text;          /* ... kept here to be freed */
   int ndefs;
@@ -73,10 +79,14 @@ static const char usage_text[] =
   "  --count            count the distinct reachable positions (and terminal)\n"
   "  --dump-ast         print the syntax tree (alone: then stop)\n"
   "  --dump-bytecode    print the bytecode (alone: then stop)\n"
+  "  --dump-db          print a database's counts by value and distance\n"
   "options:\n"
   "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
   "  --solver NAME      alphabeta (default), minimax or retro (retrograde)\n"
   "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
+  "  --db FILE          with retro: save the database; else answer from it\n"
+  "  --max-positions N  --memory MB   limits of the retrograde solver\n"
+  "  --stats            solver statistics on stderr   --quiet  no progress\n"
   "  -D NAME=VALUE      override a parameter (repeatable; or -DNAME=VALUE)\n"
   "  --json             print one JSON object instead of text\n"
   "  --help, --version  print this help or the version, and exit\n"
@@ -194,7 +204,9 @@ static int parse_args(int argc, char **argv, Options *o) {
       return usage_error("unknown option '%s' (try --help)", a);
     }
     if (strcmp(name, "--perft") == 0 || strcmp(name, "--position") == 0
-        || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0) {
+        || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0
+        || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
+        || strcmp(name, "--memory") == 0) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -243,6 +255,23 @@ static int parse_args(int argc, char **argv, Options *o) {
         return EXIT_USAGE;
       }
       o->tt_mib = (size_t)n;
+    } else if (strcmp(name, "--db") == 0) {
+      o->db = val;
+    } else if (strcmp(name, "--dump-db") == 0) {
+      if ((st = set_mode(o, MODE_DUMPDB, "--dump-db")) != EXIT_OK) return st;
+    } else if (strcmp(name, "--stats") == 0) {
+      o->stats = 1;
+    } else if (strcmp(name, "--quiet") == 0) {
+      o->quiet = 1;
+    } else if (strcmp(name, "--max-positions") == 0) {
+      if (parse_int(val, 1, 4000000000L, &n) != 0)
+        return usage_error("--max-positions needs a number from 1 to 4000000000, not '%s'", val);
+
+      o->max_positions = n;
+    } else if (strcmp(name, "--memory") == 0) {
+      if (parse_int(val, 1, (long)TT_MAX_MIB, &n) != 0)
+        return usage_error("--memory needs a size in MiB from 1 to 1048576, not '%s'", val);
+      o->memory_mib = (size_t)n;
     } else if (strcmp(name, "--json") == 0) {
       o->json = 1;
     } else if (strcmp(name, "--dump-ast") == 0) {
@@ -255,6 +284,8 @@ static int parse_args(int argc, char **argv, Options *o) {
   }
   if (o->file == NULL)
     return usage_error("%s", "no game file given (try --help)");
+  if (o->mode == MODE_DUMPDB && o->db == NULL)
+    return usage_error("%s", "--dump-db needs --db FILE");
   return EXIT_OK;
 }
 
@@ -336,8 +367,9 @@ static void text_header(const Run *r) {
   printf("\nto move: %s\n", r->g->player_names[game_to_move(r->g)]);
 }
 
-static const char *solver_name(Solver s) {
-  return s == SOLVER_MINIMAX ? "minimax" : s == SOLVER_RETRO ? "retro" : "alphabeta";
+static const char *solver_name(const Options *o) {
+  if (o->db && o->solver != SOLVER_RETRO) return "db";
+  return o->solver == SOLVER_MINIMAX ? "minimax" : o->solver == SOLVER_RETRO ? "retro" : "alphabeta";
 }
 
 static void text_solve(const Run *r) {
@@ -355,10 +387,10 @@ static void text_solve(const Run *r) {
       printf("%s%s", k++ ? ", " : "",
              move_text(r->g, &res->moves[i], buf, sizeof buf));
   printf("\nnodes: %" PRIu64 "\n", r->search.nodes);
-  if (r->opt->solver == SOLVER_RETRO)
+  if (r->opt->solver == SOLVER_RETRO || r->opt->db)
     printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->retro.positions, r->retro.stored);
   printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds,
-         solver_name(r->opt->solver), r->g->engine);
+         solver_name(r->opt), r->g->engine);
   if (r->opt->all_moves && res->nmoves > 0) {
     int width = 4;
     for (i = 0; i < res->nmoves; i++) {
@@ -450,7 +482,7 @@ static void report_json(const Run *r) {
   json_double(&w, r->seconds);
   json_key(&w, "solver");
   if (mode == MODE_SOLVE)
-    json_string(&w, solver_name(r->opt->solver));
+    json_string(&w, solver_name(r->opt));
   else
     json_null(&w);
   json_key(&w, "engine");
@@ -463,10 +495,10 @@ static void report_json(const Run *r) {
   else json_null(&w);
   json_key(&w, "positions");
   if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
-  else if (mode == MODE_SOLVE && r->opt->solver == SOLVER_RETRO) json_uint(&w, r->retro.positions);
+  else if (mode == MODE_SOLVE && (r->opt->solver == SOLVER_RETRO || r->opt->db)) json_uint(&w, r->retro.positions);
   else json_null(&w);
   json_key(&w, "stored");
-  if (mode == MODE_SOLVE && r->opt->solver == SOLVER_RETRO) json_uint(&w, r->retro.stored);
+  if (mode == MODE_SOLVE && (r->opt->solver == SOLVER_RETRO || r->opt->db)) json_uint(&w, r->retro.stored);
   else json_null(&w);
   json_key(&w, "terminal");
   if (mode == MODE_COUNT) json_uint(&w, r->count.terminal);
@@ -503,6 +535,41 @@ static void report_json(const Run *r) {
 
 /* ---- running ------------------------------------------------------ */
 
+/* The parameters as text, which a database records. */
+static int with_params(Run *r, int (*fn)(Run *, const char *)) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  if (m == NULL) return out_of_memory();
+  gs_write_params_text(r->prog, m);
+  if (fclose(m) != 0 || text == NULL) { free(text); return out_of_memory(); }
+  int st = fn(r, text);
+  free(text);
+  return st;
+}
+
+static int write_db(Run *r, const char *params) {
+  return db_write(&r->retro, r->opt->db, r->g->name, params, gs_rules_hash(r->prog), stderr);
+}
+
+static int read_db(Run *r, const char *params) {
+  return db_read(&r->retro, r->opt->db, r->g->name, params, gs_rules_hash(r->prog), stderr);
+}
+
+/* --stats for a retrograde solve, on stderr. */
+static void retro_stats(const Run *r) {
+  const Retro *x = &r->retro;
+  double mib = (double)retro_memory(x) / (1 << 20);
+  fprintf(stderr, "stats: positions %llu, stored %llu (symmetry factor %.2f), moves %llu\n"
+          "stats: %zu bytes per stored position plus 16 per move; %.1f MiB in all\n"
+          "stats: enumeration %.3f s (%.0f positions/s), labelling %.3f s (%.0f positions/s)\n",
+          (unsigned long long)x->positions, (unsigned long long)x->stored,
+          x->stored ? (double)x->positions / (double)x->stored : 1.0, (unsigned long long)x->edges,
+          retro_bytes_per_position(x), mib, x->enumerate_seconds,
+          x->enumerate_seconds > 0 ? (double)x->positions / x->enumerate_seconds : 0.0,
+          x->label_seconds, x->label_seconds > 0 ? (double)x->stored / x->label_seconds : 0.0);
+}
+
 /* Plays the position, runs the mode and reports.  Runtime errors in the
 ** engine longjmp out of here. */
 static int run(Run *r) {
@@ -525,6 +592,11 @@ static int run(Run *r) {
     t0 = now();
     st = count_run(&r->count);
     break;
+  case MODE_DUMPDB:
+    retro_init(&r->retro, g, r->pos.n, stderr);
+    st = with_params(r, read_db);
+    if (st == EXIT_OK) db_dump(&r->retro, stdout, o->json);
+    return st;
   default:
     search_init(&r->search, g, r->pos.n, stderr);
     if (g->nplayers < 1 || g->nplayers > 2)
@@ -537,7 +609,16 @@ static int run(Run *r) {
     t0 = now();
     if (o->solver == SOLVER_RETRO) {
       retro_init(&r->retro, g, r->pos.n, stderr);
+      if (o->max_positions) r->retro.max_positions = (uint64_t)o->max_positions;
+      r->retro.memory_limit = o->memory_mib << 20;
+      r->retro.progress = !o->quiet && isatty(2);
       st = retro_solve(&r->retro, &r->search);
+      if (st == EXIT_OK && o->stats) retro_stats(r);
+      if (st == EXIT_OK && o->db) st = with_params(r, write_db);
+    } else if (o->db) {
+      retro_init(&r->retro, g, r->pos.n, stderr);
+      st = with_params(r, read_db);
+      if (st == EXIT_OK) st = retro_answer(&r->retro, &r->search);
     } else if (o->solver == SOLVER_MINIMAX)
       st = minimax_solve(&r->search);
     else

@@ -146,3 +146,25 @@ void gs_write_params_text(const Program *p, FILE *out) {
     write_param_value(p, &p->params[i], out, 0);
   }
 }
+
+/* FNV-1a over a buffer, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 0x100000001b3ULL; }
+  return h;
+}
+
+uint64_t gs_rules_hash(const Program *p) {
+  /* Parameters are folded into the code and the constants, so hashing
+  ** these covers them; player names and the state layout go in too. */
+  uint64_t h = 0xcbf29ce484222325ULL;
+  h = fnv(h, p->code, (size_t)p->ncode * sizeof *p->code);
+  if (p->nkonst) h = fnv(h, p->konst, (size_t)p->nkonst * sizeof *p->konst);
+  h = fnv(h, p->lo, (size_t)p->nslots * sizeof *p->lo);
+  h = fnv(h, p->hi, (size_t)p->nslots * sizeof *p->hi);
+  h = fnv(h, p->init, (size_t)p->nslots * sizeof *p->init);
+  for (int i = 0; i < p->nplayers; i++) h = fnv(h, p->players[i], strlen(p->players[i]) + 1);
+  for (int i = 0; i < p->nrules; i++) h = fnv(h, p->rules[i].name, strlen(p->rules[i].name) + 1);
+  if (p->sym) h = fnv(h, p->sym, (size_t)p->nsym * (size_t)p->nslots * sizeof *p->sym);
+  return h;
+}

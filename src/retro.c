@@ -18,6 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gsolve.h"
 #include "retro.h"
 
@@ -110,7 +111,7 @@ static int keyset_grow(KeySet *k) {
 
 /* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
 ** -1 when out of memory. */
-static int keyset_add(KeySet *k, const void *key, uint32_t *index) {
+int retro_key_add(KeySet *k, const void *key, uint32_t *index) {
   if ((k->n + 1) * 2 > k->cap && keyset_grow(k) < 0) return -1;
   uint64_t h = hash_bytes(key, k->key_bytes);
   size_t j = h & (k->cap - 1);
@@ -147,6 +148,17 @@ static int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
     }
   }
   return 0;
+}
+
+/* Bytes allocated now: the sets, the per-position arrays, the moves. */
+size_t retro_memory(const Retro *r) {
+  const KeySet *sets[2] = { &r->states, &r->classes };
+  size_t total = 0;
+  for (int i = 0; i < 2; i++)
+    total += sets[i]->cap * (sizeof(uint64_t) + sizeof(uint32_t)) + sets[i]->keys_cap * sets[i]->key_bytes;
+  total += r->class_cap * (3 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + 1);
+  total += r->nedges_cap * 2 * sizeof(uint32_t);
+  return total;
 }
 
 size_t retro_bytes_per_position(const Retro *r) {
@@ -187,9 +199,12 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
     key = r->canon;
     set = &r->classes;
   }
-  int a = keyset_add(set, key, cls);
+  int a = retro_key_add(set, key, cls);
   if (a < 0) return -1;
   if (set->n > r->max_positions) return -2;
+  if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
+  if (a && r->progress && (set->n & 0xffff) == 0)
+    fprintf(stderr, "\rretro: %zu positions stored, %zu reached", set->n, r->states.n);
   if (set->n > r->class_cap) {
     size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
     if (grow_class_arrays(r, cap) < 0) return -1;
@@ -248,7 +263,7 @@ static int enumerate(Retro *r) {
   r->states.key_bytes = sb;
   r->classes.key_bytes = sb;
   if (g->vt->canonical && !(r->canon = malloc(sb))) return out_of_memory(r);
-  if (keyset_add(&r->states, game_state(g), &idx) < 0) return out_of_memory(r);
+  if (retro_key_add(&r->states, game_state(g), &idx) < 0) return out_of_memory(r);
 
 enter:
   /* Step 1a. A new reachable state: its class, and whether to expand. */
@@ -256,6 +271,7 @@ enter:
     int rc = current_class(r, &cls, &added);
     if (rc == -1) goto oom;
     if (rc == -2) goto limit;
+    if (rc == -3) goto memory;
     r->expanded[cls] = 1;
   }
   if ((size_t)ply >= r->nframes) {
@@ -291,12 +307,13 @@ next:
   {
     RetroFrame *f = &r->frames[ply];
     game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
-    int fresh = keyset_add(&r->states, game_state(g), &idx);
+    int fresh = retro_key_add(&r->states, game_state(g), &idx);
     if (fresh < 0) goto oom;
     if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
       if (rc == -1) goto oom;
       if (rc == -2) goto limit;
+      if (rc == -3) goto memory;
       if (add_edge(r, (uint32_t)f->cls, cls) < 0) goto oom;
     }
     if (fresh) {
@@ -337,6 +354,12 @@ limit:
   for (; ply > 0; ply--) game_undo(g);
   return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
               (unsigned long long)r->max_positions);
+memory:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
+              "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
+              r->classes.n ? r->classes.n : r->states.n,
+              retro_memory(r) / (r->states.n ? r->states.n : 1));
 failed:
   for (; ply > 0; ply--) game_undo(g);
   return r->status;
@@ -439,18 +462,39 @@ static Value key_of(const Retro *r, uint32_t c, int viewer, int64_t ply) {
   return value_make(score, end, viewer);
 }
 
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 int retro_solve(Retro *r, Search *s) {
   Game *g = r->g;
   if (g->nplayers < 1 || g->nplayers > 2)
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
+  double t0 = seconds_now();
   if (enumerate(r) != EXIT_OK) return r->status;
+  double t1 = seconds_now();
+  if (r->progress) fprintf(stderr, "\rretro: %llu positions, %llu stored; labelling...",
+                           (unsigned long long)r->positions, (unsigned long long)r->stored);
   if (build_parents(r) < 0) return out_of_memory(r);
   propagate_wins_losses(r);
   propagate_draws(r);
-  /* The root and its moves, read from the labels. */
-  if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
+  if (r->progress) fprintf(stderr, "\r%60s\r", "");
+  r->enumerate_seconds = t1 - t0;
+  r->label_seconds = seconds_now() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
+  return retro_answer(r, s);
+}
+
+/* The root and its moves, read from the labels. */
+int retro_answer(Retro *r, Search *s) {
+  Game *g = r->g;
+  uint64_t nodes = s->nodes;
+  if (g->vt->canonical && !r->canon && !(r->canon = malloc(g->state_bytes))) return out_of_memory(r);
+  if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
+  s->nodes = nodes;
   SolveResult *res = &s->result;
   if (res->terminal) return EXIT_OK;
   for (int i = 0; i < res->nmoves; i++) {
@@ -458,7 +502,9 @@ int retro_solve(Retro *r, Search *s) {
     game_apply(g, &res->moves[i]);
     int found = lookup_current(r, &c);
     game_undo(g);
-    if (!found) return fail(r, EXIT_RUNTIME, "internal error: a root move's position was not enumerated");
+    if (!found)
+      return fail(r, EXIT_USAGE, "the position after %s is not in the database (it was built "
+                  "from another position)", "a root move");
     res->values[i] = key_of(r, c, res->mover, 1);
     res->exact[i] = 1;
   }

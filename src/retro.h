@@ -35,6 +35,9 @@ typedef struct Retro {
   int status;
   int base_ply;
   uint64_t max_positions;   /* stop beyond this many stored positions */
+  size_t memory_limit;      /* bytes; 0: none */
+  int progress;             /* report progress on stderr */
+  double enumerate_seconds, label_seconds;
   /* Results of the enumeration. */
   uint64_t positions;       /* distinct reachable positions */
   uint64_t stored;          /* positions kept after symmetry reduction */
@@ -59,6 +62,10 @@ typedef struct Retro {
   unsigned char *canon;     /* scratch: one canonical form */
 } Retro;
 
+/* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
+** -1 when out of memory. */
+int retro_key_add(KeySet *k, const void *key, uint32_t *index);
+
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
 
 void retro_init(Retro *r, Game *g, int base_ply, FILE *err);
@@ -70,8 +77,13 @@ void retro_free(Retro *r);
 ** EXIT_OK or the status of the error it reported. */
 int retro_solve(Retro *r, Search *s);
 
-/* Bytes of memory per stored position, and per reachable position (for
-** --stats and the limits). */
+/* The answer for the engine's current position from the labels (after
+** retro_solve, or after loading a database). */
+int retro_answer(Retro *r, Search *s);
+
+/* Bytes per stored position without its moves (for --stats), and the
+** bytes allocated now (for --memory). */
 size_t retro_bytes_per_position(const Retro *r);
+size_t retro_memory(const Retro *r);
 
 #endif
