@@ -184,7 +184,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
   if (get_str(&in, name, sizeof name) < 0 || get_str(&in, par, sizeof par) < 0) goto corrupt;
   if (strcmp(name, game) != 0 || strcmp(par, params) != 0 || hash != rules_hash ||
-      key_bytes != r->g->state_bytes || (symmetric != 0) != (r->g->vt->canonical != NULL) ||
+      key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) || (symmetric != 0) != (r->g->vt->canonical != NULL) ||
       nplayers != (uint32_t)r->g->nplayers) {
     st = db_fail(err, EXIT_USAGE, "'%s' was built for other rules: %s (%s)%s; this is %s (%s)",
                  path, name, par, hash != rules_hash && !strcmp(name, game) && !strcmp(par, params)
@@ -201,6 +201,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     if (get_u64(&check) != want || check.p != check.end) goto corrupt;
   }
   KeySet *k = r->g->vt->canonical ? &r->classes : &r->states;
+  if (retro_scratch(r) < 0) goto oom;
   k->key_bytes = key_bytes;
   r->class_cap = stored + 1;
   r->value = malloc(stored + 1);

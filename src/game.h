@@ -69,6 +69,9 @@ typedef struct GameVtable {
   ** (state_bytes) the canonical form of `state`, the same for every
   ** position a declared symmetry maps onto it. */
   void (*canonical)(Game *g, const void *state, void *out);
+  /* Optional (NULL: the key is the state itself): packs a state into
+  ** key_bytes bytes, one-to-one, for tables that store many positions. */
+  void (*pack)(Game *g, const void *state, void *key);
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */
@@ -79,6 +82,7 @@ struct Game {
   int nplayers;
   const char *player_names[GAME_MAX_PLAYERS];
   size_t state_bytes;             /* size of what state() returns */
+  size_t key_bytes;               /* size of a packed state (pack) */
   jmp_buf *trap;                  /* where runtime errors jump; NULL: exit */
   int error_status;               /* exit status of the last runtime error */
 };

@@ -52,6 +52,7 @@ void retro_free(Retro *r) {
   free(r->parent_start); free(r->parents); free(r->queue);
   free(r->frames);
   free(r->canon);
+  free(r->key);
   movestack_free(&r->ms);
   memset(r, 0, sizeof *r);
 }
@@ -161,8 +162,28 @@ size_t retro_memory(const Retro *r) {
   return total;
 }
 
+/* The table key of a state: packed when the engine packs. */
+static size_t key_size(const Game *g) {
+  return g->vt->pack ? g->key_bytes : g->state_bytes;
+}
+
+static const void *make_key(Retro *r, const void *state) {
+  if (!r->g->vt->pack) return state;
+  r->g->vt->pack(r->g, state, r->key);
+  return r->key;
+}
+
+/* The key of the engine's current position: its own, or its canonical
+** form's (into r->canon first). */
+static const void *current_key(Retro *r, int canonical) {
+  Game *g = r->g;
+  if (!canonical) return make_key(r, game_state(g));
+  g->vt->canonical(g, game_state(g), r->canon);
+  return make_key(r, r->canon);
+}
+
 size_t retro_bytes_per_position(const Retro *r) {
-  size_t key = r->g->state_bytes;
+  size_t key = key_size(r->g);
   /* state key + table slot (hash, index) at most half full, and the labels */
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
                3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
@@ -192,13 +213,8 @@ static int grow_class_arrays(Retro *r, size_t n) {
 ** 0, -1 out of memory, -2 over --max-positions. */
 static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   Game *g = r->g;
-  const void *key = game_state(g);
-  KeySet *set = &r->states;
-  if (g->vt->canonical) {
-    g->vt->canonical(g, key, r->canon);
-    key = r->canon;
-    set = &r->classes;
-  }
+  KeySet *set = g->vt->canonical ? &r->classes : &r->states;
+  const void *key = current_key(r, g->vt->canonical != NULL);
   int a = retro_key_add(set, key, cls);
   if (a < 0) return -1;
   if (set->n > r->max_positions) return -2;
@@ -254,16 +270,22 @@ static int set_terminal(Retro *r, uint32_t c, const Outcome *o) {
   return 0;
 }
 
+/* Buffers for one canonical form and one key; sets the key sizes. */
+int retro_scratch(Retro *r) {
+  Game *g = r->g;
+  r->states.key_bytes = r->classes.key_bytes = key_size(g);
+  if (!r->canon && !(r->canon = malloc(g->state_bytes))) return -1;
+  if (!r->key && !(r->key = malloc(key_size(g)))) return -1;
+  return 0;
+}
+
 static int enumerate(Retro *r) {
   Game *g = r->g;
-  size_t sb = g->state_bytes;
   int ply = 0, added;
   uint32_t idx, cls;
   Outcome o;
-  r->states.key_bytes = sb;
-  r->classes.key_bytes = sb;
-  if (g->vt->canonical && !(r->canon = malloc(sb))) return out_of_memory(r);
-  if (retro_key_add(&r->states, game_state(g), &idx) < 0) return out_of_memory(r);
+  if (retro_scratch(r) < 0) return out_of_memory(r);
+  if (retro_key_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
 
 enter:
   /* Step 1a. A new reachable state: its class, and whether to expand. */
@@ -307,7 +329,7 @@ next:
   {
     RetroFrame *f = &r->frames[ply];
     game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
-    int fresh = retro_key_add(&r->states, game_state(g), &idx);
+    int fresh = retro_key_add(&r->states, current_key(r, 0), &idx);
     if (fresh < 0) goto oom;
     if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
@@ -448,10 +470,9 @@ static void propagate_draws(Retro *r) {
 static int lookup_current(Retro *r, uint32_t *cls) {
   Game *g = r->g;
   if (g->vt->canonical) {
-    g->vt->canonical(g, game_state(g), r->canon);
-    return keyset_find(&r->classes, r->canon, cls);
+    return keyset_find(&r->classes, current_key(r, 1), cls);
   }
-  return keyset_find(&r->states, game_state(g), cls);
+  return keyset_find(&r->states, current_key(r, 0), cls);
 }
 
 /* A stored position's value as a search key for `viewer` at `ply`. */
@@ -492,7 +513,7 @@ int retro_solve(Retro *r, Search *s) {
 int retro_answer(Retro *r, Search *s) {
   Game *g = r->g;
   uint64_t nodes = s->nodes;
-  if (g->vt->canonical && !r->canon && !(r->canon = malloc(g->state_bytes))) return out_of_memory(r);
+  if (retro_scratch(r) < 0) return out_of_memory(r);
   if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
   s->nodes = nodes;
   SolveResult *res = &s->result;

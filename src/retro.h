@@ -60,6 +60,7 @@ typedef struct Retro {
   MoveStack ms;
   struct RetroFrame *frames; size_t nframes;
   unsigned char *canon;     /* scratch: one canonical form */
+  unsigned char *key;       /* scratch: one packed key */
 } Retro;
 
 /* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
@@ -76,6 +77,10 @@ void retro_free(Retro *r);
 ** exact value, the optimal moves) as the other solvers do.  Returns
 ** EXIT_OK or the status of the error it reported. */
 int retro_solve(Retro *r, Search *s);
+
+/* Allocates the scratch buffers and sets the key sizes; -1 when out of
+** memory.  (retro_solve and retro_answer call it; so does db_read.) */
+int retro_scratch(Retro *r);
 
 /* The answer for the engine's current position from the labels (after
 ** retro_solve, or after loading a database). */

@@ -48,6 +48,7 @@ typedef struct VM {
   Move *movebuf; int nmoves;
   long steps;
   int32_t *scratch;   /* nslots words for canonical forms */
+  uint8_t *bits;      /* per slot: bits in a packed key */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
@@ -675,15 +676,49 @@ static void vm_print(Game *g, FILE *f) {
 
 static void vm_canonical(Game *g, const void *state, void *result);
 
+static void vm_pack(Game *g, const void *state, void *key);
+
 /* Games without symmetry have no canonical method. */
 static const GameVtable vm_vtable = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
-  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL,
+  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL, vm_pack,
 };
 static const GameVtable vm_vtable_symmetric = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
-  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical,
+  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical, vm_pack,
 };
+
+/* Bits for the values lo..hi of a slot. */
+static int slot_bits(int32_t lo, int32_t hi) {
+  uint64_t span = (uint64_t)((int64_t)hi - lo);
+  int b = 0;
+  while (span >> b) b++;
+  return b;
+}
+
+/* Packs each slot's value - lo into its bit width, in slot order. */
+static void vm_pack(Game *g, const void *state, void *key) {
+  const VM *vm = (const VM *)g;
+  const Program *p = vm->p;
+  const int32_t *s = state;
+  unsigned char *out = key;
+  uint64_t acc = 0;
+  int nacc = 0;
+  size_t k = 0;
+  for (int i = 0; i < p->nslots; i++) {
+    int b = vm->bits[i];
+    uint64_t v = (uint64_t)((int64_t)s[i] - p->lo[i]);
+    for (int done = 0; done < b;) {
+      int take = b - done < 32 ? b - done : 32;
+      acc |= ((v >> done) & ((1ULL << take) - 1)) << nacc;
+      nacc += take;
+      done += take;
+      while (nacc >= 8) { out[k++] = (unsigned char)acc; acc >>= 8; nacc -= 8; }
+    }
+  }
+  if (nacc > 0) out[k++] = (unsigned char)acc;
+  while (k < g->key_bytes) out[k++] = 0;
+}
 
 /* Tables zobrist(s, v) for every slot value when that is small; the keys
 ** are the same as computed ones, so the table is only a cache. */
@@ -744,6 +779,11 @@ Game *vm_new(const Program *p, int *status) {
   g->nplayers = p->nplayers;
   for (int i = 0; i < p->nplayers; i++) g->player_names[i] = p->players[i];
   g->state_bytes = (size_t)p->nslots * sizeof(int32_t);
+  vm->bits = malloc((size_t)p->nslots);
+  if (!vm->bits) { vm_free(g); return NULL; }
+  size_t total = 0;
+  for (int i = 0; i < p->nslots; i++) total += vm->bits[i] = (uint8_t)slot_bits(p->lo[i], p->hi[i]);
+  g->key_bytes = (total + 7) / 8 ? (total + 7) / 8 : 1;
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);
@@ -761,6 +801,7 @@ void vm_free(Game *g) {
   free(vm->slots);
   free(vm->stack);
   free(vm->scratch);
+  free(vm->bits);
   free(vm->zob_table);
   free(vm->zob_base);
   free(vm->trail);

@@ -55,3 +55,42 @@ if [ -n "$GSOLVE_FULL" ]; then
     "$(moves_of games/connect4.game -D width=5 -D height=4 --solver alphabeta)" \
     "$(moves_of games/connect4.game -D width=5 -D height=4 --solver retro)"
 fi
+
+# Databases: build, reload, answer by lookup (same answers as the solvers),
+# statistics, refusal of a database built for other rules, corruption.
+tmpdb=${TMPDIR:-/tmp}/gsolve-test-$$.db
+gs games/tictactoe.game --solver retro --db "$tmpdb" >/dev/null
+for pos in "" "b2" "b2 a1" "a1 b2 c3" "a1 a2 b1 b2"; do
+  check "db lookup = alphabeta: tictactoe '$pos'" "$(moves_of games/tictactoe.game --position "$pos" --solver alphabeta)" \
+    "$(moves_of games/tictactoe.game --position "$pos" --db "$tmpdb")"
+done
+out=$(gs games/tictactoe.game --db "$tmpdb" --dump-db)
+check "db dump: stored" 765 "$(field stored "$out")"
+check "db dump: wins + losses + draws = stored" 765 \
+  "$(( $(field wins "$out") + $(field losses "$out") + $(field draws "$out" | cut -d' ' -f1) ))"
+gs games/tictactoe.game -D k=2 --db "$tmpdb" >/dev/null 2>&1
+check "db for other parameters is refused (exit 2)" 2 "$?"
+gs games/connect4.game --db "$tmpdb" >/dev/null 2>&1
+check "db for another game is refused (exit 2)" 2 "$?"
+head -c 200 "$tmpdb" > "$tmpdb.cut"
+err=$(gs games/tictactoe.game --db "$tmpdb.cut" 2>&1 >/dev/null)
+check "truncated db is refused" "gsolve: error: '$tmpdb.cut' is corrupt (truncated or checksum mismatch)" "$err"
+gs games/connect4.game -D width=4 -D height=4 --solver retro --db "$tmpdb" >/dev/null
+for pos in "" "1" "2 2" "1 2 3 4"; do
+  check "db lookup = alphabeta: connect4 4x4 '$pos'" \
+    "$(moves_of games/connect4.game -D width=4 -D height=4 --position "$pos" --solver alphabeta)" \
+    "$(moves_of games/connect4.game -D width=4 -D height=4 --position "$pos" --db "$tmpdb")"
+done
+# Limits stop cleanly with their own message and exit 5.
+err=$(gs games/connect4.game -D width=4 -D height=4 --solver retro --max-positions 1000 2>&1 >/dev/null)
+check "retro --max-positions: exit 5 with a message" "gsolve: error: more than 1000 positions (--max-positions)" "$err"
+if [ -n "$GSOLVE_FULL" ]; then
+  # Connect Four 5x4 (a draw, Tromp's table) by retrograde, saved and queried.
+  gs games/connect4.game -D width=5 -D height=4 --solver retro --db "$tmpdb" --quiet >/dev/null
+  for pos in "" "3" "3 3 3" "1 5 2 4"; do
+    check "db lookup = alphabeta: connect4 5x4 '$pos'" \
+      "$(moves_of games/connect4.game -D width=5 -D height=4 --position "$pos" --solver alphabeta)" \
+      "$(moves_of games/connect4.game -D width=5 -D height=4 --position "$pos" --db "$tmpdb")"
+  done
+fi
+rm -f "$tmpdb" "$tmpdb.cut"
