@@ -67,7 +67,7 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
 %token <ival> INTLIT "integer" BOOLLIT "true or false" BADCHAR "stray character"
 %token GAME "game" PLAYERS "players" PARAM "param" CONST "const" TYPE "type"
 %token BOARD "board" STATE "state" MOVE "move" FUNCTION "function" END "end"
-%token START "start" NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
+%token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
 %token SCORE "score" NEXT "next" AS "as" WHEN "when"
@@ -115,6 +115,7 @@ decl
   | FUNCTION IDENT '(' opt_params ')' opt_type block
                                 { $$ = mk_decl(ps, NODE_FUNC, @2, $2, $4, $6, $7, NULL); }
   | END block                   { $$ = mk_decl(ps, NODE_END, @1, "end", NULL, NULL, $2, NULL); }
+  | NATIVE STRING opt_when ';'  { $$ = mk_decl(ps, NODE_NATIVE, @2, $2, $3, NULL, NULL, NULL); }
   | START block                 { $$ = mk_decl(ps, NODE_START, @1, "start", NULL, NULL, $2, NULL); }
   | NOMOVES block               { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves", NULL, NULL, $2, NULL); }
   | EVAL block                  { $$ = mk_decl(ps, NODE_EVAL, @1, "eval", NULL, NULL, $2, NULL); }

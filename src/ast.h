@@ -26,6 +26,7 @@ typedef enum NodeKind {
   NODE_END,        /* c: body */
   NODE_NOMOVES,    /* c: body */
   NODE_START,      /* c: body: sets up the start position */
+  NODE_NATIVE,     /* name: engine; a: condition on the parameters or NULL */
   NODE_EVAL,       /* c: body */
   NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */

@@ -83,6 +83,7 @@ struct Game {
   const char *player_names[GAME_MAX_PLAYERS];
   size_t state_bytes;             /* size of what state() returns */
   size_t key_bytes;               /* size of a packed state (pack) */
+  void (*destroy)(Game *g);       /* frees the engine (game_free) */
   jmp_buf *trap;                  /* where runtime errors jump; NULL: exit */
   int error_status;               /* exit status of the last runtime error */
 };
@@ -101,6 +102,7 @@ static inline int game_format_move(Game *g, const Move *m, char *b, size_t n) {
   return g->vt->format_move(g, m, b, n);
 }
 static inline void game_print(Game *g, FILE *f) { g->vt->print(g, f); }
+static inline void game_free(Game *g) { if (g) g->destroy(g); }
 
 /* Runtime errors (a rule indexing out of range, a step budget exhausted)
 ** do not return: the engine prints the diagnostic, sets error_status and

@@ -49,6 +49,24 @@ void gs_write_params_text(const Program *p, FILE *out);
 ** for other rules is refused. */
 uint64_t gs_rules_hash(const Program *p);
 
+/* Parameters by name, for native engines: 1 and the value if the game
+** has an int or bool (or enumeration: the member's index) parameter NAME;
+** gs_param_list gives a list parameter's values. */
+int gs_param_int(const Program *p, const char *name, int32_t *value);
+int gs_param_list(const Program *p, const char *name, const int32_t **values, int *n);
+/* The game's name and its players (0-based). */
+const char *gs_game_name(const Program *p);
+int gs_player_count(const Program *p);
+const char *gs_player_name(const Program *p, int i);
+
+/* The native engine the game declares (`native "name" when ...;`) and
+** whether its condition holds for these parameters; NULL if none. */
+const char *gs_native_name(const Program *p, int *allowed);
+
+/* A fresh native engine for the game; NULL with the reason in why when
+** the engine does not exist or does not support these parameters. */
+Game *native_new(const Program *p, char *why, size_t n);
+
 /* A fresh VM engine at the game's start position; NULL when out of memory
 ** (*status EXIT_LIMIT) or when the start block failed at run time
 ** (*status EXIT_RUNTIME, the error already reported). */

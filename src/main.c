@@ -25,6 +25,7 @@
 #include "position.h"
 #include "retro.h"
 #include "db.h"
+#include "native.h"
 #include "search.h"
 #include "tt.h"
 #include "value.h"
@@ -32,6 +33,8 @@
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB } Mode;
+enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
+
 typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO } Solver;
 
 typedef struct Options {
@@ -46,6 +49,7 @@ typedef struct Options {
   int perft_depth;
   size_t tt_mib;
   const char *db;           /* --db FILE */
+  int engine;               /* ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE */
   int stats, quiet;
   long max_positions;       /* 0: no limit */
   size_t memory_mib;        /* 0: no limit */
@@ -84,6 +88,7 @@ static const char usage_text[] =
   "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
   "  --solver NAME      alphabeta (default), minimax or retro (retrograde)\n"
   "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
+  "  --engine NAME      auto (default: native when the game has one), vm, native\n"
   "  --db FILE          with retro: save the database; else answer from it\n"
   "  --max-positions N  --memory MB   limits of the retrograde solver\n"
   "  --stats            solver statistics on stderr   --quiet  no progress\n"
@@ -206,7 +211,7 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (strcmp(name, "--perft") == 0 || strcmp(name, "--position") == 0
         || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0
         || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
-        || strcmp(name, "--memory") == 0) {
+        || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -255,6 +260,11 @@ static int parse_args(int argc, char **argv, Options *o) {
         return EXIT_USAGE;
       }
       o->tt_mib = (size_t)n;
+    } else if (strcmp(name, "--engine") == 0) {
+      if (strcmp(val, "auto") == 0) o->engine = ENGINE_AUTO;
+      else if (strcmp(val, "vm") == 0) o->engine = ENGINE_VM;
+      else if (strcmp(val, "native") == 0) o->engine = ENGINE_NATIVE;
+      else return usage_error("unknown engine '%s' (auto, vm or native)", val);
     } else if (strcmp(name, "--db") == 0) {
       o->db = val;
     } else if (strcmp(name, "--dump-db") == 0) {
@@ -657,6 +667,26 @@ static void free_run(Run *r) {
   free(r);
 }
 
+/* The engine: native when the game declares one that supports these
+** parameters (--engine auto, the default, or native), else the VM. */
+static Game *make_engine(const Program *prog, const Options *o, int *st) {
+  char why[256];
+  int allowed;
+  Game *g = NULL;
+  *st = EXIT_OK;
+  if (o->engine != ENGINE_VM && (gs_native_name(prog, &allowed) || o->engine == ENGINE_NATIVE)) {
+    g = native_new(prog, why, sizeof why);
+    if (g == NULL && o->engine == ENGINE_NATIVE) {
+      fprintf(stderr, "gsolve: error: --engine native: %s\n", why);
+      *st = EXIT_USAGE;
+      return NULL;
+    }
+    if (g == NULL && !o->quiet) fprintf(stderr, "gsolve: note: %s; using the VM\n", why);
+  }
+  if (g == NULL && (g = vm_new(prog, st)) == NULL && *st == EXIT_LIMIT) out_of_memory();
+  return g;
+}
+
 int main(int argc, char **argv) {
   Options opt;
   Program *prog = NULL;
@@ -683,10 +713,7 @@ int main(int argc, char **argv) {
     opt.mode = MODE_SOLVE;
   }
 
-  if ((g = vm_new(prog, &st)) == NULL) {
-    if (st == EXIT_LIMIT) out_of_memory();
-    goto done;
-  }
+  if ((g = make_engine(prog, &opt, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL) {
     st = out_of_memory();
     goto done;
@@ -698,7 +725,7 @@ int main(int argc, char **argv) {
 
 done:
   if (r != NULL) free_run(r);
-  if (g != NULL) vm_free(g);
+  game_free(g);
   if (prog != NULL) gs_program_free(prog);
   free(text);
   free_options(&opt);

@@ -168,3 +168,35 @@ uint64_t gs_rules_hash(const Program *p) {
   if (p->sym) h = fnv(h, p->sym, (size_t)p->nsym * (size_t)p->nslots * sizeof *p->sym);
   return h;
 }
+
+static const ParamInfo *find_param(const Program *p, const char *name) {
+  for (int i = 0; i < p->nparams; i++)
+    if (!strcmp(p->params[i].name, name)) return &p->params[i];
+  return NULL;
+}
+
+int gs_param_int(const Program *p, const char *name, int32_t *value) {
+  const ParamInfo *pi = find_param(p, name);
+  if (!pi || pi->type.kind == TY_LIST) return 0;
+  *value = pi->value;
+  return 1;
+}
+
+int gs_param_list(const Program *p, const char *name, const int32_t **values, int *n) {
+  const ParamInfo *pi = find_param(p, name);
+  if (!pi || pi->type.kind != TY_LIST) return 0;
+  *values = p->konst + pi->type.lo;
+  *n = pi->type.hi;
+  return 1;
+}
+
+const char *gs_native_name(const Program *p, int *allowed) {
+  *allowed = p->native_ok;
+  return p->native;
+}
+
+const char *gs_game_name(const Program *p) { return p->name; }
+int gs_player_count(const Program *p) { return p->nplayers; }
+const char *gs_player_name(const Program *p, int i) {
+  return i >= 0 && i < p->nplayers ? p->players[i] : "?";
+}

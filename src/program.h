@@ -100,6 +100,8 @@ struct Program {
   Node *ast;
 
   const char *name;       /* game "..." */
+  const char *native;     /* native "engine" declared, or NULL */
+  int native_ok;          /* its `when` condition holds for the parameters */
   int nplayers;
   const char *players[GAME_MAX_PLAYERS];
 

@@ -953,6 +953,19 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         else *slot = n;
         break;
       }
+      case NODE_NATIVE: {
+        if (p->native) { diag_error(d, n->span, "native engine declared twice"); break; }
+        p->native = n->name;
+        p->native_ok = 1;
+        if (n->a) {
+          int ok = 1;
+          Type t;
+          int32_t v = resolve_const(r, n->a, &t, &ok);
+          if (ok && t.kind != TY_BOOL) diag_error(d, n->a->span, "the condition of 'native' must be bool");
+          p->native_ok = ok && v;
+        }
+        break;
+      }
       case NODE_SYMMETRY: {
         Node **s = realloc(r->symmetries, (size_t)(r->nsymmetries + 1) * sizeof *s);
         if (s) { r->symmetries = s; s[r->nsymmetries++] = n; }

@@ -775,6 +775,7 @@ Game *vm_new(const Program *p, int *status) {
   Game *g = &vm->base;
   g->vt = p->nsym > 1 || p->npermute ? &vm_vtable_symmetric : &vm_vtable;
   g->engine = "vm";
+  g->destroy = vm_free;
   g->name = p->name;
   g->nplayers = p->nplayers;
   for (int i = 0; i < p->nplayers; i++) g->player_names[i] = p->players[i];
