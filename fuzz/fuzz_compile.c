@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       jmp_buf trap;
       g->trap = &trap;
       if (setjmp(trap) == 0) walk(g, 12);
-      vm_free(g);
+      game_free(g);
     }
     gs_program_free(p);
   }

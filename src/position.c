@@ -171,6 +171,19 @@ int position_play(Game *g, const char *text, Position *pos, FILE *err) {
         }
       }
     }
+    size_t glued = 0;
+    if (found < 0 && !commas) {
+      /* Moves written without blanks, as in "4433221" (Connect Four test
+      ** sets): the longest legal one-word notation the token starts with. */
+      for (int i = 0; i < nlegal; i++) {
+        const char *nota = notation(g, &pos->legal[i], buf);
+        size_t n = strlen(nota);
+        if (n > glued && n < strlen(what) && !strchr(nota, ' ') && strncmp(nota, what, n) == 0) {
+          found = i;
+          glued = n;
+        }
+      }
+    }
     if (found < 0) {
       if (!commas) what = quote_words(g, pos, k, nlegal, buf);
       return fail_illegal(g, what, ply, nlegal, pos->legal, 0, err);
@@ -193,7 +206,8 @@ int position_play(Game *g, const char *text, Position *pos, FILE *err) {
       return fail_memory(err);
     pos->n++;
     game_apply(g, &pos->legal[found]);
-    k += words;
+    if (glued) pos->tokens[k] += glued;   /* the rest of the token is next */
+    else k += words;
   }
   return EXIT_OK;
 }

@@ -131,7 +131,7 @@ int main(int argc, char **argv) {
   CHECK(game_hash(g) == vm_hash_from_scratch(g), "hash at the start");
   random_lines(g);
   canonical_checks(g);
-  vm_free(g);
+  game_free(g);
   gs_program_free(p);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
