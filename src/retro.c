@@ -311,6 +311,7 @@ enter:
     f->nmoves = 0;
     if (game_ended(g, &o)) {
       if (added && set_terminal(r, cls, &o)) goto failed;
+      if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
     }
     int n = movestack_generate(&r->ms, g);
@@ -318,10 +319,14 @@ enter:
     if (n == 0) {
       game_no_moves(g, &o);
       if (added && set_terminal(r, cls, &o)) goto failed;
+      if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
     }
     f->nmoves = n;
     if (added) r->count[cls] = (uint32_t)n;
+    /* A symmetric image must have as many moves: a cheap check that the
+    ** declared symmetries are symmetries of the rules. */
+    else if (r->terminal[cls] || r->count[cls] != (uint32_t)n) goto asymmetric;
   }
 
 next:
@@ -376,6 +381,11 @@ limit:
   for (; ply > 0; ply--) game_undo(g);
   return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
               (unsigned long long)r->max_positions);
+asymmetric:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
+              "positions that a declared symmetry maps onto each other differ (in legal moves "
+              "or in having ended); remove or correct the symmetry lines");
 memory:
   for (; ply > 0; ply--) game_undo(g);
   return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "

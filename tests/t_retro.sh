@@ -94,3 +94,9 @@ if [ -n "$GSOLVE_FULL" ]; then
   done
 fi
 rm -f "$tmpdb" "$tmpdb.cut"
+
+# A declared symmetry that is not a symmetry of the rules is caught (exit 3)
+# instead of giving wrong values: a quarter turn of Domineering swaps the
+# players' dominoes.
+gs tests/data/domineering_badsym.game --solver retro >/dev/null 2>&1
+check "wrong symmetry declaration is detected by retro (exit 3)" 3 "$?"
