@@ -89,6 +89,7 @@ int db_write(const Retro *r, const char *path, const char *game, const char *par
     unsigned char vm[2] = { r->value[i], r->mover[i] };
     put(&o, vm, 2);
     put_u32(&o, r->dist[i] >= RETRO_ENDLESS ? DB_ENDLESS : r->dist[i]);
+    put_u32(&o, (uint32_t)r->score[i]);
   }
   uint64_t sum = o.sum;
   put_u64(&o, sum);
@@ -191,7 +192,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
                  ? " with different rules" : "", game, params);
     goto done;
   }
-  size_t rec = (size_t)key_bytes + 6;
+  size_t rec = (size_t)key_bytes + 10;
   if (stored > UINT32_MAX || (size_t)(in.end - in.p) < stored * rec + 8) goto corrupt;
   /* Verify the checksum before trusting any record. */
   {
@@ -210,16 +211,20 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   r->count = calloc(stored + 1, sizeof *r->count);
   r->terminal = calloc(stored + 1, 1);
   r->expanded = calloc(stored + 1, 1);
-  if (!r->value || !r->mover || !r->dist || !r->count || !r->terminal || !r->expanded) goto oom;
+  r->score = malloc((stored + 1) * sizeof *r->score);
+  if (!r->value || !r->mover || !r->dist || !r->count || !r->terminal || !r->expanded || !r->score)
+    goto oom;
   for (uint64_t i = 0; i < stored; i++) {
     const unsigned char *key = take(&in, key_bytes);
     const unsigned char *vm = take(&in, 2);
     uint32_t d = get_u32(&in);
+    int32_t score = (int32_t)get_u32(&in);
     uint32_t idx;
     int a = retro_key_add(k, key, &idx);
     if (a < 0) goto oom;
     if (a == 0 || idx != i || vm[0] < RETRO_WIN || vm[0] > RETRO_DRAW || vm[1] >= nplayers) goto corrupt;
     r->value[i] = vm[0];
+    r->score[i] = score;
     r->mover[i] = vm[1];
     r->dist[i] = d == DB_ENDLESS ? RETRO_ENDLESS : d;
     if (d != DB_ENDLESS && d >= RETRO_ENDLESS) goto corrupt;

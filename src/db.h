@@ -14,7 +14,7 @@
 **   40      8     stored positions N
 **   48      4+n   game name (length, bytes)
 **   ..      4+n   parameters as text (length, bytes)
-**   ..      N*(K+6)  records: key, value (1 win, 2 loss, 3 draw), mover,
+**   ..      N*(K+10) records: key, value (1 win, 2 loss, 3 draw), mover,
 **                 distance (4 bytes; 0xffffffff: a draw forever)
 **   ..      8     FNV-1a 64 checksum of every byte before it
 **

@@ -110,8 +110,9 @@ static void c4_undo(Game *g) {
 static int c4_ended(Game *g, Outcome *o) {
   C4 *c = (C4 *)g;
   if (c->winner) {
+    /* Pons' score, as connect4.game's end block gives it. */
     memset(o, 0, sizeof *o);
-    o->payoff[c->winner - 1] = 1;
+    o->payoff[c->winner - 1] = (c->w * c->h + 2 - c->moves) / 2;
     return 1;
   }
   if (c->moves == c->w * c->h) {

@@ -21,6 +21,8 @@ Node *ast_parse(ParseState *ps, const char *text, size_t len) {
   int rc = gsparse(scanner, ps);
   gs_delete_buffer(buf, scanner);
   gslex_destroy(scanner);
-  if (rc == 2) ps->oom = 1;
+  /* 2: the parser ran out of stack (deep nesting, already reported as an
+  ** error) or of memory. */
+  if (rc == 2 && ps->diag->errors == 0) ps->oom = 1;
   return ps->root;
 }

@@ -399,7 +399,15 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
   switch (pi->type.kind) {
     case TY_INT: {
       int32_t v;
-      if (!parse_int(text, &v)) { snprintf(why, n, "expected an integer"); return 0; }
+      if (!parse_int(text, &v)) {
+        /* All digits but too big for 32 bits: say it is out of range. */
+        const char *d = text + (text[0] == '-');
+        if (*d && strspn(d, "0123456789") == strlen(d))
+          snprintf(why, n, "%s is out of range %d..%d", text, pi->type.lo, pi->type.hi);
+        else
+          snprintf(why, n, "expected an integer");
+        return 0;
+      }
       if (v < pi->type.lo || v > pi->type.hi) {
         snprintf(why, n, "%d is out of range %d..%d", v, pi->type.lo, pi->type.hi);
         return 0;

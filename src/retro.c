@@ -48,6 +48,7 @@ void retro_free(Retro *r) {
   keyset_free(&r->classes);
   free(r->value); free(r->mover); free(r->dist); free(r->count); free(r->terminal);
   free(r->expanded);
+  free(r->score);
   free(r->edge_from); free(r->edge_to);
   free(r->parent_start); free(r->parents); free(r->queue);
   free(r->frames);
@@ -197,10 +198,11 @@ size_t retro_bytes_per_position(const Retro *r) {
 
 /* Per-class arrays grow with the class set. */
 static int grow_class_arrays(Retro *r, size_t n) {
-  static const size_t sizes[] = { 1, 1, 4, 4, 1, 1 };
+  static const size_t sizes[] = { 1, 1, 4, 4, 1, 1, 4 };
   void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
-                      (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded };
-  for (int i = 0; i < 6; i++) {
+                      (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded,
+                      (void **)&r->score };
+  for (int i = 0; i < 7; i++) {
     void *p = realloc(*arrays[i], n * sizes[i]);
     if (!p) return -1;
     *arrays[i] = p;
@@ -256,16 +258,17 @@ static int add_edge(Retro *r, uint32_t from, uint32_t to) {
   return 0;
 }
 
-/* Terminal value of a class from an outcome; only win/loss/draw. */
+/* Terminal value of a class from an outcome: the margin for its mover.
+** Margins beyond +-1 make the game a scored one (see propagate_scores). */
 static int set_terminal(Retro *r, uint32_t c, const Outcome *o) {
   Game *g = r->g;
   int m = r->mover[c];
   int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
-  if (margin > 1 || margin < -1)
-    return fail(r, EXIT_USAGE, "retrograde analysis handles win, loss and draw outcomes; "
-                "this game ends with a score margin of %lld (use --solver alphabeta)",
-                (long long)margin);
+  if (margin > VALUE_SCORE_MAX) margin = VALUE_SCORE_MAX;
+  if (margin < -VALUE_SCORE_MAX) margin = -VALUE_SCORE_MAX;
+  if (margin > 1 || margin < -1) r->scored = 1;
   r->terminal[c] = 1;
+  r->score[c] = (int32_t)margin;
   r->value[c] = margin > 0 ? RETRO_WIN : margin < 0 ? RETRO_LOSS : RETRO_DRAW;
   return 0;
 }
@@ -476,6 +479,43 @@ static void propagate_draws(Retro *r) {
   }
 }
 
+/* Games scored beyond win/loss/draw: plain backward induction over the
+** move graph, children before parents (the counters again: a position is
+** decided when its last child is), keeping the best child value in the
+** order every solver uses.  Needs an acyclic game. */
+static int propagate_scores(Retro *r) {
+  size_t head = 0, tail = 0;
+  Value *best = malloc((r->stored + 1) * sizeof *best);
+  if (!best) return out_of_memory(r);
+  for (size_t c = 0; c < r->stored; c++) {
+    best[c] = -VALUE_INF;
+    if (r->terminal[c]) { r->dist[c] = 0; r->queue[tail++] = (uint32_t)c; }
+  }
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      int64_t score = r->mover[p] == r->mover[x] ? r->score[x] : -(int64_t)r->score[x];
+      Value v = value_make(score, (int64_t)r->dist[x] + 1, r->mover[p]);
+      if (v > best[p]) best[p] = v;
+      if (--r->count[p] == 0) {
+        int64_t s, d;
+        value_decode(best[p], &s, &d);
+        r->score[p] = (int32_t)s;
+        r->dist[p] = (uint32_t)d;
+        r->value[p] = s > 0 ? RETRO_WIN : s < 0 ? RETRO_LOSS : RETRO_DRAW;
+        r->queue[tail++] = p;
+      }
+    }
+  }
+  free(best);
+  r->labelled = tail;
+  if (tail < r->stored)
+    return fail(r, EXIT_USAGE, "this game scores beyond win, loss and draw and has cycles: "
+                "retrograde analysis of scored games needs an acyclic game");
+  return EXIT_OK;
+}
+
 /* The stored position of the engine's current state. */
 static int lookup_current(Retro *r, uint32_t *cls) {
   Game *g = r->g;
@@ -487,7 +527,7 @@ static int lookup_current(Retro *r, uint32_t *cls) {
 
 /* A stored position's value as a search key for `viewer` at `ply`. */
 static Value key_of(const Retro *r, uint32_t c, int viewer, int64_t ply) {
-  int64_t score = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
+  int64_t score = r->score[c];
   if (r->mover[c] != viewer) score = -score;
   int64_t end = r->dist[c] >= RETRO_ENDLESS ? RETRO_ENDLESS : ply + r->dist[c];
   return value_make(score, end, viewer);
@@ -510,8 +550,14 @@ int retro_solve(Retro *r, Search *s) {
   if (r->progress) fprintf(stderr, "\rretro: %llu positions, %llu stored; labelling...",
                            (unsigned long long)r->positions, (unsigned long long)r->stored);
   if (build_parents(r) < 0) return out_of_memory(r);
-  propagate_wins_losses(r);
-  propagate_draws(r);
+  if (r->scored) {
+    if (propagate_scores(r) != EXIT_OK) return r->status;
+  } else {
+    propagate_wins_losses(r);
+    propagate_draws(r);
+    for (size_t c = 0; c < r->stored; c++)
+      r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
+  }
   if (r->progress) fprintf(stderr, "\r%60s\r", "");
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = seconds_now() - t1;
