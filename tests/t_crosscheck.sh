@@ -4,11 +4,15 @@
 # minimax can do quickly, and on about 200 pseudo-random reachable
 # positions.  They must agree exactly: value, score, plies, the list of
 # best moves, and the --all-moves table (text) and "moves" list (JSON).
+# Where the game has a native engine (the default for it), alphabeta on
+# the VM (--engine vm) must give the same --all-moves JSON as well, and
+# so must the default solver where it is not alphabeta (a native solver).
 # Sourced by tests/run.sh (check, gs from tests/lib.sh).
 
-# The JSON of a run without what differs between solvers by design.
+# The JSON of a run without what differs between solvers (and engines)
+# by design.
 xc_norm() {
-  printf '%s\n' "$1" | sed 's/"nodes":[^,]*,"seconds":[^,]*,"solver":"[a-z]*",//'
+  printf '%s\n' "$1" | sed 's/"nodes":[^,]*,"seconds":[^,]*,"solver":"[^"]*","engine":"[^"]*",//'
 }
 # value, score, plies and best of a JSON run.
 xc_root() {
@@ -27,14 +31,28 @@ xc_compare() {
   xc_mm=$(gs "$@" --position "$xc_p" --solver minimax --all-moves --json 2>&1)
   xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --all-moves --json 2>&1)
   check "$xc_desc: --all-moves --json" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")"
+  # A game with a native engine (used by default): the VM must agree too.
+  case $xc_mm in
+    *'"engine":"native'*)
+      xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --engine vm --all-moves --json 2>&1)
+      check "$xc_desc: --all-moves --json --engine vm" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")" ;;
+  esac
   xc_ref=$(xc_root "$xc_mm")
-  xc_ab=$(gs "$@" --position "$xc_p" --json 2>&1)
+  xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --json 2>&1)
   check "$xc_desc: --solve" "$xc_ref" "$(xc_root "$xc_ab")"
-  xc_ab=$(gs "$@" --position "$xc_p" --tt-size 0 --json 2>&1)
+  xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --tt-size 0 --json 2>&1)
   check "$xc_desc: --solve --tt-size 0" "$xc_ref" "$(xc_root "$xc_ab")"
+  # The default solver, when it is not alphabeta (a native solver).
+  xc_ab=$(gs "$@" --position "$xc_p" --all-moves --json 2>&1)
+  case $xc_ab in
+    *'"solver":"alphabeta"'*) ;;
+    *) check "$xc_desc: --all-moves --json, default solver" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")"
+       xc_ab=$(gs "$@" --position "$xc_p" --json 2>&1)
+       check "$xc_desc: --solve, default solver" "$xc_ref" "$(xc_root "$xc_ab")" ;;
+  esac
   if [ "$xc_t" = 1 ]; then
     xc_mm=$(gs "$@" --position "$xc_p" --solver minimax --all-moves 2>&1)
-    xc_ab=$(gs "$@" --position "$xc_p" --all-moves 2>&1)
+    xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --all-moves 2>&1)
     check "$xc_desc: --all-moves text" "$(xc_text "$xc_mm")" "$(xc_text "$xc_ab")"
   fi
 }

@@ -7,6 +7,12 @@ pub_get() {   # pub_get NAME OUTPUT
   printf '%s\n' "$2" | sed -n "s/^$1: //p"
 }
 
+# gsolve, with its notes (e.g. the fallback from a native engine to the
+# VM) and errors in the output, where the fields are looked for.
+pub_gs() {
+  gs "$@" 2>&1
+}
+
 # ---------------------------------------------------------------------
 # Nim (games/nim.game)
 # ---------------------------------------------------------------------
@@ -16,10 +22,14 @@ pub_get() {   # pub_get NAME OUTPUT
 # sizes XOR to 0.  1^3^5^7 = 0, so 1,3,5,7 is a loss; the loser prolongs
 # the game by taking one match at a time, and the winner answers with one
 # match, so all 16 matches go one by one: 16 plies (the source material).
-out=$(gs games/nim.game)
-check "nim 1,3,5,7: value" loss "$(pub_get value "$out")"
-check "nim 1,3,5,7: score" -1 "$(pub_get score "$out")"
-check "nim 1,3,5,7: plies" 16 "$(pub_get plies "$out")"
+# Every check on Nim runs with both engines: the VM running the rules
+# and the native C engine (--engine auto picks it for nim.game).
+for pub_engine in auto vm; do
+  out=$(pub_gs games/nim.game --engine $pub_engine)
+  check "nim 1,3,5,7 ($pub_engine): value" loss "$(pub_get value "$out")"
+  check "nim 1,3,5,7 ($pub_engine): score" -1 "$(pub_get score "$out")"
+  check "nim 1,3,5,7 ($pub_engine): plies" 16 "$(pub_get plies "$out")"
+done
 # (Minimax needs minutes on 1,3,5,7: t_crosscheck.sh compares the
 # solvers on smaller heaps.)
 
@@ -30,54 +40,56 @@ check "nim 1,3,5,7: plies" 16 "$(pub_get plies "$out")"
 # every heap is <= 1 and the number of heaps of size 1 is odd, or some
 # heap is > 1 and the XOR is 0.  With every heap empty, the player to move
 # cannot move: he has lost (normal) or won (misere), in 0 plies.
-a=0
-while [ $a -le 1 ]; do
-  b=0
-  while [ $b -le 3 ]; do
-    c=0
-    while [ $c -le 5 ]; do
-      d=0
-      while [ $d -le 7 ]; do
-        x=$((a ^ b ^ c ^ d))
-        if [ $x -eq 0 ]; then want=loss; else want=win; fi
-        out=$(gs games/nim.game -D heaps=$a,$b,$c,$d 2>&1)
-        check "nim $a,$b,$c,$d: value (xor $x)" $want "$(pub_get value "$out")"
-        big=0
-        for h in $a $b $c $d; do [ $h -gt 1 ] && big=1; done
-        ones=$(( (a == 1) + (b == 1) + (c == 1) + (d == 1) ))
-        if [ $big -eq 0 ]; then
-          if [ $((ones % 2)) -eq 1 ]; then want=loss; else want=win; fi
-        else
-          if [ $x -eq 0 ]; then want=loss; else want=win; fi
-        fi
-        out=$(gs games/nim.game -D heaps=$a,$b,$c,$d -D misere=true 2>&1)
-        check "misere nim $a,$b,$c,$d: value" $want "$(pub_get value "$out")"
-        d=$((d + 1))
+for pub_engine in auto vm; do
+  pub_a=0
+  while [ $pub_a -le 1 ]; do
+    pub_b=0
+    while [ $pub_b -le 3 ]; do
+      pub_c=0
+      while [ $pub_c -le 5 ]; do
+        pub_d=0
+        while [ $pub_d -le 7 ]; do
+          pub_x=$((pub_a ^ pub_b ^ pub_c ^ pub_d))
+          if [ $pub_x -eq 0 ]; then pub_want=loss; else pub_want=win; fi
+          out=$(pub_gs games/nim.game --engine $pub_engine -D heaps=$pub_a,$pub_b,$pub_c,$pub_d)
+          check "nim $pub_a,$pub_b,$pub_c,$pub_d ($pub_engine): value (xor $pub_x)" $pub_want "$(pub_get value "$out")"
+          pub_big=0
+          for pub_h in $pub_a $pub_b $pub_c $pub_d; do [ $pub_h -gt 1 ] && pub_big=1; done
+          pub_ones=$(( (pub_a == 1) + (pub_b == 1) + (pub_c == 1) + (pub_d == 1) ))
+          if [ $pub_big -eq 0 ]; then
+            if [ $((pub_ones % 2)) -eq 1 ]; then pub_want=loss; else pub_want=win; fi
+          else
+            if [ $pub_x -eq 0 ]; then pub_want=loss; else pub_want=win; fi
+          fi
+          out=$(pub_gs games/nim.game --engine $pub_engine -D heaps=$pub_a,$pub_b,$pub_c,$pub_d -D misere=true)
+          check "misere nim $pub_a,$pub_b,$pub_c,$pub_d ($pub_engine): value" $pub_want "$(pub_get value "$out")"
+          pub_d=$((pub_d + 1))
+        done
+        pub_c=$((pub_c + 1))
       done
-      c=$((c + 1))
+      pub_b=$((pub_b + 1))
     done
-    b=$((b + 1))
+    pub_a=$((pub_a + 1))
   done
-  a=$((a + 1))
 done
 
 # The empty position in full: terminal, 0 plies, no best move.
-out=$(gs games/nim.game -D heaps=0,0,0,0 2>&1)
+out=$(pub_gs games/nim.game -D heaps=0,0,0,0)
 check "nim 0,0,0,0: loss in 0 plies" "loss -1 0 -" \
   "$(pub_get value "$out") $(pub_get score "$out") $(pub_get plies "$out") $(pub_get best "$out")"
-out=$(gs games/nim.game -D heaps=0,0,0,0 -D misere=true 2>&1)
+out=$(pub_gs games/nim.game -D heaps=0,0,0,0 -D misere=true)
 check "misere nim 0,0,0,0: win in 0 plies" "win 1 0 -" \
   "$(pub_get value "$out") $(pub_get score "$out") $(pub_get plies "$out") $(pub_get best "$out")"
 
 # Misere by hand: from a heap of 1 the mover must take the last match
 # and loses (1 ply); from a heap of 2 he takes 1, the opponent must take
 # the last one: a win in 2 plies; 1,1,1 is lost in 3 plies.
-out=$(gs games/nim.game -D heaps=1 -D misere=true)
+out=$(pub_gs games/nim.game -D heaps=1 -D misere=true)
 check "misere nim 1: loss in 1 ply" "loss 1" "$(pub_get value "$out") $(pub_get plies "$out")"
-out=$(gs games/nim.game -D heaps=2 -D misere=true)
+out=$(pub_gs games/nim.game -D heaps=2 -D misere=true)
 check "misere nim 2: win in 2 plies, by taking 1" "win 2 take 1 1" \
   "$(pub_get value "$out") $(pub_get plies "$out") $(pub_get best "$out")"
-out=$(gs games/nim.game -D heaps=1,1,1 -D misere=true)
+out=$(pub_gs games/nim.game -D heaps=1,1,1 -D misere=true)
 check "misere nim 1,1,1: loss in 3 plies" "loss 3" "$(pub_get value "$out") $(pub_get plies "$out")"
 
 # ---------------------------------------------------------------------
@@ -88,23 +100,23 @@ check "misere nim 1,1,1: loss in 3 plies" "loss 3" "$(pub_get value "$out") $(pu
 # mover loses exactly when n is a multiple of k + 1.  Under optimal play
 # the loser takes 1 each turn and the winner answers k + 1 - 1 = k, so a
 # lost position lasts 2n/(k+1) plies, a won one 1 + 2*floor(n/(k+1)).
-for k in 3 1 2 5; do
-  if [ $k -eq 3 ]; then top=40; else top=20; fi
-  n=0
-  while [ $n -le $top ]; do
-    if [ $((n % (k + 1))) -eq 0 ]; then
-      want="loss $((2 * n / (k + 1)))"
+for pub_k in 3 1 2 5; do
+  if [ $pub_k -eq 3 ]; then pub_top=40; else pub_top=20; fi
+  pub_n=0
+  while [ $pub_n -le $pub_top ]; do
+    if [ $((pub_n % (pub_k + 1))) -eq 0 ]; then
+      pub_want="loss $((2 * pub_n / (pub_k + 1)))"
     else
-      want="win $((1 + 2 * (n / (k + 1))))"
+      pub_want="win $((1 + 2 * (pub_n / (pub_k + 1))))"
     fi
-    out=$(gs games/matchsticks.game -D n=$n -D k=$k)
-    check "matchsticks n=$n k=$k: value, plies" "$want" \
+    out=$(pub_gs games/matchsticks.game -D n=$pub_n -D k=$pub_k)
+    check "matchsticks n=$pub_n k=$pub_k: value, plies" "$pub_want" \
       "$(pub_get value "$out") $(pub_get plies "$out")"
-    n=$((n + 1))
+    pub_n=$((pub_n + 1))
   done
 done
 # The default (21 sticks, take 1..3): 21 = 5*4 + 1, the winner takes 1.
-out=$(gs games/matchsticks.game)
+out=$(pub_gs games/matchsticks.game)
 check "matchsticks 21: win by taking 1" "win take 1" "$(pub_get value "$out") $(pub_get best "$out")"
 
 # ---------------------------------------------------------------------
@@ -114,7 +126,7 @@ check "matchsticks 21: win by taking 1" "win take 1" "$(pub_get value "$out") $(
 # A draw with perfect play, the board full after 9 plies (folklore; e.g.
 # Schaefer, "Tic-Tac-Toe" (2002); Wikipedia, "Tic-tac-toe"): every first
 # move keeps the draw.
-out=$(gs games/tictactoe.game)
+out=$(pub_gs games/tictactoe.game)
 check "tictactoe: value" draw "$(pub_get value "$out")"
 check "tictactoe: plies" 9 "$(pub_get plies "$out")"
 check "tictactoe: every first move draws" "a1, b1, c1, a2, b2, c2, a3, b3, c3" "$(pub_get best "$out")"
@@ -122,7 +134,7 @@ check "tictactoe: every first move draws" "a1, b1, c1, a2, b2, c2, a3, b3, c3" "
 # 5,478 legal positions reachable from the empty board, 958 of them
 # final, 765 up to the 8 symmetries of the board (Schaefer 2002; OEIS
 # A008907 is the per-ply count; Wikipedia "Game complexity").
-out=$(gs games/tictactoe.game --count)
+out=$(pub_gs games/tictactoe.game --count)
 check "tictactoe --count: positions" 5478 "$(pub_get positions "$out")"
 check "tictactoe --count: terminal" 958 "$(pub_get terminal "$out")"
 check "tictactoe --count: canonical (8 symmetries)" 765 "$(pub_get canonical "$out")"
@@ -131,9 +143,9 @@ check "tictactoe --count: canonical (8 symmetries)" 765 "$(pub_get canonical "$o
 # the positions; these are the sequences: Schaefer 2002, "the number of
 # games": 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872).
 pub_perft=""
-for n in 1 2 3 4 5 6 7 8 9; do
-  out=$(gs games/tictactoe.game --perft $n)
-  pub_perft="$pub_perft $(pub_get "perft $n" "$out")"
+for pub_n in 1 2 3 4 5 6 7 8 9; do
+  out=$(pub_gs games/tictactoe.game --perft $pub_n)
+  pub_perft="$pub_perft $(pub_get "perft $pub_n" "$out")"
 done
 check "tictactoe perft 1..9" " 9 72 504 3024 15120 54720 148176 200448 127872" "$pub_perft"
 
@@ -153,10 +165,10 @@ check "tictactoe: complete games from perft" 255168 \
   "$((pub_e5 + pub_e6 + pub_e7 + pub_e8 + pub_p9))"
 # gsolve's own figure: 'games' counts the sequences that ended before the
 # depth, so past the longest game (depth 10) it is every complete game.
-out=$(gs games/tictactoe.game --perft 10)
+out=$(pub_gs games/tictactoe.game --perft 10)
 check "tictactoe perft 10: games (complete games)" "0 255168" \
   "$(pub_get "perft 10" "$out") $(pub_get games "$out")"
-out=$(gs games/tictactoe.game --perft 9)
+out=$(pub_gs games/tictactoe.game --perft 9)
 check "tictactoe perft 9: games ended before ply 9 + perft 9 = 255168" 255168 \
   "$(( $(pub_get games "$out") + $(pub_get "perft 9" "$out") ))"
 # The game tree has 549,946 nodes (the root and every position entered
@@ -164,7 +176,7 @@ check "tictactoe perft 9: games ended before ply 9 + perft 9 = 255168" 255168 \
 # 200448 + 127872); minimax, which visits every line, enters each once,
 # and so does perft 9.
 check "tictactoe: perft 9 nodes = game tree size" 549946 "$(pub_get nodes "$out")"
-out=$(gs games/tictactoe.game --solver minimax)
+out=$(pub_gs games/tictactoe.game --solver minimax)
 check "tictactoe minimax: nodes = game tree size" 549946 "$(pub_get nodes "$out")"
 check "tictactoe minimax: draw in 9" "draw 9" "$(pub_get value "$out") $(pub_get plies "$out")"
 
@@ -175,11 +187,11 @@ check "tictactoe minimax: draw in 9" "draw 9" "$(pub_get value "$out") $(pub_get
 # Martin Gardner, "Mathematical Games", Scientific American, March 1962:
 # on 3x3 the second player (Black) wins.  The source material: the full
 # game tree of 3x3 has 252 nodes, which minimax (no pruning) visits.
-out=$(gs games/hexapawn.game --solver minimax)
+out=$(pub_gs games/hexapawn.game --solver minimax)
 check "hexapawn 3x3: White to move loses" "White loss -1" \
   "$(pub_get 'to move' "$out") $(pub_get value "$out") $(pub_get score "$out")"
 check "hexapawn 3x3 minimax: 252 nodes" 252 "$(pub_get nodes "$out")"
-out=$(gs games/hexapawn.game)
+out=$(pub_gs games/hexapawn.game)
 check "hexapawn 3x3 alphabeta: loss" loss "$(pub_get value "$out")"
 # These figures were checked with an independent enumerator (a short
 # Python program written from the rules in Gardner's article, not from
@@ -188,22 +200,22 @@ check "hexapawn 3x3 alphabeta: loss" loss "$(pub_get value "$out")"
 # sum with the root is the 252-node tree.  4x3 (width 4): first player
 # wins, 1128 positions, 642 terminal, a 6003-node tree; 3x4 (height 4):
 # first player loses, 987 positions, 383 terminal, a 10783-node tree.
-out=$(gs games/hexapawn.game --count)
+out=$(pub_gs games/hexapawn.game --count)
 check "hexapawn 3x3 --count" "135 65" "$(pub_get positions "$out") $(pub_get terminal "$out")"
 pub_perft=""
-for n in 1 2 3 4 5 6 7 8; do
-  out=$(gs games/hexapawn.game --perft $n)
-  pub_perft="$pub_perft $(pub_get "perft $n" "$out")"
+for pub_n in 1 2 3 4 5 6 7 8; do
+  out=$(pub_gs games/hexapawn.game --perft $pub_n)
+  pub_perft="$pub_perft $(pub_get "perft $pub_n" "$out")"
 done
 check "hexapawn 3x3 perft 1..8" " 3 10 28 56 70 64 20 0" "$pub_perft"
 check "hexapawn 3x3 perft 8 nodes = tree" 252 "$(pub_get nodes "$out")"
-out=$(gs games/hexapawn.game -D width=4 --solver minimax)
+out=$(pub_gs games/hexapawn.game -D width=4 --solver minimax)
 check "hexapawn 4x3 minimax: win, 6003 nodes" "win 6003" "$(pub_get value "$out") $(pub_get nodes "$out")"
-out=$(gs games/hexapawn.game -D width=4 --count)
+out=$(pub_gs games/hexapawn.game -D width=4 --count)
 check "hexapawn 4x3 --count" "1128 642" "$(pub_get positions "$out") $(pub_get terminal "$out")"
-out=$(gs games/hexapawn.game -D height=4 --solver minimax)
+out=$(pub_gs games/hexapawn.game -D height=4 --solver minimax)
 check "hexapawn 3x4 minimax: loss, 10783 nodes" "loss 10783" "$(pub_get value "$out") $(pub_get nodes "$out")"
-out=$(gs games/hexapawn.game -D height=4 --count)
+out=$(pub_gs games/hexapawn.game -D height=4 --count)
 check "hexapawn 3x4 --count" "987 383" "$(pub_get positions "$out") $(pub_get terminal "$out")"
 
 # ---------------------------------------------------------------------
@@ -212,40 +224,45 @@ check "hexapawn 3x4 --count" "987 383" "$(pub_get positions "$out") $(pub_get te
 
 # John Tromp's table of solved board sizes (tromp.github.io/c4/c4.html):
 # 4x4 and 5x4 (width x height) are draws.
-out=$(gs games/connect4.game -D width=4 -D height=4)
+out=$(pub_gs games/connect4.game -D width=4 -D height=4)
 check "connect4 4x4: draw" "draw 0" "$(pub_get value "$out") $(pub_get score "$out")"
-out=$(gs games/connect4.game -D width=5 -D height=4)
+out=$(pub_gs games/connect4.game -D width=5 -D height=4)
 check "connect4 5x4: draw" "draw 0" "$(pub_get value "$out") $(pub_get score "$out")"
 
 # Perft of the standard 7x6 board (OEIS A212693, the number of move
 # sequences of n plies: 7^n until a four can be made at ply 7).
-pub_perft=""
-for n in 1 2 3 4 5 6 7; do
-  out=$(gs games/connect4.game --perft $n)
-  pub_perft="$pub_perft $(pub_get "perft $n" "$out")"
+# Both engines: the VM and the native bitboard engine (the default on 7x6).
+for pub_engine in auto vm; do
+  pub_perft=""
+  for pub_n in 1 2 3 4 5 6 7; do
+    out=$(pub_gs games/connect4.game --engine $pub_engine --perft $pub_n)
+    pub_perft="$pub_perft $(pub_get "perft $pub_n" "$out")"
+  done
+  check "connect4 7x6 perft 1..7 ($pub_engine)" " 7 49 343 2401 16807 117649 823536" "$pub_perft"
 done
-check "connect4 7x6 perft 1..7" " 7 49 343 2401 16807 117649 823536" "$pub_perft"
+out=$(pub_gs games/connect4.game --perft 8)
+check "connect4 7x6 perft 8 (auto)" 5673234 "$(pub_get "perft 8" "$out")"
 if [ -n "$GSOLVE_FULL" ]; then
-  # About 4 s (20 s under ASan).
-  out=$(gs games/connect4.game --perft 8)
-  check "connect4 7x6 perft 8" 5673234 "$(pub_get "perft 8" "$out")"
+  # About 4 s with the VM (20 s under ASan).
+  out=$(pub_gs games/connect4.game --engine vm --perft 8)
+  check "connect4 7x6 perft 8 (vm)" 5673234 "$(pub_get "perft 8" "$out")"
 fi
 
 # Small boards, by hand: one column, so stones alternate up it: with k=1
 # the first stone wins at once; with k=2 no line is ever made (a draw once
 # the 5 cells are full).
-out=$(gs games/connect4.game -D width=1 -D height=5 -D k=1)
+out=$(pub_gs games/connect4.game -D width=1 -D height=5 -D k=1)
 check "connect4 1x5 k=1: win in 1" "win 1" "$(pub_get value "$out") $(pub_get plies "$out")"
-out=$(gs games/connect4.game -D width=1 -D height=5 -D k=2)
+out=$(pub_gs games/connect4.game -D width=1 -D height=5 -D k=2)
 check "connect4 1x5 k=2: draw in 5" "draw 5" "$(pub_get value "$out") $(pub_get plies "$out")"
 # 2x2 with k=2: Yellow a1; Red answers on a2 or b1, and Yellow takes the
 # other one, making a pair: Yellow wins at ply 3.
-out=$(gs games/connect4.game -D width=2 -D height=2 -D k=2)
+out=$(pub_gs games/connect4.game -D width=2 -D height=2 -D k=2)
 check "connect4 2x2 k=2: win in 3" "win 3" "$(pub_get value "$out") $(pub_get plies "$out")"
 # 4x4 with k=3, cross-checked by both solvers (the minimax tree is small).
-out=$(gs games/connect4.game -D width=4 -D height=4 -D k=3)
+out=$(pub_gs games/connect4.game -D width=4 -D height=4 -D k=3)
 pub_ab="$(pub_get value "$out") $(pub_get plies "$out") $(pub_get best "$out")"
-out=$(gs games/connect4.game -D width=4 -D height=4 -D k=3 --solver minimax)
+out=$(pub_gs games/connect4.game -D width=4 -D height=4 -D k=3 --solver minimax)
 check "connect4 4x4 k=3: minimax = alphabeta" "$pub_ab" \
   "$(pub_get value "$out") $(pub_get plies "$out") $(pub_get best "$out")"
 check "connect4 4x4 k=3: first player wins" win "$(pub_get value "$out")"
