@@ -37,19 +37,29 @@ xc_compare() {
       xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --engine vm --all-moves --json 2>&1)
       check "$xc_desc: --all-moves --json --engine vm" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")" ;;
   esac
+  # --solve alone (null-window tests of the root moves), every other
+  # position without the transposition table.
   xc_ref=$(xc_root "$xc_mm")
-  xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --json 2>&1)
-  check "$xc_desc: --solve" "$xc_ref" "$(xc_root "$xc_ab")"
-  xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --tt-size 0 --json 2>&1)
-  check "$xc_desc: --solve --tt-size 0" "$xc_ref" "$(xc_root "$xc_ab")"
-  # The default solver, when it is not alphabeta (a native solver).
-  xc_ab=$(gs "$@" --position "$xc_p" --all-moves --json 2>&1)
-  case $xc_ab in
-    *'"solver":"alphabeta"'*) ;;
-    *) check "$xc_desc: --all-moves --json, default solver" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")"
-       xc_ab=$(gs "$@" --position "$xc_p" --json 2>&1)
-       check "$xc_desc: --solve, default solver" "$xc_ref" "$(xc_root "$xc_ab")" ;;
-  esac
+  if [ $((xc_ncmp % 2)) -eq 0 ]; then
+    xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --json 2>&1)
+    check "$xc_desc: --solve" "$xc_ref" "$(xc_root "$xc_ab")"
+  else
+    xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --tt-size 0 --json 2>&1)
+    check "$xc_desc: --solve --tt-size 0" "$xc_ref" "$(xc_root "$xc_ab")"
+  fi
+  xc_ncmp=$((xc_ncmp + 1))
+  # The default solver, when it is not alphabeta (a native solver); found
+  # out on the first position of each game (xc_default is reset to "").
+  if [ "$xc_default" != alphabeta ]; then
+    xc_ab=$(gs "$@" --position "$xc_p" --all-moves --json 2>&1)
+    case $xc_ab in
+      *'"solver":"alphabeta"'*) xc_default=alphabeta ;;
+      *) xc_default=other
+         check "$xc_desc: --all-moves --json, default solver" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")"
+         xc_ab=$(gs "$@" --position "$xc_p" --json 2>&1)
+         check "$xc_desc: --solve, default solver" "$xc_ref" "$(xc_root "$xc_ab")" ;;
+    esac
+  fi
   if [ "$xc_t" = 1 ]; then
     xc_mm=$(gs "$@" --position "$xc_p" --solver minimax --all-moves 2>&1)
     xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --all-moves 2>&1)
@@ -61,8 +71,9 @@ xc_compare() {
 # The start positions
 # ---------------------------------------------------------------------
 
+xc_ncmp=0
 xc_start() {
-  # shellcheck disable=SC2086
+  xc_default=""
   xc_compare "start of $*" "" 1 "$@"
 }
 xc_start games/nim.game -D heaps=1,2,3
@@ -120,22 +131,22 @@ xc_legal() {
   esac
 }
 
-# xc_walk COUNT MIN MAX AVOID ARGS...: COUNT random walks from the start,
-# each of MIN..MAX random moves (fewer if the game ends); the solvers are
-# compared where each walk stops.  AVOID=1: a move that ends the game is
-# played only when every move does (so that long walks on big boards
-# stop at live positions, whose trees are small).
+# xc_walk COUNT FROM TO AVOID ARGS...: COUNT random walks from the start,
+# each of TO random moves (fewer if the game ends); the solvers are
+# compared at every position of ply FROM to TO along the way (and where a
+# walk ends early).  AVOID=1: a move that ends the game is played only
+# when every move does (so that long walks on big boards stop at live
+# positions, whose trees are small).
 xc_walk() {
-  xc_count=$1 xc_min=$2 xc_max=$3 xc_avoid=$4
+  xc_count=$1 xc_from=$2 xc_to=$3 xc_avoid=$4
   shift 4
+  xc_default=""
   xc_i=0
   while [ $xc_i -lt $xc_count ]; do
-    xc_rand $((xc_max - xc_min + 1))
-    xc_len=$((xc_min + xc_r))
     xc_pos=""
     xc_moves=$(xc_legal "" "$@")
     xc_k=0
-    while [ $xc_k -lt $xc_len ] && [ -n "$xc_moves" ]; do
+    while [ $xc_k -lt $xc_to ] && [ -n "$xc_moves" ]; do
       xc_cand=$xc_moves
       while :; do
         xc_n=$(printf '%s\n' "$xc_cand" | wc -l)
@@ -152,22 +163,24 @@ xc_walk() {
       xc_pos=$xc_next
       xc_moves=$xc_nextmoves
       xc_k=$((xc_k + 1))
+      if [ $xc_k -ge "$xc_from" ] || [ -z "$xc_moves" ]; then
+        # Every fifth position: the text table too.
+        xc_compare "$* after '$xc_pos'" "$xc_pos" $((xc_ncmp % 5 == 0)) "$@"
+      fi
     done
-    # Every fifth position: the text table too.
-    xc_compare "$* after '$xc_pos'" "$xc_pos" $((xc_i % 5 == 0)) "$@"
     xc_i=$((xc_i + 1))
   done
 }
 
-# About 200 positions.  Lengths keep minimax fast: it visits every line.
-xc_walk 30 1 8 0 games/tictactoe.game
-xc_walk 15 7 11 1 games/tictactoe.game -D m=4 -D n=4 -D k=3
-xc_walk 20 1 7 0 games/nim.game -D heaps=2,3,4
-xc_walk 15 3 6 1 games/nim.game -D heaps=1,3,5,7 -D misere=true
-xc_walk 15 4 8 1 games/nim.game -D heaps=1,3,5,7
-xc_walk 10 1 8 0 games/matchsticks.game
-xc_walk 15 1 6 0 games/hexapawn.game -D width=4
-xc_walk 15 3 6 1 games/hexapawn.game -D width=4 -D height=4
-xc_walk 20 6 10 1 games/connect4.game -D width=4 -D height=4
-xc_walk 20 10 13 1 games/connect4.game -D width=5 -D height=4
-xc_walk 15 32 36 1 games/connect4.game
+# About 200 positions.  The plies keep minimax fast: it visits every line.
+xc_walk 5 1 8 0 games/tictactoe.game
+xc_walk 3 8 11 1 games/tictactoe.game -D m=4 -D n=4 -D k=3
+xc_walk 4 1 7 0 games/nim.game -D heaps=2,3,4
+xc_walk 4 3 6 1 games/nim.game -D heaps=1,3,5,7 -D misere=true
+xc_walk 3 4 8 1 games/nim.game -D heaps=1,3,5,7
+xc_walk 2 1 8 0 games/matchsticks.game
+xc_walk 3 1 6 0 games/hexapawn.game -D width=4
+xc_walk 4 3 6 1 games/hexapawn.game -D width=4 -D height=4
+xc_walk 3 6 10 1 games/connect4.game -D width=4 -D height=4
+xc_walk 4 10 13 1 games/connect4.game -D width=5 -D height=4
+xc_walk 3 33 36 1 games/connect4.game
