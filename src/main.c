@@ -32,16 +32,21 @@
 
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
-typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB } Mode;
+typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET } Mode;
 enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
 
-typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO } Solver;
+typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE } Solver;
 
 typedef struct Options {
   const char *file;
   Mode mode;
   const char *mode_flag;    /* the option that chose the mode */
   Solver solver;
+  int solver_set;           /* --solver was given */
+  int weak;                 /* --weak: win/draw/loss only (native solver) */
+  const char *test_set;     /* --test-set FILE: lines "moves score" */
+  long limit;               /* --limit N: first N lines; 0 all */
+  int zero_based;           /* --zero-based: test-set columns from 0 */
   const char *position;     /* NULL: the start position */
   int all_moves;
   int json;
@@ -69,6 +74,8 @@ typedef struct Run {
   Perft perft;
   Count count;
   Retro retro;
+  Solver solver;            /* the solver that ran */
+  C4Solver *c4;             /* the native Connect Four solver, once made */
   double seconds;           /* time spent in the mode */
 } Run;
 
@@ -86,12 +93,14 @@ static const char usage_text[] =
   "  --dump-db          print a database's counts by value and distance\n"
   "options:\n"
   "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
-  "  --solver NAME      alphabeta (default), minimax or retro (retrograde)\n"
+  "  --solver NAME      alphabeta (default), minimax, retro, native\n"
   "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
   "  --engine NAME      auto (default: native when the game has one), vm, native\n"
   "  --db FILE          with retro: save the database; else answer from it\n"
   "  --max-positions N  --memory MB   limits of the retrograde solver\n"
   "  --stats            solver statistics on stderr   --quiet  no progress\n"
+  "  --weak             win/draw/loss only (the native Connect Four solver)\n"
+  "  --test-set FILE    solve and check lines \"moves score\" (--limit N, --zero-based)\n"
   "  -D NAME=VALUE      override a parameter (repeatable; or -DNAME=VALUE)\n"
   "  --json             print one JSON object instead of text\n"
   "  --help, --version  print this help or the version, and exit\n"
@@ -211,7 +220,8 @@ static int parse_args(int argc, char **argv, Options *o) {
     if (strcmp(name, "--perft") == 0 || strcmp(name, "--position") == 0
         || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0
         || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
-        || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0) {
+        || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
+        || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -251,8 +261,11 @@ static int parse_args(int argc, char **argv, Options *o) {
         o->solver = SOLVER_MINIMAX;
       else if (strcmp(val, "retro") == 0)
         o->solver = SOLVER_RETRO;
+      else if (strcmp(val, "native") == 0)
+        o->solver = SOLVER_NATIVE;
       else
-        return usage_error("unknown solver '%s' (alphabeta, minimax or retro)", val);
+        return usage_error("unknown solver '%s' (alphabeta, minimax, retro or native)", val);
+      o->solver_set = 1;
     } else if (strcmp(name, "--tt-size") == 0) {
       if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
         fprintf(stderr, "gsolve: error: --tt-size needs a size in MiB from "
@@ -269,6 +282,17 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->db = val;
     } else if (strcmp(name, "--dump-db") == 0) {
       if ((st = set_mode(o, MODE_DUMPDB, "--dump-db")) != EXIT_OK) return st;
+    } else if (strcmp(name, "--test-set") == 0) {
+      if ((st = set_mode(o, MODE_TESTSET, "--test-set")) != EXIT_OK) return st;
+      o->test_set = val;
+    } else if (strcmp(name, "--limit") == 0) {
+      if (parse_int(val, 1, 1000000000L, &n) != 0)
+        return usage_error("--limit needs a number of lines from 1, not '%s'", val);
+      o->limit = n;
+    } else if (strcmp(name, "--zero-based") == 0) {
+      o->zero_based = 1;
+    } else if (strcmp(name, "--weak") == 0) {
+      o->weak = 1;
     } else if (strcmp(name, "--stats") == 0) {
       o->stats = 1;
     } else if (strcmp(name, "--quiet") == 0) {
@@ -377,9 +401,14 @@ static void text_header(const Run *r) {
   printf("\nto move: %s\n", r->g->player_names[game_to_move(r->g)]);
 }
 
-static const char *solver_name(const Options *o) {
-  if (o->db && o->solver != SOLVER_RETRO) return "db";
-  return o->solver == SOLVER_MINIMAX ? "minimax" : o->solver == SOLVER_RETRO ? "retro" : "alphabeta";
+static const char *solver_name(const Run *r) {
+  if (r->opt->db && r->solver != SOLVER_RETRO) return "db";
+  switch (r->solver) {
+    case SOLVER_MINIMAX: return "minimax";
+    case SOLVER_RETRO: return "retro";
+    case SOLVER_NATIVE: return r->g->engine;
+    default: return "alphabeta";
+  }
 }
 
 static void text_solve(const Run *r) {
@@ -400,7 +429,7 @@ static void text_solve(const Run *r) {
   if (r->opt->solver == SOLVER_RETRO || r->opt->db)
     printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->retro.positions, r->retro.stored);
   printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds,
-         solver_name(r->opt), r->g->engine);
+         solver_name(r), r->g->engine);
   if (r->opt->all_moves && res->nmoves > 0) {
     int width = 4;
     for (i = 0; i < res->nmoves; i++) {
@@ -492,7 +521,7 @@ static void report_json(const Run *r) {
   json_double(&w, r->seconds);
   json_key(&w, "solver");
   if (mode == MODE_SOLVE)
-    json_string(&w, solver_name(r->opt));
+    json_string(&w, solver_name(r));
   else
     json_null(&w);
   json_key(&w, "engine");
@@ -544,6 +573,146 @@ static void report_json(const Run *r) {
 }
 
 /* ---- running ------------------------------------------------------ */
+
+/* The strong Connect Four solver on the native engine: every root move's
+** exact Pons score (hence value and plies), reported like the others. */
+static int native_solve(Run *r) {
+  Search *s = &r->search;
+  SolveResult *res = &s->result;
+  C4Query q;
+  C4Answer a;
+  if (!native_c4_query(r->g, &q)) {
+    fprintf(stderr, "gsolve: error: --solver native needs a native engine with a solver "
+            "(Connect Four: --engine native)\n");
+    return EXIT_USAGE;
+  }
+  if (search_root_begin(s) != EXIT_OK) return s->status;
+  if (res->terminal) return EXIT_OK;
+  q.weak = r->opt->weak;
+  q.all_moves = 1;
+  if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, r->opt->tt_mib ? r->opt->tt_mib : 64)) == NULL)
+    return out_of_memory();
+  c4_reset(r->c4);
+  if (c4_solve(r->c4, &q, &a) != 0) return out_of_memory();
+  s->nodes = a.nodes;
+  int cells = q.width * q.height;
+  for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
+    int sc = a.move_score[i];
+    int plies = r->opt->weak ? 0 : c4_plies_from_score(cells, q.moves, sc);
+    res->values[i] = value_make(sc, plies, res->mover);
+    res->exact[i] = 1;
+  }
+  search_root_finish(s);
+  return EXIT_OK;
+}
+
+/* Solves the engine's current position with the chosen solver into
+** r->search (the table, if any, new: cleared per position). */
+static int solve_current(Run *r, int base_ply) {
+  const Options *o = r->opt;
+  C4Query q;
+  search_init(&r->search, r->g, base_ply, stderr);
+  r->solver = o->solver;
+  if (!o->solver_set && native_c4_query(r->g, &q)) r->solver = SOLVER_NATIVE;
+  if (r->solver == SOLVER_NATIVE) return native_solve(r);
+  if (r->solver == SOLVER_MINIMAX) return minimax_solve(&r->search);
+  if (r->solver == SOLVER_RETRO) {
+    fprintf(stderr, "gsolve: error: --test-set takes the alphabeta, minimax or native solver\n");
+    return EXIT_USAGE;
+  }
+  tt_free(r->tt);
+  r->tt = o->tt_mib > 0 ? tt_new(o->tt_mib) : NULL;
+  if (o->tt_mib > 0 && r->tt == NULL) return out_of_memory();
+  return alphabeta_solve(&r->search, r->tt, 0);
+}
+
+/* --test-set FILE: every line "moves score" (moves as column digits from
+** the start) is solved from scratch and its score checked.  Prints the
+** count, mismatches, mean time and nodes; exit 1 on a mismatch. */
+static int run_test_set(Run *r) {
+  const Options *o = r->opt;
+  FILE *f = fopen(o->test_set, "r");
+  if (f == NULL) {
+    fprintf(stderr, "gsolve: error: cannot read '%s': %s\n", o->test_set, strerror(errno));
+    return EXIT_IO;
+  }
+  char line[4096];
+  long n = 0, bad = 0, lineno = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+  int st = EXIT_OK;
+  while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
+    lineno++;
+    char moves[4096];
+    long want;
+    int k = sscanf(line, "%4095s %ld", moves, &want);
+    if (k < 1 || moves[0] == '#') continue;
+    if (k != 2) {
+      fprintf(stderr, "gsolve: error: %s:%ld: expected \"moves score\"\n", o->test_set, lineno);
+      st = EXIT_USAGE;
+      break;
+    }
+    if (o->zero_based)
+      for (char *c = moves; *c; c++) if (*c >= '0' && *c <= '8') (*c)++;
+    Position pos;
+    if ((st = position_play(r->g, moves, &pos, stderr)) != EXIT_OK) { position_free(&pos); break; }
+    double t0 = now();
+    C4Query q;
+    int64_t score = 0, plies;
+    uint64_t used = 0;
+    Outcome out;
+    if ((!o->solver_set || o->solver == SOLVER_NATIVE) && native_c4_query(r->g, &q) &&
+        !game_ended(r->g, &out)) {
+      /* The native solver on the root alone, its table cleared per line. */
+      C4Answer a;
+      r->solver = SOLVER_NATIVE;
+      q.weak = o->weak;
+      if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, o->tt_mib ? o->tt_mib : 64)) == NULL)
+        st = out_of_memory();
+      else {
+        c4_reset(r->c4);
+        c4_solve(r->c4, &q, &a);
+        score = a.score;
+        used = a.nodes;
+      }
+      search_init(&r->search, r->g, pos.n, stderr);
+    } else {
+      st = solve_current(r, pos.n);
+      value_decode(r->search.result.value, &score, &plies);
+      used = r->search.nodes;
+    }
+    seconds += now() - t0;
+    if (st == EXIT_OK) {
+      nodes += used;
+      if (o->weak) { score = score > 0 ? 1 : score < 0 ? -1 : 0; want = want > 0 ? 1 : want < 0 ? -1 : 0; }
+      if (score != want) {
+        bad++;
+        fprintf(stderr, "%s:%ld: %s: expected %ld, got %lld\n", o->test_set, lineno, moves, want,
+                (long long)score);
+      }
+      n++;
+    }
+    for (int i = 0; i < pos.n; i++) game_undo(r->g);
+    position_free(&pos);
+    search_free(&r->search);
+    if (st != EXIT_OK) break;
+  }
+  fclose(f);
+  if (st != EXIT_OK) return st;
+  double mean = n ? seconds / (double)n : 0;
+  if (o->json)
+    printf("{\"test_set\":\"%s\",\"engine\":\"%s\",\"solver\":\"%s\",\"positions\":%ld,"
+           "\"mismatches\":%ld,\"seconds\":%.6f,\"mean_seconds\":%.9f,\"nodes\":%llu,"
+           "\"mean_nodes\":%.1f,\"nodes_per_second\":%.0f}\n", o->test_set, r->g->engine,
+           solver_name(r), n, bad, seconds, mean, (unsigned long long)nodes,
+           n ? (double)nodes / (double)n : 0.0, seconds > 0 ? (double)nodes / seconds : 0.0);
+  else
+    printf("test set: %s\nengine: %s\nsolver: %s\npositions: %ld\nmismatches: %ld\n"
+           "mean time: %.1f us\nmean nodes: %.1f\nnodes/s: %.0f\n", o->test_set, r->g->engine,
+           solver_name(r), n, bad, mean * 1e6, n ? (double)nodes / (double)n : 0.0,
+           seconds > 0 ? (double)nodes / seconds : 0.0);
+  return bad ? 1 : EXIT_OK;
+}
 
 /* The parameters as text, which a database records. */
 static int with_params(Run *r, int (*fn)(Run *, const char *)) {
@@ -602,6 +771,8 @@ static int run(Run *r) {
     t0 = now();
     st = count_run(&r->count);
     break;
+  case MODE_TESTSET:
+    return run_test_set(r);
   case MODE_DUMPDB:
     retro_init(&r->retro, g, r->pos.n, stderr);
     st = with_params(r, read_db);
@@ -617,7 +788,15 @@ static int run(Run *r) {
         && (r->tt = tt_new(o->tt_mib)) == NULL)
       return out_of_memory();
     t0 = now();
-    if (o->solver == SOLVER_RETRO) {
+    /* A native engine with its own solver uses it unless told otherwise. */
+    C4Query q;
+    r->solver = o->solver;
+    if (!o->solver_set && !o->db && native_c4_query(g, &q)) r->solver = SOLVER_NATIVE;
+    if (o->weak && r->solver != SOLVER_NATIVE)
+      return usage_error("%s", "--weak needs the native Connect Four solver (--engine native)");
+    if (r->solver == SOLVER_NATIVE) {
+      st = native_solve(r);
+    } else if (o->solver == SOLVER_RETRO) {
       retro_init(&r->retro, g, r->pos.n, stderr);
       if (o->max_positions) r->retro.max_positions = (uint64_t)o->max_positions;
       r->retro.memory_limit = o->memory_mib << 20;
@@ -664,6 +843,7 @@ static void free_run(Run *r) {
   perft_free(&r->perft);
   count_free(&r->count);
   retro_free(&r->retro);
+  c4_free(r->c4);
   free(r);
 }
 

@@ -13,4 +13,9 @@
 Game *native_nim_new(const Program *p, char *why, size_t n);
 Game *native_c4_new(const Program *p, char *why, size_t n);
 
+/* The native Connect Four position for the strong solver; 0 when g is
+** another engine. */
+#include "c4solve.h"
+int native_c4_query(Game *g, C4Query *q);
+
 #endif

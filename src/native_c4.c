@@ -214,7 +214,7 @@ static void c4_canonical(Game *g, const void *state, void *out) {
   memcpy(out, smaller ? &m : &s, sizeof s);
 }
 
-static void c4_free(Game *g) {
+static void c4_engine_free(Game *g) {
   C4 *c = (C4 *)g;
   if (!c) return;
   free(c->hist);
@@ -263,6 +263,20 @@ Game *native_c4_new(const Program *p, char *why, size_t n) {
   g->player_names[1] = gs_player_name(p, 1);
   g->state_bytes = sizeof(C4State);
   g->key_bytes = sizeof(C4State);
-  g->destroy = c4_free;
+  g->destroy = c4_engine_free;
   return g;
+}
+
+/* The current position as the strong solver takes it (c4solve.h); 0 if
+** g is not this engine. */
+int native_c4_query(Game *g, C4Query *q) {
+  if (g->vt != &c4_vtable) return 0;
+  C4 *c = (C4 *)g;
+  memset(q, 0, sizeof *q);
+  q->width = c->w;
+  q->height = c->h;
+  q->mask = c->s.stones[0] | c->s.stones[1];
+  q->cur = c->s.stones[c->moves & 1];
+  q->moves = c->moves;
+  return 1;
 }
