@@ -89,6 +89,7 @@ gsolve-asan: $(BUILD)/main.o $(BUILD)/libgsolve.a
 
 bench: gsolve
 	sh tests/bench.sh
+	sh tests/bench_connect4.sh
 
 # Fuzzing: the harness under libFuzzer (clang) for FUZZ_SECS seconds, with
 # the bundled games and error tests as the seed corpus.  The replay driver
