@@ -190,6 +190,7 @@ opt_when
 
 block
   : '{' stmts '}'               { $$ = mk2(ps, NODE_BLOCK, @$, $2, NULL); }
+  | '{' stmts error '}'         { $$ = mk2(ps, NODE_BLOCK, @$, $2, NULL); }
   ;
 
 stmts

@@ -49,6 +49,7 @@ typedef struct Compiler {
   int recent[4]; int nrecent;
   int barrier;
   int scope_start;        /* first local of the innermost scope */
+  int too_deep;           /* "nested too deeply" was reported */
   /* Function signatures, resolved once (an enumeration type declares its
   ** members, so resolving it twice would declare them twice). */
   Type *fparams;          /* FUNC_MAX_PARAMS per function */
@@ -58,6 +59,16 @@ typedef struct Compiler {
 #define FUNC_MAX_PARAMS 32   /* parameters of a user function */
 
 static Type mkt(TypeKind k) { Type t = { k, 0, 0, 0 }; return t; }
+
+static int is_builtin_function(const char *name) {
+  static const char *const names[] = {
+    "len", "sum", "max", "min", "abs", "at", "col", "row", "step", "line",
+    "count", "opposite", "opponent", "neighbours", "neighbors", NULL,
+  };
+  for (int i = 0; names[i]; i++)
+    if (!strcmp(names[i], name)) return 1;
+  return 0;
+}
 static const Type T_ERR = { TY_ERROR, 0, 0, 0 };
 
 /* ------------------------------------------------------------------ */
@@ -366,7 +377,10 @@ static Type name_expr(Compiler *c, Node *e) {
   }
   Symbol *s = resolve_lookup(c->r, e->name);
   if (!s) {
-    diag_error(c->d, e->span, "unknown name '%s'", e->name);
+    if (is_builtin_function(e->name))
+      diag_error(c->d, e->span, "'%s' is a built-in function, not a value", e->name);
+    else
+      diag_error(c->d, e->span, "unknown name '%s'", e->name);
     return T_ERR;
   }
   switch (s->kind) {
@@ -525,6 +539,14 @@ static Type call_expr(Compiler *c, Node *e) {
     return rt;
   }
   /* Other names (a state called max, say) do not hide the built-ins. */
+  if (s && !is_builtin_function(e->name)) {
+    static const char *const what[] = { "parameter", "constant", "member of an enumeration",
+                                        "type", "state variable", "function", "move", "value",
+                                        "value", "board" };
+    diag_error(c->d, e->span, "'%s' is a %s, not a function", e->name,
+               s->kind <= SYM_BOARDDECL ? what[s->kind] : "name");
+    return T_ERR;
+  }
   const char *n = e->name;
   int nargs = ast_count(e->a);
   /* Built-ins over list parameters fold to constants. */
@@ -665,7 +687,8 @@ static Type expr(Compiler *c, Node *e) {
   if (!e) return T_ERR;
   if (++c->depth > AST_MAX_DEPTH * 4) {
     c->depth--;
-    diag_error(c->d, e->span, "expression nested too deeply");
+    if (!c->too_deep) diag_error(c->d, e->span, "expression nested too deeply");
+    c->too_deep = 1;
     return T_ERR;
   }
   Type t = T_ERR;

@@ -76,6 +76,7 @@ typedef struct Run {
   Retro retro;
   Solver solver;            /* the solver that ran */
   C4Solver *c4;             /* the native Connect Four solver, once made */
+  int no_plies;             /* the solver gives no distances (nim-sum rule, --weak) */
   double seconds;           /* time spent in the mode */
 } Run;
 
@@ -418,7 +419,7 @@ static void text_solve(const Run *r) {
   int i, k;
   value_decode(res->value, &score, &plies);
   printf("value: %s\nscore: %" PRId64 "\n", value_verdict(score), score);
-  if (plies >= RETRO_ENDLESS) printf("plies: -\nbest: ");   /* a draw forever */
+  if (plies >= RETRO_ENDLESS || r->no_plies) printf("plies: -\nbest: ");   /* a draw forever */
   else printf("plies: %" PRId64 "\nbest: ", plies);
   if (res->nbest == 0) fputs("-", stdout);
   for (i = k = 0; i < res->nmoves; i++)
@@ -442,7 +443,7 @@ static void text_solve(const Run *r) {
       printf("%-*s  %-5s  %5" PRId64 "  ", width,
              move_text(r->g, &res->moves[i], buf, sizeof buf),
              value_verdict(score), score);
-      if (plies >= RETRO_ENDLESS) printf("%5s\n", "-");
+      if (plies >= RETRO_ENDLESS || r->no_plies) printf("%5s\n", "-");
       else printf("%5" PRId64 "\n", plies);
     }
   }
@@ -502,7 +503,7 @@ static void report_json(const Run *r) {
   if (mode == MODE_SOLVE) json_int(&w, score);
   else json_null(&w);
   json_key(&w, "plies");
-  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS) json_int(&w, plies);
+  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS && !r->no_plies) json_int(&w, plies);
   else json_null(&w);
   json_key(&w, "best");
   if (mode == MODE_SOLVE) {
@@ -562,7 +563,7 @@ static void report_json(const Run *r) {
       json_key(&w, "score");
       json_int(&w, score);
       json_key(&w, "plies");
-      if (plies < RETRO_ENDLESS) json_int(&w, plies);
+      if (plies < RETRO_ENDLESS && !r->no_plies) json_int(&w, plies);
       else json_null(&w);
       json_end_object(&w);
     }
@@ -581,6 +582,22 @@ static int native_solve(Run *r) {
   SolveResult *res = &s->result;
   C4Query q;
   C4Answer a;
+  int win, nwin;
+  static Move winning[GAME_MAX_MOVES];
+  if (native_nim_analyze(r->g, &win, winning, &nwin)) {
+    /* The nim-sum rule: the value and the winning moves, no distance. */
+    if (search_root_begin(s) != EXIT_OK) return s->status;
+    if (res->terminal) return EXIT_OK;
+    r->no_plies = 1;
+    for (int i = 0; i < res->nmoves; i++) {
+      int good = 0;
+      for (int k = 0; k < nwin && !good; k++) good = !memcmp(&winning[k], &res->moves[i], sizeof *winning);
+      res->values[i] = value_make(win && good ? 1 : -1, 0, res->mover);
+      res->exact[i] = 1;
+    }
+    search_root_finish(s);
+    return EXIT_OK;
+  }
   if (!native_c4_query(r->g, &q)) {
     fprintf(stderr, "gsolve: error: --solver native needs a native engine with a solver "
             "(Connect Four: --engine native)\n");
@@ -589,6 +606,7 @@ static int native_solve(Run *r) {
   if (search_root_begin(s) != EXIT_OK) return s->status;
   if (res->terminal) return EXIT_OK;
   q.weak = r->opt->weak;
+  r->no_plies = q.weak;
   q.all_moves = 1;
   if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, r->opt->tt_mib ? r->opt->tt_mib : 64)) == NULL)
     return out_of_memory();

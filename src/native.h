@@ -18,4 +18,8 @@ Game *native_c4_new(const Program *p, char *why, size_t n);
 #include "c4solve.h"
 int native_c4_query(Game *g, C4Query *q);
 
+/* Nim by the nim-sum rule: 1 (with *win and the winning moves) when g is
+** the native Nim engine, else 0. */
+int native_nim_analyze(Game *g, int *win, Move *winning, int *nwinning);
+
 #endif

@@ -177,3 +177,42 @@ Game *native_nim_new(const Program *p, char *why, size_t n) {
   g->destroy = nim_free;
   return g;
 }
+
+/* The nim-sum rule (Bouton): in normal play the player to move loses
+** exactly when the heaps XOR to 0; in misere play likewise, except when
+** no heap has more than one match, where he loses when the number of
+** single matches is odd. */
+static int nim_lost(const Nim *nim, const int32_t *heaps) {
+  int32_t x = 0, big = 0, ones = 0;
+  for (int h = 0; h < nim->nheaps; h++) {
+    x ^= heaps[h];
+    big |= heaps[h] > 1;
+    ones += heaps[h] == 1;
+  }
+  if (nim->misere && !big) return ones % 2 == 1;
+  return x == 0;
+}
+
+int native_nim_analyze(Game *g, int *win, Move *winning, int *nwinning) {
+  if (g->vt != &nim_vtable) return 0;
+  Nim *nim = (Nim *)g;
+  int32_t heaps[NIM_MAX_HEAPS];
+  memcpy(heaps, nim->s + 1, (size_t)nim->nheaps * sizeof *heaps);
+  *win = !nim_lost(nim, heaps);
+  *nwinning = 0;
+  /* A winning move leaves the opponent lost by the same rule. */
+  for (int h = 0; h < nim->nheaps && *win; h++) {
+    int32_t keep = heaps[h];
+    for (int32_t n = 1; n <= keep && *nwinning < GAME_MAX_MOVES; n++) {
+      heaps[h] = keep - n;
+      if (nim_lost(nim, heaps)) {
+        memset(&winning[*nwinning], 0, sizeof *winning);
+        winning[*nwinning].arg[0] = (int16_t)(h + 1);
+        winning[*nwinning].arg[1] = (int16_t)n;
+        (*nwinning)++;
+      }
+    }
+    heaps[h] = keep;
+  }
+  return 1;
+}

@@ -38,7 +38,11 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
     *status = EXIT_LIMIT;
     return NULL;
   }
-  if (d.errors) { gs_program_free(p); return NULL; }
+  if (d.errors) {
+    if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
+    gs_program_free(p);
+    return NULL;
+  }
 
   Resolver *r = NULL;
   int usage = 0;

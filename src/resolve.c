@@ -173,7 +173,7 @@ Type resolve_type(Resolver *r, Node *t, int storable) {
       Type t1, t2;
       int32_t lo = resolve_const(r, t->a, &t1, &ok1);
       int32_t hi = resolve_const(r, t->b, &t2, &ok2);
-      if (!ok1 || !ok2) return mktype(TY_ERROR, 0, 0);
+      if (!ok1 || !ok2 || t1.kind == TY_ERROR || t2.kind == TY_ERROR) return mktype(TY_ERROR, 0, 0);
       if (t1.kind != TY_INT || t2.kind != TY_INT) {
         diag_error(r->d, t->span, "range bounds must be integers");
         return mktype(TY_ERROR, 0, 0);
@@ -668,7 +668,13 @@ static void declare_state_checked(Resolver *r, Node *decl) {
       Type t;
       int32_t n = resolve_const(r, dn, &t, &ok);
       if (!ok) return;
-      if (t.kind != TY_INT || n < 1 || n > PROG_MAX_ARRAY) {
+      if (t.kind != TY_INT) {
+        char b[64];
+        diag_error(r->d, dn->span, "array size must be an integer from 1 to %d, not %s",
+                   PROG_MAX_ARRAY, type_name(p, t, b, sizeof b));
+        return;
+      }
+      if (n < 1 || n > PROG_MAX_ARRAY) {
         diag_error(r->d, dn->span, "array size must be an integer from 1 to %d (got %d)",
                    PROG_MAX_ARRAY, n);
         return;
@@ -835,6 +841,9 @@ static void declare_builtins(Resolver *r) {
   declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);
   for (int d = 0; d < DIR_COUNT; d++) declare_value(r, dir_names[d], mktype(TY_DIR, d, d), d);
   for (int i = 0; i < p->nplayers; i++) {
+    int dup = 0;
+    for (int j = 0; j < i; j++) dup |= !strcmp(p->players[j], p->players[i]);
+    if (dup) continue;   /* reported by declare_players */
     if (resolve_lookup(r, p->players[i])) {
       diag_error(r->d, r->players_span[i], "player name '%s' is a built-in name", p->players[i]);
       continue;
@@ -903,12 +912,13 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
       if (p->name) diag_error(d, n->span, "game name declared twice");
       p->name = n->name;
     } else if (n->kind == NODE_PLAYERS) {
+      r->players_seen = 1;
       declare_players(r, n);
     }
   }
   if (!p->name) p->name = "unnamed";
   if (p->nplayers == 0) {
-    diag_error(d, zero, "the game declares no players (add: players A, B;)");
+    if (!r->players_seen) diag_error(d, zero, "the game declares no players (add: players A, B;)");
     p->nplayers = 1;
     p->players[0] = "A";
   }

@@ -38,6 +38,7 @@ struct Resolver {
   Node **symmetries; int nsymmetries;
   int depth;                        /* recursion guard for const folding */
   Span players_span[GAME_MAX_PLAYERS];
+  int players_seen;                 /* a players declaration exists */
 };
 
 Symbol *resolve_lookup(Resolver *r, const char *name);

@@ -47,6 +47,7 @@ typedef struct VM {
   Outcome out;
   Move *movebuf; int nmoves;
   long steps;
+  int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
   uint8_t *bits;      /* per slot: bits in a packed key */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
@@ -168,11 +169,11 @@ static void trail_grow(VM *vm, int pc) {
 
 static inline void store_slot(VM *vm, int s, int32_t v, int pc) {
   const Program *p = vm->p;
-  if (!vm->writable) vm_fail(vm, pc, 0, EXIT_RUNTIME, "the state can only change in a move's effect");
+  if (!vm->writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
   if (v < p->lo[s] || v > p->hi[s]) {
     char name[96];
     slot_name(p, s, name, sizeof name);
-    vm_fail(vm, pc, 0, EXIT_RUNTIME, "value %d out of range %d..%d for '%s'", v, p->lo[s], p->hi[s], name);
+    vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "value %d out of range %d..%d for '%s'", v, p->lo[s], p->hi[s], name);
   }
   int32_t old = vm->slots[s];
   if (old == v) return;
@@ -213,6 +214,7 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
   int base = 0;
   int32_t *sp;
   vm->steps = 0;
+  vm->depth = 0;
   memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
   for (int i = 0; i < nargs; i++) stack[i] = args[i];
   sp = stack + ch->nlocals;
@@ -329,6 +331,7 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         if (nbase + callee->nlocals + callee->maxstack > stack + VM_STACK_WORDS)
           FAIL("out of stack space for locals");
         depth++;
+        vm->depth = depth;
         vm->frames[depth].chunk = code[pc];
         vm->frames[depth].base = (int)(nbase - stack);
         vm->frames[depth].ret_pc = pc + 2;
@@ -345,6 +348,7 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         sp = stack + vm->frames[depth].base;
         pc = vm->frames[depth].ret_pc;
         depth--;
+        vm->depth = depth;
         base = vm->frames[depth].base;
         locals = stack + base;
         if (op == OP_RET) PUSH(v);

@@ -47,7 +47,7 @@ for size in "4 4" "5 4" "7 6"; do
   check "connect4 ${1}x$2 perft 8: native = vm" "$v" "$n"
 done
 check "connect4 7x6 perft 8 (OEIS A212693)" 5673234 "$(gs games/connect4.game --engine native --perft 8 | sed -n 's/^perft 8: //p')"
-solved() { gs "$@" --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//; s/"engine":"[^"]*"//'; }
+solved() { gs "$@" --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//; s/"solver":"[^"]*",//; s/"engine":"[^"]*"//'; }
 for args in "-D width=4 -D height=4" "-D width=5 -D height=4" "-D width=5 -D height=4 --position 3" \
             "--position 2252576253462244111563365343671351441" "--position 7422341735647741166133573473242566"; do
   # shellcheck disable=SC2086
