@@ -584,6 +584,22 @@ static int native_solve(Run *r) {
   C4Answer a;
   int win, nwin;
   static Move winning[GAME_MAX_MOVES];
+  int plies0;
+  if (native_sticks_analyze(r->g, &win, &plies0, winning, &nwin)) {
+    /* The period gives every move's exact value and distance. */
+    if (search_root_begin(s) != EXIT_OK) return s->status;
+    if (res->terminal) return EXIT_OK;
+    for (int i = 0; i < res->nmoves; i++) {
+      int cwin, cplies, cn;
+      game_apply(r->g, &res->moves[i]);
+      native_sticks_analyze(r->g, &cwin, &cplies, winning, &cn);
+      game_undo(r->g);
+      res->values[i] = value_make(cwin ? -1 : 1, 1 + cplies, res->mover);
+      res->exact[i] = 1;
+    }
+    search_root_finish(s);
+    return EXIT_OK;
+  }
   if (native_nim_analyze(r->g, &win, winning, &nwin)) {
     /* The nim-sum rule: the value and the winning moves, no distance. */
     if (search_root_begin(s) != EXIT_OK) return s->status;
@@ -809,7 +825,11 @@ static int run(Run *r) {
     /* A native engine with its own solver uses it unless told otherwise. */
     C4Query q;
     r->solver = o->solver;
-    if (!o->solver_set && !o->db && native_c4_query(g, &q)) r->solver = SOLVER_NATIVE;
+    int w_, p_, n_;
+    static Move scratch[GAME_MAX_MOVES];
+    if (!o->solver_set && !o->db &&
+        (native_c4_query(g, &q) || native_sticks_analyze(g, &w_, &p_, scratch, &n_)))
+      r->solver = SOLVER_NATIVE;
     if (o->weak && r->solver != SOLVER_NATIVE)
       return usage_error("%s", "--weak needs the native Connect Four solver (--engine native)");
     if (r->solver == SOLVER_NATIVE) {

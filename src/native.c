@@ -15,6 +15,7 @@ typedef struct NativeEntry {
 static const NativeEntry engines[] = {
   { "nim", native_nim_new },
   { "connect4", native_c4_new },
+  { "matchsticks", native_sticks_new },
 };
 
 Game *native_new(const Program *p, char *why, size_t n) {

@@ -12,6 +12,11 @@
 
 Game *native_nim_new(const Program *p, char *why, size_t n);
 Game *native_c4_new(const Program *p, char *why, size_t n);
+Game *native_sticks_new(const Program *p, char *why, size_t n);
+
+/* Matchsticks by its period: 1 (with the value, the exact plies and the
+** winning move) when g is the native matchsticks engine, else 0. */
+int native_sticks_analyze(Game *g, int *win, int *plies, Move *winning, int *nwinning);
 
 /* The native Connect Four position for the strong solver; 0 when g is
 ** another engine. */

@@ -165,6 +165,16 @@ Game *native_nim_new(const Program *p, char *why, size_t n) {
     nim->s[1 + h] = heaps[h];
     if (heaps[h] > nim->maxtake) nim->maxtake = heaps[h];
   }
+  /* generate() writes at most GAME_MAX_MOVES moves: one per match at
+  ** the start, fewer later. */
+  int64_t total = 0;
+  for (int h = 0; h < nheaps; h++) total += heaps[h];
+  if (total > GAME_MAX_MOVES) {
+    snprintf(why, n, "native nim handles positions of at most %d moves (these heaps hold %lld "
+             "matches)", GAME_MAX_MOVES, (long long)total);
+    free(nim);
+    return NULL;
+  }
   Game *g = &nim->base;
   g->vt = &nim_vtable;
   g->engine = "native-nim";

@@ -70,3 +70,33 @@ err=$(gs games/connect4.game -D k=3 -D width=4 -D height=4 --perft 1 2>&1 >/dev/
 check "fallback note" "gsolve: note: the native engine 'connect4' is declared only for other parameters; using the VM" "$err"
 gs games/tictactoe.game --engine native --perft 1 >/dev/null 2>&1
 check "--engine native without one: exit 2" 2 "$?"
+
+# Matchsticks: the native engine solves by the period; every move's value
+# and distance equal alpha-beta's on the VM.
+sticks_bad=0
+for k in 1 2 3 5; do
+  for n in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 17 25 40; do
+    a=$(solved games/matchsticks.game -D n=$n -D k=$k)
+    b=$(solved games/matchsticks.game -D n=$n -D k=$k --engine vm)
+    [ "$a" = "$b" ] || { sticks_bad=$((sticks_bad + 1)); echo "matchsticks n=$n k=$k: native $a vm $b"; }
+  done
+done
+check "matchsticks by the period = alpha-beta on the VM (68 cases)" 0 "$sticks_bad"
+check "matchsticks n=100000 k=7: a loss in 25000 plies, instantly" "loss 25000" \
+  "$(gs games/matchsticks.game -D n=100000 -D k=7 | sed -n 's/^value: //p; s/^plies: //p' | tr '\n' ' ' | sed 's/ $//')"
+
+# Nim by the nim-sum rule (--solver native): same value as alpha-beta, and
+# the winning moves are exactly alpha-beta's winning moves.
+nim_bad=0
+for heaps in 1,3,5,7 2,3 3,4,5 1,1,2 2,2 1,2,4,7 5,6; do
+  for mis in false true; do
+    a=$(gs games/nim.game -D heaps=$heaps -D misere=$mis --solver native --all-moves --json | sed 's/.*"value":"\([a-z]*\)".*/\1/')
+    b=$(gs games/nim.game -D heaps=$heaps -D misere=$mis --engine vm --all-moves --json | sed 's/.*"value":"\([a-z]*\)".*/\1/')
+    wa=$(gs games/nim.game -D heaps=$heaps -D misere=$mis --solver native --all-moves --json | grep -o '"move":"[^"]*","value":"win"' | tr '\n' ' ')
+    wb=$(gs games/nim.game -D heaps=$heaps -D misere=$mis --engine vm --all-moves --json | grep -o '"move":"[^"]*","value":"win"' | tr '\n' ' ')
+    [ "$a" = "$b" ] && [ "$wa" = "$wb" ] || { nim_bad=$((nim_bad + 1)); echo "nim $heaps misere=$mis: native $a [$wa] vm $b [$wb]"; }
+  done
+done
+check "nim-sum rule = alpha-beta: values and winning moves (14 cases)" 0 "$nim_bad"
+check "nim-sum rule on 20 heaps of 200 and one of 7: winning move" "take 21 7" \
+  "$(gs games/nim.game -D heaps=200,200,200,200,200,200,200,200,200,200,200,200,200,200,200,200,200,200,200,200,7 --solver native | sed -n 's/^best: //p')"
