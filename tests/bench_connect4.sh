@@ -9,12 +9,12 @@ cd "$(dirname "$0")/.." || exit 1
 GSOLVE=${GSOLVE:-./gsolve}
 PONS=../shared/data/connect4/pons
 [ -d "$PONS" ] || { echo "no $PONS: Connect Four benchmark skipped"; exit 0; }
-field() { printf '%s\n' "$2" | sed -n "s/^$1: //p" | head -n 1; }
+field() { printf '%s\n' "$2" | sed -n "s|^$1: ||p" | head -n 1; }
 
 echo "== Connect Four test sets (Pons): native engine and solver vs VM alpha-beta"
 printf '%-12s %6s %12s %12s %12s | %6s %12s %12s %8s\n' set lines "native us" "mean nodes" "nodes/s" \
   "vm n" "vm us" "vm nodes/s" "vm/nat"
-for spec in L3_R1:1000:200 L2_R1:1000:50 L2_R2:1000:5 L1_R1:1000:20 L1_R2:100:0 L1_R3:5:0; do
+for spec in L3_R1:1000:100 L2_R1:1000:5 L2_R2:1000:0 L1_R1:1000:0 L1_R2:100:0 L1_R3:3:0; do
   set=${spec%%:*}; rest=${spec#*:}; n=${BENCH_LIMIT:-${rest%%:*}}; vmn=${rest#*:}
   out=$($GSOLVE games/connect4.game --test-set "$PONS/Test_$set" --limit "$n" 2>&1)
   us=$(field "mean time" "$out" | sed 's/ us//')
