@@ -57,7 +57,7 @@ static void put_str(Out *o, const char *s) {
 
 /* The stored keys: canonical forms or plain states. */
 static const KeySet *stored_keys(const Retro *r) {
-  return r->g->vt->canonical ? &r->classes : &r->states;
+  return r->canonical ? &r->classes : &r->states;
 }
 
 int db_write(const Retro *r, const char *path, const char *game, const char *params,
@@ -77,7 +77,7 @@ int db_write(const Retro *r, const char *path, const char *game, const char *par
   put(&o, DB_MAGIC, sizeof DB_MAGIC);
   put_u32(&o, DB_VERSION);
   put_u32(&o, (uint32_t)k->key_bytes);
-  put_u32(&o, r->g->vt->canonical != NULL);
+  put_u32(&o, r->canonical != NULL);
   put_u32(&o, (uint32_t)r->g->nplayers);
   put_u64(&o, rules_hash);
   put_u64(&o, r->positions);
@@ -185,7 +185,8 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
   if (get_str(&in, name, sizeof name) < 0 || get_str(&in, par, sizeof par) < 0) goto corrupt;
   if (strcmp(name, game) != 0 || strcmp(par, params) != 0 || hash != rules_hash ||
-      key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) || (symmetric != 0) != (r->g->vt->canonical != NULL) ||
+      key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) ||
+      (symmetric && r->canonical == NULL) ||
       nplayers != (uint32_t)r->g->nplayers) {
     st = db_fail(err, EXIT_USAGE, "'%s' was built for other rules: %s (%s)%s; this is %s (%s)",
                  path, name, par, hash != rules_hash && !strcmp(name, game) && !strcmp(par, params)
@@ -201,7 +202,8 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     uint64_t want = check.sum;
     if (get_u64(&check) != want || check.p != check.end) goto corrupt;
   }
-  KeySet *k = r->g->vt->canonical ? &r->classes : &r->states;
+  if (!symmetric) r->canonical = NULL;   /* built with --no-symmetry */
+  KeySet *k = r->canonical ? &r->classes : &r->states;
   if (retro_scratch(r) < 0) goto oom;
   k->key_bytes = key_bytes;
   r->class_cap = stored + 1;

@@ -56,6 +56,7 @@ typedef struct Options {
   const char *db;           /* --db FILE */
   int engine;               /* ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE */
   int stats, quiet;
+  int no_symmetry;          /* --no-symmetry: retro stores every position */
   long max_positions;       /* 0: no limit */
   size_t memory_mib;        /* 0: no limit */
   ParamDef *defs;           /* -D overrides, names cut from copies ... */
@@ -100,6 +101,7 @@ static const char usage_text[] =
   "  --db FILE          with retro: save the database; else answer from it\n"
   "  --max-positions N  --memory MB   limits of the retrograde solver\n"
   "  --stats            solver statistics on stderr   --quiet  no progress\n"
+  "  --no-symmetry      retro: store symmetric positions apart (a check)\n"
   "  --weak             win/draw/loss only (the native Connect Four solver)\n"
   "  --test-set FILE    solve and check lines \"moves score\" (--limit N, --zero-based)\n"
   "  -D NAME=VALUE      override a parameter (repeatable; or -DNAME=VALUE)\n"
@@ -294,6 +296,8 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->zero_based = 1;
     } else if (strcmp(name, "--weak") == 0) {
       o->weak = 1;
+    } else if (strcmp(name, "--no-symmetry") == 0) {
+      o->no_symmetry = 1;
     } else if (strcmp(name, "--stats") == 0) {
       o->stats = 1;
     } else if (strcmp(name, "--quiet") == 0) {
@@ -839,6 +843,7 @@ static int run(Run *r) {
       if (o->max_positions) r->retro.max_positions = (uint64_t)o->max_positions;
       r->retro.memory_limit = o->memory_mib << 20;
       r->retro.progress = !o->quiet && isatty(2);
+      if (o->no_symmetry) r->retro.canonical = NULL;
       st = retro_solve(&r->retro, &r->search);
       if (st == EXIT_OK && o->stats) retro_stats(r);
       if (st == EXIT_OK && o->db) st = with_params(r, write_db);

@@ -34,6 +34,7 @@ void retro_init(Retro *r, Game *g, int base_ply, FILE *err) {
   r->base_ply = base_ply;
   r->err = err;
   r->max_positions = UINT32_MAX - 1;
+  r->canonical = g->vt->canonical;
 }
 
 static void keyset_free(KeySet *k) {
@@ -179,7 +180,7 @@ static const void *make_key(Retro *r, const void *state) {
 static const void *current_key(Retro *r, int canonical) {
   Game *g = r->g;
   if (!canonical) return make_key(r, game_state(g));
-  g->vt->canonical(g, game_state(g), r->canon);
+  r->canonical(g, game_state(g), r->canon);
   return make_key(r, r->canon);
 }
 
@@ -188,7 +189,7 @@ size_t retro_bytes_per_position(const Retro *r) {
   /* state key + table slot (hash, index) at most half full, and the labels */
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
                3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
-  if (r->g->vt->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
+  if (r->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
   return per;
 }
 
@@ -215,8 +216,8 @@ static int grow_class_arrays(Retro *r, size_t n) {
 ** 0, -1 out of memory, -2 over --max-positions. */
 static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   Game *g = r->g;
-  KeySet *set = g->vt->canonical ? &r->classes : &r->states;
-  const void *key = current_key(r, g->vt->canonical != NULL);
+  KeySet *set = r->canonical ? &r->classes : &r->states;
+  const void *key = current_key(r, r->canonical != NULL);
   int a = retro_key_add(set, key, cls);
   if (a < 0) return -1;
   if (set->n > r->max_positions) return -2;
@@ -364,7 +365,7 @@ leave:
   /* Step 1c. Back to the parent and on to its next move. */
   if (ply == 0) {
     r->positions = r->states.n;
-    r->stored = g->vt->canonical ? r->classes.n : r->states.n;
+    r->stored = r->canonical ? r->classes.n : r->states.n;
     return EXIT_OK;
   }
   ply--;
@@ -518,10 +519,7 @@ static int propagate_scores(Retro *r) {
 
 /* The stored position of the engine's current state. */
 static int lookup_current(Retro *r, uint32_t *cls) {
-  Game *g = r->g;
-  if (g->vt->canonical) {
-    return keyset_find(&r->classes, current_key(r, 1), cls);
-  }
+  if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
   return keyset_find(&r->states, current_key(r, 0), cls);
 }
 

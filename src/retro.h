@@ -54,6 +54,8 @@ typedef struct Retro {
   uint8_t *expanded;        /* its moves were recorded */
   int32_t *score;           /* the margin for the mover under best play */
   int scored;               /* some end has a margin beyond +-1 */
+  /* The game's canonical form, or NULL: no symmetry (--no-symmetry). */
+  void (*canonical)(Game *g, const void *state, void *out);
   size_t nclass, class_cap; /* stored positions so far; room in the arrays */
   uint32_t *edge_from, *edge_to;    /* the move graph, as pairs */
   size_t nedges_cap;

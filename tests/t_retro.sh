@@ -100,3 +100,14 @@ rm -f "$tmpdb" "$tmpdb.cut"
 # players' dominoes.
 gs tests/data/domineering_badsym.game --solver retro >/dev/null 2>&1
 check "wrong symmetry declaration is detected by retro (exit 3)" 3 "$?"
+
+# With and without symmetry: the same values and distances for every move,
+# and the number stored differs by the reduction.
+for args in "games/tictactoe.game" "games/nim.game" "games/connect4.game -D width=4 -D height=4 --engine vm" \
+            "games/tictactoe.game -D m=4 -D n=3"; do
+  # shellcheck disable=SC2086
+  check "retro with and without symmetry agree: $args" "$(moves_of $args --solver retro)" \
+    "$(moves_of $args --solver retro --no-symmetry)"
+done
+out=$(gs games/tictactoe.game --solver retro --no-symmetry)
+check "tictactoe retro without symmetry stores every position" "5478 5478" "$(field positions "$out") $(field stored "$out")"
