@@ -35,12 +35,23 @@ static void *table_alloc(size_t bytes) {
   return p;
 }
 
+/* A table entry: the full key and the upper bound + offset (0: empty),
+** together so that a probe costs one cache miss.
+**
+**   +----------------------+-------+---------+
+**   | key (64 bits)        | bound | padding |   16 bytes
+**   +----------------------+-------+---------+
+*/
+struct TtEntry {
+  uint64_t key;
+  int8_t val;
+};
+
 struct C4Solver {
   int w, h;
   uint64_t bottom, board;    /* bit 0 of every column; every playable cell */
-  uint64_t *tt_key;          /* transposition table: key, ... */
-  int8_t *tt_val;            /* ... and upper bound + offset (0: empty) */
-  size_t tt_size;            /* a power of two */
+  struct TtEntry *tt;       /* transposition table */
+  size_t tt_size;            /* entries, a power of two */
   uint64_t nodes;
   int order[64];             /* columns, centre first */
   uint32_t *touched;         /* entries written since the last reset */
@@ -96,18 +107,18 @@ static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
 /* Transposition table: upper bounds, stored as value - min + 1 (never 0). */
 static void tt_put(Solver *s, uint64_t key, int v) {
   size_t i = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 20) & (s->tt_size - 1);
-  if (s->tt_val[i] == 0) {
+  if (s->tt[i].val == 0) {
     /* Remember the entry so a reset clears only what was written. */
     if (s->ntouched < s->captouched) s->touched[s->ntouched++] = (uint32_t)i;
     else s->overflow = 1;
   }
-  s->tt_key[i] = key;
-  s->tt_val[i] = (int8_t)v;
+  s->tt[i].key = key;
+  s->tt[i].val = (int8_t)v;
 }
 
 static int tt_get(const Solver *s, uint64_t key) {
   size_t i = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 20) & (s->tt_size - 1);
-  return s->tt_key[i] == key ? s->tt_val[i] : 0;
+  return s->tt[i].key == key ? s->tt[i].val : 0;
 }
 
 /* Negamax for the player to move, who cannot win at once.  Fail-soft
@@ -192,28 +203,26 @@ C4Solver *c4_new(int width, int height, size_t tt_mib) {
     s->order[i] = s->w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2;
   size_t bytes = tt_mib ? tt_mib << 20 : (size_t)1 << 20;
   s->tt_size = 1;
-  while (s->tt_size * 2 * (sizeof(uint64_t) + 1) <= bytes) s->tt_size *= 2;
-  s->tt_key = table_alloc(s->tt_size * sizeof *s->tt_key);
-  s->tt_val = table_alloc(s->tt_size);
+  while (s->tt_size * 2 * sizeof *s->tt <= bytes) s->tt_size *= 2;
+  s->tt = table_alloc(s->tt_size * sizeof *s->tt);
   s->captouched = s->tt_size / 8 + 1024;
   s->touched = malloc(s->captouched * sizeof *s->touched);
-  if (!s->tt_key || !s->tt_val || !s->touched) { c4_free(s); return NULL; }
+  if (!s->tt || !s->touched) { c4_free(s); return NULL; }
   return s;
 }
 
 void c4_free(C4Solver *s) {
   if (!s) return;
-  free(s->tt_key);
-  free(s->tt_val);
+  free(s->tt);
   free(s->touched);
   free(s);
 }
 
 void c4_reset(C4Solver *s) {
   if (s->overflow) {
-    memset(s->tt_val, 0, s->tt_size);
+    memset(s->tt, 0, s->tt_size * sizeof *s->tt);
   } else {
-    for (size_t i = 0; i < s->ntouched; i++) s->tt_val[s->touched[i]] = 0;
+    for (size_t i = 0; i < s->ntouched; i++) s->tt[s->touched[i]].val = 0;
   }
   s->ntouched = 0;
   s->overflow = 0;
