@@ -913,47 +913,28 @@ static void for_counted(Compiler *c, Node *s, Type vt, Node *lo_e, Node *hi_e,
     hi = resolve_const(c->r, hi_e, &t, &ok);
     if (ok) lo_e = hi_e = NULL;
   }
-  if (!lo_e && !hi_e) {
-    Scope sc = scope_open(c);
-    Local *var = add_local(c, s->name, vt, 1, s->span);
-    Local *idx = konst >= 0 ? add_local(c, " index", mkt(TY_INT), 1, s->span) : NULL;
-    if (!var || (konst >= 0 && !idx)) { scope_close(c, sc); return; }
-    var->readonly = 1;
-    Local *counter = idx ? idx : var;
-    int skip = -1;
+  int constant = !lo_e && !hi_e;
+  Scope sc = scope_open(c);
+  Local *var = add_local(c, s->name, vt, 1, s->span);
+  Local *lim = constant ? NULL : add_local(c, " limit", mkt(TY_INT), 1, s->span);
+  Local *idx = konst >= 0 ? add_local(c, " index", mkt(TY_INT), 1, s->span) : NULL;
+  if (!var || (!constant && !lim) || (konst >= 0 && !idx)) { scope_close(c, sc); return; }
+  var->readonly = 1;
+  Local *counter = idx ? idx : var;
+  int skip = -1;
+  if (constant) {
     if (lo > hi) skip = emit(c, OP_JMP, 0, 0, s->span);   /* checked, never run */
     emit(c, OP_CONST, lo, 0, s->span);
     emit(c, OP_STOREL, counter->slot, 0, s->span);
-    int top = here(c);
-    if (idx) {
-      emit(c, OP_LOADL, idx->slot, 0, s->span);
-      emit(c, OP_LOADK, konst, klen, s->span);
-      emit(c, OP_STOREL, var->slot, 0, s->span);
-    }
-    Loop l;
-    loop_begin(c, &l);
-    block(c, s->c);
-    int cont = here(c);
-    emit_raw(c, OP_FORK, counter->slot, hi, top, s->span);
-    if (skip >= 0) patch(c, skip, here(c));
-    loop_end(c, &l, cont, here(c));
-    scope_close(c, sc);
-    return;
+  } else {
+    expect(c, lo_e, TY_INT, "a range bound");
+    emit(c, OP_STOREL, counter->slot, 0, s->span);
+    expect(c, hi_e, TY_INT, "a range bound");
+    emit(c, OP_STOREL, lim->slot, 0, s->span);
+    emit(c, OP_LOADL, counter->slot, 0, s->span);
+    emit(c, OP_LOADL, lim->slot, 0, s->span);
+    skip = emit(c, OP_JGT, 0, 0, s->span);
   }
-  Scope sc = scope_open(c);
-  Local *var = add_local(c, s->name, vt, 1, s->span);
-  Local *lim = add_local(c, " limit", mkt(TY_INT), 1, s->span);
-  Local *idx = konst >= 0 ? add_local(c, " index", mkt(TY_INT), 1, s->span) : NULL;
-  if (!var || !lim || (konst >= 0 && !idx)) { scope_close(c, sc); return; }
-  var->readonly = 1;
-  Local *counter = idx ? idx : var;
-  if (lo_e) { expect(c, lo_e, TY_INT, "a range bound"); } else emit(c, OP_CONST, lo, 0, s->span);
-  emit(c, OP_STOREL, counter->slot, 0, s->span);
-  if (hi_e) { expect(c, hi_e, TY_INT, "a range bound"); } else emit(c, OP_CONST, hi, 0, s->span);
-  emit(c, OP_STOREL, lim->slot, 0, s->span);
-  emit(c, OP_LOADL, counter->slot, 0, s->span);
-  emit(c, OP_LOADL, lim->slot, 0, s->span);
-  int exit_jump = emit(c, OP_JGT, 0, 0, s->span);
   int top = here(c);
   if (idx) {
     emit(c, OP_LOADL, idx->slot, 0, s->span);
@@ -964,8 +945,9 @@ static void for_counted(Compiler *c, Node *s, Type vt, Node *lo_e, Node *hi_e,
   loop_begin(c, &l);
   block(c, s->c);
   int cont = here(c);
-  emit_raw(c, OP_FORL, counter->slot, lim->slot, top, s->span);
-  patch(c, exit_jump, here(c));
+  if (constant) emit_raw(c, OP_FORK, counter->slot, hi, top, s->span);
+  else emit_raw(c, OP_FORL, counter->slot, lim->slot, top, s->span);
+  if (skip >= 0) patch(c, skip, here(c));
   loop_end(c, &l, cont, here(c));
   scope_close(c, sc);
 }
