@@ -1,6 +1,7 @@
 # tests/t_crosscheck.sh -- minimax (the reference: every line, no pruning,
 # no table) against alphabeta (pruning, transposition table, null-window
-# tests of the root moves) on the start of every bundled game that
+# tests of the root moves) and retrograde analysis (every position
+# reachable from there, backward induction) on the start of every bundled game that
 # minimax can do quickly, and on about 200 pseudo-random reachable
 # positions.  They must agree exactly: value, score, plies, the list of
 # best moves, and the --all-moves table (text) and "moves" list (JSON).
@@ -31,6 +32,11 @@ xc_compare() {
   xc_mm=$(gs "$@" --position "$xc_p" --solver minimax --all-moves --json 2>&1)
   xc_ab=$(gs "$@" --position "$xc_p" --solver alphabeta --all-moves --json 2>&1)
   check "$xc_desc: --all-moves --json" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")"
+  # Retrograde analysis (all positions reachable from here) agrees too;
+  # its positions and stored counts are its own.
+  xc_rt=$(gs "$@" --position "$xc_p" --solver retro --all-moves --json 2>&1)
+  check "$xc_desc: --all-moves --json, retro" "$(xc_norm "$xc_mm")" \
+    "$(xc_norm "$xc_rt" | sed 's/"positions":[0-9]*,"stored":[0-9]*/"positions":null,"stored":null/')"
   # A game with a native engine (used by default): the VM must agree too.
   case $xc_mm in
     *'"engine":"native'*)
