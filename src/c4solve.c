@@ -57,6 +57,8 @@ struct C4Solver {
   uint32_t *touched;         /* entries written since the last reset */
   size_t ntouched, captouched;
   int overflow;              /* touched list full: reset clears everything */
+  int mirror_until;          /* positions with at most this many stones share
+                                their mirror image's table entry */
 };
 typedef struct C4Solver Solver;
 
@@ -121,6 +123,21 @@ static int tt_get(const Solver *s, uint64_t key) {
   return s->tt[i].key == key ? s->tt[i].val : 0;
 }
 
+/* The table key: cur + mask is unique; early in the game the position
+** and its mirror image share one entry (they have the same score). */
+static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, int moves) {
+  uint64_t key = cur + mask;
+  if (moves > s->mirror_until) return key;
+  uint64_t mc = 0, mm = 0, col = ((UINT64_C(1) << (s->h + 1)) - 1);
+  for (int c = 0; c < s->w; c++) {
+    int from = c * (s->h + 1), to = (s->w - 1 - c) * (s->h + 1);
+    mc |= ((cur >> from) & col) << to;
+    mm |= ((mask >> from) & col) << to;
+  }
+  uint64_t mirrored = mc + mm;
+  return mirrored < key ? mirrored : key;
+}
+
 /* Negamax for the player to move, who cannot win at once.  Fail-soft
 ** contract as in the tutorials: the result r satisfies r <= alpha => the
 ** true score <= r; r >= beta => the true score >= r; else exact. */
@@ -133,7 +150,7 @@ static int negamax(Solver *s, uint64_t cur, uint64_t mask, int moves, int alpha,
   int lo = -(cells - 2 - moves) / 2;                    /* the opponent cannot win next */
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  uint64_t key = cur + mask;
+  uint64_t key = table_key(s, cur, mask, moves);
   int stored = tt_get(s, key);
   if (stored) hi = stored + (-(cells / 2) + 3) - 1;
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
@@ -201,6 +218,7 @@ C4Solver *c4_new(int width, int height, size_t tt_mib) {
   }
   for (int i = 0; i < s->w; i++)     /* centre first: w/2, w/2-1, w/2+1, ... */
     s->order[i] = s->w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2;
+  s->mirror_until = (width * height) / 3;
   size_t bytes = tt_mib ? tt_mib << 20 : (size_t)1 << 20;
   s->tt_size = 1;
   while (s->tt_size * 2 * sizeof *s->tt <= bytes) s->tt_size *= 2;
