@@ -167,7 +167,7 @@ static void trail_grow(VM *vm, int pc) {
   vm->captrail = cap;
 }
 
-static inline void store_slot(VM *vm, int s, int32_t v, int pc) {
+static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int32_t v, int pc) {
   const Program *p = vm->p;
   if (!vm->writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
   if (v < p->lo[s] || v > p->hi[s]) {
@@ -382,7 +382,7 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         const int32_t *arr = vm->slots + code[pc];
         int32_t v = arr[c], n = 1;
         for (int k = 0; k < 2; k++) {
-          int dd = k ? (d + 4) % DIR_COUNT : d;
+          int dd = k ? (d + 4) & (DIR_COUNT - 1) : d;   /* DIR_COUNT is 8 */
           for (int x = p->step[c * DIR_COUNT + dd]; x >= 0 && arr[x] == v; x = p->step[x * DIR_COUNT + dd]) n++;
         }
         TOP() = n;
