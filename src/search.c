@@ -32,6 +32,9 @@ void search_free(Search *s) {
   free(s->path_state);
   free(s->path_head);
   free_result(&s->result);
+  if (s->free_work != NULL) s->free_work(s->work);
+  s->work = NULL;
+  s->free_work = NULL;
   s->frames = NULL;
   s->path_hash = NULL;
   s->path_next = NULL;

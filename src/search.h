@@ -65,6 +65,11 @@ typedef struct Search {
   unsigned char *path_state;  /* path_cap copies of state_bytes bytes */
   int32_t *path_head;     /* last entry of each chain, or -1 */
   SolveResult result;
+  /* The working memory of the solver that ran (alphabeta's keys), kept
+  ** for the next solve and freed by search_free: an engine may longjmp
+  ** out of a solve. */
+  void *work;
+  void (*free_work)(void *work);
 } Search;
 
 void search_init(Search *s, Game *g, int base_ply, FILE *err);

@@ -142,22 +142,58 @@ static void test_value(void) {
 static void test_tt(void) {
   Tt *t = tt_new(0);          /* a single bucket: replacement at work */
   TtEntry e;
-  CHECK(t != NULL);
-  CHECK(!tt_probe(t, 1, &e));
-  tt_store(t, 1, 10, TT_EXACT, 3, 1000);
-  CHECK(tt_probe(t, 1, &e) && e.value == 10 && e.bound == TT_EXACT
-        && e.move == 3);
-  tt_store(t, 2, 20, TT_LOWER, 1, 10);     /* less work: slot 1 */
-  CHECK(tt_probe(t, 1, &e) && tt_probe(t, 2, &e) && e.value == 20);
-  tt_store(t, 3, 30, TT_UPPER, 0, 5);      /* replaces slot 1 */
-  CHECK(tt_probe(t, 1, &e) && !tt_probe(t, 2, &e) && tt_probe(t, 3, &e));
-  tt_store(t, 4, 40, TT_EXACT, 0, 5000);   /* more work: 1 moves down */
-  CHECK(tt_probe(t, 4, &e) && tt_probe(t, 1, &e) && !tt_probe(t, 3, &e));
-  tt_store(t, 1, 11, TT_LOWER, 2, 1);      /* an update stays unique */
-  CHECK(tt_probe(t, 1, &e) && e.value == 11 && tt_probe(t, 4, &e));
+  uint64_t k1 = 1, k2 = 2, k3 = 3, k4 = 4;
+  unsigned char wide[12] = { 1 };
+  CHECK(t != NULL && tt_prepare(t, sizeof k1) == 0);
+  CHECK(!tt_probe(t, 7, &k1, &e));
+  tt_store(t, 7, &k1, 10, 10, 3, TT_DRAFT_EXACT, 1000);
+  CHECK(tt_probe(t, 7, &k1, &e) && e.lower == 10 && e.upper == 10
+        && e.move == 3 && e.draft == TT_DRAFT_EXACT);
+  /* The same hash with another key is another position: no hit. */
+  CHECK(!tt_probe(t, 7, &k2, &e));
+  tt_store(t, 7, &k2, 20, TT_NO_BOUND, 1, TT_DRAFT_EXACT, 10);  /* slot 1 */
+  CHECK(tt_probe(t, 7, &k1, &e) && e.lower == 10);
+  CHECK(tt_probe(t, 7, &k2, &e) && e.lower == 20 && e.upper == TT_NO_BOUND);
+  tt_store(t, 7, &k3, -TT_NO_BOUND, 30, 0, TT_DRAFT_EXACT, 5);  /* replaces 2 */
+  CHECK(tt_probe(t, 7, &k1, &e) && !tt_probe(t, 7, &k2, &e)
+        && tt_probe(t, 7, &k3, &e) && e.upper == 30);
+  tt_store(t, 7, &k4, 40, 40, 0, TT_DRAFT_EXACT, 5000);  /* more work: 1 moves down */
+  CHECK(tt_probe(t, 7, &k4, &e) && tt_probe(t, 7, &k1, &e)
+        && !tt_probe(t, 7, &k3, &e));
+  /* Bounds of one draft merge (the tighter of each stays), and a store
+  ** without a move keeps the stored one. */
+  tt_store(t, 7, &k1, 5, 12, TT_NO_MOVE, TT_DRAFT_EXACT, 1);
+  CHECK(tt_probe(t, 7, &k1, &e) && e.lower == 10 && e.upper == 10
+        && e.move == 3 && tt_probe(t, 7, &k4, &e));
+  tt_store(t, 7, &k4, -TT_NO_BOUND, 50, TT_NO_MOVE, TT_DRAFT_EXACT, 1);
+  CHECK(tt_probe(t, 7, &k4, &e) && e.lower == 40 && e.upper == 40);
+  /* Another draft replaces the bounds. */
+  tt_store(t, 7, &k4, 1, 2, TT_NO_MOVE, 3, 1);
+  CHECK(tt_probe(t, 7, &k4, &e) && e.lower == 1 && e.upper == 2
+        && e.draft == 3 && e.move == 0);
+  CHECK(tt_stats(t)->hits > 0 && tt_stats(t)->probes > tt_stats(t)->hits);
+  {
+    size_t cap, used = tt_used(t, &cap);
+    CHECK(used == 2 && cap == 2);
+  }
+  /* A new key size clears the table. */
+  CHECK(tt_prepare(t, sizeof wide) == 0);
+  CHECK(tt_used(t, NULL) == 0 && !tt_probe(t, 7, wide, &e));
+  tt_store(t, 7, wide, 1, 1, 0, TT_DRAFT_EXACT, 1);
+  wide[11] = 9;
+  CHECK(!tt_probe(t, 7, wide, &e));
+  wide[11] = 0;
+  CHECK(tt_probe(t, 7, wide, &e));
+  tt_clear(t);
+  CHECK(!tt_probe(t, 7, wide, &e));
   tt_free(t);
   t = tt_new(1);
-  CHECK(t != NULL);
+  CHECK(t != NULL && tt_prepare(t, 4) == 0);
+  {
+    size_t cap;
+    tt_used(t, &cap);
+    CHECK(cap == ((size_t)1 << 20) / 32);   /* 32-byte entries */
+  }
   tt_free(t);
 }
 
@@ -605,6 +641,44 @@ static void test_random_graphs(void) {
   tt_free(tiny);
 }
 
+/* Hashes that collide almost always (2 bits): a table that trusted them
+** would mix positions up; comparing keys, the answers must not change. */
+static void test_collisions(void) {
+  Search a, b;
+  search_init(&a, NULL, 0, stderr);
+  search_init(&b, NULL, 0, stderr);
+  testgame_set_hash_mask(3);
+  for (uint64_t seed = 1; seed <= 80; seed++) {
+    Game *g = graph_random(seed, 3 + (int)(seed % 6), 6 + (int)(seed % 5),
+                           2, GRAPH_BUSHY);
+    Tt *big = tt_new(1), *tiny = tt_new(0);
+    for (int all = 0; all <= 1; all++) {
+      CHECK(solve(&a, g, MINIMAX, NULL, all, stderr) == EXIT_OK);
+      CHECK(solve(&b, g, ALPHABETA, big, all, stderr) == EXIT_OK);
+      CHECK(same_result(&a.result, &b.result, all));
+      CHECK(solve(&b, g, ALPHABETA, tiny, all, stderr) == EXIT_OK);
+      CHECK(same_result(&a.result, &b.result, all));
+    }
+    tt_free(big);
+    tt_free(tiny);
+    testgame_free(g);
+  }
+  {
+    int heaps[4] = { 1, 3, 5, 4 };
+    Game *g = nim_new(4, heaps);
+    Tt *tt = tt_new(1);
+    CHECK(solve(&a, g, MINIMAX, NULL, 1, stderr) == EXIT_OK);
+    CHECK(solve(&b, g, ALPHABETA, tt, 1, stderr) == EXIT_OK);
+    CHECK(same_result(&a.result, &b.result, 1));
+    CHECK(tt_stats(tt)->hits > 0);
+    tt_free(tt);
+    testgame_free(g);
+  }
+  testgame_set_hash_mask(~(uint64_t)0);
+  search_free(&a);
+  search_free(&b);
+}
+
 /* ---- Limits: cycles and depth ------------------------------------- */
 
 static void test_cycles(void) {
@@ -853,6 +927,7 @@ int main(void) {
   test_coins();
   test_graph_orders();
   test_random_graphs();
+  test_collisions();
   test_cycles();
   test_depth();
   test_position();

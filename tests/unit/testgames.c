@@ -43,8 +43,12 @@ void testgame_free(Game *g) {
   if (g != NULL) ((TestBase *)g)->destroy(g);
 }
 
+static uint64_t hash_mask = ~(uint64_t)0;
+
+void testgame_set_hash_mask(uint64_t mask) { hash_mask = mask; }
+
 /* A 64-bit mix of the state bytes: a stand-in for Zobrist hashing. */
-static uint64_t hash_bytes(const void *p, size_t n) {
+static uint64_t mix_bytes(const void *p, size_t n) {
   const unsigned char *b = p;
   uint64_t h = 0x9e3779b97f4a7c15u;
   for (size_t i = 0; i < n; i++) {
@@ -56,6 +60,10 @@ static uint64_t hash_bytes(const void *p, size_t n) {
   h *= 0xbf58476d1ce4e5b9u;
   h ^= h >> 27;
   return h;
+}
+
+static uint64_t hash_bytes(const void *p, size_t n) {
+  return mix_bytes(p, n) & hash_mask;
 }
 
 static int32_t no_eval(Game *g) {

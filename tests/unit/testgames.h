@@ -53,4 +53,8 @@ int graph_node(Game *g);
 
 void testgame_free(Game *g);
 
+/* Every engine's hash is ANDed with `mask` (all ones by default): a small
+** mask makes most positions collide, which tables must survive. */
+void testgame_set_hash_mask(uint64_t mask);
+
 #endif
