@@ -20,15 +20,15 @@
 /* One node on the current line of play. */
 typedef struct SearchFrame {
   Value alpha, beta;      /* window, from the view of this node's mover */
-  Value alpha0;           /* alpha on entry: tells the TT what bound it got */
+  Value alpha0, beta0;    /* the window the moves are searched in: says
+                          ** what bound the result is (alphabeta) */
   Value best;             /* best child value so far (fail-soft) */
   size_t mbase;           /* this node's moves start here in the move stack */
   uint64_t hash;          /* game_hash of the node */
   uint64_t nodes0;        /* node count on entry: the subtree's work */
   int nmoves;             /* legal moves */
-  int i;                  /* child being searched */
+  int i;                  /* child being searched (its rank in the order) */
   int best_i;             /* generation index of the best child */
-  int swapped;            /* generation index moved to the front, 0: none */
   int mover;              /* player to move */
   int flip;               /* the current child's mover is the other player */
 } SearchFrame;
@@ -65,9 +65,9 @@ typedef struct Search {
   unsigned char *path_state;  /* path_cap copies of state_bytes bytes */
   int32_t *path_head;     /* last entry of each chain, or -1 */
   SolveResult result;
-  /* The working memory of the solver that ran (alphabeta's keys), kept
-  ** for the next solve and freed by search_free: an engine may longjmp
-  ** out of a solve. */
+  /* The working memory of the solver that ran (alphabeta's key, order
+  ** and history arrays), kept for the next solve and freed by
+  ** search_free: an engine may longjmp out of a solve. */
   void *work;
   void (*free_work)(void *work);
 } Search;

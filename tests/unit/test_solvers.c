@@ -47,6 +47,29 @@ static int solve(Search *s, Game *g, int solver, Tt *tt, int all, FILE *err) {
   return solver == MINIMAX ? minimax_solve(s) : alphabeta_solve(s, tt, all);
 }
 
+/* Alphabeta's variants: every move ordering, root method and ETC
+** setting (18 in all); eval ordering near the root only, in half. */
+#define NVARIANTS 18
+
+static void variant_options(AbOptions *o, int v, int all, int depth) {
+  alphabeta_options(o);
+  o->order = (AbOrder)(v % 3);
+  o->root = (AbRoot)(v / 3 % 3);
+  o->etc = v / 9;
+  if (v % 2) o->eval_plies = 2;
+  o->all_moves = all;
+  o->depth = depth;
+}
+
+static int solve_variant(Search *s, Game *g, Tt *tt, int all, int v,
+                         int depth) {
+  AbOptions o;
+  search_free(s);
+  search_init(s, g, 0, stderr);
+  variant_options(&o, v, all, depth);
+  return alphabeta_run(s, tt, &o);
+}
+
 static void decode(Value v, int64_t *score, int64_t *plies) {
   value_decode(v, score, plies);
 }
@@ -395,6 +418,10 @@ static void test_coins(void) {
       CHECK(same_result(&a.result, &b.result, all));
       CHECK(solve(&b, g, ALPHABETA, NULL, all, stderr) == EXIT_OK);
       CHECK(same_result(&a.result, &b.result, all));
+      for (int v = 0; v < NVARIANTS; v++) {
+        CHECK(solve_variant(&b, g, v % 2 ? tt : NULL, all, v, 0) == EXIT_OK);
+        CHECK(same_result(&a.result, &b.result, all));
+      }
     }
     decode(a.result.value, &score, &plies);
     if (k == 0) {        /* take the 2, leave the 1: +1 after 2 plies */
@@ -578,10 +605,14 @@ static void test_random_graphs(void) {
       for (int all = 0; all <= 1; all++) {
         Tt *tables[3] = { big, tiny, NULL };
         for (int t = 0; t < 3; t++) {
+          int v = (int)(seed + (uint64_t)root * 3 + (uint64_t)t) % NVARIANTS;
           CHECK(solve(&b, g, ALPHABETA, tables[t], all, stderr) == EXIT_OK);
           CHECK(graph_node(g) == root);
           CHECK(same_result(&a.result, &b.result, all));
           if (t == 0 && all == 0) ab_nodes += b.nodes;
+          CHECK(solve_variant(&b, g, tables[t], all, v, 0) == EXIT_OK);
+          CHECK(graph_node(g) == root);
+          CHECK(same_result(&a.result, &b.result, all));
         }
       }
       if (root < width) {
@@ -627,6 +658,11 @@ static void test_random_graphs(void) {
       if (all == 0) ab_nodes += b.nodes;
       CHECK(solve(&b, g, ALPHABETA, one, all, stderr) == EXIT_OK);
       CHECK(same_result(&a.result, &b.result, all));
+      for (int v = 0; v < NVARIANTS; v++) {
+        CHECK(solve_variant(&b, g, v % 3 == 0 ? one : tt, all, v, 0)
+              == EXIT_OK);
+        CHECK(same_result(&a.result, &b.result, all));
+      }
     }
     tt_free(tt);
     tt_free(one);
@@ -639,6 +675,135 @@ static void test_random_graphs(void) {
   search_free(&b);
   tt_free(big);
   tt_free(tiny);
+}
+
+/* ---- Depth-limited search ------------------------------------------ */
+
+/* The reference for alphabeta's depth N: plain negamax to the horizon,
+** where a position that is not terminal is worth its eval. */
+static Value ref_depth(Game *g, int ply, int depth) {
+  Move moves[64];
+  Outcome o;
+  int mover = game_to_move(g), n;
+  Value best = -VALUE_INF;
+  if (game_ended(g, &o))
+    return alphabeta_proven(value_from_outcome(&o, g->nplayers, mover, ply));
+  n = game_generate(g, moves);
+  if (n == 0) {
+    game_no_moves(g, &o);
+    return alphabeta_proven(value_from_outcome(&o, g->nplayers, mover, ply));
+  }
+  if (ply >= depth) return alphabeta_horizon(game_eval(g), depth, mover);
+  for (int i = 0; i < n; i++) {
+    Value v;
+    game_apply(g, &moves[i]);
+    v = ref_depth(g, ply + 1, depth);
+    if (game_to_move(g) != mover) v = -v;
+    game_undo(g);
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+/* Alphabeta's result at depth `depth` against the reference. */
+static int same_as_reference(Game *g, const SolveResult *r, int depth,
+                             int all) {
+  Move moves[64];
+  Value want[64], top = -VALUE_INF;
+  int n = game_generate(g, moves);
+  if (r->terminal) return n == 0 || game_ended(g, &(Outcome){ { 0 } });
+  if (n != r->nmoves) return 0;
+  for (int i = 0; i < n; i++) {
+    game_apply(g, &moves[i]);
+    want[i] = ref_depth(g, 1, depth);
+    if (game_to_move(g) != r->mover) want[i] = -want[i];
+    game_undo(g);
+    if (want[i] > top) top = want[i];
+  }
+  if (r->value != top) return 0;
+  for (int i = 0; i < n; i++) {
+    if (r->best[i] != (want[i] == top)) return 0;
+    if (all && !r->exact[i]) return 0;
+    if (r->exact[i] && r->values[i] != want[i]) return 0;
+  }
+  return 1;
+}
+
+static void test_depth_limited(void) {
+  Search s;
+  int solves = 0, heuristic = 0;
+  search_init(&s, NULL, 0, stderr);
+  {
+    /* The encoding: proven wins and losses beyond every eval; a proven
+    ** draw and an eval of 0 apart. */
+    int64_t score, plies;
+    int proven;
+    Value win = alphabeta_proven(value_make(1, 9, 0));
+    Value loss = alphabeta_proven(value_make(-1, 9, 1));
+    Value high = alphabeta_horizon(INT32_MAX, 4, 0);
+    Value zero = alphabeta_horizon(0, 4, 0);
+    Value draw = alphabeta_proven(value_make(0, 4, 0));
+    CHECK(win > high && loss < -high && draw != zero);
+    CHECK(alphabeta_horizon(-7, 4, 1) == -alphabeta_horizon(7, 4, 0));
+    alphabeta_decode(win, 12, &score, &plies, &proven);
+    CHECK(score == 1 && plies == 9 && proven);
+    alphabeta_decode(loss, 12, &score, &plies, &proven);
+    CHECK(score == -1 && plies == 9 && proven);
+    alphabeta_decode(alphabeta_horizon(-35, 4, 1), 4, &score, &plies,
+                     &proven);
+    CHECK(score == -35 && plies == 5 && !proven);
+    alphabeta_decode(draw, 4, &score, &plies, &proven);
+    CHECK(score == 0 && plies == 4 && proven);
+    alphabeta_decode(value_make(2, 7, 0), 0, &score, &plies, &proven);
+    CHECK(score == 2 && plies == 7 && proven);
+  }
+  for (uint64_t seed = 1; seed <= 120; seed++) {
+    int width = 2 + (int)(seed % 7), layers = 4 + (int)(seed * 5 % 7);
+    Game *g = graph_random(seed, width, layers, seed % 6 == 0 ? 1 : 2,
+                           seed % 2 ? GRAPH_BUSHY : 0);
+    Tt *big = tt_new(1), *tiny = tt_new(0);
+    for (int root = 0; root < 2 * width; root++) {
+      graph_set_node(g, root);
+      for (int depth = 1; depth <= 5; depth++)
+        for (int all = 0; all <= 1; all++) {
+          Tt *tables[3] = { big, tiny, NULL };
+          int t = (int)(seed + (uint64_t)depth) % 3;
+          int v = (int)(seed * 7 + (uint64_t)(root + depth + all)) % NVARIANTS;
+          int64_t score, plies;
+          int proven;
+          CHECK(solve_variant(&s, g, tables[t], all, v, depth) == EXIT_OK);
+          CHECK(graph_node(g) == root);
+          CHECK(same_as_reference(g, &s.result, depth, all));
+          alphabeta_decode(s.result.value, depth, &score, &plies, &proven);
+          heuristic += !proven;
+          solves++;
+        }
+    }
+    tt_free(big);
+    tt_free(tiny);
+    testgame_free(g);
+  }
+  {
+    /* Games without eval (every horizon worth 0): ties everywhere. */
+    const int row[8] = { 3, 0, 2, 5, 0, 1, 4, 2 };
+    int heaps[3] = { 2, 3, 4 };
+    Game *games[2] = { coins_new(8, row), nim_new(3, heaps) };
+    Tt *tt = tt_new(1);
+    for (int k = 0; k < 2; k++) {
+      for (int depth = 1; depth <= 6; depth++)
+        for (int v = 0; v < NVARIANTS; v++) {
+          CHECK(solve_variant(&s, games[k], v % 2 ? tt : NULL, v % 4 == 0,
+                              v, depth) == EXIT_OK);
+          CHECK(same_as_reference(games[k], &s.result, depth, v % 4 == 0));
+          solves++;
+        }
+      testgame_free(games[k]);
+    }
+    tt_free(tt);
+  }
+  printf("depth-limited: %d solves agree with the reference (%d roots "
+         "worth an eval)\n", solves, heuristic);
+  search_free(&s);
 }
 
 /* Hashes that collide almost always (2 bits): a table that trusted them
@@ -654,10 +819,12 @@ static void test_collisions(void) {
     Tt *big = tt_new(1), *tiny = tt_new(0);
     for (int all = 0; all <= 1; all++) {
       CHECK(solve(&a, g, MINIMAX, NULL, all, stderr) == EXIT_OK);
-      CHECK(solve(&b, g, ALPHABETA, big, all, stderr) == EXIT_OK);
-      CHECK(same_result(&a.result, &b.result, all));
-      CHECK(solve(&b, g, ALPHABETA, tiny, all, stderr) == EXIT_OK);
-      CHECK(same_result(&a.result, &b.result, all));
+      for (int v = (int)seed % 3; v < NVARIANTS; v += 3) {
+        CHECK(solve_variant(&b, g, v % 2 ? big : tiny, all, v, 0) == EXIT_OK);
+        CHECK(same_result(&a.result, &b.result, all));
+        CHECK(solve_variant(&b, g, big, all, v, 3) == EXIT_OK);
+        CHECK(same_as_reference(g, &b.result, 3, all));
+      }
     }
     tt_free(big);
     tt_free(tiny);
@@ -927,6 +1094,7 @@ int main(void) {
   test_coins();
   test_graph_orders();
   test_random_graphs();
+  test_depth_limited();
   test_collisions();
   test_cycles();
   test_depth();

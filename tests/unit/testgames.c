@@ -350,9 +350,14 @@ static void graph_destroy(Game *g) {
   free(gr);
 }
 
+static int32_t graph_eval(Game *g) {
+  Graph *gr = (Graph *)g;
+  return gr->nodes[gr->cur].eval;
+}
+
 static const GameVtable graph_vt = {
   graph_generate, graph_apply, graph_undo, graph_ended, graph_no_moves,
-  no_eval, graph_to_move, graph_hash, graph_state, graph_format, graph_print,
+  graph_eval, graph_to_move, graph_hash, graph_state, graph_format, graph_print,
   NULL, NULL
 };
 
@@ -387,6 +392,10 @@ Game *graph_random(uint64_t seed, int width, int layers, int nplayers,
       nd->mover = nplayers == 1 ? 0 : (int)(next_random(&s) % 2);
       nd->payoff[0] = (int32_t)(next_random(&s) % 5) - 2;
       nd->payoff[1] = (int32_t)(next_random(&s) % 5) - 2;
+      {   /* drawn apart from the stream: the graphs stay as they were */
+        uint64_t es = seed * 0x100000 + (uint64_t)(d * width + x);
+        nd->eval = (int32_t)(next_random(&es) % 21) - 10;
+      }
       if (d == layers - 1
           || next_random(&s) % (flags & GRAPH_BUSHY ? 40 : 10) == 0) {
         nd->ended = 1;

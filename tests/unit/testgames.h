@@ -10,8 +10,8 @@
 **           margins and draws of every size occur.
 **   Graph   an explicit game graph: each node names its mover, its
 **           children (with optional notations) and, if terminal, its
-**           payoffs.  Trees, DAGs with transpositions, cycles, one- and
-**           two-player games, built by hand or at random.
+**           payoffs, and an eval.  Trees, DAGs with transpositions,
+**           cycles, one- and two-player games, built by hand or at random.
 */
 #ifndef TESTGAMES_H
 #define TESTGAMES_H
@@ -33,6 +33,7 @@ typedef struct GraphNode {
   int nkids;
   int kid[GRAPH_MAX_KIDS];           /* child node indices */
   const char *label[GRAPH_MAX_KIDS]; /* notation of each move; NULL: "mJ" */
+  int32_t eval;                      /* the heuristic for the mover */
 } GraphNode;
 
 /* A game on `n` nodes (copied), starting at node `start`.  nplayers is 1
