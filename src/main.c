@@ -52,6 +52,7 @@ typedef struct Options {
   int json;
   int dump_ast, dump_bytecode;
   int perft_depth;
+  int depth;                /* --depth N; 0: solve to the end */
   size_t tt_mib;
   const char *db;           /* --db FILE */
   int engine;               /* ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE */
@@ -78,6 +79,7 @@ typedef struct Run {
   Solver solver;            /* the solver that ran */
   C4Solver *c4;             /* the native Connect Four solver, once made */
   int no_plies;             /* the solver gives no distances (nim-sum rule, --weak) */
+  AbOptions ab;             /* alphabeta's options, and its statistics */
   double seconds;           /* time spent in the mode */
 } Run;
 
@@ -88,6 +90,7 @@ static const char usage_text[] =
   "modes (default --solve):\n"
   "  --solve            value, plies and every optimal move of the position\n"
   "  --all-moves        solve, and give the exact value of every move\n"
+  "  --depth N          alphabeta to depth N only: best moves by the eval\n"
   "  --perft N          count the move sequences of exactly N plies\n"
   "  --count            count the distinct reachable positions (and terminal)\n"
   "  --dump-ast         print the syntax tree (alone: then stop)\n"
@@ -224,7 +227,8 @@ static int parse_args(int argc, char **argv, Options *o) {
         || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0
         || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
         || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
-        || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0) {
+        || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0
+        || strcmp(name, "--depth") == 0) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -253,6 +257,13 @@ static int parse_args(int argc, char **argv, Options *o) {
       }
       if ((st = set_mode(o, MODE_PERFT, "--perft")) != EXIT_OK) return st;
       o->perft_depth = (int)n;
+    } else if (strcmp(name, "--depth") == 0) {
+      if (parse_int(val, 1, AB_MAX_DEPTH, &n) != 0) {
+        fprintf(stderr, "gsolve: error: --depth needs a number of plies from "
+                "1 to %d, not '%s'\n", AB_MAX_DEPTH, val);
+        return EXIT_USAGE;
+      }
+      o->depth = (int)n;
     } else if (strcmp(name, "--count") == 0) {
       if ((st = set_mode(o, MODE_COUNT, "--count")) != EXIT_OK) return st;
     } else if (strcmp(name, "--position") == 0) {
@@ -325,6 +336,10 @@ static int parse_args(int argc, char **argv, Options *o) {
     return usage_error("%s", "no game file given (try --help)");
   if (o->mode == MODE_DUMPDB && o->db == NULL)
     return usage_error("%s", "--dump-db needs --db FILE");
+  if (o->depth && ((o->mode != MODE_NONE && o->mode != MODE_SOLVE)
+                   || o->solver != SOLVER_ALPHABETA || o->db))
+    return usage_error("%s", "--depth is a search of the alphabeta solver "
+                       "(with --solve or --all-moves)");
   return EXIT_OK;
 }
 
@@ -416,14 +431,23 @@ static const char *solver_name(const Run *r) {
   }
 }
 
+/* A solver's value: score and plies; *proven is 0 for the eval of a
+** position at the --depth horizon (then only the score means anything). */
+static void decode_value(const Run *r, Value v, int64_t *score,
+                         int64_t *plies, int *proven) {
+  alphabeta_decode(v, r->opt->depth, score, plies, proven);
+}
+
 static void text_solve(const Run *r) {
   const SolveResult *res = &r->search.result;
   char buf[256];
   int64_t score, plies;
-  int i, k;
-  value_decode(res->value, &score, &plies);
-  printf("value: %s\nscore: %" PRId64 "\n", value_verdict(score), score);
-  if (plies >= RETRO_ENDLESS || r->no_plies) printf("plies: -\nbest: ");   /* a draw forever */
+  int i, k, proven;
+  decode_value(r, res->value, &score, &plies, &proven);
+  if (r->opt->depth) printf("depth: %d\n", r->opt->depth);
+  printf("value: %s\nscore: %" PRId64 "\n",
+         proven ? value_verdict(score) : "-", score);
+  if (plies >= RETRO_ENDLESS || r->no_plies || !proven) printf("plies: -\nbest: ");   /* a draw forever */
   else printf("plies: %" PRId64 "\nbest: ", plies);
   if (res->nbest == 0) fputs("-", stdout);
   for (i = k = 0; i < res->nmoves; i++)
@@ -443,11 +467,11 @@ static void text_solve(const Run *r) {
     }
     printf("%-*s  value  score  plies\n", width, "move");
     for (i = 0; i < res->nmoves; i++) {
-      value_decode(res->values[i], &score, &plies);
+      decode_value(r, res->values[i], &score, &plies, &proven);
       printf("%-*s  %-5s  %5" PRId64 "  ", width,
              move_text(r->g, &res->moves[i], buf, sizeof buf),
-             value_verdict(score), score);
-      if (plies >= RETRO_ENDLESS || r->no_plies) printf("%5s\n", "-");
+             proven ? value_verdict(score) : "-", score);
+      if (plies >= RETRO_ENDLESS || r->no_plies || !proven) printf("%5s\n", "-");
       else printf("%5" PRId64 "\n", plies);
     }
   }
@@ -481,6 +505,7 @@ static void report_json(const Run *r) {
   JsonWriter w;
   char buf[256];
   int64_t score = 0, plies = 0;
+  int proven = 1;
   uint64_t nodes = mode == MODE_PERFT ? r->perft.nodes
                  : mode == MODE_COUNT ? r->count.nodes : r->search.nodes;
   int i;
@@ -499,15 +524,15 @@ static void report_json(const Run *r) {
   json_key(&w, "to_move");
   json_string(&w, r->g->player_names[game_to_move(r->g)]);
 
-  if (mode == MODE_SOLVE) value_decode(res->value, &score, &plies);
+  if (mode == MODE_SOLVE) decode_value(r, res->value, &score, &plies, &proven);
   json_key(&w, "value");
-  if (mode == MODE_SOLVE) json_string(&w, value_verdict(score));
+  if (mode == MODE_SOLVE && proven) json_string(&w, value_verdict(score));
   else json_null(&w);
   json_key(&w, "score");
   if (mode == MODE_SOLVE) json_int(&w, score);
   else json_null(&w);
   json_key(&w, "plies");
-  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS && !r->no_plies) json_int(&w, plies);
+  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS && !r->no_plies && proven) json_int(&w, plies);
   else json_null(&w);
   json_key(&w, "best");
   if (mode == MODE_SOLVE) {
@@ -536,6 +561,7 @@ static void report_json(const Run *r) {
   else json_null(&w);
   json_key(&w, "depth");
   if (mode == MODE_PERFT) json_int(&w, r->opt->perft_depth);
+  else if (mode == MODE_SOLVE && r->opt->depth) json_int(&w, r->opt->depth);
   else json_null(&w);
   json_key(&w, "positions");
   if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
@@ -558,16 +584,17 @@ static void report_json(const Run *r) {
     json_key(&w, "moves");
     json_begin_array(&w);
     for (i = 0; i < res->nmoves; i++) {
-      value_decode(res->values[i], &score, &plies);
+      decode_value(r, res->values[i], &score, &plies, &proven);
       json_begin_object(&w);
       json_key(&w, "move");
       json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
       json_key(&w, "value");
-      json_string(&w, value_verdict(score));
+      if (proven) json_string(&w, value_verdict(score));
+      else json_null(&w);
       json_key(&w, "score");
       json_int(&w, score);
       json_key(&w, "plies");
-      if (plies < RETRO_ENDLESS && !r->no_plies) json_int(&w, plies);
+      if (plies < RETRO_ENDLESS && !r->no_plies && proven) json_int(&w, plies);
       else json_null(&w);
       json_end_object(&w);
     }
@@ -838,7 +865,7 @@ static int run(Run *r) {
     r->solver = o->solver;
     int w_, p_, n_;
     static Move scratch[GAME_MAX_MOVES];
-    if (!o->solver_set && !o->db &&
+    if (!o->solver_set && !o->db && !o->depth &&
         (native_c4_query(g, &q) || native_sticks_analyze(g, &w_, &p_, scratch, &n_)))
       r->solver = SOLVER_NATIVE;
     if (o->weak && r->solver != SOLVER_NATIVE)
@@ -860,8 +887,12 @@ static int run(Run *r) {
       if (st == EXIT_OK) st = retro_answer(&r->retro, &r->search);
     } else if (o->solver == SOLVER_MINIMAX)
       st = minimax_solve(&r->search);
-    else
-      st = alphabeta_solve(&r->search, r->tt, o->all_moves);
+    else {
+      alphabeta_options(&r->ab);
+      r->ab.all_moves = o->all_moves;
+      r->ab.depth = o->depth;
+      st = alphabeta_run(&r->search, r->tt, &r->ab);
+    }
   }
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;

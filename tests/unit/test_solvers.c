@@ -790,6 +790,22 @@ static void test_depth_limited(void) {
     Game *games[2] = { coins_new(8, row), nim_new(3, heaps) };
     Tt *tt = tt_new(1);
     for (int k = 0; k < 2; k++) {
+      /* A horizon beyond the longest game (8 and 9 plies): every value
+      ** proven, and the same as the exact solve's. */
+      Search m;
+      search_init(&m, NULL, 0, stderr);
+      CHECK(solve(&m, games[k], MINIMAX, NULL, 1, stderr) == EXIT_OK);
+      CHECK(solve_variant(&s, games[k], tt, 1, k, 10) == EXIT_OK);
+      CHECK(s.result.nbest == m.result.nbest && s.result.nmoves == m.result.nmoves);
+      for (int i = 0; i < s.result.nmoves; i++) {
+        int64_t sa, pa, sb, pb;
+        int proven;
+        alphabeta_decode(s.result.values[i], 10, &sa, &pa, &proven);
+        value_decode(m.result.values[i], &sb, &pb);
+        CHECK(proven && sa == sb && pa == pb);
+        CHECK(s.result.best[i] == m.result.best[i]);
+      }
+      search_free(&m);
       for (int depth = 1; depth <= 6; depth++)
         for (int v = 0; v < NVARIANTS; v++) {
           CHECK(solve_variant(&s, games[k], v % 2 ? tt : NULL, v % 4 == 0,
