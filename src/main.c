@@ -807,6 +807,32 @@ static int read_db(Run *r, const char *params) {
   return db_read(&r->retro, r->opt->db, r->g->name, params, gs_rules_hash(r->prog), stderr);
 }
 
+/* --stats for an alphabeta solve, on stderr, after the report. */
+static void alphabeta_stats(const Run *r) {
+  const AbStats *a = &r->ab.stats;
+  uint64_t nodes = r->search.nodes;
+  fflush(stdout);
+  fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), evals %" PRIu64
+          ", root searches %" PRIu64 ", depths %" PRIu64 "\n", nodes,
+          r->seconds > 0 ? (double)nodes / r->seconds : 0.0, a->evals,
+          a->probes, a->iterations);
+  if (r->tt != NULL) {
+    const TtStats *t = tt_stats(r->tt);
+    size_t cap, used = tt_used(r->tt, &cap);
+    double p = t->probes ? (double)t->probes : 1.0;
+    fprintf(stderr, "stats: table probes %" PRIu64 ", hits %" PRIu64
+            " (%.1f%%), cutoffs %" PRIu64 " (%.1f%%), child cutoffs %" PRIu64
+            ", stores %" PRIu64 ", replaced %" PRIu64 "\n", t->probes,
+            t->hits, 100.0 * (double)t->hits / p, t->cutoffs,
+            100.0 * (double)t->cutoffs / p, a->etc_cutoffs, t->stores,
+            t->replaced);
+    fprintf(stderr, "stats: table entries %zu of %zu (%.1f%% full)\n", used,
+            cap, cap ? 100.0 * (double)used / (double)cap : 0.0);
+  } else {
+    fputs("stats: no table (--tt-size 0)\n", stderr);
+  }
+}
+
 /* --stats for a retrograde solve, on stderr. */
 static void retro_stats(const Run *r) {
   const Retro *x = &r->retro;
@@ -900,6 +926,9 @@ static int run(Run *r) {
     report_json(r);
   else
     report_text(r);
+  if (o->stats && o->mode == MODE_SOLVE && r->solver == SOLVER_ALPHABETA
+      && !o->db)
+    alphabeta_stats(r);
   return EXIT_OK;
 }
 

@@ -1,5 +1,6 @@
 #!/bin/sh
-# tests/bench.sh -- make bench: VM perft throughput and solver node counts.
+# tests/bench.sh -- make bench: VM perft throughput, solver node counts,
+# alpha-beta throughput and table hit rates.
 # Figures, not tests: nothing here fails on time.  Node counts are
 # deterministic, so a commit can quote them as a signature.
 cd "$(dirname "$0")/.." || exit 1
@@ -52,3 +53,37 @@ solve "connect4 6x5 (native solver)" native games/connect4.game -D width=6 -D he
 solve "tictactoe 3x3 (vm)" retro games/tictactoe.game --quiet
 solve "connect4 4x4 (vm)" retro games/connect4.game -D width=4 -D height=4 --engine vm --quiet
 solve "tictactoe 4x4 k=3" alphabeta games/tictactoe.game -D m=4 -D n=4 -D k=3
+
+echo
+echo "== Alpha-beta: throughput and transposition table (--stats)"
+printf '%-26s %-16s %10s %10s %7s %7s %9s %9s\n' "game" "engine" "nodes" "nodes/s" "hits" "cuts" "childcut" "seconds"
+# Nodes are the positions entered; each also looks at its children once
+# (so nodes/s undercounts the work).  Table lookups: one per node entered,
+# one per child looked at before the search; "hits" found the position,
+# "cuts" settled a node by its bounds; "childcut" counts the nodes that a
+# child's entry ended (enhanced transposition cutoffs).
+abstats() {
+  desc=$1; shift
+  err=$($GSOLVE "$@" --solver alphabeta --stats 2>&1 >/dev/null)
+  out=$($GSOLVE "$@" --solver alphabeta)
+  printf '%-26s %-16s %10s %10s %7s %7s %9s %9s\n' "$desc" "$(field engine "$out")" \
+    "$(printf '%s\n' "$err" | sed -n 's/^stats: nodes \([0-9]*\).*/\1/p')" \
+    "$(printf '%s\n' "$err" | sed -n 's/^stats: nodes [0-9]* (\([0-9]*\) nodes.*/\1/p')" \
+    "$(printf '%s\n' "$err" | sed -n 's/.*hits [0-9]* (\([0-9.]*%\)).*/\1/p')" \
+    "$(printf '%s\n' "$err" | sed -n 's/.*cutoffs [0-9]* (\([0-9.]*%\)).*/\1/p')" \
+    "$(printf '%s\n' "$err" | sed -n 's/.*child cutoffs \([0-9]*\).*/\1/p')" \
+    "$(field seconds "$out")"
+}
+abstats "connect4 5x4" games/connect4.game -D width=5 -D height=4 --engine vm
+abstats "connect4 5x4" games/connect4.game -D width=5 -D height=4 --engine native
+abstats "connect4 4x4" games/connect4.game -D width=4 -D height=4 --engine vm
+abstats "tictactoe 4x4 k=3" games/tictactoe.game -D m=4 -D n=4 -D k=3
+abstats "tictactoe 3x3" games/tictactoe.game
+abstats "hexapawn 4x4" games/hexapawn.game -D width=4 -D height=4
+abstats "hexapawn 5x4" games/hexapawn.game -D width=5 -D height=4
+abstats "nim 1,3,5,7" games/nim.game
+abstats "nim 1,3,5,7" games/nim.game --engine vm
+abstats "matchsticks n=60" games/matchsticks.game -D n=60 --engine vm
+abstats "connect4 7x6 --depth 8" games/connect4.game --depth 8
+abstats "connect4 7x6 --depth 10" games/connect4.game --depth 10
+abstats "hexapawn 5x5 --depth 8" games/hexapawn.game -D width=5 -D height=5 --depth 8
