@@ -65,10 +65,10 @@ UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/sea
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
-$(BUILD)/test_vm: tests/unit/test_vm.c $(BUILD)/libgsolve.a
+$(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
-$(BUILD)/test_native: tests/unit/test_native.c $(BUILD)/libgsolve.a
+$(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_native

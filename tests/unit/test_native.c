@@ -10,35 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "gsolve.h"
+#include "gametest.h"
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                     \
-  do {                                                                       \
-    if (cond) passed++;                                                      \
-    else { failed++; if (failed < 20) { fprintf(stderr, "FAIL: ");          \
-           fprintf(stderr, __VA_ARGS__); fputc('\n', stderr); } }            \
-  } while (0)
-
-static uint64_t rng = 0x2545f4914f6cdd1dULL;
-static uint32_t next_random(void) {
-  rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-  return (uint32_t)rng;
-}
-
-static char *read_file(const char *path, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *s = malloc((size_t)n + 1);
-  if (s && fread(s, 1, (size_t)n, f) != (size_t)n) { free(s); s = NULL; }
-  fclose(f);
-  if (s) { s[n] = 0; *len = (size_t)n; }
-  return s;
-}
 
 static uint64_t perft(Game *g, int depth) {
   static Move moves[64][GAME_MAX_MOVES];
@@ -70,22 +43,9 @@ static void move_list(Game *g, char *out, size_t size, Move *moves, int *n) {
 int main(int argc, char **argv) {
   if (argc < 4) { fprintf(stderr, "usage: test_native GAME DEPTH LINES [-D name=value ...]\n"); return 2; }
   int depth = atoi(argv[2]), lines = atoi(argv[3]);
-  ParamDef defs[16];
-  int ndefs = 0;
-  for (int i = 4; i + 1 < argc && ndefs < 16; i += 2) {
-    char *eq = strchr(argv[i + 1], '=');
-    if (strcmp(argv[i], "-D") || !eq) continue;
-    *eq = 0;
-    defs[ndefs].name = argv[i + 1];
-    defs[ndefs].value = eq + 1;
-    ndefs++;
-  }
-  size_t len;
-  char *text = read_file(argv[1], &len);
-  if (!text) { perror(argv[1]); return 2; }
+  rng = 0x2545f4914f6cdd1dULL;   /* this test's own seed, as before */
+  Program *p = load_game(argv[1], argc, argv, 4);
   int status;
-  Program *p = gs_compile(argv[1], text, len, defs, ndefs, stderr, &status);
-  free(text);
   if (!p) return 2;
   char why[256];
   Game *vm = vm_new(p, &status), *nat = native_new(p, why, sizeof why);
