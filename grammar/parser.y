@@ -70,13 +70,13 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
 
 %type <node> decls decl name_list opt_type type params opt_params param
-%type <node> dims dim opt_init opt_as opt_when block stmts stmt opt_else
+%type <node> dims dim opt_init opt_as opt_weight opt_when block stmts stmt opt_else
 %type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
 
 %right '?' ':'
@@ -112,6 +112,9 @@ decl
                                 { $$ = mk_decl(ps, NODE_STATE, @2, $2, $5, $6, $3, NULL); }
   | MOVE IDENT '(' opt_params ')' opt_as opt_when block
                                 { $$ = mk_decl(ps, NODE_MOVE, @2, $2, $4, $7, $8, $6); }
+  | CHANCE MOVE IDENT '(' opt_params ')' opt_as opt_weight opt_when block
+                                { $$ = mk_decl(ps, NODE_MOVE, @3, $3, $5, $9, $10, $7);
+                                  if ($$) { $$->op = 1; $$->e = $8; } }
   | FUNCTION IDENT '(' opt_params ')' opt_type block
                                 { $$ = mk_decl(ps, NODE_FUNC, @2, $2, $4, $6, $7, NULL); }
   | END block                   { $$ = mk_decl(ps, NODE_END, @1, "end", NULL, NULL, $2, NULL); }
@@ -183,6 +186,11 @@ opt_as
   | AS STRING                   { $$ = mk_name(ps, NODE_NAME, @2, $2); }
   ;
 
+opt_weight
+  : %empty                      { $$ = NULL; }
+  | WEIGHT expr                 { $$ = $2; }
+  ;
+
 opt_when
   : %empty                      { $$ = NULL; }
   | WHEN expr                   { $$ = $2; }
@@ -218,6 +226,8 @@ stmt
   | DRAW ';'                    { $$ = mk(ps, NODE_DRAW, @1); }
   | SCORE expr_list ';'         { $$ = mk2(ps, NODE_SCORE, @1, $2, NULL); }
   | NEXT expr ';'               { $$ = mk2(ps, NODE_NEXT, @1, $2, NULL); }
+  | NEXT expr ',' expr ';'      { $$ = mk2(ps, NODE_NEXT, @1, $2, $4); }
+  | PAY expr ',' expr ';'       { $$ = mk2(ps, NODE_PAY, @1, $2, $4); }
   | block                       { $$ = $1; }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
@@ -268,6 +278,7 @@ primary
   : INTLIT                      { $$ = mk_int(ps, NODE_INT, @1, $1); }
   | BOOLLIT                     { $$ = mk_int(ps, NODE_BOOL, @1, $1); }
   | IDENT                       { $$ = mk_name(ps, NODE_NAME, @1, $1); }
+  | CHANCE                      { $$ = mk_name(ps, NODE_NAME, @1, "chance"); }
   | IDENT '(' opt_expr_list ')' { $$ = mk_decl(ps, NODE_CALL, @$, $1, $3, NULL, NULL, NULL); }
   | '(' expr ')'                { $$ = $2; }
   | '[' opt_expr_list ']'       { $$ = mk2(ps, NODE_LIST, @$, $2, NULL); }

@@ -88,7 +88,7 @@ static const char *const kind_names[NODE_KIND_COUNT] = {
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
   "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",
-  "continue", "win", "lose", "draw", "score", "next", "exprstmt",
+  "continue", "win", "lose", "draw", "score", "next", "pay", "exprstmt",
   "int", "bool", "name", "index", "call", "unary", "binary", "cond",
   "list", "range",
 };
@@ -116,12 +116,13 @@ void ast_dump(const Node *list, int indent, FILE *out) {
     if (n->name) fprintf(out, " '%s'", n->name);
     if (n->kind == NODE_INT || n->kind == NODE_BOOL)
       fprintf(out, " %lld", (long long)n->ival);
-    dump_op(n->op, out);
+    if (n->kind == NODE_MOVE) fputs(n->op ? " chance" : "", out);
+    else dump_op(n->op, out);
     fprintf(out, " @%d\n", n->span.start);
-    const Node *kids[4] = { n->a, n->b, n->c, n->d };
-    for (int i = 0; i < 4; i++) {
+    const Node *kids[5] = { n->a, n->b, n->c, n->d, n->e };
+    for (int i = 0; i < 5; i++) {
       if (!kids[i]) continue;
-      fprintf(out, "%*s%c:\n", indent * 2 + 1, "", "abcd"[i]);
+      fprintf(out, "%*s%c:\n", indent * 2 + 1, "", "abcde"[i]);
       ast_dump(kids[i], indent + 1, out);
     }
   }

@@ -21,7 +21,8 @@ typedef enum NodeKind {
   NODE_TYPEDEF,    /* name; a: type */
   NODE_BOARD,      /* name: "rect" or "graph"; a: argument list */
   NODE_STATE,      /* name; a: type; b: init or NULL; c: dims list */
-  NODE_MOVE,       /* name; a: params; b: guard or NULL; c: body; d: notation */
+  NODE_MOVE,       /* name; a: params; b: guard or NULL; c: body; d: notation;
+                   ** op: 1 for a chance move; e: its weight or NULL */
   NODE_FUNC,       /* name; a: params; b: return type or NULL; c: body */
   NODE_END,        /* c: body */
   NODE_NOMOVES,    /* c: body */
@@ -49,7 +50,8 @@ typedef enum NodeKind {
   NODE_LOSE,       /* a: player */
   NODE_DRAW,
   NODE_SCORE,      /* a: list of one expression per player */
-  NODE_NEXT,       /* a: player who moves next */
+  NODE_NEXT,       /* a: player who moves next; b: after chance, or NULL */
+  NODE_PAY,        /* a: player; b: amount (a per-move payoff) */
   NODE_EXPRSTMT,   /* a: expression (a call) */
   /* expressions */
   NODE_INT,        /* ival */
@@ -76,6 +78,7 @@ struct Node {
   const char *name;
   int64_t ival;
   Node *a, *b, *c, *d;
+  Node *e;             /* NODE_MOVE: the weight of a chance move */
   Node *next;
 };
 

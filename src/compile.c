@@ -89,8 +89,10 @@ static int stack_effect(OpCode op, int a) {
     case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
     case OP_RET: case OP_STEP: case OP_AT: case OP_LINE: case OP_NBR:
     case OP_MIN: case OP_MAX: case OP_SETNEXT: case OP_WIN: case OP_LOSE:
-    case OP_COUNTS:
+    case OP_COUNTS: case OP_NEXTCHANCE:
       return -1;
+    case OP_PAY:
+      return -2;
     case OP_STORELI: case OP_STORESI: case OP_JLT: case OP_JLE: case OP_JGT:
     case OP_JGE: case OP_JEQ: case OP_JNE:
       return -2;
@@ -377,7 +379,9 @@ static Type name_expr(Compiler *c, Node *e) {
   }
   Symbol *s = resolve_lookup(c->r, e->name);
   if (!s) {
-    if (is_builtin_function(e->name))
+    if (!strcmp(e->name, "chance"))
+      diag_error(c->d, e->span, "'chance' needs a chance move (declare one: chance move NAME(...) { ... })");
+    else if (is_builtin_function(e->name))
       diag_error(c->d, e->span, "'%s' is a built-in function, not a value", e->name);
     else
       diag_error(c->d, e->span, "unknown name '%s'", e->name);
@@ -1156,6 +1160,7 @@ static void stmt(Compiler *c, Node *s) {
       }
       for (Node *e = s->a; e; e = e->next) expect(c, e, TY_INT, "a score");
       emit(c, OP_SCORE, n, 0, s->span);
+      c->p->has_score = 1;
       break;
     }
     case NODE_NEXT:
@@ -1163,8 +1168,28 @@ static void stmt(Compiler *c, Node *s) {
         diag_error(c->d, s->span, "'next' is only allowed in a move's effect");
         break;
       }
+      if (s->b) {   /* next chance, P; */
+        if (s->a->kind != NODE_NAME || strcmp(s->a->name, "chance") != 0) {
+          diag_error(c->d, s->a->span, "'next A, B;' hands the turn to chance: write 'next chance, PLAYER;'");
+          break;
+        }
+        if (!c->p->chance) { name_expr(c, s->a); break; }   /* reports the missing chance moves */
+        expect(c, s->b, TY_PLAYER, "the player after chance");
+        emit(c, OP_NEXTCHANCE, 0, 0, s->span);
+        break;
+      }
       expect(c, s->a, TY_PLAYER, "the next player");
       emit(c, OP_SETNEXT, 0, 0, s->span);
+      break;
+    case NODE_PAY:
+      if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
+        diag_error(c->d, s->span, "'pay' is only allowed in a move's effect (and functions it calls)");
+        break;
+      }
+      expect(c, s->a, TY_PLAYER, "the player who is paid");
+      expect(c, s->b, TY_INT, "a payoff");
+      emit(c, OP_PAY, 0, 0, s->span);
+      c->p->has_pay = 1;
       break;
     case NODE_EXPRSTMT: {
       if (s->a->kind != NODE_CALL) {
@@ -1373,6 +1398,15 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     run = l > run ? l : run;
     level_of[k] = run;
   }
+  /* In a game with chance, chance's moves and the players' moves are
+  ** generated in different positions. */
+  if (c->p->chance) {
+    emit(c, OP_LOADS, 0, 0, m->span);
+    emit(c, OP_CONST, c->p->chance, 0, m->span);
+    emit(c, rule->chance ? OP_EQ : OP_NE, 0, 0, m->span);
+    list_push(&skips[0], &nskips[0], &capskips[0], emit(c, OP_JMPF, 0, 0, m->span), c);
+    c->stack = 0;
+  }
   for (int level = -1; level < nargs; level++) {
     if (level >= 0) {
       int32_t lo, hi;
@@ -1475,6 +1509,8 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     rule->name = m->name;
     rule->nargs = ast_count(m->a);
     rule->notation = m->d ? m->d->name : NULL;
+    rule->chance = m->op == 1;
+    rule->weight = -1;
     if (rule->nargs > GAME_MAX_ARGS) {
       diag_error(d, m->span, "a move has at most %d arguments", GAME_MAX_ARGS);
       rule->nargs = GAME_MAX_ARGS;
@@ -1517,6 +1553,19 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     block(&c, m->c);
     chunk_end(&c, idx, OP_HALT, closing(m->c));
     p->rules[ri].effect = idx;
+  }
+  /* Step 3b. Weights of chance moves: int-valued chunks of the arguments. */
+  for (int ri = 0; ri < p->nrules; ri++) {
+    Node *m = r->moves[ri];
+    if (!m->e) continue;
+    int idx = chunk_begin(&c, CHUNK_WEIGHT, m->name);
+    add_params(&c, m->a, p->rules[ri].arg, GAME_MAX_ARGS, 1);
+    p->chunks[idx].nparams = p->rules[ri].nargs;
+    p->chunks[idx].returns = 1;
+    expect(&c, m->e, TY_INT, "a chance move's weight");
+    emit(&c, OP_RET, 0, 0, m->e->span);
+    chunk_end(&c, idx, OP_NORET, m->e->span);
+    p->rules[ri].weight = idx;
   }
 
   /* Step 4. Functions: chunk i+first is function i (CALL uses the index). */

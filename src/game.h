@@ -23,6 +23,7 @@
 #define GAME_MAX_ARGS    4      /* arguments of one move rule */
 #define GAME_MAX_MOVES   4096   /* legal moves of one position, at most */
 #define GAME_MAX_PLY     100000 /* depth of apply() nesting, at most */
+#define GAME_CHANCE      (-1)   /* to_move() where the chance player moves */
 
 /* A move: which rule, and its argument values.  Unused args are 0 so a
 ** move compares equal bytewise. */
@@ -72,6 +73,14 @@ typedef struct GameVtable {
   /* Optional (NULL: the key is the state itself): packs a state into
   ** key_bytes bytes, one-to-one, for tables that store many positions. */
   void (*pack)(Game *g, const void *state, void *key);
+  /* Optional (NULL: every chance move has weight 1): the weights of the
+  ** chance moves m[0..n) of the current position, a chance node.  A
+  ** chance move is played with probability weight / total weight. */
+  void (*weights)(Game *g, const Move *m, int n, uint32_t *w);
+  /* Optional (NULL: no per-move payoffs): what each player earned by the
+  ** move applied last (`pay`), into out[nplayers]; 1 if any is nonzero.
+  ** A player's payoff is the sum over the game of these and the outcome. */
+  int (*rewards)(Game *g, int32_t *out);
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */
@@ -83,6 +92,10 @@ struct Game {
   const char *player_names[GAME_MAX_PLAYERS];
   size_t state_bytes;             /* size of what state() returns */
   size_t key_bytes;               /* size of a packed state (pack) */
+  int has_chance;                 /* some positions are chance nodes */
+  int has_rewards;                /* some moves pay (vt->rewards) */
+  int32_t margin_bound;           /* every outcome's |margin| is at most
+                                  ** this; 0 when it is not known */
   void (*destroy)(Game *g);       /* frees the engine (game_free) */
   jmp_buf *trap;                  /* where runtime errors jump; NULL: exit */
   int error_status;               /* exit status of the last runtime error */
@@ -103,6 +116,18 @@ static inline int game_format_move(Game *g, const Move *m, char *b, size_t n) {
 }
 static inline void game_print(Game *g, FILE *f) { g->vt->print(g, f); }
 static inline void game_free(Game *g) { if (g) g->destroy(g); }
+/* The name of the player to move, "chance" at a chance node. */
+static inline const char *game_mover_name(Game *g) {
+  int m = g->vt->to_move(g);
+  return m == GAME_CHANCE ? "chance" : g->player_names[m];
+}
+static inline void game_weights(Game *g, const Move *m, int n, uint32_t *w) {
+  if (g->vt->weights) g->vt->weights(g, m, n, w);
+  else for (int i = 0; i < n; i++) w[i] = 1;
+}
+static inline int game_rewards(Game *g, int32_t *out) {
+  return g->vt->rewards ? g->vt->rewards(g, out) : 0;
+}
 
 /* Runtime errors (a rule indexing out of range, a step budget exhausted)
 ** do not return: the engine prints the diagnostic, sets error_status and

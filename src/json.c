@@ -71,6 +71,14 @@ void json_double(JsonWriter *w, double v) {
     fputs("null", w->f);
 }
 
+void json_real(JsonWriter *w, double v) {
+  separate(w);
+  if (isfinite(v))
+    fprintf(w->f, "%.15g", v);
+  else
+    fputs("null", w->f);
+}
+
 void json_bool(JsonWriter *w, int v) {
   separate(w);
   fputs(v ? "true" : "false", w->f);

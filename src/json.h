@@ -28,7 +28,8 @@ void json_key(JsonWriter *w, const char *key);
 void json_string(JsonWriter *w, const char *s);
 void json_int(JsonWriter *w, int64_t v);
 void json_uint(JsonWriter *w, uint64_t v);
-void json_double(JsonWriter *w, double v);
+void json_double(JsonWriter *w, double v);   /* fixed, 6 decimals (times) */
+void json_real(JsonWriter *w, double v);     /* 15 significant digits */
 void json_bool(JsonWriter *w, int v);
 void json_null(JsonWriter *w);
 

@@ -25,6 +25,7 @@
 #include "position.h"
 #include "retro.h"
 #include "db.h"
+#include "expectimax.h"
 #include "native.h"
 #include "search.h"
 #include "tt.h"
@@ -35,7 +36,7 @@
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET } Mode;
 enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
 
-typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE } Solver;
+typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE, SOLVER_EXPECTIMAX } Solver;
 
 typedef struct Options {
   const char *file;
@@ -76,6 +77,8 @@ typedef struct Run {
   Perft perft;
   Count count;
   Retro retro;
+  ExpSolver exp;            /* expected values (chance, pay, n players) */
+  int expected;             /* the result is in exp, not search */
   Solver solver;            /* the solver that ran */
   C4Solver *c4;             /* the native Connect Four solver, once made */
   int no_plies;             /* the solver gives no distances (nim-sum rule, --weak) */
@@ -98,7 +101,7 @@ static const char usage_text[] =
   "  --dump-db          print a database's counts by value and distance\n"
   "options:\n"
   "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
-  "  --solver NAME      alphabeta (default), minimax, retro, native\n"
+  "  --solver NAME      alphabeta (default), minimax, retro, native, expectimax\n"
   "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
   "  --engine NAME      auto (default: native when the game has one), vm, native\n"
   "  --db FILE          with retro: save the database; else answer from it\n"
@@ -277,8 +280,10 @@ static int parse_args(int argc, char **argv, Options *o) {
         o->solver = SOLVER_RETRO;
       else if (strcmp(val, "native") == 0)
         o->solver = SOLVER_NATIVE;
+      else if (strcmp(val, "expectimax") == 0 || strcmp(val, "maxn") == 0)
+        o->solver = SOLVER_EXPECTIMAX;
       else
-        return usage_error("unknown solver '%s' (alphabeta, minimax, retro or native)", val);
+        return usage_error("unknown solver '%s' (alphabeta, minimax, retro, native or expectimax)", val);
       o->solver_set = 1;
     } else if (strcmp(name, "--tt-size") == 0) {
       if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
@@ -418,7 +423,7 @@ static void text_header(const Run *r) {
   if (r->pos.n == 0) fputs("start", stdout);
   for (int i = 0; i < r->pos.n; i++)
     printf("%s%s", i ? ", " : "", r->pos.moves[i]);
-  printf("\nto move: %s\n", r->g->player_names[game_to_move(r->g)]);
+  printf("\nto move: %s\n", game_mover_name(r->g));
 }
 
 static const char *solver_name(const Run *r) {
@@ -427,6 +432,7 @@ static const char *solver_name(const Run *r) {
     case SOLVER_MINIMAX: return "minimax";
     case SOLVER_RETRO: return "retro";
     case SOLVER_NATIVE: return r->g->engine;
+    case SOLVER_EXPECTIMAX: return "expectimax";
     default: return "alphabeta";
   }
 }
@@ -522,7 +528,7 @@ static void report_json(const Run *r) {
   for (i = 0; i < r->pos.n; i++) json_string(&w, r->pos.moves[i]);
   json_end_array(&w);
   json_key(&w, "to_move");
-  json_string(&w, r->g->player_names[game_to_move(r->g)]);
+  json_string(&w, game_mover_name(r->g));
 
   if (mode == MODE_SOLVE) decode_value(r, res->value, &score, &plies, &proven);
   json_key(&w, "value");
@@ -602,6 +608,165 @@ static void report_json(const Run *r) {
   }
   json_end_object(&w);
   fputc('\n', stdout);
+}
+
+/* ---- reporting expected values ------------------------------------ */
+
+/* The score of an expected value for the root's mover; at a chance root,
+** for the first player. */
+static double exp_root_score(const Run *r, const ExpValue *v) {
+  int m = r->exp.result.mover;
+  return exp_score(r->g, v, m == GAME_CHANCE ? 0 : m);
+}
+
+/* "win", "loss" or "draw" when the value is certain, else NULL. */
+static const char *exp_verdict(const Run *r, double score) {
+  if (!r->exp.result.deterministic) return NULL;
+  return score > 0.5e-9 ? "win" : score < -0.5e-9 ? "loss" : "draw";
+}
+
+static void text_expected(const Run *r) {
+  const ExpResult *res = &r->exp.result;
+  char buf[256];
+  double sc = exp_root_score(r, &res->value);
+  const char *verdict = exp_verdict(r, sc);
+  int i, k;
+  printf("value: %s\nscore: %.10g\n", verdict ? verdict : "-", sc);
+  if (res->vector) {
+    fputs("payoffs:", stdout);
+    for (i = 0; i < r->g->nplayers; i++)
+      printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], res->value.pay[i]);
+    fputc('\n', stdout);
+  }
+  if (res->deterministic) printf("plies: %.0f\n", res->value.plies);
+  else printf("plies: -\n");
+  fputs("best: ", stdout);
+  if (res->nbest == 0) fputs("-", stdout);
+  for (i = k = 0; i < res->nmoves; i++)
+    if (res->best[i])
+      printf("%s%s", k++ ? ", " : "", move_text(r->g, &res->moves[i], buf, sizeof buf));
+  printf("\nnodes: %" PRIu64 "\nseconds: %.3f\nsolver: %s\nengine: %s\n",
+         r->exp.nodes, r->seconds, solver_name(r), r->g->engine);
+  if (r->opt->all_moves && res->nmoves > 0) {
+    int width = 4;
+    for (i = 0; i < res->nmoves; i++) {
+      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
+      if (w > width) width = w;
+    }
+    printf("%-*s  value  %12s  plies%s\n", width, "move", "score", res->prob ? "  probability" : "");
+    for (i = 0; i < res->nmoves; i++) {
+      double s = exp_root_score(r, &res->values[i]);
+      const char *v = exp_verdict(r, s);
+      printf("%-*s  %-5s  %12.10g  ", width, move_text(r->g, &res->moves[i], buf, sizeof buf),
+             v ? v : "-", s);
+      if (res->deterministic) printf("%5.0f", res->values[i].plies);
+      else printf("%5s", "-");
+      if (res->prob) printf("  %11.10g", res->prob[i]);
+      fputc('\n', stdout);
+    }
+  }
+}
+
+static void json_expected(const Run *r) {
+  const ExpResult *res = &r->exp.result;
+  JsonWriter w;
+  char buf[256];
+  int i;
+  double sc = exp_root_score(r, &res->value);
+  const char *verdict = exp_verdict(r, sc);
+  json_init(&w, stdout);
+  json_begin_object(&w);
+  json_key(&w, "game");
+  json_string(&w, r->g->name);
+  json_key(&w, "params");
+  json_raw(&w);
+  gs_write_params_json(r->prog, stdout);
+  json_key(&w, "position");
+  json_begin_array(&w);
+  for (i = 0; i < r->pos.n; i++) json_string(&w, r->pos.moves[i]);
+  json_end_array(&w);
+  json_key(&w, "to_move");
+  json_string(&w, game_mover_name(r->g));
+  json_key(&w, "value");
+  if (verdict) json_string(&w, verdict); else json_null(&w);
+  json_key(&w, "score");
+  json_real(&w, sc);
+  json_key(&w, "payoffs");
+  if (res->vector) {
+    json_begin_array(&w);
+    for (i = 0; i < r->g->nplayers; i++) json_real(&w, res->value.pay[i]);
+    json_end_array(&w);
+  } else {
+    json_null(&w);
+  }
+  json_key(&w, "plies");
+  if (res->deterministic) json_int(&w, (int64_t)res->value.plies); else json_null(&w);
+  json_key(&w, "best");
+  json_begin_array(&w);
+  for (i = 0; i < res->nmoves; i++)
+    if (res->best[i]) json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+  json_end_array(&w);
+  json_key(&w, "nodes");
+  json_uint(&w, r->exp.nodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "solver");
+  json_string(&w, solver_name(r));
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  if (r->opt->all_moves) {
+    json_key(&w, "moves");
+    json_begin_array(&w);
+    for (i = 0; i < res->nmoves; i++) {
+      double s = exp_root_score(r, &res->values[i]);
+      const char *v = exp_verdict(r, s);
+      json_begin_object(&w);
+      json_key(&w, "move");
+      json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+      json_key(&w, "value");
+      if (v) json_string(&w, v); else json_null(&w);
+      json_key(&w, "score");
+      json_real(&w, s);
+      json_key(&w, "plies");
+      if (res->deterministic) json_int(&w, (int64_t)res->values[i].plies); else json_null(&w);
+      json_key(&w, "probability");
+      if (res->prob) json_real(&w, res->prob[i]); else json_null(&w);
+      json_end_object(&w);
+    }
+    json_end_array(&w);
+  }
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+/* Solves with expected values: --solver expectimax, or alphabeta (Star1)
+** on a game with chance moves or per-move payoffs. */
+static int run_expected(Run *r) {
+  const Options *o = r->opt;
+  if (o->depth)
+    return usage_error("%s", "--depth takes deterministic games without per-move payoffs");
+  if (o->db)
+    return usage_error("%s", "--db takes the retrograde solver, which does not handle chance, "
+                       "per-move payoffs or more than two players");
+  exp_init(&r->exp, r->g, r->pos.n, stderr);
+  r->exp.table_mib = o->tt_mib;
+  r->exp.all_moves = o->all_moves;
+  r->expected = 1;
+  r->solver = o->solver;
+  double t0 = now();
+  int st = o->solver == SOLVER_EXPECTIMAX ? expectimax_solve(&r->exp) : star1_solve(&r->exp);
+  r->seconds = now() - t0;
+  if (st != EXIT_OK) return st;
+  if (o->json) json_expected(r);
+  else { text_header(r); text_expected(r); }
+  if (o->stats) {
+    fflush(stdout);
+    fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
+            ", memo entries %" PRIu64 "\n", r->exp.nodes,
+            r->seconds > 0 ? (double)r->exp.nodes / r->seconds : 0.0,
+            r->exp.memo_hits, r->exp.memo_stored);
+  }
+  return EXIT_OK;
 }
 
 /* ---- running ------------------------------------------------------ */
@@ -877,11 +1042,18 @@ static int run(Run *r) {
     if (st == EXIT_OK) db_dump(&r->retro, stdout, o->json);
     return st;
   default:
+    if (o->solver == SOLVER_EXPECTIMAX
+        || (o->solver == SOLVER_ALPHABETA && (g->has_chance || g->has_rewards)))
+      return run_expected(r);
     search_init(&r->search, g, r->pos.n, stderr);
     if (g->nplayers < 1 || g->nplayers > 2)
-      return search_fail(&r->search, EXIT_USAGE, "the minimax and alphabeta "
-                         "solvers need one or two players (this game has "
-                         "%d)", g->nplayers);
+      return search_fail(&r->search, EXIT_USAGE, "the %s solver needs one or two "
+                         "players (this game has %d): use --solver expectimax "
+                         "(max^n)", solver_name(r), g->nplayers);
+    if ((g->has_chance || g->has_rewards) && !o->db)
+      return search_fail(&r->search, EXIT_USAGE, "the %s solver does not handle %s: "
+                         "use --solver expectimax or alphabeta", solver_name(r),
+                         g->has_chance ? "chance moves" : "per-move payoffs");
     if (o->solver == SOLVER_ALPHABETA && o->tt_mib > 0
         && (r->tt = tt_new(o->tt_mib)) == NULL)
       return out_of_memory();
@@ -949,6 +1121,7 @@ static int run_trapped(Run *r) {
 static void free_run(Run *r) {
   position_free(&r->pos);
   search_free(&r->search);
+  exp_free(&r->exp);
   tt_free(r->tt);
   perft_free(&r->perft);
   count_free(&r->count);

@@ -86,6 +86,8 @@
   X(MAX,     0, "b := pop; a := pop; push max(a, b)")                         \
   X(EMIT,    2, "add the move: rule A with arguments local[0..B)")            \
   X(SETNEXT, 0, "the player to move after this move := pop")                 \
+  X(NEXTCHANCE, 0, "chance moves next, then player pop")                      \
+  X(PAY,     0, "b := pop; p := pop; player p earns b on this move")          \
   X(WIN,     0, "the game ends; player pop wins")                             \
   X(LOSE,    0, "the game ends; player pop loses")                            \
   X(DRAW,    0, "the game ends in a draw")                                    \

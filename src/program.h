@@ -65,7 +65,7 @@ typedef struct StateVar {
 
 typedef enum ChunkKind {
   CHUNK_GENERATE, CHUNK_LEGALITY, CHUNK_EFFECT, CHUNK_END, CHUNK_NOMOVES,
-  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START
+  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT
 } ChunkKind;
 
 /* A compiled body: where its code lies and how big its frame is. */
@@ -88,6 +88,8 @@ typedef struct MoveRule {
   int set_off[GAME_MAX_ARGS];   /* `in LIST` arguments: konst offset... */
   int set_len[GAME_MAX_ARGS];   /* ...and length; 0 for a range */
   int effect;             /* chunk index */
+  int chance;             /* a move of the chance player */
+  int weight;             /* chunk computing its weight, or -1: weight 1 */
 } MoveRule;
 
 typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH } BoardKind;
@@ -104,6 +106,11 @@ struct Program {
   int native_ok;          /* its `when` condition holds for the parameters */
   int nplayers;
   const char *players[GAME_MAX_PLAYERS];
+  /* Chance: the player value of the chance player (nplayers + 1) and the
+  ** hidden slot holding who moves after it; both 0 without chance moves. */
+  int chance, chance_slot;
+  int has_pay;            /* some effect says `pay` (per-move payoffs) */
+  int has_score;          /* some outcome is a `score` (margins beyond 1) */
 
   ParamInfo *params; int nparams;
   EnumInfo *enums; int nenums;

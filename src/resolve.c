@@ -836,8 +836,9 @@ static void declare_builtins(Resolver *r) {
   Program *p = r->p;
   Span none = { 0, 0 };
   Symbol *m = declare(r, "mover", SYM_MOVER, none);
-  if (m) m->type = mktype(TY_PLAYER, 1, p->nplayers);
+  if (m) m->type = mktype(TY_PLAYER, 1, p->chance ? p->chance : p->nplayers);
   declare_value(r, "none", mktype(TY_PLAYER, 0, 0), 0);
+  if (p->chance) declare_value(r, "chance", mktype(TY_PLAYER, p->chance, p->chance), p->chance);
   declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);
   for (int d = 0; d < DIR_COUNT; d++) declare_value(r, dir_names[d], mktype(TY_DIR, d, d), d);
   for (int i = 0; i < p->nplayers; i++) {
@@ -922,14 +923,25 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
     p->nplayers = 1;
     p->players[0] = "A";
   }
-  p->lo = malloc(sizeof(int32_t));
-  p->hi = malloc(sizeof(int32_t));
-  p->init = malloc(sizeof(int32_t));
+  /* A game with chance moves has one more player value, `chance`, and a
+  ** hidden slot 1 holding the player who moves after chance. */
+  for (Node *n = p->ast; n; n = n->next)
+    if (n->kind == NODE_MOVE && n->op == 1) p->chance = p->nplayers + 1;
+  p->lo = malloc(2 * sizeof(int32_t));
+  p->hi = malloc(2 * sizeof(int32_t));
+  p->init = malloc(2 * sizeof(int32_t));
   if (!p->lo || !p->hi || !p->init) return 0;
   p->lo[0] = 1;
-  p->hi[0] = p->nplayers;
+  p->hi[0] = p->chance ? p->chance : p->nplayers;
   p->init[0] = 1;
   p->nslots = 1;
+  if (p->chance) {
+    p->chance_slot = 1;
+    p->lo[1] = 1;
+    p->hi[1] = p->nplayers;
+    p->init[1] = 1;
+    p->nslots = 2;
+  }
   declare_builtins(r);
 
   /* Step 2. Declarations in order; functions and moves only get names. */

@@ -44,6 +44,9 @@ typedef struct VM {
   int outcome_ok;     /* win/lose/draw/score allowed (end, nomoves) */
   int ended;          /* an outcome statement ran */
   int next_mover;     /* set by `next`, 0 if not */
+  int chance_after;   /* set by `next chance, P`, 0 if not */
+  int32_t reward[GAME_MAX_PLAYERS];   /* `pay` of the move applied last */
+  int rewarded;       /* some reward[] is nonzero */
   Outcome out;
   Move *movebuf; int nmoves;
   long steps;
@@ -102,6 +105,7 @@ static int describe_chunk(const Chunk *c, char *buf, size_t n) {
     case CHUNK_NOMOVES: return snprintf(buf, n, "the nomoves block");
     case CHUNK_EVAL: return snprintf(buf, n, "eval");
     case CHUNK_START: return snprintf(buf, n, "the start block");
+    case CHUNK_WEIGHT: return snprintf(buf, n, "the weight of move '%s'", c->name);
     default: return snprintf(buf, n, "function '%s'", c->name);
   }
 }
@@ -430,8 +434,24 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(SETNEXT) {
         int32_t pl = POP();
         if (!vm->writable) FAIL("'next' outside a move's effect");
-        if (pl < 1 || pl > p->nplayers) FAIL("'next' needs a player, not none");
+        if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
         vm->next_mover = pl;
+        NEXT();
+      }
+      CASE(NEXTCHANCE) {
+        int32_t pl = POP();
+        if (!vm->writable) FAIL("'next' outside a move's effect");
+        if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
+        vm->next_mover = p->chance;
+        vm->chance_after = pl;
+        NEXT();
+      }
+      CASE(PAY) {
+        int32_t amount = POP(), pl = POP();
+        if (!vm->writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
+        if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
+        if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
+        vm->rewarded = 1;
         NEXT();
       }
       CASE(WIN) CASE(LOSE) {
@@ -548,10 +568,17 @@ static void vm_apply(Game *g, const Move *m) {
   for (int i = 0; i < r->nargs; i++) args[i] = m->arg[i];
   int32_t mover = vm->slots[0];
   vm->writable = 1;
-  vm->next_mover = 0;
+  vm->next_mover = vm->chance_after = 0;
+  if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   run(vm, r->effect, args, r->nargs);
-  store_slot(vm, 0, vm->next_mover ? vm->next_mover : mover % p->nplayers + 1,
-             p->chunks[r->effect].start);
+  int at = p->chunks[r->effect].start;
+  int32_t next = vm->next_mover ? vm->next_mover
+               : p->chance && mover == p->chance ? vm->slots[p->chance_slot]
+               : mover % p->nplayers + 1;
+  /* Chance hands the turn back to whoever gave it (or as `next chance, P`). */
+  if (p->chance && next == p->chance && (vm->chance_after || mover != p->chance))
+    store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, at);
+  store_slot(vm, 0, next, at);
   vm->writable = 0;
 }
 
@@ -585,6 +612,9 @@ static int vm_ended(Game *g, Outcome *out) {
 static void vm_no_moves(Game *g, Outcome *out) {
   VM *vm = (VM *)g;
   if (run_outcome(vm, vm->p->nomoves_chunk, out)) return;
+  if (vm->p->chance && vm->slots[0] == vm->p->chance)
+    vm_fail(vm, vm->p->chunks[vm->p->gen_chunk].start, 0, EXIT_RUNTIME,
+            "the chance player has no legal move and the nomoves block gives no outcome");
   /* Normal play: the player who cannot move loses. */
   memset(out, 0, sizeof *out);
   out->payoff[vm->slots[0] - 1] = -1;
@@ -596,7 +626,37 @@ static int32_t vm_eval(Game *g) {
   return run(vm, vm->p->eval_chunk, NULL, 0);
 }
 
-static int vm_to_move(Game *g) { return ((VM *)g)->slots[0] - 1; }
+static int vm_to_move(Game *g) {
+  VM *vm = (VM *)g;
+  return vm->p->chance && vm->slots[0] == vm->p->chance ? GAME_CHANCE : vm->slots[0] - 1;
+}
+
+static void vm_weights(Game *g, const Move *m, int n, uint32_t *w) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  uint64_t total = 0;
+  for (int i = 0; i < n; i++) {
+    const MoveRule *r = &p->rules[m[i].rule];
+    int32_t args[GAME_MAX_ARGS], v = 1;
+    if (r->weight >= 0) {
+      for (int k = 0; k < r->nargs; k++) args[k] = m[i].arg[k];
+      v = run(vm, r->weight, args, r->nargs);
+      if (v < 0)
+        vm_fail(vm, p->chunks[r->weight].start, 0, EXIT_RUNTIME, "negative weight %d", (int)v);
+    }
+    w[i] = (uint32_t)v;
+    total += (uint32_t)v;
+  }
+  if (n > 0 && total == 0)
+    vm_fail(vm, p->chunks[p->rules[m[0].rule].weight].start, 0, EXIT_RUNTIME,
+            "every chance move has weight 0");
+}
+
+static int vm_rewards(Game *g, int32_t *out) {
+  VM *vm = (VM *)g;
+  memcpy(out, vm->reward, (size_t)vm->p->nplayers * sizeof *out);
+  return vm->rewarded;
+}
 static uint64_t vm_hash(Game *g) { return ((VM *)g)->hash; }
 static const void *vm_state(Game *g) { return ((VM *)g)->slots; }
 
@@ -675,7 +735,7 @@ static void vm_print(Game *g, FILE *f) {
     if (v->ndims) fputc(']', f);
     fputc('\n', f);
   }
-  fprintf(f, "to move: %s\n", p->players[vm->slots[0] - 1]);
+  fprintf(f, "to move: %s\n", p->chance && vm->slots[0] == p->chance ? "chance" : p->players[vm->slots[0] - 1]);
 }
 
 static void vm_canonical(Game *g, const void *state, void *result);
@@ -686,10 +746,12 @@ static void vm_pack(Game *g, const void *state, void *key);
 static const GameVtable vm_vtable = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL, vm_pack,
+  vm_weights, vm_rewards,
 };
 static const GameVtable vm_vtable_symmetric = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical, vm_pack,
+  vm_weights, vm_rewards,
 };
 
 /* Bits for the values lo..hi of a slot. */
@@ -757,8 +819,10 @@ static int run_start(VM *vm) {
   vm->base.trap = &trap;
   if (setjmp(trap)) { vm->base.trap = NULL; return 0; }
   vm->writable = 1;
-  vm->next_mover = 0;
+  vm->next_mover = vm->chance_after = 0;
   run(vm, vm->p->start_chunk, NULL, 0);
+  if (vm->p->chance && vm->next_mover == vm->p->chance)
+    vm->slots[vm->p->chance_slot] = vm->chance_after ? vm->chance_after : vm->slots[0];
   if (vm->next_mover) vm->slots[0] = vm->next_mover;
   vm->writable = 0;
   vm->ntrail = 0;
@@ -784,6 +848,9 @@ Game *vm_new(const Program *p, int *status) {
   g->nplayers = p->nplayers;
   for (int i = 0; i < p->nplayers; i++) g->player_names[i] = p->players[i];
   g->state_bytes = (size_t)p->nslots * sizeof(int32_t);
+  g->has_chance = p->chance != 0;
+  g->has_rewards = p->has_pay;
+  g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   vm->bits = malloc((size_t)p->nslots);
   if (!vm->bits) { vm_free(g); return NULL; }
   size_t total = 0;
