@@ -158,16 +158,24 @@ static int better(int nplayers, int mover, double sa, double pa, double sb, doub
   return nplayers == 2 && mover == 1 ? pa > pb : pa < pb;
 }
 
+int exp_better(const Game *g, int mover, const ExpValue *a, const ExpValue *b) {
+  return better(g->nplayers, mover, exp_score(g, a, mover), a->plies,
+                exp_score(g, b, mover), b->plies);
+}
+
 /* The outcome of a terminal position as a value. */
 static void outcome_value(Game *g, const Outcome *o, ExpValue *v) {
   memset(v, 0, sizeof *v);
   for (int i = 0; i < g->nplayers; i++) v->pay[i] = o->payoff[i];
 }
 
-/* Adds the payoffs of the move just applied. */
-static void add_rewards(Game *g, ExpValue *v) {
-  int32_t rw[GAME_MAX_PLAYERS];
-  if (!g->has_rewards || !game_rewards(g, rw)) return;
+/* The payoffs of the move just applied (read before searching on: the
+** engine keeps only the last move's). */
+static void read_rewards(Game *g, int32_t *rw) {
+  if (!g->has_rewards || !game_rewards(g, rw)) memset(rw, 0, GAME_MAX_PLAYERS * sizeof *rw);
+}
+
+static void add_rewards(Game *g, const int32_t *rw, ExpValue *v) {
   for (int i = 0; i < g->nplayers; i++) v->pay[i] += rw[i];
 }
 
@@ -220,9 +228,11 @@ static void em_search(ExpSolver *s, int ply, ExpValue *out);
 /* The value of the current position's move i (applied, searched, undone). */
 static void em_child(ExpSolver *s, int ply, size_t mi, ExpValue *v) {
   Game *g = s->g;
+  int32_t rw[GAME_MAX_PLAYERS];
   game_apply(g, &s->ms.moves[mi]);
+  read_rewards(g, rw);
   em_search(s, ply + 1, v);
-  add_rewards(g, v);
+  add_rewards(g, rw, v);
   v->plies += 1;
   game_undo(g);
 }
@@ -272,7 +282,7 @@ static void em_search(ExpSolver *s, int ply, ExpValue *out) {
 /* ---- the root ------------------------------------------------------ */
 
 /* Sets up the result: a terminal root, or its moves (and probabilities). */
-static int root_begin(ExpSolver *s) {
+int exp_root_begin(ExpSolver *s) {
   Game *g = s->g;
   ExpResult *r = &s->result;
   Outcome o;
@@ -313,7 +323,7 @@ static int root_begin(ExpSolver *s) {
 
 /* The root's value from its moves' (all exact where they matter), and the
 ** optimal ones. */
-static void root_finish(ExpSolver *s) {
+void exp_root_finish(ExpSolver *s) {
   Game *g = s->g;
   ExpResult *r = &s->result;
   s->path_len = 0;
@@ -347,17 +357,19 @@ static void root_finish(ExpSolver *s) {
 
 int expectimax_solve(ExpSolver *s) {
   ExpResult *r = &s->result;
-  if (root_begin(s) != EXIT_OK || r->terminal) return s->status;
+  if (exp_root_begin(s) != EXIT_OK || r->terminal) return s->status;
   for (int i = 0; i < r->nmoves && s->status == EXIT_OK; i++) {
     Game *g = s->g;
+    int32_t rw[GAME_MAX_PLAYERS];
     game_apply(g, &r->moves[i]);
+    read_rewards(g, rw);
     em_search(s, 1, &r->values[i]);
-    add_rewards(g, &r->values[i]);
+    add_rewards(g, rw, &r->values[i]);
     r->values[i].plies += 1;
     game_undo(g);
     r->exact[i] = 1;
   }
-  root_finish(s);
+  exp_root_finish(s);
   return s->status;
 }
 
@@ -496,7 +508,7 @@ int star1_solve(ExpSolver *s) {
   if (g->nplayers > 2)
     return fail(s, EXIT_USAGE, "the alphabeta solver takes one or two players (this game "
                 "has %d): use --solver expectimax (max^n)", g->nplayers);
-  if (root_begin(s) != EXIT_OK || r->terminal) return s->status;
+  if (exp_root_begin(s) != EXIT_OK || r->terminal) return s->status;
   r->vector = g->nplayers == 1;
   /* Each root move in the window where it can still be optimal, ties
   ** included, so that all the best moves are found.  The root's moves
@@ -523,6 +535,6 @@ int star1_solve(ExpSolver *s) {
     r->exact[i] = b.kind == EXACT;
     if (r->exact[i] && (!have || (maxing ? b.m > bm : b.m < bm))) { bm = b.m; have = 1; }
   }
-  root_finish(s);
+  exp_root_finish(s);
   return s->status;
 }

@@ -76,6 +76,16 @@ void exp_free(ExpSolver *s);
 int expectimax_solve(ExpSolver *s);
 int star1_solve(ExpSolver *s);
 
+/* For solvers that fill the root's moves themselves (retro): sets up
+** s->result (a terminal root, or its moves and probabilities), and then
+** derives the root's value and best moves from values[] (exact[] set). */
+int exp_root_begin(ExpSolver *s);
+void exp_root_finish(ExpSolver *s);
+
+/* 1 if a is strictly better than b for `mover`: a larger score, then the
+** distance rule (win sooner, lose later, draws as value.h). */
+int exp_better(const Game *g, int mover, const ExpValue *a, const ExpValue *b);
+
 /* The score of v for `mover` (0-based): the margin over the other player
 ** in a two-player game, else his own payoff. */
 double exp_score(const Game *g, const ExpValue *v, int mover);

@@ -585,6 +585,8 @@ static void report_json(const Run *r) {
   json_key(&w, "games");
   if (mode == MODE_PERFT) json_uint(&w, r->perft.games);
   else json_null(&w);
+  json_key(&w, "payoffs");
+  json_null(&w);
 
   if (mode == MODE_SOLVE && r->opt->all_moves) {
     json_key(&w, "moves");
@@ -602,6 +604,8 @@ static void report_json(const Run *r) {
       json_key(&w, "plies");
       if (plies < RETRO_ENDLESS && !r->no_plies && proven) json_int(&w, plies);
       else json_null(&w);
+      json_key(&w, "probability");
+      json_null(&w);
       json_end_object(&w);
     }
     json_end_array(&w);
@@ -621,7 +625,7 @@ static double exp_root_score(const Run *r, const ExpValue *v) {
 
 /* "win", "loss" or "draw" when the value is certain, else NULL. */
 static const char *exp_verdict(const Run *r, double score) {
-  if (!r->exp.result.deterministic) return NULL;
+  if (!r->exp.result.deterministic || r->g->nplayers > 2) return NULL;
   return score > 0.5e-9 ? "win" : score < -0.5e-9 ? "loss" : "draw";
 }
 
@@ -645,8 +649,10 @@ static void text_expected(const Run *r) {
   for (i = k = 0; i < res->nmoves; i++)
     if (res->best[i])
       printf("%s%s", k++ ? ", " : "", move_text(r->g, &res->moves[i], buf, sizeof buf));
-  printf("\nnodes: %" PRIu64 "\nseconds: %.3f\nsolver: %s\nengine: %s\n",
-         r->exp.nodes, r->seconds, solver_name(r), r->g->engine);
+  printf("\nnodes: %" PRIu64 "\n", r->exp.nodes);
+  if (r->solver == SOLVER_RETRO)
+    printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->retro.positions, r->retro.stored);
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, solver_name(r), r->g->engine);
   if (r->opt->all_moves && res->nmoves > 0) {
     int width = 4;
     for (i = 0; i < res->nmoves; i++) {
@@ -691,14 +697,6 @@ static void json_expected(const Run *r) {
   if (verdict) json_string(&w, verdict); else json_null(&w);
   json_key(&w, "score");
   json_real(&w, sc);
-  json_key(&w, "payoffs");
-  if (res->vector) {
-    json_begin_array(&w);
-    for (i = 0; i < r->g->nplayers; i++) json_real(&w, res->value.pay[i]);
-    json_end_array(&w);
-  } else {
-    json_null(&w);
-  }
   json_key(&w, "plies");
   if (res->deterministic) json_int(&w, (int64_t)res->value.plies); else json_null(&w);
   json_key(&w, "best");
@@ -714,6 +712,22 @@ static void json_expected(const Run *r) {
   json_string(&w, solver_name(r));
   json_key(&w, "engine");
   json_string(&w, r->g->engine);
+  static const char *const nulls[] = { "perft", "depth" };
+  for (i = 0; i < 2; i++) { json_key(&w, nulls[i]); json_null(&w); }
+  json_key(&w, "positions");
+  if (r->solver == SOLVER_RETRO) json_uint(&w, r->retro.positions); else json_null(&w);
+  json_key(&w, "stored");
+  if (r->solver == SOLVER_RETRO) json_uint(&w, r->retro.stored); else json_null(&w);
+  static const char *const nulls2[] = { "terminal", "canonical", "games" };
+  for (i = 0; i < 3; i++) { json_key(&w, nulls2[i]); json_null(&w); }
+  json_key(&w, "payoffs");
+  if (res->vector) {
+    json_begin_array(&w);
+    for (i = 0; i < r->g->nplayers; i++) json_real(&w, res->value.pay[i]);
+    json_end_array(&w);
+  } else {
+    json_null(&w);
+  }
   if (r->opt->all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
@@ -739,6 +753,8 @@ static void json_expected(const Run *r) {
   fputc('\n', stdout);
 }
 
+static void retro_stats(const Run *r);
+
 /* Solves with expected values: --solver expectimax, or alphabeta (Star1)
 ** on a game with chance moves or per-move payoffs. */
 static int run_expected(Run *r) {
@@ -754,12 +770,25 @@ static int run_expected(Run *r) {
   r->expected = 1;
   r->solver = o->solver;
   double t0 = now();
-  int st = o->solver == SOLVER_EXPECTIMAX ? expectimax_solve(&r->exp) : star1_solve(&r->exp);
+  int st;
+  if (o->solver == SOLVER_RETRO) {
+    retro_init(&r->retro, r->g, r->pos.n, stderr);
+    if (o->max_positions) r->retro.max_positions = (uint64_t)o->max_positions;
+    r->retro.memory_limit = o->memory_mib << 20;
+    r->retro.progress = !o->quiet && isatty(2);
+    if (o->no_symmetry) r->retro.canonical = NULL;
+    st = retro_solve_vector(&r->retro, &r->exp);
+  } else {
+    st = o->solver == SOLVER_EXPECTIMAX ? expectimax_solve(&r->exp) : star1_solve(&r->exp);
+  }
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;
   if (o->json) json_expected(r);
   else { text_header(r); text_expected(r); }
-  if (o->stats) {
+  if (o->stats && o->solver == SOLVER_RETRO) {
+    fflush(stdout);
+    retro_stats(r);
+  } else if (o->stats) {
     fflush(stdout);
     fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
             ", memo entries %" PRIu64 "\n", r->exp.nodes,
@@ -1043,9 +1072,11 @@ static int run(Run *r) {
     return st;
   default:
     if (o->solver == SOLVER_EXPECTIMAX
-        || (o->solver == SOLVER_ALPHABETA && (g->has_chance || g->has_rewards)))
+        || ((o->solver == SOLVER_ALPHABETA || o->solver == SOLVER_RETRO)
+            && (g->has_chance || g->has_rewards || (o->solver == SOLVER_RETRO && g->nplayers > 2))))
       return run_expected(r);
     search_init(&r->search, g, r->pos.n, stderr);
+    r->solver = o->solver;
     if (g->nplayers < 1 || g->nplayers > 2)
       return search_fail(&r->search, EXIT_USAGE, "the %s solver needs one or two "
                          "players (this game has %d): use --solver expectimax "

@@ -51,6 +51,7 @@ void retro_free(Retro *r) {
   free(r->expanded);
   free(r->score);
   free(r->edge_from); free(r->edge_to);
+  free(r->edge_weight); free(r->edge_pay); free(r->wstack); free(r->vec);
   free(r->parent_start); free(r->parents); free(r->queue);
   free(r->frames);
   free(r->canon);
@@ -161,6 +162,9 @@ size_t retro_memory(const Retro *r) {
     total += sets[i]->cap * (sizeof(uint64_t) + sizeof(uint32_t)) + sets[i]->keys_cap * sets[i]->key_bytes;
   total += r->class_cap * (3 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + 1);
   total += r->nedges_cap * 2 * sizeof(uint32_t);
+  if (r->vector)
+    total += r->class_cap * sizeof(ExpValue)
+           + r->nedges_cap * (sizeof(uint32_t) + (size_t)r->g->nplayers * sizeof(int32_t));
   return total;
 }
 
@@ -190,6 +194,7 @@ size_t retro_bytes_per_position(const Retro *r) {
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
                3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
   if (r->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
+  if (r->vector) per += sizeof(ExpValue);
   return per;
 }
 
@@ -207,6 +212,11 @@ static int grow_class_arrays(Retro *r, size_t n) {
     void *p = realloc(*arrays[i], n * sizes[i]);
     if (!p) return -1;
     *arrays[i] = p;
+  }
+  if (r->vector) {
+    ExpValue *v = realloc(r->vec, n * sizeof *v);
+    if (!v) return -1;
+    r->vec = v;
   }
   return 0;
 }
@@ -243,7 +253,10 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   return 0;
 }
 
-static int add_edge(Retro *r, uint32_t from, uint32_t to) {
+/* Records the move just applied from `from` to `to` (with its weight and
+** pay when solving payoff vectors). */
+static int add_edge(Retro *r, uint32_t from, uint32_t to, uint32_t weight) {
+  size_t np = (size_t)r->g->nplayers;
   if (r->edges == r->nedges_cap) {
     size_t cap = r->nedges_cap ? r->nedges_cap * 2 : 4096;
     uint32_t *f = realloc(r->edge_from, cap * sizeof *f);
@@ -251,10 +264,22 @@ static int add_edge(Retro *r, uint32_t from, uint32_t to) {
     uint32_t *t = realloc(r->edge_to, cap * sizeof *t);
     if (t) r->edge_to = t;
     if (!f || !t) return -1;
+    if (r->vector) {
+      uint32_t *w = realloc(r->edge_weight, cap * sizeof *w);
+      if (w) r->edge_weight = w;
+      int32_t *p = realloc(r->edge_pay, cap * np * sizeof *p);
+      if (p) r->edge_pay = p;
+      if (!w || !p) return -1;
+    }
     r->nedges_cap = cap;
   }
   r->edge_from[r->edges] = from;
   r->edge_to[r->edges] = to;
+  if (r->vector) {
+    int32_t *pay = r->edge_pay + r->edges * np;
+    r->edge_weight[r->edges] = weight;
+    if (!r->g->has_rewards || !game_rewards(r->g, pay)) memset(pay, 0, np * sizeof *pay);
+  }
   r->edges++;
   return 0;
 }
@@ -264,6 +289,12 @@ static int add_edge(Retro *r, uint32_t from, uint32_t to) {
 static int set_terminal(Retro *r, uint32_t c, const Outcome *o) {
   Game *g = r->g;
   int m = r->mover[c];
+  if (r->vector) {
+    memset(&r->vec[c], 0, sizeof r->vec[c]);
+    for (int i = 0; i < g->nplayers; i++) r->vec[c].pay[i] = o->payoff[i];
+    r->terminal[c] = 1;
+    return 0;
+  }
   int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
   if (margin > VALUE_SCORE_MAX) margin = VALUE_SCORE_MAX;
   if (margin < -VALUE_SCORE_MAX) margin = -VALUE_SCORE_MAX;
@@ -327,6 +358,17 @@ enter:
       goto leave;
     }
     f->nmoves = n;
+    if (r->vector) {
+      /* The weights live beside the moves, in an array as large. */
+      if (r->wstack_cap < r->ms.cap) {
+        uint32_t *w = realloc(r->wstack, r->ms.cap * sizeof *w);
+        if (!w) goto oom;
+        r->wstack = w;
+        r->wstack_cap = r->ms.cap;
+      }
+      if (game_to_move(g) == GAME_CHANCE) game_weights(g, r->ms.moves + f->mbase, n, r->wstack + f->mbase);
+      else for (int k = 0; k < n; k++) r->wstack[f->mbase + (size_t)k] = 1;
+    }
     if (added) r->count[cls] = (uint32_t)n;
     /* A symmetric image must have as many moves: a cheap check that the
     ** declared symmetries are symmetries of the rules. */
@@ -345,7 +387,8 @@ next:
       if (rc == -1) goto oom;
       if (rc == -2) goto limit;
       if (rc == -3) goto memory;
-      if (add_edge(r, (uint32_t)f->cls, cls) < 0) goto oom;
+      if (add_edge(r, (uint32_t)f->cls, cls,
+                   r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
     }
     if (fresh) {
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
@@ -517,6 +560,64 @@ static int propagate_scores(Retro *r) {
   return EXIT_OK;
 }
 
+/* Payoff vectors: backward induction again, children before parents,
+** but each position's value is computed from its own moves (forward
+** edges, in generation order) once the last child is known: max^n for a
+** player, the weighted mean for chance.  Needs an acyclic game. */
+static int propagate_vectors(Retro *r) {
+  Game *g = r->g;
+  size_t n = r->stored, np = (size_t)g->nplayers, head = 0, tail = 0;
+  uint32_t *start = calloc(n + 1, sizeof *start);
+  uint32_t *out = malloc((r->edges + 1) * sizeof *out);
+  uint32_t *fill = malloc((n + 1) * sizeof *fill);
+  if (!start || !out || !fill) {
+    free(start); free(out); free(fill);
+    return out_of_memory(r);
+  }
+  for (size_t e = 0; e < r->edges; e++) start[r->edge_from[e] + 1]++;
+  for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
+  memcpy(fill, start, (n + 1) * sizeof *fill);
+  for (size_t e = 0; e < r->edges; e++) out[fill[r->edge_from[e]]++] = (uint32_t)e;
+  free(fill);
+  for (size_t c = 0; c < n; c++)
+    if (r->terminal[c]) r->queue[tail++] = (uint32_t)c;
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (--r->count[p] != 0) continue;
+      int chance = r->mover[p] == (uint8_t)GAME_CHANCE;
+      double total = 0;
+      ExpValue best;
+      memset(&best, 0, sizeof best);
+      if (chance)
+        for (uint32_t j = start[p]; j < start[p + 1]; j++) total += r->edge_weight[out[j]];
+      for (uint32_t j = start[p]; j < start[p + 1]; j++) {
+        uint32_t e = out[j];
+        ExpValue v = r->vec[r->edge_to[e]];
+        for (size_t i = 0; i < np; i++) v.pay[i] += r->edge_pay[e * np + i];
+        v.plies += 1;
+        if (chance) {
+          double w = r->edge_weight[e] / total;
+          for (size_t i = 0; i < np; i++) best.pay[i] += w * v.pay[i];
+          best.plies += w * v.plies;
+        } else if (j == start[p] || exp_better(g, r->mover[p], &v, &best)) {
+          best = v;
+        }
+      }
+      r->vec[p] = best;
+      r->queue[tail++] = p;
+    }
+  }
+  free(start);
+  free(out);
+  r->labelled = tail;
+  if (tail < n)
+    return fail(r, EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
+                "per-move payoffs or more than two players needs an acyclic game");
+  return EXIT_OK;
+}
+
 /* The stored position of the engine's current state. */
 static int lookup_current(Retro *r, uint32_t *cls) {
   if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
@@ -561,6 +662,38 @@ int retro_solve(Retro *r, Search *s) {
   r->label_seconds = seconds_now() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
   return retro_answer(r, s);
+}
+
+int retro_solve_vector(Retro *r, ExpSolver *s) {
+  Game *g = r->g;
+  r->vector = 1;
+  double t0 = seconds_now();
+  if (enumerate(r) != EXIT_OK) return r->status;
+  double t1 = seconds_now();
+  if (build_parents(r) < 0) return out_of_memory(r);
+  if (propagate_vectors(r) != EXIT_OK) return r->status;
+  r->enumerate_seconds = t1 - t0;
+  r->label_seconds = seconds_now() - t1;
+  /* The root's moves from the stored values, as expectimax reports them. */
+  s->table_mib = 0;
+  if (exp_root_begin(s) != EXIT_OK) return r->status = s->status;
+  s->nodes = r->positions;
+  ExpResult *res = &s->result;
+  for (int i = 0; i < res->nmoves && !res->terminal; i++) {
+    int32_t pay[GAME_MAX_PLAYERS];
+    uint32_t c;
+    game_apply(g, &res->moves[i]);
+    if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
+    int found = lookup_current(r, &c);
+    game_undo(g);
+    if (!found) return fail(r, EXIT_LIMIT, "a root move leads out of the enumerated positions");
+    res->values[i] = r->vec[c];
+    for (int k = 0; k < g->nplayers; k++) res->values[i].pay[k] += pay[k];
+    res->values[i].plies += 1;
+    res->exact[i] = 1;
+  }
+  exp_root_finish(s);
+  return s->status;
 }
 
 /* The root and its moves, read from the labels. */

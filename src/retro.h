@@ -15,6 +15,7 @@
 #include "game.h"
 #include "movestack.h"
 #include "search.h"
+#include "expectimax.h"
 
 /* Plies of a draw that never ends (a cycle): reported as null. */
 #define RETRO_ENDLESS (VALUE_BIG / 2 - 1)
@@ -65,6 +66,14 @@ typedef struct Retro {
   struct RetroFrame *frames; size_t nframes;
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */
+  /* Payoff vectors (chance, per-move payoffs, more than two players):
+  ** each move's weight and pay, each position's expected payoffs. */
+  int vector;
+  uint32_t *edge_weight;    /* per edge: the chance move's weight (else 1) */
+  int32_t *edge_pay;        /* per edge: nplayers payoffs of the move */
+  uint32_t *wstack;         /* weights of the moves on the move stack */
+  size_t wstack_cap;
+  ExpValue *vec;            /* per stored position */
 } Retro;
 
 /* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
@@ -81,6 +90,12 @@ void retro_free(Retro *r);
 ** exact value, the optimal moves) as the other solvers do.  Returns
 ** EXIT_OK or the status of the error it reported. */
 int retro_solve(Retro *r, Search *s);
+
+/* The same for games with chance, per-move payoffs or more than two
+** players (acyclic ones): backward induction of payoff vectors, max^n at
+** the players' positions and the weighted mean at chance's; the answer
+** goes to s->result as expectimax_solve would give it. */
+int retro_solve_vector(Retro *r, ExpSolver *s);
 
 /* Allocates the scratch buffers and sets the key sizes; -1 when out of
 ** memory.  (retro_solve and retro_answer call it; so does db_read.) */

@@ -1,7 +1,8 @@
 # tests/t_crosscheck.sh -- minimax (the reference: every line, no pruning,
 # no table) against alphabeta (pruning, transposition table, null-window
-# tests of the root moves) and retrograde analysis (every position
-# reachable from there, backward induction) on the start of every bundled game that
+# tests of the root moves), retrograde analysis (every position
+# reachable from there, backward induction) and expectimax (payoff
+# vectors in doubles, memoised) on the start of every bundled game that
 # minimax can do quickly, and on about 200 pseudo-random reachable
 # positions.  They must agree exactly: value, score, plies, the list of
 # best moves, and the --all-moves table (text) and "moves" list (JSON).
@@ -54,6 +55,10 @@ xc_compare() {
     check "$xc_desc: --solve --tt-size 0" "$xc_ref" "$(xc_root "$xc_ab")"
   fi
   xc_ncmp=$((xc_ncmp + 1))
+  # Expectimax (max^n on payoff vectors, no pruning) gives the same root
+  # value, plies and best moves; its payoffs are its own.
+  xc_em=$(gs "$@" --position "$xc_p" --solver expectimax --json 2>&1)
+  check "$xc_desc: --solver expectimax" "$xc_ref" "$(xc_root "$xc_em")"
   # The default solver, when it is not alphabeta (a native solver); found
   # out on the first position of each game (xc_default is reset to "").
   if [ "$xc_default" != alphabeta ]; then
