@@ -70,13 +70,13 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
 
 %type <node> decls decl name_list opt_type type params opt_params param
-%type <node> dims dim opt_init opt_as opt_weight opt_when block stmts stmt opt_else
+%type <node> dims dim opt_init opt_as opt_weight opt_when rep_clauses block stmts stmt opt_else
 %type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
 
 %right '?' ':'
@@ -122,6 +122,10 @@ decl
   | START block                 { $$ = mk_decl(ps, NODE_START, @1, "start", NULL, NULL, $2, NULL); }
   | NOMOVES block               { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves", NULL, NULL, $2, NULL); }
   | EVAL block                  { $$ = mk_decl(ps, NODE_EVAL, @1, "eval", NULL, NULL, $2, NULL); }
+  | REPETITION IDENT rep_clauses opt_when ';'
+                                { $$ = mk_decl(ps, NODE_REPETITION, @2, $2, $3, $4, NULL, NULL); }
+  | REPETITION DRAW rep_clauses opt_when ';'
+                                { $$ = mk_decl(ps, NODE_REPETITION, @2, "draw", $3, $4, NULL, NULL); }
   | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
   | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
@@ -184,6 +188,13 @@ opt_init
 opt_as
   : %empty                      { $$ = NULL; }
   | AS STRING                   { $$ = mk_name(ps, NODE_NAME, @2, $2); }
+  ;
+
+/* "of NAME, ..." and "except NAME, ...": a NODE_NAME per clause word,
+** its names in a. */
+rep_clauses
+  : %empty                      { $$ = NULL; }
+  | rep_clauses IDENT name_list { $$ = ast_append($1, mk_decl(ps, NODE_NAME, @2, $2, $3, NULL, NULL, NULL)); }
   ;
 
 opt_weight

@@ -122,7 +122,7 @@ static int count_classes(Count *c) {
   return EXIT_OK;
 }
 
-int count_run(Count *c) {
+static int count_walk(Count *c) {
   Game *g = c->g;
   CountFrame *f;
   Outcome o;
@@ -183,4 +183,15 @@ leave:
 oom:
   for (; ply > 0; ply--) game_undo(g);
   return fail(c, EXIT_LIMIT, "out of memory");
+}
+
+/* Positions are counted as positions: a repetition rule, which looks at
+** the line of play, is off meanwhile (Go's boards "ignoring the ko
+** history"). */
+int count_run(Count *c) {
+  int had = c->g->has_history;
+  if (had) game_set_history(c->g, 0);
+  int st = count_walk(c);
+  if (had) game_set_history(c->g, 1);
+  return st;
 }

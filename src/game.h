@@ -81,6 +81,10 @@ typedef struct GameVtable {
   ** move applied last (`pay`), into out[nplayers]; 1 if any is nonzero.
   ** A player's payoff is the sum over the game of these and the outcome. */
   int (*rewards)(Game *g, int32_t *out);
+  /* Optional (NULL: positions alone decide): on a game whose rules look
+  ** at the line of play (a repetition rule), turns that rule off or on;
+  ** off, the game is the game of positions (--count uses it). */
+  void (*set_history)(Game *g, int on);
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */
@@ -94,6 +98,8 @@ struct Game {
   size_t key_bytes;               /* size of a packed state (pack) */
   int has_chance;                 /* some positions are chance nodes */
   int has_rewards;                /* some moves pay (vt->rewards) */
+  int has_history;                /* legal moves or the end depend on the
+                                  ** earlier positions (repetition rule) */
   int32_t margin_bound;           /* every outcome's |margin| is at most
                                   ** this; 0 when it is not known */
   void (*destroy)(Game *g);       /* frees the engine (game_free) */
@@ -124,6 +130,9 @@ static inline const char *game_mover_name(Game *g) {
 static inline void game_weights(Game *g, const Move *m, int n, uint32_t *w) {
   if (g->vt->weights) g->vt->weights(g, m, n, w);
   else for (int i = 0; i < n; i++) w[i] = 1;
+}
+static inline void game_set_history(Game *g, int on) {
+  if (g->vt->set_history) g->vt->set_history(g, on);
 }
 static inline int game_rewards(Game *g, int32_t *out) {
   return g->vt->rewards ? g->vt->rewards(g, out) : 0;

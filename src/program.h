@@ -93,6 +93,7 @@ typedef struct MoveRule {
 } MoveRule;
 
 typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH } BoardKind;
+enum { REP_NONE, REP_FORBIDDEN, REP_DRAW };
 
 struct Program {
   Arena *arena;           /* the AST and every string */
@@ -110,6 +111,13 @@ struct Program {
   ** hidden slot holding who moves after it; both 0 without chance moves. */
   int chance, chance_slot;
   int has_pay;            /* some effect says `pay` (per-move payoffs) */
+  /* The repetition rule in force: a position whose slots under rep_mask
+  ** equal those of an earlier position of the game may not be reached
+  ** (REP_FORBIDDEN; moves of rules with rep_except[rule] are exempt) or
+  ** ends the game in a draw (REP_DRAW). */
+  int rep_kind;
+  uint8_t *rep_mask;      /* nslots flags: the slots compared */
+  uint8_t *rep_except;    /* nrules flags */
   int has_score;          /* some outcome is a `score` (margins beyond 1) */
 
   ParamInfo *params; int nparams;

@@ -829,6 +829,78 @@ static void check_symmetry(Resolver *r, Node *s) {
 }
 
 /* ------------------------------------------------------------------ */
+/* The repetition rule                                                */
+/* ------------------------------------------------------------------ */
+
+/* repetition forbidden|draw [of NAMES] [except RULES] [when COND]; */
+static void declare_repetition(Resolver *r, Node *n) {
+  Program *p = r->p;
+  int kind = !strcmp(n->name, "forbidden") ? REP_FORBIDDEN : !strcmp(n->name, "draw") ? REP_DRAW : REP_NONE;
+  if (kind == REP_NONE) {
+    diag_error(r->d, n->span, "unknown repetition rule '%s' (expected forbidden or draw)", n->name);
+    return;
+  }
+  if (n->b) {
+    int ok = 1;
+    Type t;
+    int32_t v = resolve_const(r, n->b, &t, &ok);
+    if (ok && t.kind != TY_BOOL) {
+      diag_error(r->d, n->b->span, "the condition of 'repetition' must be bool");
+      return;
+    }
+    if (!ok || !v) return;      /* not in force with these parameters */
+  }
+  if (p->rep_kind) {
+    diag_error(r->d, n->span, "a second repetition rule is in force (make their when conditions exclusive)");
+    return;
+  }
+  uint8_t *mask = prog_alloc(p, (size_t)p->nslots);
+  uint8_t *except = prog_alloc(p, (size_t)p->nrules + 1);
+  if (!mask || !except) return;
+  int has_of = 0, ok = 1;
+  for (Node *c = n->a; c; c = c->next) {
+    int is_of = !strcmp(c->name, "of");
+    if (!is_of && strcmp(c->name, "except") != 0) {
+      diag_error(r->d, c->span, "expected 'of' or 'except' in a repetition rule, not '%s'", c->name);
+      ok = 0;
+      continue;
+    }
+    if (!is_of && kind != REP_FORBIDDEN) {
+      diag_error(r->d, c->span, "'except' applies to 'repetition forbidden' only");
+      ok = 0;
+      continue;
+    }
+    has_of |= is_of;
+    for (Node *nm = c->a; nm; nm = nm->next) {
+      if (is_of && !strcmp(nm->name, "mover")) { mask[0] = 1; continue; }
+      int found = 0;
+      if (is_of) {
+        Symbol *s = resolve_lookup(r, nm->name);
+        if (s && s->kind == SYM_STATE) {
+          const StateVar *v = &p->vars[s->index];
+          int size = v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];
+          memset(mask + v->base, 1, (size_t)size);
+          found = 1;
+        }
+      } else {
+        for (int i = 0; i < p->nrules && !found; i++)
+          if (!strcmp(r->moves[i]->name, nm->name)) except[i] = found = 1;
+      }
+      if (!found) {
+        diag_error(r->d, nm->span, is_of ? "'%s' is not a state variable (or mover)" : "'%s' is not a move",
+                   nm->name);
+        ok = 0;
+      }
+    }
+  }
+  if (!ok) return;
+  if (!has_of) memset(mask, 1, (size_t)p->nslots);   /* the whole position */
+  p->rep_kind = kind;
+  p->rep_mask = mask;
+  p->rep_except = except;
+}
+
+/* ------------------------------------------------------------------ */
 /* The whole file                                                     */
 /* ------------------------------------------------------------------ */
 
@@ -1001,6 +1073,11 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         if (s) { r->symmetries = s; s[r->nsymmetries++] = n; }
         break;
       }
+      case NODE_REPETITION: {
+        Node **s = realloc(r->repetitions, (size_t)(r->nrepetitions + 1) * sizeof *s);
+        if (s) { r->repetitions = s; s[r->nrepetitions++] = n; }
+        break;
+      }
       default: break;
     }
   }
@@ -1024,8 +1101,10 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
     }
   }
 
-  /* Step 4. Symmetries, once the state layout is known. */
+  /* Step 4. Symmetries and the repetition rule, once the state layout
+  ** and the move rules are known. */
   for (int i = 0; i < r->nsymmetries; i++) check_symmetry(r, r->symmetries[i]);
+  for (int i = 0; i < r->nrepetitions; i++) declare_repetition(r, r->repetitions[i]);
   build_symmetry_group(r);
   return d->errors == 0 && !*usage_error;
 }
@@ -1036,5 +1115,6 @@ void resolver_free(Resolver *r) {
   free(r->funcs);
   free(r->moves);
   free(r->symmetries);
+  free(r->repetitions);
   free(r);
 }

@@ -36,6 +36,7 @@ struct Resolver {
   Node **moves;                     /* move declarations, by rule index */
   Node *end_decl, *nomoves_decl, *eval_decl, *start_decl;
   Node **symmetries; int nsymmetries;
+  Node **repetitions; int nrepetitions;
   int depth;                        /* recursion guard for const folding */
   Span players_span[GAME_MAX_PLAYERS];
   int players_seen;                 /* a players declaration exists */

@@ -638,8 +638,16 @@ static double seconds_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Retrograde analysis labels positions: rules that look at the line of
+** play (a repetition rule) have no value per position. */
+static int refuse_history(Retro *r) {
+  return fail(r, EXIT_USAGE, "retrograde analysis needs rules that depend on the position alone; "
+              "this game has a repetition rule (use --solver alphabeta)");
+}
+
 int retro_solve(Retro *r, Search *s) {
   Game *g = r->g;
+  if (g->has_history) return refuse_history(r);
   if (g->nplayers < 1 || g->nplayers > 2)
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
@@ -666,6 +674,7 @@ int retro_solve(Retro *r, Search *s) {
 
 int retro_solve_vector(Retro *r, ExpSolver *s) {
   Game *g = r->g;
+  if (g->has_history) return refuse_history(r);
   r->vector = 1;
   double t0 = seconds_now();
   if (enumerate(r) != EXIT_OK) return r->status;

@@ -57,6 +57,14 @@ typedef struct VM {
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
   const uint64_t **zob_base;
+  /* The repetition rule: per position of the line of play (0: the start,
+  ** k: after k moves), the hash and values of the compared slots, and a
+  ** hash of the set of the earlier ones (what a table must key on). */
+  int rep_on;             /* applied (off: positions alone decide, --count) */
+  int *rep_slots, rep_n;  /* the compared slots */
+  uint64_t *rep_hash, *rep_set;
+  int32_t *rep_vals;
+  int nrep, caprep;
 } VM;
 
 #define VM_MAX_ZOBRIST_TABLE (1 << 22)   /* entries; beyond, keys are computed */
@@ -188,6 +196,54 @@ static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int3
   if (vm->zob_base) vm->hash ^= vm->zob_base[s][old] ^ vm->zob_base[s][v];
   else vm->hash ^= zobrist(s, old) ^ zobrist(s, v);
   vm->slots[s] = v;
+}
+
+/* ------------------------------------------------------------------ */
+/* The line of play, for the repetition rule                          */
+/* ------------------------------------------------------------------ */
+
+static uint64_t mix64(uint64_t x) {
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/* Records the current position as position nmarks of the line.  0 when
+** out of memory. */
+static int rep_push(VM *vm) {
+  int k = vm->nmarks, n = vm->rep_n;
+  if (k >= vm->caprep) {
+    int cap = vm->caprep ? vm->caprep * 2 : 64;
+    uint64_t *h = realloc(vm->rep_hash, (size_t)cap * sizeof *h);
+    if (h) vm->rep_hash = h;
+    uint64_t *s = realloc(vm->rep_set, (size_t)cap * sizeof *s);
+    if (s) vm->rep_set = s;
+    int32_t *v = realloc(vm->rep_vals, (size_t)cap * (size_t)n * sizeof *v + 1);
+    if (v) vm->rep_vals = v;
+    if (!h || !s || !v) return 0;
+    vm->caprep = cap;
+  }
+  uint64_t h = 0x6a09e667f3bcc909ULL;
+  int32_t *vals = vm->rep_vals + (size_t)k * (size_t)n;
+  for (int i = 0; i < n; i++) {
+    vals[i] = vm->slots[vm->rep_slots[i]];
+    h = mix64(h ^ ((uint64_t)(uint32_t)vals[i] << 20 ^ (uint64_t)i));
+  }
+  vm->rep_hash[k] = h;
+  vm->rep_set[k] = k == 0 ? 0 : vm->rep_set[k - 1] + mix64(vm->rep_hash[k - 1]);
+  vm->nrep = k + 1;
+  return 1;
+}
+
+/* 1 if the current position (the last recorded) repeats an earlier one. */
+static int rep_repeats(const VM *vm) {
+  int k = vm->nrep - 1, n = vm->rep_n;
+  const int32_t *cur = vm->rep_vals + (size_t)k * (size_t)n;
+  for (int i = 0; i < k; i++)
+    if (vm->rep_hash[i] == vm->rep_hash[k] &&
+        memcmp(vm->rep_vals + (size_t)i * (size_t)n, cur, (size_t)n * sizeof *cur) == 0)
+      return 1;
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -541,12 +597,32 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
 /* The game interface                                                 */
 /* ------------------------------------------------------------------ */
 
+static void vm_apply(Game *g, const Move *m);
+static void vm_undo(Game *g);
+
 static int vm_generate(Game *g, Move *buf) {
   VM *vm = (VM *)g;
+  const Program *p = vm->p;
   vm->movebuf = buf;
   vm->nmoves = 0;
-  run(vm, vm->p->gen_chunk, NULL, 0);
-  return vm->nmoves;
+  run(vm, p->gen_chunk, NULL, 0);
+  int n = vm->nmoves;
+  if (p->rep_kind == REP_FORBIDDEN && vm->rep_on) {
+    /* A move that recreates an earlier position is not legal. */
+    int kept = 0;
+    for (int i = 0; i < n; i++) {
+      Move m = buf[i];
+      int ok = p->rep_except[m.rule];
+      if (!ok) {
+        vm_apply(g, &m);
+        ok = !rep_repeats(vm);
+        vm_undo(g);
+      }
+      if (ok) buf[kept++] = m;
+    }
+    n = kept;
+  }
+  return n;
 }
 
 static void vm_apply(Game *g, const Move *m) {
@@ -580,12 +656,14 @@ static void vm_apply(Game *g, const Move *m) {
     store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, at);
   store_slot(vm, 0, next, at);
   vm->writable = 0;
+  if (vm->rep_on && !rep_push(vm)) vm_fail(vm, at, 0, EXIT_LIMIT, "out of memory for the line of play");
 }
 
 static void vm_undo(Game *g) {
   VM *vm = (VM *)g;
   if (vm->nmarks == 0) return;
   Mark *mk = &vm->marks[--vm->nmarks];
+  vm->nrep = vm->nmarks + 1;
   while (vm->ntrail > mk->trail) {
     vm->ntrail--;
     vm->slots[vm->trail[2 * vm->ntrail]] = vm->trail[2 * vm->ntrail + 1];
@@ -606,6 +684,10 @@ static int run_outcome(VM *vm, int chunk, Outcome *out) {
 
 static int vm_ended(Game *g, Outcome *out) {
   VM *vm = (VM *)g;
+  if (vm->p->rep_kind == REP_DRAW && vm->rep_on && rep_repeats(vm)) {
+    if (out) memset(out, 0, sizeof *out);
+    return 1;
+  }
   return run_outcome(vm, vm->p->end_chunk, out);
 }
 
@@ -657,7 +739,19 @@ static int vm_rewards(Game *g, int32_t *out) {
   memcpy(out, vm->reward, (size_t)vm->p->nplayers * sizeof *out);
   return vm->rewarded;
 }
-static uint64_t vm_hash(Game *g) { return ((VM *)g)->hash; }
+/* With a repetition rule the legal moves depend on the earlier positions:
+** their set goes into the hash and the packed key, so that tables never
+** mix positions whose pasts differ (docs/cli.md). */
+static uint64_t vm_hash(Game *g) {
+  VM *vm = (VM *)g;
+  return vm->rep_on ? vm->hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->hash;
+}
+
+static void vm_set_history(Game *g, int on) {
+  VM *vm = (VM *)g;
+  vm->rep_on = on && vm->p->rep_kind != REP_NONE;
+  vm->base.has_history = vm->rep_on;
+}
 static const void *vm_state(Game *g) { return ((VM *)g)->slots; }
 
 static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
@@ -746,12 +840,12 @@ static void vm_pack(Game *g, const void *state, void *key);
 static const GameVtable vm_vtable = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL, vm_pack,
-  vm_weights, vm_rewards,
+  vm_weights, vm_rewards, vm_set_history,
 };
 static const GameVtable vm_vtable_symmetric = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical, vm_pack,
-  vm_weights, vm_rewards,
+  vm_weights, vm_rewards, vm_set_history,
 };
 
 /* Bits for the values lo..hi of a slot. */
@@ -783,6 +877,10 @@ static void vm_pack(Game *g, const void *state, void *key) {
     }
   }
   if (nacc > 0) out[k++] = (unsigned char)acc;
+  if (p->rep_kind != REP_NONE) {
+    uint64_t set = vm->rep_on && state == vm->slots ? vm->rep_set[vm->nrep - 1] : 0;
+    for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
+  }
   while (k < g->key_bytes) out[k++] = 0;
 }
 
@@ -856,6 +954,7 @@ Game *vm_new(const Program *p, int *status) {
   size_t total = 0;
   for (int i = 0; i < p->nslots; i++) total += vm->bits[i] = (uint8_t)slot_bits(p->lo[i], p->hi[i]);
   g->key_bytes = (total + 7) / 8 ? (total + 7) / 8 : 1;
+  if (p->rep_kind != REP_NONE) g->key_bytes = (total + 7) / 8 + 8;
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);
@@ -863,6 +962,15 @@ Game *vm_new(const Program *p, int *status) {
   }
   build_zobrist_table(vm);
   vm->hash = vm_hash_from_scratch(g);
+  if (p->rep_kind != REP_NONE) {
+    for (int i = 0; i < p->nslots; i++) vm->rep_n += p->rep_mask[i];
+    vm->rep_slots = malloc((size_t)vm->rep_n * sizeof *vm->rep_slots + 1);
+    if (!vm->rep_slots) { vm_free(g); return NULL; }
+    for (int i = 0, k = 0; i < p->nslots; i++)
+      if (p->rep_mask[i]) vm->rep_slots[k++] = i;
+    if (!rep_push(vm)) { vm_free(g); return NULL; }
+    vm_set_history(g, 1);
+  }
   *status = EXIT_OK;
   return g;
 }
@@ -878,6 +986,10 @@ void vm_free(Game *g) {
   free(vm->zob_base);
   free(vm->trail);
   free(vm->marks);
+  free(vm->rep_slots);
+  free(vm->rep_hash);
+  free(vm->rep_set);
+  free(vm->rep_vals);
   free(vm);
 }
 
