@@ -55,6 +55,25 @@ solve "connect4 4x4 (vm)" retro games/connect4.game -D width=4 -D height=4 --eng
 solve "tictactoe 4x4 k=3" alphabeta games/tictactoe.game -D m=4 -D n=4 -D k=3
 
 echo
+echo "== Chance, per-move payoffs, three players (expected values; score instead of plies)"
+printf '%-34s %-10s %-14s %12s %8s %12s\n' "game" "solver" "score" "nodes" "seconds" "nodes/s"
+esolve() {
+  desc=$1; solver=$2; shift 2
+  out=$($GSOLVE "$@" --solver "$solver")
+  n=$(field nodes "$out"); s=$(field seconds "$out")
+  printf '%-34s %-10s %-14s %12s %8s %12s\n' "$desc" "$solver" "$(field score "$out")" "$n" "$s" "$(rate "$n" "$s")"
+}
+for solver in expectimax alphabeta retro; do
+  esolve "dice 12 sides, 3 rolls" $solver games/dice.game -D sides=12 -D rolls=3
+done
+# Star1 against plain expectimax without the memo table: what pruning saves.
+esolve "dice 12x3, no table" expectimax games/dice.game -D sides=12 -D rolls=3 --tt-size 0
+esolve "dice 12x3, no table (Star1)" alphabeta games/dice.game -D sides=12 -D rolls=3 --tt-size 0
+for solver in expectimax retro; do
+  esolve "pot, 3 players, 24 coins" $solver games/pot.game -D coins=3,1,4,1,5,9,2,6,5,3,5,8,9,7,9,3,2,3,8,4,6,2,6,4
+done
+
+echo
 echo "== Alpha-beta: throughput and transposition table (--stats)"
 printf '%-26s %-16s %10s %10s %7s %7s %9s %9s\n' "game" "engine" "nodes" "nodes/s" "hits" "cuts" "childcut" "seconds"
 # Nodes are the positions entered; each also looks at its children once

@@ -109,3 +109,12 @@ done
 out=$(gs "$ch_tmp" -D coins=1,2 --all-moves)
 check "paid coins 1,2: take 2 wins by 3" "win 3 1 take 2" "$(field value "$out") $(field score "$out") $(field plies "$out") $(field best "$out")"
 rm -f "$ch_tmp"
+
+# ---- --all-moves from the start: the same list under every solver ----
+for g in "games/dice.game" "games/dice.game -D sides=5 -D rolls=3" "games/pot.game"; do
+  ch_ref=$(gs $g --solver expectimax --all-moves --json | sed 's/.*"moves"://')
+  for s in alphabeta retro; do
+    case "$g:$s" in *pot*:alphabeta) continue ;; esac
+    check "$g: --all-moves, $s = expectimax" "$ch_ref" "$(gs $g --solver $s --all-moves --json | sed 's/.*"moves"://')"
+  done
+done
