@@ -82,11 +82,15 @@ static inline uint64_t zobrist(int slot, int32_t v) {
   return x ^ (x >> 31);
 }
 
+static uint64_t mix64(uint64_t x);
+
+/* The state's hash recomputed (and, with a repetition rule in force, the
+** history term of vm_hash, which is recorded, not incremental). */
 uint64_t vm_hash_from_scratch(Game *g) {
   VM *vm = (VM *)g;
   uint64_t h = 0;
   for (int s = 0; s < vm->p->nslots; s++) h ^= zobrist(s, vm->slots[s]);
-  return h;
+  return vm->rep_on ? h ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : h;
 }
 
 /* ------------------------------------------------------------------ */

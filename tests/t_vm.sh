@@ -15,3 +15,8 @@ vm_check games/hexapawn.game
 vm_check games/hexapawn.game -D width=4 -D height=5
 vm_check games/connect4.game
 vm_check games/connect4.game -D width=5 -D height=4
+vm_check games/dice.game
+vm_check games/dice.game -D sides=3 -D rolls=4
+vm_check games/pot.game
+vm_check games/token.game -D repeat=forbidden
+vm_check games/token.game -D repeat=drawn
