@@ -70,13 +70,13 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
 
 %type <node> decls decl name_list opt_type type params opt_params param
-%type <node> dims dim opt_init opt_as opt_weight opt_when rep_clauses block stmts stmt opt_else
+%type <node> dims dim opt_init opt_as opt_weight opt_style opt_when rep_clauses block stmts stmt opt_else
 %type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
 
 %right '?' ':'
@@ -106,8 +106,8 @@ decl
                                 { $$ = mk_decl(ps, NODE_PARAM, @2, $2, $3, $5, NULL, NULL); }
   | CONST IDENT '=' expr ';'    { $$ = mk_decl(ps, NODE_CONST, @2, $2, NULL, $4, NULL, NULL); }
   | TYPE IDENT '=' type ';'     { $$ = mk_decl(ps, NODE_TYPEDEF, @2, $2, $4, NULL, NULL, NULL); }
-  | BOARD IDENT '(' opt_expr_list ')' ';'
-                                { $$ = mk_decl(ps, NODE_BOARD, @2, $2, $4, NULL, NULL, NULL); }
+  | BOARD IDENT '(' opt_expr_list ')' opt_style opt_when ';'
+                                { $$ = mk_decl(ps, NODE_BOARD, @2, $2, $4, $7, $6, NULL); }
   | STATE IDENT dims ':' type opt_init ';'
                                 { $$ = mk_decl(ps, NODE_STATE, @2, $2, $5, $6, $3, NULL); }
   | MOVE IDENT '(' opt_params ')' opt_as opt_when block
@@ -197,6 +197,11 @@ rep_clauses
   | rep_clauses IDENT name_list { $$ = ast_append($1, mk_decl(ps, NODE_NAME, @2, $2, $3, NULL, NULL, NULL)); }
   ;
 
+opt_style
+  : %empty                      { $$ = NULL; }
+  | IDENT                       { $$ = mk_name(ps, NODE_NAME, @1, $1); }
+  ;
+
 opt_weight
   : %empty                      { $$ = NULL; }
   | WEIGHT expr                 { $$ = $2; }
@@ -238,6 +243,7 @@ stmt
   | SCORE expr_list ';'         { $$ = mk2(ps, NODE_SCORE, @1, $2, NULL); }
   | NEXT expr ';'               { $$ = mk2(ps, NODE_NEXT, @1, $2, NULL); }
   | NEXT expr ',' expr ';'      { $$ = mk2(ps, NODE_NEXT, @1, $2, $4); }
+  | ILLEGAL ';'                 { $$ = mk(ps, NODE_ILLEGAL, @1); }
   | PAY expr ',' expr ';'       { $$ = mk2(ps, NODE_PAY, @1, $2, $4); }
   | block                       { $$ = $1; }
   | error ';'                   { $$ = NULL; }

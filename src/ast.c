@@ -88,7 +88,7 @@ static const char *const kind_names[NODE_KIND_COUNT] = {
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
   "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",
-  "continue", "win", "lose", "draw", "score", "next", "pay", "exprstmt",
+  "continue", "win", "lose", "draw", "score", "next", "pay", "illegal", "exprstmt",
   "int", "bool", "name", "index", "call", "unary", "binary", "cond",
   "list", "range",
 };

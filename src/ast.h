@@ -19,7 +19,8 @@ typedef enum NodeKind {
   NODE_PARAM,      /* name; a: type or NULL; b: default expression */
   NODE_CONST,      /* name; b: expression */
   NODE_TYPEDEF,    /* name; a: type */
-  NODE_BOARD,      /* name: "rect" or "graph"; a: argument list */
+  NODE_BOARD,      /* name: "rect" or "graph"; a: argument list; b: condition
+                   ** or NULL; c: notation style (NODE_NAME "gtp") or NULL */
   NODE_STATE,      /* name; a: type; b: init or NULL; c: dims list */
   NODE_MOVE,       /* name; a: params; b: guard or NULL; c: body; d: notation;
                    ** op: 1 for a chance move; e: its weight or NULL */
@@ -54,6 +55,7 @@ typedef enum NodeKind {
   NODE_SCORE,      /* a: list of one expression per player */
   NODE_NEXT,       /* a: player who moves next; b: after chance, or NULL */
   NODE_PAY,        /* a: player; b: amount (a per-move payoff) */
+  NODE_ILLEGAL,    /* the move being played is not legal after all */
   NODE_EXPRSTMT,   /* a: expression (a call) */
   /* expressions */
   NODE_INT,        /* ival */

@@ -1181,6 +1181,14 @@ static void stmt(Compiler *c, Node *s) {
       expect(c, s->a, TY_PLAYER, "the next player");
       emit(c, OP_SETNEXT, 0, 0, s->span);
       break;
+    case NODE_ILLEGAL:
+      if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
+        diag_error(c->d, s->span, "'illegal' is only allowed in a move's effect (and functions it calls)");
+        break;
+      }
+      emit(c, OP_ILLEGAL, 0, 0, s->span);
+      c->p->has_illegal = 1;
+      break;
     case NODE_PAY:
       if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
         diag_error(c->d, s->span, "'pay' is only allowed in a move's effect (and functions it calls)");

@@ -1,6 +1,7 @@
 /*
 ** count.c -- the number of distinct positions reachable, and of terminal
-** ones, by a depth-first walk over the game graph.
+** ones, by a depth-first walk over the game graph (and of distinct
+** boards, where the game has per-cell arrays).
 **
 ** Positions are told apart by their full state (game_state), never by
 ** the hash alone, so the count is exact.  The engine only applies and
@@ -103,6 +104,26 @@ static int set_add(StateSet *s, uint64_t h, const void *state) {
 static size_t cmp_size;
 static int cmp_states(const void *a, const void *b) { return memcmp(a, b, cmp_size); }
 
+/* Distinct boards among the positions found: the board of every state,
+** sorted.  (Go: the other state -- passes, the ko point -- and the player
+** to move do not count.) */
+static int count_boards(Count *c) {
+  Game *g = c->g;
+  StateSet *s = &c->set;
+  size_t bb = g->board_bytes;
+  if (bb == 0 || s->n == 0) return EXIT_OK;
+  unsigned char *boards = malloc(s->n * bb);
+  if (boards == NULL) return fail(c, EXIT_LIMIT, "out of memory");
+  for (size_t i = 0; i < s->n; i++) g->board_key(g, s->arena + i * s->size, boards + i * bb);
+  cmp_size = bb;
+  qsort(boards, s->n, bb, cmp_states);
+  c->boards = 1;
+  for (size_t i = 1; i < s->n; i++)
+    c->boards += memcmp(boards + (i - 1) * bb, boards + i * bb, bb) != 0;
+  free(boards);
+  return EXIT_OK;
+}
+
 /* Positions up to symmetry: canonicalise every state found, sort, and
 ** count the distinct ones. */
 static int count_classes(Count *c) {
@@ -172,7 +193,7 @@ next:
 
 leave:
   /* Step 3. Back to the parent, and on to its next move. */
-  if (ply == 0) return count_classes(c);
+  if (ply == 0) return count_classes(c) != EXIT_OK ? c->status : count_boards(c);
   ply--;
   game_undo(g);
   f = &c->frames[ply];

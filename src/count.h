@@ -38,6 +38,7 @@ typedef struct Count {
   uint64_t terminal;      /* of which terminal: ended, or no legal move */
   uint64_t nodes;         /* positions entered, repeats included */
   uint64_t canonical;     /* positions up to symmetry; 0: no symmetry */
+  uint64_t boards;        /* distinct boards; 0: the game has none */
   MoveStack ms;
   CountFrame *frames;     /* the current line of play */
   size_t nframes;

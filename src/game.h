@@ -102,6 +102,10 @@ struct Game {
                                   ** earlier positions (repetition rule) */
   int32_t margin_bound;           /* every outcome's |margin| is at most
                                   ** this; 0 when it is not known */
+  /* Optional (board_bytes 0: none): writes the board of `state` (the
+  ** game's per-cell arrays) into out, for --count's `boards`. */
+  size_t board_bytes;
+  void (*board_key)(Game *g, const void *state, void *out);
   void (*destroy)(Game *g);       /* frees the engine (game_free) */
   jmp_buf *trap;                  /* where runtime errors jump; NULL: exit */
   int error_status;               /* exit status of the last runtime error */

@@ -496,6 +496,8 @@ static void report_text(const Run *r) {
            r->count.terminal);
     if (r->count.canonical)
       printf("canonical: %" PRIu64 "\n", r->count.canonical);
+    if (r->count.boards)
+      printf("boards: %" PRIu64 "\n", r->count.boards);
     printf("nodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",
            r->count.nodes, r->seconds, r->g->engine);
     break;
@@ -584,6 +586,9 @@ static void report_json(const Run *r) {
   else json_null(&w);
   json_key(&w, "games");
   if (mode == MODE_PERFT) json_uint(&w, r->perft.games);
+  else json_null(&w);
+  json_key(&w, "boards");
+  if (mode == MODE_COUNT && r->count.boards) json_uint(&w, r->count.boards);
   else json_null(&w);
   json_key(&w, "payoffs");
   json_null(&w);
@@ -718,8 +723,8 @@ static void json_expected(const Run *r) {
   if (r->solver == SOLVER_RETRO) json_uint(&w, r->retro.positions); else json_null(&w);
   json_key(&w, "stored");
   if (r->solver == SOLVER_RETRO) json_uint(&w, r->retro.stored); else json_null(&w);
-  static const char *const nulls2[] = { "terminal", "canonical", "games" };
-  for (i = 0; i < 3; i++) { json_key(&w, nulls2[i]); json_null(&w); }
+  static const char *const nulls2[] = { "terminal", "canonical", "games", "boards" };
+  for (i = 0; i < 4; i++) { json_key(&w, nulls2[i]); json_null(&w); }
   json_key(&w, "payoffs");
   if (res->vector) {
     json_begin_array(&w);

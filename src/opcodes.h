@@ -88,6 +88,7 @@
   X(SETNEXT, 0, "the player to move after this move := pop")                 \
   X(NEXTCHANCE, 0, "chance moves next, then player pop")                      \
   X(PAY,     0, "b := pop; p := pop; player p earns b on this move")          \
+  X(ILLEGAL, 0, "the move being played is not legal: the effect stops")       \
   X(WIN,     0, "the game ends; player pop wins")                             \
   X(LOSE,    0, "the game ends; player pop loses")                            \
   X(DRAW,    0, "the game ends in a draw")                                    \

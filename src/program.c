@@ -111,6 +111,11 @@ int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t 
       return snprintf(buf, n, "%d", v);
     case TY_CELL:
       if (v < 0) return snprintf(buf, n, "nowhere");
+      if (p->board == BOARD_RECT && p->gtp_cells) {
+        /* GTP vertices: columns a..h, j..z (no i), at most 25. */
+        int x = v % p->width;
+        return snprintf(buf, n, "%c%d", (char)('a' + x + (x >= 8)), v / p->width + 1);
+      }
       if (p->board == BOARD_RECT) {
         int k = column_name(v % p->width, buf, n);
         return k + snprintf(buf + k, n - (size_t)k, "%d", v / p->width + 1);

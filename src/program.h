@@ -119,6 +119,7 @@ struct Program {
   uint8_t *rep_mask;      /* nslots flags: the slots compared */
   uint8_t *rep_except;    /* nrules flags */
   int has_score;          /* some outcome is a `score` (margins beyond 1) */
+  int has_illegal;        /* some effect may say `illegal` */
 
   ParamInfo *params; int nparams;
   EnumInfo *enums; int nenums;
@@ -126,6 +127,7 @@ struct Program {
 
   BoardKind board;
   int width, height, ncells;
+  int gtp_cells;          /* rect cells print GTP style: columns skip 'i' */
   int *nbr_start;         /* ncells+1 offsets into nbr: adjacency (CSR) */
   int *nbr;
   int16_t *step;          /* rect: ncells*8 neighbour per direction, -1 off */

@@ -143,6 +143,11 @@ static Type declare_enum(Resolver *r, const char *name, Node *members) {
   int i = 0;
   for (Node *m = members; m; m = m->next, i++) {
     if (info->members) info->members[i] = m->name;
+    /* A member may be named like a built-in value (Go's `ko` has `none`):
+    ** it exists for -D and printing, but the name keeps its built-in
+    ** meaning in expressions. */
+    Symbol *old = resolve_lookup(r, m->name);
+    if (old && old->where.start == 0 && old->where.end == 0 && old->kind == SYM_VALUE) continue;
     Symbol *s = declare(r, m->name, SYM_ENUMVAL, m->span);
     if (s) { s->type = t; s->value = i; }
   }
@@ -530,13 +535,29 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
 
 static void declare_board(Resolver *r, Node *decl) {
   Program *p = r->p;
-  if (p->board != BOARD_NONE) {
-    diag_error(r->d, decl->span, "only one board may be declared");
-    return;
-  }
-  int nargs = ast_count(decl->a);
   int ok = 1;
   Type t;
+  if (decl->b) {   /* board ... when COND: in force only if COND holds */
+    int32_t v = resolve_const(r, decl->b, &t, &ok);
+    if (ok && t.kind != TY_BOOL) {
+      diag_error(r->d, decl->b->span, "the condition of 'board' must be bool");
+      return;
+    }
+    if (!ok || !v) return;
+  }
+  if (p->board != BOARD_NONE) {
+    diag_error(r->d, decl->span, decl->b ? "two boards are in force (make their when conditions exclusive)"
+                                         : "only one board may be declared");
+    return;
+  }
+  if (decl->c && (strcmp(decl->c->name, "gtp") != 0 || strcmp(decl->name, "rect") != 0)) {
+    diag_error(r->d, decl->c->span, strcmp(decl->c->name, "gtp") != 0
+               ? "unknown board notation '%s' (expected gtp)" : "'%s' notation is for rect boards",
+               decl->c->name);
+    return;
+  }
+  p->gtp_cells = decl->c != NULL;
+  int nargs = ast_count(decl->a);
   if (!strcmp(decl->name, "rect")) {
     if (nargs != 2) {
       diag_error(r->d, decl->span, "rect takes 2 arguments (width, height), not %d", nargs);
@@ -548,6 +569,10 @@ static void declare_board(Resolver *r, Node *decl) {
     if (w < 1 || h < 1 || (int64_t)w * h > PROG_MAX_CELLS) {
       diag_error(r->d, decl->span, "board %dx%d: each side must be at least 1 and the "
                  "board at most %d cells", w, h, PROG_MAX_CELLS);
+      return;
+    }
+    if (p->gtp_cells && w > 25) {
+      diag_error(r->d, decl->c->span, "gtp notation has 25 columns at most, not %d", w);
       return;
     }
     p->board = BOARD_RECT;

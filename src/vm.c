@@ -47,6 +47,8 @@ typedef struct VM {
   int chance_after;   /* set by `next chance, P`, 0 if not */
   int32_t reward[GAME_MAX_PLAYERS];   /* `pay` of the move applied last */
   int rewarded;       /* some reward[] is nonzero */
+  int rejected;       /* the effect said `illegal` */
+  int filtering;      /* generate is trying its moves */
   Outcome out;
   Move *movebuf; int nmoves;
   long steps;
@@ -506,6 +508,10 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
         vm->chance_after = pl;
         NEXT();
       }
+      CASE(ILLEGAL)
+        if (!vm->writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
+        vm->rejected = 1;
+        return 0;
       CASE(PAY) {
         int32_t amount = POP(), pl = POP();
         if (!vm->writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
@@ -611,19 +617,24 @@ static int vm_generate(Game *g, Move *buf) {
   vm->nmoves = 0;
   run(vm, p->gen_chunk, NULL, 0);
   int n = vm->nmoves;
-  if (p->rep_kind == REP_FORBIDDEN && vm->rep_on) {
-    /* A move that recreates an earlier position is not legal. */
+  int repeat = p->rep_kind == REP_FORBIDDEN && vm->rep_on;
+  if (repeat || p->has_illegal) {
+    /* Each move is tried: its effect may say `illegal`, and a move that
+    ** recreates an earlier position is not legal under the rule. */
     int kept = 0;
+    vm->filtering = 1;
     for (int i = 0; i < n; i++) {
       Move m = buf[i];
-      int ok = p->rep_except[m.rule];
-      if (!ok) {
+      int check_rep = repeat && !p->rep_except[m.rule];
+      int ok = 1;
+      if (check_rep || p->has_illegal) {
         vm_apply(g, &m);
-        ok = !rep_repeats(vm);
+        ok = !vm->rejected && !(check_rep && rep_repeats(vm));
         vm_undo(g);
       }
       if (ok) buf[kept++] = m;
     }
+    vm->filtering = 0;
     n = kept;
   }
   return n;
@@ -649,9 +660,12 @@ static void vm_apply(Game *g, const Move *m) {
   int32_t mover = vm->slots[0];
   vm->writable = 1;
   vm->next_mover = vm->chance_after = 0;
+  vm->rejected = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   run(vm, r->effect, args, r->nargs);
   int at = p->chunks[r->effect].start;
+  if (vm->rejected && !vm->filtering)
+    vm_fail(vm, at, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
   int32_t next = vm->next_mover ? vm->next_mover
                : p->chance && mover == p->chance ? vm->slots[p->chance_slot]
                : mover % p->nplayers + 1;
@@ -749,6 +763,18 @@ static int vm_rewards(Game *g, int32_t *out) {
 static uint64_t vm_hash(Game *g) {
   VM *vm = (VM *)g;
   return vm->rep_on ? vm->hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->hash;
+}
+
+/* The per-cell ([board]) arrays of a state, in slot order. */
+static void vm_board_key(Game *g, const void *state, void *out) {
+  const Program *p = ((VM *)g)->p;
+  const int32_t *s = state;
+  int32_t *o = out;
+  for (int i = 0; i < p->nvars; i++)
+    if (p->vars[i].on_board) {
+      memcpy(o, s + p->vars[i].base, (size_t)p->ncells * sizeof *o);
+      o += p->ncells;
+    }
 }
 
 static void vm_set_history(Game *g, int on) {
@@ -951,6 +977,9 @@ Game *vm_new(const Program *p, int *status) {
   for (int i = 0; i < p->nplayers; i++) g->player_names[i] = p->players[i];
   g->state_bytes = (size_t)p->nslots * sizeof(int32_t);
   g->has_chance = p->chance != 0;
+  for (int i = 0; i < p->nvars; i++)
+    if (p->vars[i].on_board) g->board_bytes += (size_t)p->ncells * sizeof(int32_t);
+  if (g->board_bytes) g->board_key = vm_board_key;
   g->has_rewards = p->has_pay;
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   vm->bits = malloc((size_t)p->nslots);
