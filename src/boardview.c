@@ -158,7 +158,7 @@ static void draw_board(Game *g, const BoardStyle *st, int w, int h,
   }
   grid_rule(nw + 1, w, "└", "┴", "┘", out);
   fprintf(out, "%*s", nw + 1, "");
-  for (int x = 0; x < w; x++) fprintf(out, "  %-2s", labels[x]);
+  for (int x = 0; x < w; x++) fprintf(out, x + 1 < w ? "  %-2s" : "  %s", labels[x]);
   fputc('\n', out);
 }
 
