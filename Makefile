@@ -13,7 +13,7 @@ LIB_SRC := $(filter-out src/main.c,$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
 DEPS    := $(OBJ:.o=.d) $(BUILD)/main.d
 
-.PHONY: all test test-full asan bench fuzz demo clean help tools
+.PHONY: all test test-full asan bench fuzz demo clean help tools test-tools install
 all: gsolve
 
 help:
@@ -23,6 +23,7 @@ help:
 	@echo "make test-full  the fast suite plus the heavy solves"
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
+	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
 	@echo "make clean      remove build products"
 
 # Flex, Bison: installed with apt-get when missing and running as root.
@@ -32,6 +33,23 @@ tools:
 	    echo "installing flex and bison"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq flex bison >/dev/null; \
 	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
+
+# The tests drive `gsolve play` in tmux and draw trees with Graphviz's dot:
+# installed like flex and bison; without them those tests say what is missing.
+test-tools:
+	@need=""; command -v tmux >/dev/null || need="$$need tmux"; \
+	command -v dot >/dev/null || need="$$need graphviz"; \
+	if [ -n "$$need" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing$$need"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
+	  else echo "the tests of gsolve play and --tree-dot need:$$need (sudo apt-get install$$need)" >&2; fi; fi
+
+PREFIX ?= /usr/local
+install: gsolve
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	cp gsolve $(DESTDIR)$(PREFIX)/bin/gsolve
+	cp docs/gsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/gsolve.1
 
 $(BUILD)/parser.c $(BUILD)/parser.h: grammar/parser.y | $(BUILD) tools
 	bison -Wall -Werror -o $(BUILD)/parser.c --header=$(BUILD)/parser.h $<
@@ -61,7 +79,7 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c \
-            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c
+            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c src/progress.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
@@ -72,14 +90,14 @@ $(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h $(BUILD)/li
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_native
-test: gsolve $(TEST_BINS)
+test: gsolve $(TEST_BINS) | test-tools
 	sh tests/run.sh
 
-test-full: gsolve $(TEST_BINS)
+test-full: gsolve $(TEST_BINS) | test-tools
 	GSOLVE_FULL=1 sh tests/run.sh
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
-asan:
+asan: test-tools
 	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay build-asan/test_vm build-asan/test_native
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all

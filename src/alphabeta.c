@@ -325,6 +325,7 @@ enter:
   /* Step 1. A new node with window (alpha, beta): a terminal position?
   ** At the horizon, a position with moves is worth its eval. */
   s->nodes++;
+  search_tick(s, ply);
   if ((f = search_frame(s, ply)) == NULL) goto fail;
   f->mover = game_to_move(g);
   if (game_ended(g, &o)) {
@@ -496,6 +497,8 @@ static Value search_move(Ab *a, int i, Value alpha, Value beta) {
   int flip;
   Value v;
   a->o->stats.probes++;
+  a->s->root_move = i;
+  a->s->root_pass = a->o->stats.probes;
   game_apply(g, &r->moves[i]);
   flip = game_to_move(g) != r->mover;
   v = flip ? -ab_search(a, 1, -beta, -alpha) : ab_search(a, 1, alpha, beta);

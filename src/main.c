@@ -22,18 +22,23 @@
 #include "json.h"
 #include "minimax.h"
 #include "perft.h"
+#include "play.h"
 #include "position.h"
+#include "progress.h"
+#include "pv.h"
 #include "retro.h"
 #include "db.h"
 #include "expectimax.h"
 #include "native.h"
 #include "search.h"
+#include "treedot.h"
 #include "tt.h"
 #include "value.h"
 
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
-typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET } Mode;
+typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
+                   MODE_PLAY, MODE_TREEDOT } Mode;
 enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
 
 typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE, SOLVER_EXPECTIMAX } Solver;
@@ -64,6 +69,11 @@ typedef struct Options {
   ParamDef *defs;           /* -D overrides, names cut from copies ... */
   char **def_text;          /* ... kept here to be freed */
   int ndefs;
+  PlayOptions play;         /* gsolve play FILE: its options */
+  const char *tree_dot;     /* --tree-dot OUT */
+  int tree_prune;           /* --tree-prune: losing moves left out */
+  int pv;                   /* --pv: the principal variation, as boards */
+  int progress;             /* --progress: even when stderr is no terminal */
 } Options;
 
 /* Everything a run allocates after the engine exists. */
@@ -84,40 +94,29 @@ typedef struct Run {
   int no_plies;             /* the solver gives no distances (nim-sum rule, --weak) */
   AbOptions ab;             /* alphabeta's options, and its statistics */
   double seconds;           /* time spent in the mode */
+  Progress progress;        /* alphabeta's and minimax's, on a terminal */
+  Pv pv;                    /* --pv */
 } Run;
 
 static const char usage_text[] =
-  "usage: gsolve FILE [options]\n"
-  "Solve, perft or count the game described in FILE (a .game file).\n"
-  "\n"
-  "modes (default --solve):\n"
-  "  --solve            value, plies and every optimal move of the position\n"
-  "  --all-moves        solve, and give the exact value of every move\n"
-  "  --depth N          alphabeta to depth N only: best moves by the eval\n"
-  "  --perft N          count the move sequences of exactly N plies\n"
-  "  --count            count the distinct reachable positions (and terminal)\n"
-  "  --dump-ast         print the syntax tree (alone: then stop)\n"
-  "  --dump-bytecode    print the bytecode (alone: then stop)\n"
-  "  --dump-db          print a database's counts by value and distance\n"
-  "options:\n"
-  "  --position MOVES   play MOVES first: \"4 4 3\" or \"take 1 3, take 2 1\"\n"
-  "  --solver NAME      alphabeta (default), minimax, retro, native, expectimax\n"
-  "  --tt-size MB       transposition table in MiB (default 64; 0: none)\n"
-  "  --engine NAME      auto (default: native when the game has one), vm, native\n"
-  "  --db FILE          with retro: save the database; else answer from it\n"
-  "  --max-positions N  --memory MB   limits of the retrograde solver\n"
-  "  --stats            solver statistics on stderr   --quiet  no progress\n"
-  "  --no-symmetry      retro: store symmetric positions apart (a check)\n"
-  "  --weak             win/draw/loss only (the native Connect Four solver)\n"
-  "  --test-set FILE    solve and check lines \"moves score\" (--limit N, --zero-based)\n"
-  "  -D NAME=VALUE      override a parameter (repeatable; or -DNAME=VALUE)\n"
-  "  --json             print one JSON object instead of text\n"
-  "  --help, --version  print this help or the version, and exit\n"
-  "exit status: 0 ok, 2 bad command line or move, 3 errors in the game\n"
-  "  file, 4 runtime error in a rule, 5 resource limit (memory, depth,\n"
-  "  cycles), 6 I/O (game file not readable, output not writable)\n"
-  "Values are for the player to move: score = his payoff minus the other's\n"
-  "(one player: the payoff); plies = moves to the end.  See docs/cli.md.\n";
+  "usage: gsolve FILE [options]       solve, count or draw the game in FILE\n"
+  "       gsolve play FILE [options]  play it against the computer\n"
+  "modes: --solve (default)  --all-moves (every move's value)  --perft N\n"
+  "  --count (distinct positions)  --depth N (alphabeta to N plies, by eval)\n"
+  "  --tree-dot OUT (.dot, .svg, .png: the game tree; --depth N, --tree-prune)\n"
+  "  --pv (the best line, as boards)  --test-set FILE [--limit N --zero-based]\n"
+  "  --dump-ast  --dump-bytecode  --dump-db\n"
+  "options: --position MOVES (\"4 4 3\", \"take 1 3, take 2 1\")  -D NAME=VALUE\n"
+  "  --solver alphabeta|minimax|retro|native|expectimax  --engine auto|vm|native\n"
+  "  --tt-size MB  --db FILE  --max-positions N  --memory MB  --no-symmetry\n"
+  "  --weak  --json  --stats  --quiet (no progress)  --progress (even off a tty)\n"
+  "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
+  "  --seed N  --show-evals  --ascii; type moves, or undo, hint, help, quit\n"
+  "  --help  --version\n"
+  "exit: 0 ok, 2 bad command line or move, 3 errors in the game file,\n"
+  "  4 runtime error in a rule, 5 a limit (memory, depth, cycles), 6 I/O\n"
+  "Values are for the player to move: score = his payoff minus the other's;\n"
+  "plies = moves to the end.  man gsolve, docs/cli.md, docs/tutorial.md.\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("gsolve: error: ", stderr);
@@ -184,9 +183,15 @@ static int add_define(Options *o, const char *text) {
 
 /* Returns EXIT_OK to run, -1 after --help or --version, else a status. */
 static int parse_args(int argc, char **argv, Options *o) {
-  int only_files = 0;
+  int only_files = 0, first = 1;
   o->tt_mib = TT_DEFAULT_MIB;
-  for (int i = 1; i < argc; i++) {
+  play_defaults(&o->play);
+  if (argc > 1 && strcmp(argv[1], "play") == 0) {
+    o->mode = MODE_PLAY;
+    o->mode_flag = "play";
+    first = 2;
+  }
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i], *val = NULL, *eq;
     char name[32];
     long n;
@@ -231,7 +236,8 @@ static int parse_args(int argc, char **argv, Options *o) {
         || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
         || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
         || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0
-        || strcmp(name, "--depth") == 0) {
+        || strcmp(name, "--depth") == 0 || strcmp(name, "--tree-dot") == 0
+        || play_option_takes_value(name)) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -333,6 +339,19 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->dump_ast = 1;
     } else if (strcmp(name, "--dump-bytecode") == 0) {
       o->dump_bytecode = 1;
+    } else if (play_is_option(name)) {
+      if (o->mode != MODE_PLAY)
+        return usage_error("%s is an option of 'gsolve play FILE'", name);
+      if ((st = play_set_option(&o->play, name, val)) != EXIT_OK) return st;
+    } else if (strcmp(name, "--tree-dot") == 0) {
+      if ((st = set_mode(o, MODE_TREEDOT, "--tree-dot")) != EXIT_OK) return st;
+      o->tree_dot = val;
+    } else if (strcmp(name, "--tree-prune") == 0) {
+      o->tree_prune = 1;
+    } else if (strcmp(name, "--pv") == 0) {
+      o->pv = 1;
+    } else if (strcmp(name, "--progress") == 0) {
+      o->progress = 1;
     } else {
       return usage_error("unknown option '%s' (try --help)", a);
     }
@@ -341,10 +360,15 @@ static int parse_args(int argc, char **argv, Options *o) {
     return usage_error("%s", "no game file given (try --help)");
   if (o->mode == MODE_DUMPDB && o->db == NULL)
     return usage_error("%s", "--dump-db needs --db FILE");
-  if (o->depth && ((o->mode != MODE_NONE && o->mode != MODE_SOLVE)
-                   || o->solver != SOLVER_ALPHABETA || o->db))
+  if (o->depth && o->mode != MODE_TREEDOT
+      && ((o->mode != MODE_NONE && o->mode != MODE_SOLVE)
+          || o->solver != SOLVER_ALPHABETA || o->db))
     return usage_error("%s", "--depth is a search of the alphabeta solver "
-                       "(with --solve or --all-moves)");
+                       "(with --solve or --all-moves) or the depth of --tree-dot");
+  if (o->tree_prune && o->mode != MODE_TREEDOT)
+    return usage_error("%s", "--tree-prune needs --tree-dot OUT");
+  if (o->pv && o->mode != MODE_NONE && o->mode != MODE_SOLVE)
+    return usage_error("%s", "--pv goes with --solve or --all-moves");
   return EXIT_OK;
 }
 
@@ -593,6 +617,12 @@ static void report_json(const Run *r) {
   json_key(&w, "payoffs");
   json_null(&w);
 
+  if (mode == MODE_SOLVE && r->opt->pv) {
+    json_key(&w, "pv");
+    json_begin_array(&w);
+    for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
+    json_end_array(&w);
+  }
   if (mode == MODE_SOLVE && r->opt->all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
@@ -1046,6 +1076,61 @@ static void retro_stats(const Run *r) {
           x->label_seconds, x->label_seconds > 0 ? (double)x->stored / x->label_seconds : 0.0);
 }
 
+/* --pv: solves the engine's current position (ply moves past the root)
+** the way the mode solved the root, into s, with `depth` plies left for
+** --depth.  The run's own search and options are set aside meanwhile:
+** the report still gives the root's. */
+static int pv_solve(void *ctx, Search *s, int ply, int depth) {
+  Run *r = ctx;
+  const Options *o = r->opt;
+  Search root = r->search;
+  AbOptions ab = r->ab;
+  int st;
+  r->search = *s;
+  search_init(&r->search, r->g, r->pos.n + ply, stderr);
+  if (r->solver == SOLVER_NATIVE) {
+    st = native_solve(r);
+  } else if (o->solver == SOLVER_RETRO || o->db) {
+    st = retro_answer(&r->retro, &r->search);
+  } else if (o->solver == SOLVER_MINIMAX) {
+    st = minimax_solve(&r->search);
+  } else {
+    r->ab.all_moves = 0;
+    r->ab.depth = depth;
+    st = alphabeta_run(&r->search, r->tt, &r->ab);
+  }
+  *s = r->search;
+  r->search = root;
+  r->ab = ab;
+  return st;
+}
+
+/* gsolve play FILE: the game and its parameters as the title. */
+static int play_game(Run *r) {
+  char *params = params_text(r->prog), title[512];
+  int has = params != NULL && params[0] != '\0';
+  snprintf(title, sizeof title, "%s%s%s%s", r->g->name, has ? " (" : "",
+           has ? params : "", has ? ")" : "");
+  free(params);
+  return play_run(r->g, r->pos.n, title, r->opt->tt_mib, &r->opt->play,
+                  stdin, stdout);
+}
+
+/* --tree-dot OUT: the game tree as Graphviz DOT (or drawn by dot). */
+static int tree_dot(Run *r) {
+  const Options *o = r->opt;
+  TreeDotStats ts;
+  double t0 = now();
+  int st = treedot_write(r->g, o->depth, o->tree_prune, o->tree_dot, &ts, stderr);
+  if (st != EXIT_OK) return st;
+  r->seconds = now() - t0;
+  text_header(r);
+  printf("tree: %s\nnodes: %" PRIu64 "\nedges: %" PRIu64 "\ncut off: %" PRIu64
+         "\npruned: %" PRIu64 "\nseconds: %.3f\n", o->tree_dot, ts.nodes, ts.edges,
+         ts.cutoffs, ts.pruned, r->seconds);
+  return EXIT_OK;
+}
+
 /* Plays the position, runs the mode and reports.  Runtime errors in the
 ** engine longjmp out of here. */
 static int run(Run *r) {
@@ -1070,6 +1155,10 @@ static int run(Run *r) {
     break;
   case MODE_TESTSET:
     return run_test_set(r);
+  case MODE_PLAY:
+    return play_game(r);
+  case MODE_TREEDOT:
+    return tree_dot(r);
   case MODE_DUMPDB:
     retro_init(&r->retro, g, r->pos.n, stderr);
     st = with_params(r, read_db);
@@ -1093,6 +1182,10 @@ static int run(Run *r) {
     if (o->solver == SOLVER_ALPHABETA && o->tt_mib > 0
         && (r->tt = tt_new(o->tt_mib)) == NULL)
       return out_of_memory();
+    if (o->progress || (!o->quiet && isatty(2))) {
+      progress_start(&r->progress, stderr);
+      r->search.progress = &r->progress;
+    }
     t0 = now();
     /* A native engine with its own solver uses it unless told otherwise. */
     C4Query q;
@@ -1127,13 +1220,18 @@ static int run(Run *r) {
       r->ab.depth = o->depth;
       st = alphabeta_run(&r->search, r->tt, &r->ab);
     }
+    progress_end(&r->progress);
   }
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;
+  if (o->pv && (st = pv_find(&r->pv, g, &r->search.result, o->depth, r->pos.n,
+                             pv_solve, r)) != EXIT_OK)
+    return st;
   if (o->json)
     report_json(r);
   else
     report_text(r);
+  if (o->pv && !o->json) pv_print(&r->pv, g, stdout);
   if (o->stats && o->mode == MODE_SOLVE && r->solver == SOLVER_ALPHABETA
       && !o->db)
     alphabeta_stats(r);
@@ -1161,6 +1259,7 @@ static void free_run(Run *r) {
   tt_free(r->tt);
   perft_free(&r->perft);
   count_free(&r->count);
+  pv_free(&r->pv);
   retro_free(&r->retro);
   c4_free(r->c4);
   free(r);

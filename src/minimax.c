@@ -23,6 +23,7 @@ static Value mm_search(Search *s, int top) {
 enter:
   /* Step 1. A new node: terminal, or generate its moves. */
   s->nodes++;
+  search_tick(s, ply);
   if ((f = search_frame(s, ply)) == NULL) goto fail;
   f->mover = game_to_move(g);
   if (game_ended(g, &o)) {
@@ -80,6 +81,7 @@ int minimax_solve(Search *s) {
   for (int i = 0; i < r->nmoves; i++) {
     int flip;
     Value v;
+    s->root_move = i;
     game_apply(g, &r->moves[i]);
     flip = game_to_move(g) != r->mover;
     v = mm_search(s, 1);

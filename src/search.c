@@ -155,6 +155,10 @@ int search_root_begin(Search *s) {
     return search_fail(s, EXIT_USAGE, "the minimax and alphabeta solvers "
                        "need one or two players (this game has %d)",
                        g->nplayers);
+  if (g->has_chance || g->has_rewards)
+    return search_fail(s, EXIT_USAGE, "this search does not handle %s: use "
+                       "--solver expectimax or alphabeta", g->has_chance
+                       ? "chance moves" : "per-move payoffs");
   s->nodes++;
   r->mover = game_to_move(g);
   if (game_ended(g, &o)) {

@@ -70,7 +70,24 @@ typedef struct Search {
   ** search_free: an engine may longjmp out of a solve. */
   void *work;
   void (*free_work)(void *work);
+  /* The progress display (progress.h), NULL: none.  The solvers call
+  ** search_tick at each node and say which root move they search:
+  ** root_pass is 0 for minimax's single pass over the root moves in
+  ** order, else the number of root searches so far (alphabeta). */
+  struct Progress *progress;
+  int root_move;          /* generation index of the root move searched */
+  uint64_t root_pass;
 } Search;
+
+#define SEARCH_TICK_MASK 0xffff  /* search_tick looks every 65536 nodes */
+
+void progress_update(struct Progress *p, const Search *s, int ply);
+
+/* At a node at `ply`: now and then, the progress display. */
+static inline void search_tick(Search *s, int ply) {
+  if (s->progress != NULL && (s->nodes & SEARCH_TICK_MASK) == 0)
+    progress_update(s->progress, s, ply);
+}
 
 void search_init(Search *s, Game *g, int base_ply, FILE *err);
 void search_free(Search *s);

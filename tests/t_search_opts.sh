@@ -30,7 +30,7 @@ out=$(gs games/nim.game -D heaps=1,2 --depth 10)
 check "nim 1,2 --depth 10: proven" "win 1 3 take 2 1" \
   "$(field value "$out") $(field score "$out") $(field plies "$out") $(field best "$out")"
 out=$(gs games/nim.game --depth 3 --solver minimax 2>&1); st=$?
-check "--depth with minimax: usage error" "2 gsolve: error: --depth is a search of the alphabeta solver (with --solve or --all-moves)" "$st $out"
+check "--depth with minimax: usage error" "2 gsolve: error: --depth is a search of the alphabeta solver (with --solve or --all-moves) or the depth of --tree-dot" "$st $out"
 out=$(gs games/nim.game --depth 0 2>&1); st=$?
 check "--depth 0: usage error" "2 gsolve: error: --depth needs a number of plies from 1 to 10000, not '0'" "$st $out"
 

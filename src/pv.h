@@ -1,0 +1,35 @@
+/*
+** pv.h -- the principal variation (--pv): the line of play that the
+** solver's best moves follow from the position, shown as boards.
+*/
+#ifndef GSOLVE_PV_H
+#define GSOLVE_PV_H
+
+#include <stdio.h>
+#include "game.h"
+#include "search.h"
+
+typedef struct Pv {
+  int n, cap;
+  Move *moves;            /* the line, from the position solved */
+  char **names;           /* their notation */
+} Pv;
+
+/* Solves the engine's current position, `ply` moves past the root, into
+** the empty Search s (search_init done), with `depth` plies left (0: an
+** exact solve).  Returns EXIT_OK or the status of the error reported. */
+typedef int (*PvSolveFn)(void *ctx, Search *s, int ply, int depth);
+
+/* Follows the first optimal move from the root (whose solve is `root`),
+** solving each next position with `solve`, to the end of the game or,
+** with a depth (--depth N), for N plies.  The engine is back at the root
+** afterwards.  Returns EXIT_OK or an error's status. */
+int pv_find(Pv *pv, Game *g, const SolveResult *root, int depth, int base_ply,
+            PvSolveFn solve, void *ctx);
+
+/* Prints the line, then the root and the board after each move. */
+void pv_print(const Pv *pv, Game *g, FILE *out);
+
+void pv_free(Pv *pv);
+
+#endif
