@@ -796,6 +796,8 @@ static int run_expected(Run *r) {
   const Options *o = r->opt;
   if (o->depth)
     return usage_error("%s", "--depth takes deterministic games without per-move payoffs");
+  if (o->pv)
+    return usage_error("%s", "--pv takes games without chance, per-move payoffs or more than two players");
   if (o->db)
     return usage_error("%s", "--db takes the retrograde solver, which does not handle chance, "
                        "per-move payoffs or more than two players");

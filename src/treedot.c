@@ -436,6 +436,13 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
               "(this game has %d)\n", g->nplayers);
     return EXIT_USAGE;
   }
+  if (g->has_chance || g->has_rewards) {
+    /* Its values are minimax values: no expectations, no running pay. */
+    if (err != NULL)
+      fprintf(err, "gsolve: error: --tree-dot draws games without %s\n",
+              g->has_chance ? "chance moves" : "per-move payoffs");
+    return EXIT_USAGE;
+  }
   st = build(&t, depth);
   if (st == EXIT_OK) {
     back_up(&t);

@@ -118,3 +118,16 @@ for g in "games/dice.game" "games/dice.game -D sides=5 -D rolls=3" "games/pot.ga
     check "$g: --all-moves, $s = expectimax" "$ch_ref" "$(gs $g --solver $s --all-moves --json | sed 's/.*"moves"://')"
   done
 done
+
+# ---- What the other modes say ----------------------------------------
+out=$(gs games/dice.game --tree-dot /tmp/gsolve-dice.dot 2>&1); st=$?
+check "dice: --tree-dot refuses chance (exit 2)" "2 gsolve: error: --tree-dot draws games without chance moves" "$st $out"
+out=$(gs games/dice.game --pv 2>&1); st=$?
+check "dice: --pv refuses chance (exit 2)" "2 gsolve: error: --pv takes games without chance, per-move payoffs or more than two players" "$st $out"
+# play: chance draws its moves by weight, with the game's seed.
+out=$(gs play games/dice.game --self-play --seed 3 --ascii --show-evals)
+check "play dice: chance rolls" "2" "$(printf '%s\n' "$out" | grep -c '^chance: rolls [1-6]$')"
+check "play dice: First keeps a 4 (-0.25 against -8/27)" "  keep          -0.2500  best" "$(printf '%s\n' "$out" | grep -m1 '^  keep ')"
+check "play dice: the game ends" "game over: a draw (4 moves)" "$(printf '%s\n' "$out" | tail -n 1)"
+out=$(gs play games/pot.game -D coins=1,2,4 --self-play --seed 1 --ascii)
+check "play pot: payoffs are what the moves paid" "game over: Bob wins; final score Ann 3, Bob 4, Cat 0 (2 moves)" "$(printf '%s\n' "$out" | tail -n 1)"
