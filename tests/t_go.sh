@@ -1,0 +1,110 @@
+# tests/t_go.sh -- Go (games/go.game): counts and values published for
+# small boards, and each rule variant on a hand-made position where it
+# differs from the others.  Sourced by tests/run.sh (check, field, gs).
+#
+# Published figures used:
+# - legal positions (every chain has a liberty): 1 on 1x1, 5 on 1x2, 15 on
+#   1x3, 57 on 2x2, 12,675 on 3x3 (Tromp and Farnebaeck, "Combinatorics of
+#   Go", 2007); every legal position is reachable, so --count's `boards`
+#   must give them;
+# - optimal scores with area scoring, komi 0, no suicide, superko: 1x1 0,
+#   1x2 0, 1x3 +3, 1x4 +4, 1x5 0 (Weninger and Hayward, "Exploring
+#   positional linear Go"), 2x2 +1 under positional or situational superko
+#   (Bill Taylor's proof, Sensei's Library "2x2 board").
+
+go_g="games/go.game"
+go_val() {   # value score best for the player to move
+  go_o=$(gs $go_g "$@")
+  printf '%s %s %s\n' "$(field value "$go_o")" "$(field score "$go_o")" "$(field best "$go_o")"
+}
+go_legal() {   # 0 if the last move of --position is legal, else 2
+  gs $go_g "$@" --perft 0 >/dev/null 2>&1
+  echo $?
+}
+
+# ---- Counting legal positions ----------------------------------------
+for go_c in "1 1 1" "2 1 5" "3 1 15" "2 2 57" "3 3 12675"; do
+  set -- $go_c
+  check "go $1x$2: legal boards" "$3" "$(field boards "$(gs $go_g -D width=$1 -D height=$2 --count)")"
+done
+# The same square as a graph (a 4-cycle): same boards.
+check "go on the 4-cycle graph: legal boards" "57" \
+  "$(field boards "$(gs $go_g -D nodes=4 -D edges=0,1,1,3,3,2,2,0 --count)")"
+
+# ---- Values --------------------------------------------------------
+for go_c in "1 1 draw 0" "2 1 draw 0" "3 1 win 3" "4 1 win 4" "5 1 draw 0" "2 2 win 1"; do
+  set -- $go_c
+  for go_ko in positional situational; do
+    check "go $1x$2, ko=$go_ko: $3 by $4" "$3 $4" \
+      "$(go_val -D width=$1 -D height=$2 -D ko=$go_ko | cut -d' ' -f1,2)"
+  done
+done
+check "go 1x3: the centre" "win 3 b1" "$(go_val -D width=3 -D height=1)"
+check "go 2x2 as a graph: the same value" "win 1 0, 1, 2, 3" "$(go_val -D nodes=4 -D edges=0,1,1,3,3,2,2,0)"
+check "go 2x2, komi 1: a draw" "draw 0" "$(go_val -D width=2 -D height=2 -D komi=1 | cut -d' ' -f1,2)"
+check "go 2x2, komi 2: White wins by 1" "loss -1" "$(go_val -D width=2 -D height=2 -D komi=2 | cut -d' ' -f1,2)"
+go_o=$(gs $go_g -D limit=1)
+check "go 3x3, one move: any stone owns the board" "win 9 1" \
+  "$(field value "$go_o") $(field score "$go_o") $(field plies "$go_o")"
+# Cross-check: expectimax (payoff vectors, no pruning) agrees where it
+# can finish quickly.
+for go_c in "2 1" "3 1"; do
+  set -- $go_c
+  check "go $1x$2: expectimax = alphabeta" "$(go_val -D width=$1 -D height=$2)" \
+    "$(go_val -D width=$1 -D height=$2 --solver expectimax)"
+done
+
+# ---- Suicide (1x4, after Black c1, White b1; Black to move) ----------
+# a1 captures b1 but has no liberty before the capture; d1 is suicide
+# that captures nothing.  Moves legal: 1 all, 2 a1, 3 neither, 4 both
+# (with capture 2 the own chain goes; with capture 4 it stays, so d1 is
+# not legal).
+for go_c in "1 2 3" "2 2 2" "3 2 1" "4 2 3" "4 4 2" "1 4 3"; do
+  set -- $go_c
+  check "go suicide=$1 capture=$2: legal moves after c1 b1" "perft 1: $3" \
+    "$(gs $go_g -D width=4 -D height=1 -D ko=none -D suicide=$1 -D capture=$2 --position 'c1 b1' --perft 1 | grep '^perft 1')"
+done
+check "go suicide=2: a1 (captures) is legal" 0 "$(go_legal -D width=4 -D height=1 -D suicide=2 --position 'c1 b1 a1')"
+check "go suicide=2: d1 (captures nothing) is not" 2 "$(go_legal -D width=4 -D height=1 -D suicide=2 --position 'c1 b1 d1')"
+check "go suicide=3: a1 is not legal" 2 "$(go_legal -D width=4 -D height=1 -D suicide=3 --position 'c1 b1 a1')"
+
+# ---- Captures (1x4, suicide 1: Black a1 after c1 b1 leaves both a1 and
+# b1 without liberty): 1 removes both, 2 White's b1 only, 3 Black's a1
+# only (b1 lives), 4 turns b1 Black.  White's moves next, and the score
+# after two passes (for White), tell the four apart.
+for go_c in "1 4 -4" "2 3 -4" "3 3 0" "4 2 -4"; do
+  set -- $go_c
+  check "go capture=$1: White's moves after c1 b1 a1" "perft 1: $2" \
+    "$(gs $go_g -D width=4 -D height=1 -D ko=none -D suicide=1 -D capture=$1 --position 'c1 b1 a1' --perft 1 | grep '^perft 1')"
+  check "go capture=$1: the score after two passes" "$3" \
+    "$(field score "$(gs $go_g -D width=4 -D height=1 -D ko=none -D suicide=1 -D capture=$1 --position 'c1 b1 a1 pass pass')")"
+done
+
+# ---- Ko -------------------------------------------------------------
+# 1x4: Black d1 takes c1 (a single stone, by a single stone); White's
+# immediate retake at c1 is legal only without a ko rule.
+for go_c in "none 0" "simple 2" "positional 2" "situational 2"; do
+  set -- $go_c
+  check "go ko=$1: the immediate retake" "$2" "$(go_legal -D width=4 -D height=1 -D ko=$1 --position 'b1 c1 d1 c1')"
+done
+# 2x2: a1 would bring back a board of four moves ago: simple ko allows
+# it (not an immediate retake), superko does not.
+for go_c in "none 0" "simple 0" "positional 2" "situational 2"; do
+  set -- $go_c
+  check "go ko=$1: a longer cycle" "$2" \
+    "$(go_legal -D width=2 -D height=2 -D ko=$1 --position 'a1 b1 a2 b2 a1 a2 a1')"
+done
+# 2x2: a1 brings back the board after move 2 with the other player to
+# move: positional superko forbids it, situational allows it.
+for go_c in "none 0" "simple 0" "positional 2" "situational 0"; do
+  set -- $go_c
+  check "go ko=$1: the board again, the other player to move" "$2" \
+    "$(go_legal -D width=2 -D height=2 -D ko=$1 --position 'a1 b1 a2 pass b2 b1 a1')"
+done
+
+# ---- Bigger boards load and play; GTP vertices skip the letter i -----
+check "go 19x19: 362 first moves" "perft 1: 362" "$(gs $go_g -D width=19 -D height=19 --perft 1 | grep '^perft 1')"
+check "go 19x19: t19 j10 a1 pass" "perft 1: 359" \
+  "$(gs $go_g -D width=19 -D height=19 --position 't19 j10 a1 pass' --perft 1 | grep '^perft 1')"
+check "go 19x19: there is no column i" 2 "$(go_legal -D width=19 -D height=19 --position 'i5')"
+check "go: two passes end the game" "draw 0" "$(go_val -D width=2 -D height=2 --position 'pass pass' | cut -d' ' -f1,2)"
