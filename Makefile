@@ -34,16 +34,20 @@ tools:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq flex bison >/dev/null; \
 	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
 
-# The tests drive `gsolve play` in tmux and draw trees with Graphviz's dot:
-# installed like flex and bison; without them those tests say what is missing.
+# The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
+# Go against GNU Go (gnugo) over GTP and run the manual's examples with
+# python3: installed like flex and bison; without them those tests say what
+# is missing.
 test-tools:
 	@need=""; command -v tmux >/dev/null || need="$$need tmux"; \
 	command -v dot >/dev/null || need="$$need graphviz"; \
+	[ -x /usr/games/gnugo ] || command -v gnugo >/dev/null || need="$$need gnugo"; \
+	command -v python3 >/dev/null || need="$$need python3"; \
 	if [ -n "$$need" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing$$need"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
-	  else echo "the tests of gsolve play and --tree-dot need:$$need (sudo apt-get install$$need)" >&2; fi; fi
+	  else echo "some tests need:$$need (sudo apt-get install$$need)" >&2; fi; fi
 
 PREFIX ?= /usr/local
 install: gsolve

@@ -23,6 +23,7 @@
 #include "minimax.h"
 #include "perft.h"
 #include "play.h"
+#include "gtp.h"
 #include "position.h"
 #include "progress.h"
 #include "pv.h"
@@ -38,7 +39,7 @@
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
-                   MODE_PLAY, MODE_TREEDOT } Mode;
+                   MODE_PLAY, MODE_TREEDOT, MODE_GTP } Mode;
 enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
 
 typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE, SOLVER_EXPECTIMAX } Solver;
@@ -112,6 +113,7 @@ static const char usage_text[] =
   "  --weak  --json  --stats  --quiet (no progress)  --progress (even off a tty)\n"
   "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
   "  --seed N  --show-evals  --ascii; type moves, or undo, hint, help, quit\n"
+  "gtp: gsolve gtp FILE [--level N]: the Go Text Protocol on stdin/stdout\n"
   "  --help  --version\n"
   "exit: 0 ok, 2 bad command line or move, 3 errors in the game file,\n"
   "  4 runtime error in a rule, 5 a limit (memory, depth, cycles), 6 I/O\n"
@@ -189,6 +191,11 @@ static int parse_args(int argc, char **argv, Options *o) {
   if (argc > 1 && strcmp(argv[1], "play") == 0) {
     o->mode = MODE_PLAY;
     o->mode_flag = "play";
+    first = 2;
+  } else if (argc > 1 && strcmp(argv[1], "gtp") == 0) {
+    o->mode = MODE_GTP;
+    o->mode_flag = "gtp";
+    o->play.level = 2;      /* genmove's depth on boards too big to solve */
     first = 2;
   }
   for (int i = first; i < argc; i++) {
@@ -340,7 +347,7 @@ static int parse_args(int argc, char **argv, Options *o) {
     } else if (strcmp(name, "--dump-bytecode") == 0) {
       o->dump_bytecode = 1;
     } else if (play_is_option(name)) {
-      if (o->mode != MODE_PLAY)
+      if (o->mode != MODE_PLAY && !(o->mode == MODE_GTP && strcmp(name, "--level") == 0))
         return usage_error("%s is an option of 'gsolve play FILE'", name);
       if ((st = play_set_option(&o->play, name, val)) != EXIT_OK) return st;
     } else if (strcmp(name, "--tree-dot") == 0) {
@@ -1303,6 +1310,12 @@ int main(int argc, char **argv) {
     return st < 0 ? EXIT_OK : st;
   }
   if ((st = read_file(opt.file, &text, &len)) != EXIT_OK) goto done;
+  if (opt.mode == MODE_GTP) {
+    GtpOptions go = { opt.file, text, len, opt.defs, opt.ndefs,
+                      opt.play.level ? opt.play.level : 2, opt.tt_mib };
+    st = gtp_run(&go, stdin, stdout);
+    goto done;
+  }
   prog = gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);
   if (prog == NULL) goto done;
   st = EXIT_OK;
