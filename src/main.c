@@ -23,6 +23,7 @@
 #include "minimax.h"
 #include "perft.h"
 #include "play.h"
+#include "playout.h"
 #include "gtp.h"
 #include "position.h"
 #include "progress.h"
@@ -39,7 +40,7 @@
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
-                   MODE_PLAY, MODE_TREEDOT, MODE_GTP } Mode;
+                   MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS } Mode;
 enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
 
 typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE, SOLVER_EXPECTIMAX } Solver;
@@ -53,6 +54,7 @@ typedef struct Options {
   int weak;                 /* --weak: win/draw/loss only (native solver) */
   const char *test_set;     /* --test-set FILE: lines "moves score" */
   long limit;               /* --limit N: first N lines; 0 all */
+  long playouts;            /* --playouts N: random games */
   int zero_based;           /* --zero-based: test-set columns from 0 */
   const char *position;     /* NULL: the start position */
   int all_moves;
@@ -89,6 +91,7 @@ typedef struct Run {
   Count count;
   Retro retro;
   ExpSolver exp;            /* expected values (chance, pay, n players) */
+  Playouts playouts;        /* --playouts N */
   int expected;             /* the result is in exp, not search */
   Solver solver;            /* the solver that ran */
   C4Solver *c4;             /* the native Connect Four solver, once made */
@@ -238,7 +241,7 @@ static int parse_args(int argc, char **argv, Options *o) {
     } else {
       return usage_error("unknown option '%s' (try --help)", a);
     }
-    if (strcmp(name, "--perft") == 0 || strcmp(name, "--position") == 0
+    if (strcmp(name, "--perft") == 0 || strcmp(name, "--playouts") == 0 || strcmp(name, "--position") == 0
         || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0
         || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
         || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
@@ -282,6 +285,11 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->depth = (int)n;
     } else if (strcmp(name, "--count") == 0) {
       if ((st = set_mode(o, MODE_COUNT, "--count")) != EXIT_OK) return st;
+    } else if (strcmp(name, "--playouts") == 0) {
+      if (parse_int(val, 1, 1000000000L, &n) != 0)
+        return usage_error("--playouts needs a number of games from 1, not '%s'", val);
+      if ((st = set_mode(o, MODE_PLAYOUTS, "--playouts")) != EXIT_OK) return st;
+      o->playouts = n;
     } else if (strcmp(name, "--position") == 0) {
       o->position = val;
     } else if (strcmp(name, "--solver") == 0) {
@@ -347,7 +355,8 @@ static int parse_args(int argc, char **argv, Options *o) {
     } else if (strcmp(name, "--dump-bytecode") == 0) {
       o->dump_bytecode = 1;
     } else if (play_is_option(name)) {
-      if (o->mode != MODE_PLAY && !(o->mode == MODE_GTP && strcmp(name, "--level") == 0))
+      if (o->mode != MODE_PLAY && !(o->mode == MODE_GTP && strcmp(name, "--level") == 0)
+          && strcmp(name, "--seed") != 0)
         return usage_error("%s is an option of 'gsolve play FILE'", name);
       if ((st = play_set_option(&o->play, name, val)) != EXIT_OK) return st;
     } else if (strcmp(name, "--tree-dot") == 0) {
@@ -522,6 +531,16 @@ static void report_text(const Run *r) {
            "\nseconds: %.3f\nengine: %s\n", r->opt->perft_depth, r->perft.count,
            r->perft.games, r->perft.nodes, r->seconds, r->g->engine);
     break;
+  case MODE_PLAYOUTS: {
+    const Playouts *pl = &r->playouts;
+    printf("playouts: %" PRIu64 "\nmoves: %" PRIu64 " (%.1f a game)\nwins:", pl->games,
+           pl->moves, pl->games ? (double)pl->moves / (double)pl->games : 0.0);
+    for (int i = 0; i < r->g->nplayers; i++)
+      printf("%s %s %" PRIu64, i ? "," : "", r->g->player_names[i], pl->wins[i]);
+    printf("\ndraws: %" PRIu64 "\nseconds: %.3f\nplayouts/s: %.0f\nengine: %s\n", pl->draws,
+           r->seconds, r->seconds > 0 ? (double)pl->games / r->seconds : 0.0, r->g->engine);
+    break;
+  }
   case MODE_COUNT:
     printf("positions: %" PRIu64 "\nterminal: %" PRIu64 "\n", r->count.positions,
            r->count.terminal);
@@ -545,7 +564,8 @@ static void report_json(const Run *r) {
   char buf[256];
   int64_t score = 0, plies = 0;
   int proven = 1;
-  uint64_t nodes = mode == MODE_PERFT ? r->perft.nodes
+  uint64_t nodes = mode == MODE_PLAYOUTS ? r->playouts.moves + r->playouts.games
+                 : mode == MODE_PERFT ? r->perft.nodes
                  : mode == MODE_COUNT ? r->count.nodes : r->search.nodes;
   int i;
 
@@ -621,6 +641,23 @@ static void report_json(const Run *r) {
   json_key(&w, "boards");
   if (mode == MODE_COUNT && r->count.boards) json_uint(&w, r->count.boards);
   else json_null(&w);
+  json_key(&w, "playouts");
+  if (mode == MODE_PLAYOUTS) {
+    json_begin_object(&w);
+    json_key(&w, "games");
+    json_uint(&w, r->playouts.games);
+    json_key(&w, "moves");
+    json_uint(&w, r->playouts.moves);
+    json_key(&w, "wins");
+    json_begin_array(&w);
+    for (i = 0; i < r->g->nplayers; i++) json_uint(&w, r->playouts.wins[i]);
+    json_end_array(&w);
+    json_key(&w, "draws");
+    json_uint(&w, r->playouts.draws);
+    json_end_object(&w);
+  } else {
+    json_null(&w);
+  }
   json_key(&w, "payoffs");
   json_null(&w);
 
@@ -760,8 +797,8 @@ static void json_expected(const Run *r) {
   if (r->solver == SOLVER_RETRO) json_uint(&w, r->retro.positions); else json_null(&w);
   json_key(&w, "stored");
   if (r->solver == SOLVER_RETRO) json_uint(&w, r->retro.stored); else json_null(&w);
-  static const char *const nulls2[] = { "terminal", "canonical", "games", "boards" };
-  for (i = 0; i < 4; i++) { json_key(&w, nulls2[i]); json_null(&w); }
+  static const char *const nulls2[] = { "terminal", "canonical", "games", "boards", "playouts" };
+  for (i = 0; i < 5; i++) { json_key(&w, nulls2[i]); json_null(&w); }
   json_key(&w, "payoffs");
   if (res->vector) {
     json_begin_array(&w);
@@ -1161,6 +1198,11 @@ static int run(Run *r) {
     count_init(&r->count, g, r->pos.n, stderr);
     t0 = now();
     st = count_run(&r->count);
+    break;
+  case MODE_PLAYOUTS:
+    t0 = now();
+    st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
+                      &r->playouts, stderr);
     break;
   case MODE_TESTSET:
     return run_test_set(r);

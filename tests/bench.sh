@@ -55,6 +55,20 @@ solve "connect4 4x4 (vm)" retro games/connect4.game -D width=4 -D height=4 --eng
 solve "tictactoe 4x4 k=3" alphabeta games/tictactoe.game -D m=4 -D n=4 -D k=3
 
 echo
+echo "== Go through the VM: perft and random playouts (games/go.game)"
+perft "go 5x5 depth 4 (vm)" games/go.game -D width=5 -D height=5 --perft 4
+out=$($GSOLVE games/go.game -D width=9 -D height=9 -D limit=400 --playouts 50 --seed 1)
+printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "go 9x9 random playouts (vm)" \
+  "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
+  "$(field seconds "$out")" "$(field playouts/s "$out")"
+printf '%-34s %-10s %-6s %6s %12s %8s %12s\n' "game" "solver" "value" "plies" "nodes" "seconds" "nodes/s"
+for size in "1 1" "2 1" "3 1" "4 1" "5 1" "2 2"; do
+  set -- $size
+  solve "go ${1}x$2 (situational superko)" alphabeta games/go.game -D width=$1 -D height=$2
+done
+solve "go 2x2 (positional superko)" alphabeta games/go.game -D width=2 -D height=2 -D ko=positional
+
+echo
 echo "== Chance, per-move payoffs, three players (expected values; score instead of plies)"
 printf '%-34s %-10s %-14s %12s %8s %12s\n' "game" "solver" "score" "nodes" "seconds" "nodes/s"
 esolve() {
