@@ -120,8 +120,13 @@ void exp_free(ExpSolver *s) {
   movestack_free(&s->ms);
   memo_free(s->memo);
   free(s->path);
+  free(s->prob);
+  free(s->weights);
   s->memo = NULL;
   s->path = NULL;
+  s->prob = NULL;
+  s->weights = NULL;
+  s->prob_cap = 0;
 }
 
 static int fail(ExpSolver *s, int status, const char *fmt, ...) {
@@ -196,27 +201,30 @@ static int path_push(ExpSolver *s, int ply, uint64_t h) {
 }
 
 /* Generates the moves of the current position on the move stack and, at a
-** chance node, their probabilities into prob (NULL elsewhere).  Returns
-** the number of moves or -1. */
-static int gen_moves(ExpSolver *s, double **prob) {
+** chance node, their probabilities beside them in s->prob (same indices;
+** *chance is set).  The arrays hang off the solver, so a rule failing in
+** the middle (a longjmp) leaks nothing.  Returns the number of moves or -1. */
+static int gen_moves(ExpSolver *s, int *chance) {
   int n = movestack_generate(&s->ms, s->g);
-  *prob = NULL;
+  *chance = 0;
   if (n < 0) { fail(s, EXIT_LIMIT, "out of memory"); return -1; }
   if (n > 0 && game_to_move(s->g) == GAME_CHANCE) {
-    uint32_t *w = malloc((size_t)n * sizeof *w);
-    double *p = malloc((size_t)n * sizeof *p);
+    size_t base = s->ms.top - (size_t)n;
     double total = 0;
-    if (w == NULL || p == NULL) {
-      free(w);
-      free(p);
+    if (s->prob_cap < s->ms.cap) {
+      double *p = realloc(s->prob, s->ms.cap * sizeof *p);
+      if (p == NULL) { fail(s, EXIT_LIMIT, "out of memory"); return -1; }
+      s->prob = p;
+      s->prob_cap = s->ms.cap;
+    }
+    if (s->weights == NULL && (s->weights = malloc(GAME_MAX_MOVES * sizeof *s->weights)) == NULL) {
       fail(s, EXIT_LIMIT, "out of memory");
       return -1;
     }
-    game_weights(s->g, s->ms.moves + s->ms.top - n, n, w);
-    for (int i = 0; i < n; i++) total += w[i];
-    for (int i = 0; i < n; i++) p[i] = w[i] / total;
-    free(w);
-    *prob = p;
+    game_weights(s->g, s->ms.moves + base, n, s->weights);
+    for (int i = 0; i < n; i++) total += s->weights[i];
+    for (int i = 0; i < n; i++) s->prob[base + (size_t)i] = s->weights[i] / total;
+    *chance = 1;
   }
   return n;
 }
@@ -240,7 +248,7 @@ static void em_child(ExpSolver *s, int ply, size_t mi, ExpValue *v) {
 static void em_search(ExpSolver *s, int ply, ExpValue *out) {
   Game *g = s->g;
   Outcome o;
-  double *prob;
+  int chance;
   s->nodes++;
   memset(out, 0, sizeof *out);
   if (s->status != EXIT_OK) return;
@@ -249,17 +257,18 @@ static void em_search(ExpSolver *s, int ply, ExpValue *out) {
   if (memo_get(s, h, out)) return;
   if (path_push(s, ply, h) != EXIT_OK) return;
   size_t base = s->ms.top;
-  int n = gen_moves(s, &prob);
+  int n = gen_moves(s, &chance);
   int mover = game_to_move(g);
   if (n == 0) {
     game_no_moves(g, &o);
     outcome_value(g, &o, out);
-  } else if (n > 0 && prob != NULL) {
+  } else if (n > 0 && chance) {
     for (int i = 0; i < n && s->status == EXIT_OK; i++) {
       ExpValue v;
       em_child(s, ply, base + (size_t)i, &v);
-      for (int k = 0; k < g->nplayers; k++) out->pay[k] += prob[i] * v.pay[k];
-      out->plies += prob[i] * v.plies;
+      double pr = s->prob[base + (size_t)i];   /* re-read: a child may grow it */
+      for (int k = 0; k < g->nplayers; k++) out->pay[k] += pr * v.pay[k];
+      out->plies += pr * v.plies;
     }
   } else if (n > 0) {
     double best_s = 0;
@@ -273,7 +282,6 @@ static void em_search(ExpSolver *s, int ply, ExpValue *out) {
       }
     }
   }
-  free(prob);
   s->ms.top = base;
   s->path_len--;
   if (s->status == EXIT_OK) memo_put(s, h, out);
@@ -286,7 +294,7 @@ int exp_root_begin(ExpSolver *s) {
   Game *g = s->g;
   ExpResult *r = &s->result;
   Outcome o;
-  double *prob;
+  int chance;
   free_result(r);
   s->status = EXIT_OK;
   r->deterministic = !g->has_chance;
@@ -301,7 +309,7 @@ int exp_root_begin(ExpSolver *s) {
     return EXIT_OK;
   }
   s->ms.top = 0;
-  int n = gen_moves(s, &prob);
+  int n = gen_moves(s, &chance);
   if (n < 0) return s->status;
   if (n == 0) {
     game_no_moves(g, &o);
@@ -310,7 +318,10 @@ int exp_root_begin(ExpSolver *s) {
     return EXIT_OK;
   }
   r->nmoves = n;
-  r->prob = prob;
+  if (chance) {
+    if ((r->prob = malloc((size_t)n * sizeof *r->prob)) == NULL) return fail(s, EXIT_LIMIT, "out of memory");
+    memcpy(r->prob, s->prob, (size_t)n * sizeof *r->prob);
+  }
   r->moves = malloc((size_t)n * sizeof *r->moves);
   r->values = calloc((size_t)n, sizeof *r->values);
   r->exact = calloc((size_t)n, 1);
@@ -413,7 +424,7 @@ static Bound terminal_bound(Game *g, const Outcome *o) {
 static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
   Game *g = s->g;
   Outcome o;
-  double *prob;
+  int chance;
   Bound best = { 0, 0, EXACT };
   s->nodes++;
   if (s->status != EXIT_OK) return best;
@@ -427,12 +438,12 @@ static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
   }
   if (path_push(s, ply, h) != EXIT_OK) return best;
   size_t base = s->ms.top;
-  int n = gen_moves(s, &prob);
+  int n = gen_moves(s, &chance);
   int mover = game_to_move(g);
   if (n == 0) {
     game_no_moves(g, &o);
     best = terminal_bound(g, &o);
-  } else if (n > 0 && prob != NULL) {
+  } else if (n > 0 && chance) {
     /* Star1: the children's exact sum so far and the margin bounds bound
     ** the node; each child is searched in the window that could still
     ** move the node into [lo, hi]. */
@@ -440,25 +451,26 @@ static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
     double U = -L;
     double sum = 0, plies = 0, rest = 1;
     for (int i = 0; i < n && s->status == EXIT_OK; i++) {
-      double after = rest - prob[i];
+      double pr = s->prob[base + (size_t)i];
+      double after = rest - pr;
       if (after < 1e-12) after = 0;
-      double clo = after > 0 && isinf(U) ? -INFINITY : (lo - sum - after * U) / prob[i];
-      double chi = after > 0 && isinf(L) ? INFINITY : (hi - sum - after * L) / prob[i];
+      double clo = after > 0 && isinf(U) ? -INFINITY : (lo - sum - after * U) / pr;
+      double chi = after > 0 && isinf(L) ? INFINITY : (hi - sum - after * L) / pr;
       if (clo < L) clo = L;
       if (chi > U) chi = U;
       Bound c = ab_child(s, ply, base + (size_t)i, widen(clo, 0), widen(chi, 1));
       if (c.kind == UPPER || (c.kind == EXACT && c.m < widen(clo, 0))) {
-        best.m = sum + prob[i] * c.m + after * U;
+        best.m = sum + pr * c.m + after * U;
         best.kind = UPPER;
         break;
       }
       if (c.kind == LOWER || (c.kind == EXACT && c.m > widen(chi, 1))) {
-        best.m = sum + prob[i] * c.m + after * L;
+        best.m = sum + pr * c.m + after * L;
         best.kind = LOWER;
         break;
       }
-      sum += prob[i] * c.m;
-      plies += prob[i] * c.p;
+      sum += pr * c.m;
+      plies += pr * c.p;
       rest = after;
     }
     if (best.kind == EXACT) { best.m = sum; best.p = plies; }
@@ -490,7 +502,6 @@ static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
       best.kind = maxing ? UPPER : LOWER;
     }
   }
-  free(prob);
   s->ms.top = base;
   s->path_len--;
   if (s->status == EXIT_OK && best.kind == EXACT) {

@@ -66,6 +66,9 @@ typedef struct ExpSolver {
   MoveStack ms;
   void *memo;
   uint64_t *path;         /* hashes of the line of play, for cycles */
+  double *prob;           /* beside the move stack: chance moves' odds */
+  size_t prob_cap;
+  uint32_t *weights;      /* scratch: one node's chance weights */
   int path_len;
   int base_ply;           /* moves played before the root */
 } ExpSolver;

@@ -550,13 +550,15 @@ static void declare_board(Resolver *r, Node *decl) {
                                          : "only one board may be declared");
     return;
   }
+  /* A bad notation is reported, and the board declared without it (so
+  ** that what uses the board does not fail too). */
+  p->gtp_cells = decl->c != NULL;
   if (decl->c && (strcmp(decl->c->name, "gtp") != 0 || strcmp(decl->name, "rect") != 0)) {
     diag_error(r->d, decl->c->span, strcmp(decl->c->name, "gtp") != 0
                ? "unknown board notation '%s' (expected gtp)" : "'%s' notation is for rect boards",
                decl->c->name);
-    return;
+    p->gtp_cells = 0;
   }
-  p->gtp_cells = decl->c != NULL;
   int nargs = ast_count(decl->a);
   if (!strcmp(decl->name, "rect")) {
     if (nargs != 2) {
@@ -573,7 +575,7 @@ static void declare_board(Resolver *r, Node *decl) {
     }
     if (p->gtp_cells && w > 25) {
       diag_error(r->d, decl->c->span, "gtp notation has 25 columns at most, not %d", w);
-      return;
+      p->gtp_cells = 0;
     }
     p->board = BOARD_RECT;
     p->width = w;
