@@ -82,7 +82,7 @@ demo: gsolve
 	./gsolve games/nim.game --solve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
-UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c \
+UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c src/ghi.c \
             src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c src/progress.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)

@@ -62,6 +62,8 @@ typedef struct Ab {
   Tt *tt;
   AbOptions *o;
   int horizon;            /* depth-limited: ply of the horizon; 0: exact */
+  int ghi;                /* a repetition rule: entries carry what their
+                          ** subtree met of the line (ghi.h) */
   size_t key_bytes;       /* size of a position's key (pack or state) */
   unsigned char *keys;    /* the key of each node on the line, by ply */
   size_t keys_cap;        /* bytes allocated for keys */
@@ -256,8 +258,11 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
         game_undo(g);
         return -2;
       }
-      if (tt_probe(a->tt, game_hash(g), key, &e)
-          && e.draft == draft_of(a, ply + 1)) {
+      GhiStored gs;
+      Ghi gv;
+      if (tt_probe_payload(a->tt, game_hash(g), key, &e, a->ghi ? &gs : NULL)
+          && e.draft == draft_of(a, ply + 1)
+          && (!a->ghi || ghi_valid(&gs, g, f->line + 1, &gv))) {
         /* The child's bounds, seen from this node. */
         Value lo = e.lower == -TT_NO_BOUND ? -VALUE_INF
                  : shift(e.lower, child, ply + 1);
@@ -273,6 +278,7 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
           f->best = lo;
           f->best_i = i;
           a->o->stats.etc_cutoffs++;
+          if (a->ghi) ghi_fold(&f->ghi, &gv, f->line);
           return -1;
         }
         if (hi <= f->alpha) sc = -ORDER_FAR;
@@ -297,8 +303,12 @@ static void finish_node(Ab *a, const SearchFrame *f, int ply) {
     int64_t lower = f->best > f->alpha0 ? rel : -TT_NO_BOUND;
     int64_t upper = f->best < f->beta0 ? rel : TT_NO_BOUND;
     int move = f->best > f->alpha0 ? f->best_i : TT_NO_MOVE;
-    tt_store(a->tt, f->hash, a->keys + (size_t)ply * a->key_bytes, lower,
-             upper, move, draft_of(a, ply), s->nodes - f->nodes0);
+    GhiStored gs;
+    if (a->ghi) ghi_store(&f->ghi, &gs);
+    if (!a->ghi || !f->ghi.overflow)
+      tt_store_payload(a->tt, f->hash, a->keys + (size_t)ply * a->key_bytes, lower,
+                       upper, move, draft_of(a, ply), s->nodes - f->nodes0,
+                       a->ghi ? &gs : NULL);
   }
   if (a->o->order != AB_ORDER_NONE && !eval_orders(a, ply)
       && f->best >= f->beta0 && f->nmoves > 1)
@@ -328,16 +338,23 @@ enter:
   search_tick(s, ply);
   if ((f = search_frame(s, ply)) == NULL) goto fail;
   f->mover = game_to_move(g);
+  if (a->ghi) {
+    ghi_clear(&f->ghi);
+    f->line = ghi_index(g);
+  }
   if (game_ended(g, &o)) {
+    if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
     r = terminal_value(a, &o, f->mover, ply);
     goto leave;
   }
+  if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
   if (a->horizon && ply >= a->horizon) {
     size_t m0 = s->ms.top;
     if ((n = movestack_generate(&s->ms, g)) < 0) {
       fail_memory(a);
       goto fail;
     }
+    if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
     s->ms.top = m0;
     if (n == 0) {
       game_no_moves(g, &o);
@@ -356,9 +373,14 @@ enter:
   if (tt != NULL) {
     const unsigned char *key = node_key(a, ply);
     if (key == NULL) goto fail;
-    if (tt_probe(tt, f->hash, key, &e)) {
+    GhiStored gs;
+    Ghi gv;
+    if (tt_probe_payload(tt, f->hash, key, &e, a->ghi ? &gs : NULL)) {
       ttmove = e.move;
-      if (e.draft == draft_of(a, ply)) {
+      /* Under a repetition rule the bounds hold only for lines that meet
+      ** the subtree as the stored one did; then the node inherits that. */
+      if (e.draft == draft_of(a, ply) && (!a->ghi || ghi_valid(&gs, g, f->line, &gv))) {
+        if (a->ghi) ghi_fold(&f->ghi, &gv, f->line + 1);
         Value lo = e.lower == -TT_NO_BOUND ? -VALUE_INF
                  : shift(e.lower, f->mover, ply);
         Value hi = e.upper == TT_NO_BOUND ? VALUE_INF
@@ -381,6 +403,7 @@ enter:
     fail_memory(a);
     goto fail;
   }
+  if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
   if (n == 0) {
     game_no_moves(g, &o);
     r = terminal_value(a, &o, f->mover, ply);
@@ -411,6 +434,7 @@ enter:
     int etc = tt != NULL && a->o->etc
               && (!a->horizon || ply + 1 < a->horizon);
     n = scan_children(a, f, ply, ttmove < n ? ttmove : -1, etc);
+    if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);   /* the children's end tests */
     if (n == -2) goto fail;
     if (n <= 0) {         /* a cutoff, or every child was terminal */
       finish_node(a, f, ply);
@@ -441,6 +465,7 @@ leave:
   ply--;
   game_undo(g);
   f = &s->frames[ply];
+  if (a->ghi) ghi_fold(&f->ghi, &s->frames[ply + 1].ghi, f->line);
   if (f->flip) r = -r;
   if (r > f->best) {
     f->best = r;
@@ -500,6 +525,11 @@ static Value search_move(Ab *a, int i, Value alpha, Value beta) {
   a->s->root_move = i;
   a->s->root_pass = a->o->stats.probes;
   game_apply(g, &r->moves[i]);
+  if (a->ghi) {   /* the root's own tests: the root is not stored */
+    Ghi drop;
+    ghi_clear(&drop);
+    ghi_add_trace(&drop, g, 0);
+  }
   flip = game_to_move(g) != r->mover;
   v = flip ? -ab_search(a, 1, -beta, -alpha) : ab_search(a, 1, alpha, beta);
   game_undo(g);
@@ -748,7 +778,20 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
     a->keys = NULL;
     a->keys_cap = 0;
   }
-  if (tt != NULL && tt_prepare(tt, key_bytes) != 0) {
+  /* A repetition rule: the keys leave the line out, and each entry says
+  ** what its subtree met of it (ghi.h); without a table, nothing to do. */
+  a->ghi = tt != NULL && g->has_history && g->vt->history_trace != NULL
+           && g->vt->history_key != NULL && g->vt->history_line != NULL;
+  if (g->vt->history_key != NULL) g->vt->history_key(g, !a->ghi);
+  key_bytes = g->vt->pack != NULL ? g->key_bytes : g->state_bytes;
+  if (key_bytes == 0) key_bytes = 1;
+  if (a->key_bytes != key_bytes) {
+    a->key_bytes = key_bytes;
+    free(a->keys);
+    a->keys = NULL;
+    a->keys_cap = 0;
+  }
+  if (tt != NULL && tt_prepare_payload(tt, key_bytes, a->ghi ? sizeof(GhiStored) : 0) != 0) {
     fail_memory(a);
     goto done;
   }

@@ -297,6 +297,9 @@ int exp_root_begin(ExpSolver *s) {
   int chance;
   free_result(r);
   s->status = EXIT_OK;
+  /* The memo keys on the position and the earlier positions (exact under
+  ** a repetition rule). */
+  if (g->vt->history_key != NULL) g->vt->history_key(g, 1);
   r->deterministic = !g->has_chance;
   r->vector = 1;
   if (s->table_mib > 0 && s->memo == NULL && (s->memo = memo_new(g, s->table_mib)) == NULL)

@@ -42,6 +42,17 @@ typedef struct Outcome {
 
 typedef struct Game Game;
 
+/* What a repetition rule's tests compared (see GameVtable.history_trace):
+** the positions tested (their hashes), and the earlier positions of the
+** line they matched, with their indices on the line (0: the start). */
+typedef struct HistoryTrace {
+  const uint64_t *tested;
+  int ntested;
+  const uint64_t *hits;
+  const int *hit_index;
+  int nhits;
+} HistoryTrace;
+
 typedef struct GameVtable {
   /* Writes the legal moves of the current position into buf (room for
   ** GAME_MAX_MOVES) and returns their number, in generation order. */
@@ -85,6 +96,16 @@ typedef struct GameVtable {
   ** at the line of play (a repetition rule), turns that rule off or on;
   ** off, the game is the game of positions (--count uses it). */
   void (*set_history)(Game *g, int on);
+  /* Optional, with a repetition rule: whether the hash and the packed key
+  ** include the set of earlier positions (on by default: tables are then
+  ** exact without more ado); a searcher that accounts for the history
+  ** itself turns it off.  history_trace: what the rule's tests compared
+  ** since the last call (then cleared); -1 if some were not recorded.
+  ** history_line: the hashes of the positions before the current one,
+  ** in line order; returns their number. */
+  void (*history_key)(Game *g, int on);
+  int (*history_trace)(Game *g, HistoryTrace *t);
+  int (*history_line)(Game *g, const uint64_t **hashes);
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */

@@ -224,7 +224,7 @@ static void c4_engine_free(Game *g) {
 
 static const GameVtable c4_vtable = {
   c4_generate, c4_apply, c4_undo, c4_ended, c4_no_moves, c4_eval,
-  c4_to_move, c4_hash, c4_state, c4_format, c4_print, c4_canonical, NULL, NULL, NULL, NULL,
+  c4_to_move, c4_hash, c4_state, c4_format, c4_print, c4_canonical, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 Game *native_c4_new(const Program *p, char *why, size_t n) {

@@ -130,7 +130,7 @@ static void nim_free(Game *g) {
 
 static const GameVtable nim_vtable = {
   nim_generate, nim_apply, nim_undo, nim_ended, nim_no_moves, nim_eval,
-  nim_to_move, nim_hash, nim_state, nim_format, nim_print, nim_canonical, NULL, NULL, NULL, NULL,
+  nim_to_move, nim_hash, nim_state, nim_format, nim_print, nim_canonical, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 Game *native_nim_new(const Program *p, char *why, size_t n) {

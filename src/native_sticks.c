@@ -97,7 +97,7 @@ static void st_free(Game *g) {
 
 static const GameVtable sticks_vtable = {
   st_generate, st_apply, st_undo, st_ended, st_no_moves, st_eval,
-  st_to_move, st_hash, st_state, st_format, st_print, NULL, NULL, NULL, NULL, NULL,
+  st_to_move, st_hash, st_state, st_format, st_print, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 
 Game *native_sticks_new(const Program *p, char *why, size_t n) {

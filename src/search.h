@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game.h"
+#include "ghi.h"
 #include "movestack.h"
 #include "value.h"
 
@@ -31,6 +32,9 @@ typedef struct SearchFrame {
   int best_i;             /* generation index of the best child */
   int mover;              /* player to move */
   int flip;               /* the current child's mover is the other player */
+  int line;               /* with a repetition rule: the node's index on
+                          ** the line of play, and ... */
+  Ghi ghi;                /* ... what its subtree met of the line (ghi.h) */
 } SearchFrame;
 
 /* The answer for the root position. */

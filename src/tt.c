@@ -11,6 +11,7 @@ struct Tt {
   unsigned char *mem;     /* nbuckets * 2 entries of `stride` bytes */
   size_t bytes;           /* size of mem */
   size_t key_bytes;       /* key size of the layout; 0: not laid out */
+  size_t payload_bytes;   /* after the key: what the solver keeps (ghi.h) */
   size_t stride;          /* bytes per entry */
   size_t nbuckets;
   TtStats stats;
@@ -44,12 +45,15 @@ void tt_free(Tt *t) {
   free(t);
 }
 
-int tt_prepare(Tt *t, size_t key_bytes) {
+int tt_prepare(Tt *t, size_t key_bytes) { return tt_prepare_payload(t, key_bytes, 0); }
+
+int tt_prepare_payload(Tt *t, size_t key_bytes, size_t payload_bytes) {
   size_t stride, bucket;
   if (key_bytes == 0) key_bytes = 1;
-  if (t->key_bytes == key_bytes) return 0;
-  if (key_bytes > (SIZE_MAX - ENTRY_HEAD) / 4) return -1;
-  stride = ENTRY_HEAD + (key_bytes + 7) / 8 * 8;
+  if (t->key_bytes == key_bytes && t->payload_bytes == payload_bytes) return 0;
+  if (key_bytes > (SIZE_MAX - ENTRY_HEAD) / 4 || payload_bytes > 4096) return -1;
+  t->payload_bytes = payload_bytes;
+  stride = ENTRY_HEAD + (key_bytes + 7) / 8 * 8 + (payload_bytes + 7) / 8 * 8;
   bucket = 2 * stride;
   if (t->bytes < bucket) {          /* at least one bucket */
     unsigned char *m = realloc(t->mem, bucket);
@@ -89,13 +93,21 @@ static void read_entry(const unsigned char *e, TtEntry *out) {
   out->work = h.work;
 }
 
+/* Where an entry's payload starts. */
+static size_t payload_at(const Tt *t) { return ENTRY_HEAD + (t->key_bytes + 7) / 8 * 8; }
+
 int tt_probe(Tt *t, uint64_t hash, const void *key, TtEntry *out) {
+  return tt_probe_payload(t, hash, key, out, NULL);
+}
+
+int tt_probe_payload(Tt *t, uint64_t hash, const void *key, TtEntry *out, void *payload) {
   t->stats.probes++;
   for (int i = 0; i < 2; i++) {
     const unsigned char *e = slot(t, hash, i);
     if (holds(t, e, key)) {
       t->stats.hits++;
       read_entry(e, out);
+      if (payload != NULL) memcpy(payload, e + payload_at(t), t->payload_bytes);
       return 1;
     }
   }
@@ -112,13 +124,23 @@ static uint8_t work_of(uint64_t nodes) {
 }
 
 static void write_entry(const Tt *t, unsigned char *e, const Head *h,
-                        const void *key) {
+                        const void *key, const void *payload) {
   memcpy(e, h, sizeof *h);
   memcpy(e + ENTRY_HEAD, key, t->key_bytes);
+  if (t->payload_bytes) {
+    if (payload) memcpy(e + payload_at(t), payload, t->payload_bytes);
+    else memset(e + payload_at(t), 0, t->payload_bytes);
+  }
 }
 
 void tt_store(Tt *t, uint64_t hash, const void *key, int64_t lower,
               int64_t upper, int move, int draft, uint64_t nodes) {
+  tt_store_payload(t, hash, key, lower, upper, move, draft, nodes, NULL);
+}
+
+void tt_store_payload(Tt *t, uint64_t hash, const void *key, int64_t lower,
+                      int64_t upper, int move, int draft, uint64_t nodes,
+                      const void *payload) {
   unsigned char *e0 = slot(t, hash, 0), *e1 = slot(t, hash, 1);
   unsigned char *old = holds(t, e0, key) ? e0 : holds(t, e1, key) ? e1 : NULL;
   Head h, o;
@@ -134,13 +156,16 @@ void tt_store(Tt *t, uint64_t hash, const void *key, int64_t lower,
   if (old != NULL) {
     memcpy(&o, old, sizeof o);
     if (h.move == TT_NO_MOVE) h.move = o.move;
-    if (o.draft == h.draft) {
+    /* Bounds found under other conditions (payloads) are not merged. */
+    int same = !t->payload_bytes || payload == NULL
+               || memcmp(old + payload_at(t), payload, t->payload_bytes) == 0;
+    if (o.draft == h.draft && same) {
       if (o.lower > h.lower) h.lower = o.lower;
       if (o.upper < h.upper) h.upper = o.upper;
       if (o.work > h.work) h.work = o.work;
     }
     if (old == e0) {                /* update slot 0 in place */
-      write_entry(t, e0, &h, key);
+      write_entry(t, e0, &h, key, payload);
       return;
     }
     old[offsetof(Head, work)] = 0;
@@ -148,14 +173,14 @@ void tt_store(Tt *t, uint64_t hash, const void *key, int64_t lower,
 
   /* Step 2. Slot 0 holds the costliest subtree; slot 1 the latest. */
   if (e0[offsetof(Head, work)] == 0) {
-    write_entry(t, e0, &h, key);
+    write_entry(t, e0, &h, key, payload);
   } else if (h.work >= e0[offsetof(Head, work)]) {
     if (e1[offsetof(Head, work)] != 0) t->stats.replaced++;
     memcpy(e1, e0, t->stride);
-    write_entry(t, e0, &h, key);
+    write_entry(t, e0, &h, key, payload);
   } else {
     if (e1[offsetof(Head, work)] != 0) t->stats.replaced++;
-    write_entry(t, e1, &h, key);
+    write_entry(t, e1, &h, key, payload);
   }
 }
 

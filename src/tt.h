@@ -71,6 +71,15 @@ void tt_free(Tt *t);
 ** if out of memory. */
 int tt_prepare(Tt *t, size_t key_bytes);
 
+/* The same, with `payload_bytes` more per entry that the solver stores
+** and reads back (tt_store_payload, tt_probe_payload); bounds stored with
+** different payloads are not merged. */
+int tt_prepare_payload(Tt *t, size_t key_bytes, size_t payload_bytes);
+int tt_probe_payload(Tt *t, uint64_t hash, const void *key, TtEntry *out, void *payload);
+void tt_store_payload(Tt *t, uint64_t hash, const void *key, int64_t lower,
+                      int64_t upper, int move, int draft, uint64_t nodes,
+                      const void *payload);
+
 /* Empties every entry (and keeps the layout and the counters). */
 void tt_clear(Tt *t);
 

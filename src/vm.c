@@ -67,6 +67,13 @@ typedef struct VM {
   uint64_t *rep_hash, *rep_set;
   int32_t *rep_vals;
   int nrep, caprep;
+  int rep_in_key;         /* the set of earlier positions is in the key */
+  /* What the repetition tests compared since the searcher last asked
+  ** (vm_history_trace): positions tested, and earlier ones matched. */
+  uint64_t trace_tested[GAME_MAX_MOVES + 1];
+  uint64_t trace_hit[GAME_MAX_MOVES + 1];
+  int trace_hit_index[GAME_MAX_MOVES + 1];
+  int ntested, nhits;
 } VM;
 
 #define VM_MAX_ZOBRIST_TABLE (1 << 22)   /* entries; beyond, keys are computed */
@@ -92,7 +99,7 @@ uint64_t vm_hash_from_scratch(Game *g) {
   VM *vm = (VM *)g;
   uint64_t h = 0;
   for (int s = 0; s < vm->p->nslots; s++) h ^= zobrist(s, vm->slots[s]);
-  return vm->rep_on ? h ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : h;
+  return vm->rep_on && vm->rep_in_key ? h ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : h;
 }
 
 /* ------------------------------------------------------------------ */
@@ -241,14 +248,21 @@ static int rep_push(VM *vm) {
   return 1;
 }
 
-/* 1 if the current position (the last recorded) repeats an earlier one. */
-static int rep_repeats(const VM *vm) {
+/* 1 if the current position (the last recorded) repeats an earlier one.
+** The test goes on the trace, and so does the earlier position matched. */
+static int rep_repeats(VM *vm) {
   int k = vm->nrep - 1, n = vm->rep_n;
   const int32_t *cur = vm->rep_vals + (size_t)k * (size_t)n;
+  if (vm->ntested <= GAME_MAX_MOVES) vm->trace_tested[vm->ntested++] = vm->rep_hash[k];
   for (int i = 0; i < k; i++)
     if (vm->rep_hash[i] == vm->rep_hash[k] &&
-        memcmp(vm->rep_vals + (size_t)i * (size_t)n, cur, (size_t)n * sizeof *cur) == 0)
+        memcmp(vm->rep_vals + (size_t)i * (size_t)n, cur, (size_t)n * sizeof *cur) == 0) {
+      if (vm->nhits <= GAME_MAX_MOVES) {
+        vm->trace_hit[vm->nhits] = vm->rep_hash[i];
+        vm->trace_hit_index[vm->nhits++] = i;
+      }
       return 1;
+    }
   return 0;
 }
 
@@ -762,7 +776,30 @@ static int vm_rewards(Game *g, int32_t *out) {
 ** mix positions whose pasts differ (docs/cli.md). */
 static uint64_t vm_hash(Game *g) {
   VM *vm = (VM *)g;
-  return vm->rep_on ? vm->hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->hash;
+  return vm->rep_on && vm->rep_in_key ? vm->hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->hash;
+}
+
+/* The history interface for searchers that handle the repetition rule
+** themselves (game.h): the key without the earlier positions, the trace
+** of the tests, and the line's positions. */
+static void vm_history_key(Game *g, int on) { ((VM *)g)->rep_in_key = on; }
+
+static int vm_history_trace(Game *g, HistoryTrace *t) {
+  VM *vm = (VM *)g;
+  int over = vm->ntested > GAME_MAX_MOVES || vm->nhits > GAME_MAX_MOVES;
+  t->tested = vm->trace_tested;
+  t->ntested = vm->ntested > GAME_MAX_MOVES ? GAME_MAX_MOVES : vm->ntested;
+  t->hits = vm->trace_hit;
+  t->hit_index = vm->trace_hit_index;
+  t->nhits = vm->nhits > GAME_MAX_MOVES ? GAME_MAX_MOVES : vm->nhits;
+  vm->ntested = vm->nhits = 0;
+  return over ? -1 : 0;
+}
+
+static int vm_history_line(Game *g, const uint64_t **hashes) {
+  VM *vm = (VM *)g;
+  *hashes = vm->rep_hash;
+  return vm->rep_on ? vm->nrep - 1 : 0;   /* the positions before the current one */
 }
 
 /* The per-cell ([board]) arrays of a state, in slot order. */
@@ -870,12 +907,12 @@ static void vm_pack(Game *g, const void *state, void *key);
 static const GameVtable vm_vtable = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL, vm_pack,
-  vm_weights, vm_rewards, vm_set_history,
+  vm_weights, vm_rewards, vm_set_history, vm_history_key, vm_history_trace, vm_history_line,
 };
 static const GameVtable vm_vtable_symmetric = {
   vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
   vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical, vm_pack,
-  vm_weights, vm_rewards, vm_set_history,
+  vm_weights, vm_rewards, vm_set_history, vm_history_key, vm_history_trace, vm_history_line,
 };
 
 /* Bits for the values lo..hi of a slot. */
@@ -908,7 +945,7 @@ static void vm_pack(Game *g, const void *state, void *key) {
   }
   if (nacc > 0) out[k++] = (unsigned char)acc;
   if (p->rep_kind != REP_NONE) {
-    uint64_t set = vm->rep_on && state == vm->slots ? vm->rep_set[vm->nrep - 1] : 0;
+    uint64_t set = vm->rep_on && vm->rep_in_key && state == vm->slots ? vm->rep_set[vm->nrep - 1] : 0;
     for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
   }
   while (k < g->key_bytes) out[k++] = 0;
@@ -1003,6 +1040,7 @@ Game *vm_new(const Program *p, int *status) {
       if (p->rep_mask[i]) vm->rep_slots[k++] = i;
     if (!rep_push(vm)) { vm_free(g); return NULL; }
     vm_set_history(g, 1);
+    vm->rep_in_key = 1;
   }
   *status = EXIT_OK;
   return g;

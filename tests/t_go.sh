@@ -40,6 +40,24 @@ for go_c in "1 1 draw 0" "2 1 draw 0" "3 1 win 3" "4 1 win 4" "5 1 draw 0" "2 2 
   done
 done
 check "go 1x3: the centre" "win 3 b1" "$(go_val -D width=3 -D height=1)"
+# 1x6 +1 (Drange's table, mathpuzzle.com/go, and Weninger and Hayward).
+check "go 1x6: Black +1" "win 1 b1, e1" "$(go_val -D width=6 -D height=1)"
+check "go 1x6, positional: Black +1" "win 1 b1, e1" "$(go_val -D width=6 -D height=1 -D ko=positional)"
+# 2x2 with pass tried first: 1,446 nodes in the published search; the
+# table keyed by position (with what each subtree met of the line, ghi.h)
+# keeps us near that.
+check "go 2x2: nodes (deterministic)" "1288" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+# The table against no table (plain alpha-beta, exact under any rule) on
+# positions of 2x2 and 1x5 where the history matters.
+for go_c in "2 2 a1 b2 b1 pass" "2 2 b2 a1 a2 b1 pass" "2 2 a1 b1 a2 pass b2 b1" "5 1 d1 a1 e1 b1 c1 b1" \
+            "5 1 b1 e1 d1 pass e1" "5 1 c1 d1" "2 2 pass b2 pass" "2 2 a1 b2 pass a2"; do
+  set -- $go_c
+  go_w=$1 go_h=$2
+  shift 2
+  go_o1=$(gs $go_g -D width=$go_w -D height=$go_h --position "$*" --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')
+  go_o2=$(gs $go_g -D width=$go_w -D height=$go_h --position "$*" --all-moves --json --tt-size 0 | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')
+  check "go ${go_w}x$go_h after $*: table = no table" "$go_o2" "$go_o1"
+done
 check "go 2x2 as a graph: the same value" "win 1 0, 1, 2, 3" "$(go_val -D nodes=4 -D edges=0,1,1,3,3,2,2,0)"
 check "go 2x2, komi 1: a draw" "draw 0" "$(go_val -D width=2 -D height=2 -D komi=1 | cut -d' ' -f1,2)"
 check "go 2x2, komi 2: White wins by 1" "loss -1" "$(go_val -D width=2 -D height=2 -D komi=2 | cut -d' ' -f1,2)"
@@ -108,3 +126,9 @@ check "go 19x19: t19 j10 a1 pass" "perft 1: 359" \
   "$(gs $go_g -D width=19 -D height=19 --position 't19 j10 a1 pass' --perft 1 | grep '^perft 1')"
 check "go 19x19: there is no column i" 2 "$(go_legal -D width=19 -D height=19 --position 'i5')"
 check "go: two passes end the game" "draw 0" "$(go_val -D width=2 -D height=2 --position 'pass pass' | cut -d' ' -f1,2)"
+
+# 2x3: a draw, Black's best first move a pass (Drange's table: "(0)"):
+# 33 million nodes, about 3 minutes: the full suite only.
+if [ -n "$GSOLVE_FULL" ]; then
+  check "go 2x3: a draw, pass first" "draw 0 pass" "$(go_val -D width=3 -D height=2)"
+fi

@@ -152,7 +152,7 @@ static void nim_destroy(Game *g) {
 
 static const GameVtable nim_vt = {
   nim_generate, nim_apply, nim_undo, nim_ended, nim_no_moves, no_eval,
-  nim_to_move, nim_hash, nim_state, nim_format, nim_print, NULL, NULL, NULL, NULL, NULL
+  nim_to_move, nim_hash, nim_state, nim_format, nim_print, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
 Game *nim_new(int nheaps, const int *heaps) {
@@ -255,7 +255,7 @@ static void coins_destroy(Game *g) {
 static const GameVtable coins_vt = {
   coins_generate, coins_apply, coins_undo, coins_ended, coins_no_moves,
   no_eval, coins_to_move, coins_hash, coins_state, coins_format, coins_print,
-  NULL, NULL, NULL, NULL, NULL
+  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
 Game *coins_new(int n, const int *values) {
@@ -358,7 +358,7 @@ static int32_t graph_eval(Game *g) {
 static const GameVtable graph_vt = {
   graph_generate, graph_apply, graph_undo, graph_ended, graph_no_moves,
   graph_eval, graph_to_move, graph_hash, graph_state, graph_format, graph_print,
-  NULL, NULL, NULL, NULL, NULL
+  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
 };
 
 Game *graph_new(const GraphNode *nodes, int n, int start, int nplayers) {
