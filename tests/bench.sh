@@ -62,7 +62,7 @@ printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "go 9x9 random p
   "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
   "$(field seconds "$out")" "$(field playouts/s "$out")"
 printf '%-34s %-10s %-6s %6s %12s %8s %12s\n' "game" "solver" "value" "plies" "nodes" "seconds" "nodes/s"
-for size in "1 1" "2 1" "3 1" "4 1" "5 1" "2 2"; do
+for size in "1 1" "2 1" "3 1" "4 1" "5 1" "6 1" "2 2" "3 2"; do
   set -- $size
   solve "go ${1}x$2 (situational superko)" alphabeta games/go.game -D width=$1 -D height=$2
 done
