@@ -91,20 +91,36 @@ bench: gsolve
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
 
-# Fuzzing: the harness under libFuzzer (clang) for FUZZ_SECS seconds, with
-# the bundled games and error tests as the seed corpus.  The replay driver
-# runs the same harness over files without libFuzzer (make test uses it).
-FUZZ_SECS ?= 60
+# Fuzzing: three harnesses under libFuzzer (clang), each for FUZZ_SECS
+# seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
+# compile, disassemble) and fuzz_pipeline (compile, then run the rules on
+# the VM and a short bounded search).  Seeds: the bundled games, the error
+# tests, the malformed inputs and the saved corpus; new inputs go to
+# build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
+# build lowers the VM's step budget so runaway rules end quickly.  The
+# replay driver runs every harness over files without libFuzzer (make test).
+FUZZ_SECS    ?= 60
+FUZZ_MAX_LEN ?= 4096
+FUZZ_TIMEOUT ?= 10
+FUZZ_TARGETS ?= parse compile pipeline
+FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
+FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz: tools
 	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
-	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libgsolve.a
-	clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -o build-fuzz/fuzz_compile fuzz/fuzz_compile.c build-fuzz/libgsolve.a -lm
-	mkdir -p build-fuzz/corpus
-	cp games/*.game tests/errors/*.game build-fuzz/corpus/ 2>/dev/null || true
-	build-fuzz/fuzz_compile -max_len=4096 -timeout=10 -max_total_time=$(FUZZ_SECS) -dict=fuzz/game.dict build-fuzz/corpus fuzz/corpus
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
+	for t in $(FUZZ_TARGETS); do \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm || exit 1; \
+	done
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
+	    -max_total_time=$(FUZZ_SECS) -dict=fuzz/game.dict -artifact_prefix=build-fuzz/crash-$$t- \
+	    -print_final_stats=1 build-fuzz/corpus-$$t $(FUZZ_SEEDS) || exit 1; \
+	done
 
-$(BUILD)/replay: fuzz/replay.c fuzz/fuzz_compile.c $(BUILD)/libgsolve.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ fuzz/replay.c fuzz/fuzz_compile.c $(BUILD)/libgsolve.a $(LDLIBS)
+FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c
+$(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 
 clean:
 	rm -rf build build-asan build-fuzz gsolve

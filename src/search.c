@@ -129,6 +129,11 @@ void search_path_pop(Search *s) {
 }
 
 int search_depth_ok(Search *s, int ply) {
+  if (s->max_nodes != 0 && s->nodes > s->max_nodes) {
+    search_fail(s, EXIT_LIMIT, "node limit reached (%llu nodes)",
+                (unsigned long long)s->max_nodes);
+    return 0;
+  }
   if (s->base_ply + ply < GAME_MAX_PLY) return 1;
   search_fail(s, EXIT_LIMIT, "a line of play is longer than %d plies "
               "(GAME_MAX_PLY); the minimax and alphabeta solvers cannot "
