@@ -94,6 +94,7 @@ typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH } BoardKind;
 
 struct Program {
   Arena *arena;           /* the AST and every string */
+  int oom;                /* an allocation failed while compiling */
   char *filename;
   char *source;           /* a copy, for runtime error messages */
   size_t source_len;
