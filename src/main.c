@@ -27,6 +27,7 @@
 #include "db.h"
 #include "native.h"
 #include "search.h"
+#include "stop.h"
 #include "tt.h"
 #include "value.h"
 
@@ -60,6 +61,7 @@ typedef struct Options {
   int no_symmetry;          /* --no-symmetry: retro stores every position */
   long max_positions;       /* 0: no limit */
   size_t memory_mib;        /* 0: no limit */
+  unsigned time_limit;      /* --time-limit SECONDS; 0: none */
   ParamDef *defs;           /* -D overrides, names cut from copies ... */
   char **def_text;          /* ... kept here to be freed */
   int ndefs;
@@ -103,6 +105,7 @@ static const char usage_text[] =
   "  --engine NAME      auto (default: native when the game has one), vm, native\n"
   "  --db FILE          with retro: save the database; else answer from it\n"
   "  --max-positions N  --memory MB   limits of the retrograde solver\n"
+  "  --time-limit S     stop after S seconds (exit 5); Ctrl-C stops (exit 130)\n"
   "  --stats            solver statistics on stderr   --quiet  no progress\n"
   "  --no-symmetry      retro: store symmetric positions apart (a check)\n"
   "  --weak             win/draw/loss only (the native Connect Four solver)\n"
@@ -111,7 +114,7 @@ static const char usage_text[] =
   "  --json             print one JSON object instead of text\n"
   "  --help, --version  print this help or the version, and exit\n"
   "exit status: 0 ok, 2 bad command line or move, 3 errors in the game\n"
-  "  file, 4 runtime error in a rule, 5 resource limit (memory, depth,\n"
+  "  file, 4 runtime error in a rule, 5 resource limit (memory, time, depth,\n"
   "  cycles), 6 I/O (game file not readable, output not writable)\n"
   "Values are for the player to move: score = his payoff minus the other's\n"
   "(one player: the payoff); plies = moves to the end.  See docs/cli.md.\n";
@@ -126,6 +129,14 @@ static int usage_error(const char *fmt, const char *arg) {
 static int out_of_memory(void) {
   fputs("gsolve: error: out of memory\n", stderr);
   return EXIT_LIMIT;
+}
+
+/* The native Connect Four solver stopped (Ctrl-C, --time-limit). */
+static int c4_stopped(const C4Answer *a) {
+  char msg[160];
+  int st = stop_message(msg, sizeof msg, a->nodes, "nodes");
+  fprintf(stderr, "gsolve: error: %s\n", msg);
+  return st;
 }
 
 static void free_options(Options *o) {
@@ -228,7 +239,7 @@ static int parse_args(int argc, char **argv, Options *o) {
         || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
         || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
         || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0
-        || strcmp(name, "--depth") == 0) {
+        || strcmp(name, "--depth") == 0 || strcmp(name, "--time-limit") == 0) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -264,6 +275,13 @@ static int parse_args(int argc, char **argv, Options *o) {
         return EXIT_USAGE;
       }
       o->depth = (int)n;
+    } else if (strcmp(name, "--time-limit") == 0) {
+      if (parse_int(val, 1, STOP_MAX_SECONDS, &n) != 0) {
+        fprintf(stderr, "gsolve: error: --time-limit needs a number of seconds from "
+                "1 to %d, not '%s'\n", STOP_MAX_SECONDS, val);
+        return EXIT_USAGE;
+      }
+      o->time_limit = (unsigned)n;
     } else if (strcmp(name, "--count") == 0) {
       if ((st = set_mode(o, MODE_COUNT, "--count")) != EXIT_OK) return st;
     } else if (strcmp(name, "--position") == 0) {
@@ -658,7 +676,7 @@ static int native_solve(Run *r) {
   if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, r->opt->tt_mib ? r->opt->tt_mib : 64)) == NULL)
     return out_of_memory();
   c4_reset(r->c4);
-  if (c4_solve(r->c4, &q, &a) != 0) return out_of_memory();
+  if (c4_solve(r->c4, &q, &a) != 0) return stop_requested ? c4_stopped(&a) : out_of_memory();
   s->nodes = a.nodes;
   int cells = q.width * q.height;
   for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
@@ -743,7 +761,7 @@ static int run_test_set(Run *r) {
         st = out_of_memory();
       else {
         c4_reset(r->c4);
-        c4_solve(r->c4, &q, &a);
+        if (c4_solve(r->c4, &q, &a) != 0) st = c4_stopped(&a);
         score = a.score;
         used = a.nodes;
       }
@@ -1011,6 +1029,7 @@ int main(int argc, char **argv) {
   r->opt = &opt;
   r->prog = prog;
   r->g = g;
+  stop_install(opt.time_limit);
   st = run_trapped(r);
 
 done:
