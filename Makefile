@@ -61,7 +61,8 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c \
-            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c
+            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c \
+            src/stop.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
