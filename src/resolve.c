@@ -405,7 +405,8 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
         /* All digits but too big for 32 bits: say it is out of range. */
         const char *d = text + (text[0] == '-');
         if (*d && strspn(d, "0123456789") == strlen(d))
-          snprintf(why, n, "%s is out of range %d..%d", text, pi->type.lo, pi->type.hi);
+          snprintf(why, n, "%.20s%s is out of range %d..%d", text, strlen(text) > 20 ? "..." : "",
+                   pi->type.lo, pi->type.hi);
         else
           snprintf(why, n, "expected an integer");
         return 0;
@@ -438,7 +439,15 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
       for (;;) {
         char item[32];
         size_t len = strcspn(s, ",");
-        if (len == 0 || len >= sizeof item || count == PROG_MAX_LIST) {
+        if (count == PROG_MAX_LIST) {
+          snprintf(why, n, "too many values (limit is %d)", PROG_MAX_LIST);
+          return 0;
+        }
+        if (len >= sizeof item) {
+          snprintf(why, n, "'%.20s...' is not an integer", s);
+          return 0;
+        }
+        if (len == 0) {
           snprintf(why, n, "expected a comma-separated list of integers");
           return 0;
         }
@@ -515,7 +524,8 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
     char why[256];
     if (!apply_override(r, pi, defs[i].value, why, sizeof why)) {
       if (!r->p->oom)   /* else gs_compile reports the lack of memory */
-        fprintf(r->d->out, "gsolve: error: -D %s=%s: %s\n", defs[i].name, defs[i].value, why);
+        fprintf(r->d->out, "gsolve: error: -D %s=%.60s%s: %s\n", defs[i].name, defs[i].value,
+                strlen(defs[i].value) > 60 ? "..." : "", why);
       *usage = 1;
     }
     pi->overridden = 1;
