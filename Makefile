@@ -23,6 +23,7 @@ help:
 	@echo "make test-full  the fast suite plus the heavy solves"
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
+	@echo "make fuzz       libFuzzer on the three harnesses, FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
 # Flex, Bison: installed with apt-get when missing and running as root.
@@ -112,7 +113,8 @@ FUZZ_TARGETS ?= parse compile pipeline
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz: tools
-	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
+	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
 	for t in $(FUZZ_TARGETS); do \
 	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm || exit 1; \
