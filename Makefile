@@ -13,7 +13,7 @@ LIB_SRC := $(filter-out src/main.c,$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
 DEPS    := $(OBJ:.o=.d) $(BUILD)/main.d
 
-.PHONY: all test test-full asan bench fuzz demo clean help tools
+.PHONY: all test test-full asan bench fuzz fuzz-build demo clean help tools
 all: gsolve
 
 help:
@@ -112,13 +112,15 @@ FUZZ_TIMEOUT ?= 10
 FUZZ_TARGETS ?= parse compile pipeline
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
-fuzz: tools
+fuzz-build: tools
 	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
 	for t in $(FUZZ_TARGETS); do \
 	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm || exit 1; \
 	done
+
+fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t; \
 	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
