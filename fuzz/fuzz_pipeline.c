@@ -4,7 +4,8 @@
 ** generation, apply and undo along a few lines of play (checking that undo
 ** restores the state and the hash), the end and no-moves tests, eval,
 ** notation, drawing, symmetry and packing; then a short bounded search
-** (alpha-beta to depth 3, then exact, each stopped after FUZZ_NODES nodes).
+** (alpha-beta to depth 3, then exact, each stopped after FUZZ_NODES nodes);
+** the same on the native engine when the rules declare one.
 ** A rule that fails at run time longjmps to the trap and ends the input.
 **
 ** Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.
@@ -64,6 +65,30 @@ static void search(Search *s, Tt *tt, int depth) {
   (void)alphabeta_run(s, tt, &o);
 }
 
+/* Walks and searches one engine; a runtime error ends it early. */
+static void exercise(Game *g, Move *moves, FILE *out) {
+  jmp_buf trap;
+  Search s;
+  Tt *tt = tt_new(1);
+  size_t sb = g->state_bytes + 1;
+  unsigned char *before = malloc(sb), *work = malloc(2 * sb + g->key_bytes);
+  search_init(&s, g, 0, NULL);
+  g->trap = &trap;
+  if (before && work) {
+    if (setjmp(trap) == 0) {
+      walk(g, moves, 0, before, work, out);
+      walk(g, moves, 3, before, work, out);
+      search(&s, tt, 3);
+      search(&s, tt, 0);
+    }
+  }
+  g->trap = NULL;
+  free(before);
+  free(work);
+  search_free(&s);
+  tt_free(tt);
+}
+
 int fuzz_pipeline_one(const uint8_t *data, size_t size) {
   FILE *devnull = fopen("/dev/null", "w");
   if (!devnull) return 0;
@@ -73,25 +98,15 @@ int fuzz_pipeline_one(const uint8_t *data, size_t size) {
   if (p && moves) {
     Game *g = vm_new(p, &status);
     if (g) {
-      jmp_buf trap;
-      Search s;
-      Tt *tt = tt_new(1);
-      size_t sb = g->state_bytes + 1;
-      unsigned char *before = malloc(sb), *work = malloc(2 * sb + g->key_bytes);
-      search_init(&s, g, 0, NULL);
-      g->trap = &trap;
-      if (before && work) {
-        if (setjmp(trap) == 0) {
-          walk(g, moves, 0, before, work, devnull);
-          walk(g, moves, 3, before, work, devnull);
-          search(&s, tt, 3);
-          search(&s, tt, 0);
-        }
-      }
-      free(before);
-      free(work);
-      search_free(&s);
-      tt_free(tt);
+      exercise(g, moves, devnull);
+      game_free(g);
+    }
+    /* A native engine the rules declare, on whatever parameters they
+    ** give it: it must refuse those it cannot handle, not crash. */
+    int allowed;
+    char why[256];
+    if (gs_native_name(p, &allowed) && allowed && (g = native_new(p, why, sizeof why)) != NULL) {
+      exercise(g, moves, devnull);
       game_free(g);
     }
   }

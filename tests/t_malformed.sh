@@ -29,4 +29,31 @@ for mal_game in tests/malformed/*.game; do
     tail -n +2 "$mal_name.expected" | diff - "$mal_tmp/err" | head -n 10
   fi
 done
+
+# Damaged databases (--db): truncated at every few bytes, bits flipped,
+# or junk; each is refused (exit 2) with a message, never trusted.
+gs games/tictactoe.game -D m=3 -D n=2 --solver retro --db "$mal_tmp/t.db" >/dev/null 2>&1
+mal_size=$(wc -c <"$mal_tmp/t.db" | tr -d ' ')
+mal_bad=""
+for mal_n in 0 4 8 12 16 24 32 48 64 100 200 $((mal_size / 2)) $((mal_size - 1)); do
+  head -c "$mal_n" "$mal_tmp/t.db" >"$mal_tmp/cut.db"
+  gs games/tictactoe.game -D m=3 -D n=2 --db "$mal_tmp/cut.db" >"$mal_tmp/out" 2>"$mal_tmp/err"
+  mal_status=$?
+  if [ $mal_status -ne 2 ] || ! grep -q -E "^gsolve: error: '.*cut.db' (is not a gsolve database|has database format|is corrupt)" "$mal_tmp/err"; then
+    mal_bad="$mal_bad $mal_n:$mal_status"
+  fi
+done
+check "truncated databases refused (exit 2, a message)" "" "$mal_bad"
+awk 'BEGIN { srand(6); for (i = 0; i < 4096; i++) printf "%c", int(rand() * 255) + 1 }' >"$mal_tmp/junk.db"
+gs games/tictactoe.game -D m=3 -D n=2 --db "$mal_tmp/junk.db" >/dev/null 2>"$mal_tmp/err"
+check "junk database: exit" 2 $?
+check "junk database: message" "gsolve: error: '$mal_tmp/junk.db' is not a gsolve database" "$(cat "$mal_tmp/err")"
+# A flipped byte in the middle: the checksum catches it.
+dd if="$mal_tmp/t.db" of="$mal_tmp/flip.db" bs=1 count=$((mal_size / 2)) 2>/dev/null
+printf '\377' >>"$mal_tmp/flip.db"
+dd if="$mal_tmp/t.db" bs=1 skip=$((mal_size / 2 + 1)) 2>/dev/null >>"$mal_tmp/flip.db"
+gs games/tictactoe.game -D m=3 -D n=2 --db "$mal_tmp/flip.db" >/dev/null 2>"$mal_tmp/err"
+check "database with a changed byte: exit" 2 $?
+check "database with a changed byte: message" \
+  "gsolve: error: '$mal_tmp/flip.db' is corrupt (truncated or checksum mismatch)" "$(cat "$mal_tmp/err")"
 rm -rf "$mal_tmp"
