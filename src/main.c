@@ -358,6 +358,8 @@ static int parse_args(int argc, char **argv, Options *o) {
                    || o->solver != SOLVER_ALPHABETA || o->db))
     return usage_error("%s", "--depth is a search of the alphabeta solver "
                        "(with --solve or --all-moves)");
+  /* --memory bounds the transposition tables too. */
+  if (o->memory_mib && o->tt_mib > o->memory_mib) o->tt_mib = o->memory_mib;
   return EXIT_OK;
 }
 

@@ -51,6 +51,13 @@ check "--memory 1: message" \
   "gsolve: error: memory limit of 1 MiB reached after 8192 stored positions (about 144 bytes each, moves included); raise --memory" \
   "$(cat "$lim_tmp/err")"
 
+# --memory caps the transposition table: the same answer, a smaller table.
+lim_run games/connect4.game -D width=5 -D height=4 --engine vm --memory 1 --stats
+check "--memory 1 with alphabeta: exit" 0 $lim_st
+check "--memory 1 with alphabeta: value" "draw" "$(field value "$(cat "$lim_tmp/out")")"
+check "--memory 1 with alphabeta: a 1 MiB table" "stats: table entries 32768 of 32768 (100.0% full)" \
+  "$(grep 'table entries' "$lim_tmp/err")"
+
 # --time-limit: a solve that takes far longer stops after 1 second.
 lim_run games/connect4.game -D width=6 -D height=5 --engine vm --time-limit 1
 check "--time-limit 1: exit" 5 $lim_st
