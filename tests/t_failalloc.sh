@@ -56,6 +56,12 @@ if [ -x "$fa_bin" ]; then
   fa_run "connect4 3x3 native" games/connect4.game -D width=3 -D height=3 -D k=3
   fa_run "token retro (cycles)" games/token.game --solver retro
   fa_run "hexapawn dump bytecode" games/hexapawn.game --dump-bytecode --dump-ast
+  # Deep nesting grows the parser's stack (Bison's own allocations).
+  fa_open=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "(" }')
+  fa_close=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf ")" }')
+  printf 'game "Deep";\nplayers A, B;\nconst c = %s1%s;\nstate n: 0..3;\nmove m() when n < c + 2 { n += 1; }\n' \
+    "$fa_open" "$fa_close" >"$fa_tmp/deep.game"
+  fa_run "150 nested parentheses" "$fa_tmp/deep.game"
 else
   check "failalloc binary $fa_bin exists" yes no
 fi
