@@ -131,6 +131,15 @@ static int out_of_memory(void) {
   return EXIT_LIMIT;
 }
 
+/* The retrograde solver's memory limit without --memory: three quarters
+** of the physical memory, so that it stops with a message rather than
+** being killed by the system.  0 (none) if the size is unknown. */
+static size_t default_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return 0;
+  return (size_t)pages / 4 * 3 * (size_t)size;
+}
+
 /* The native Connect Four solver stopped (Ctrl-C, --time-limit). */
 static int c4_stopped(const C4Answer *a) {
   char msg[160];
@@ -921,7 +930,7 @@ static int run(Run *r) {
     } else if (o->solver == SOLVER_RETRO) {
       retro_init(&r->retro, g, r->pos.n, stderr);
       if (o->max_positions) r->retro.max_positions = (uint64_t)o->max_positions;
-      r->retro.memory_limit = o->memory_mib << 20;
+      r->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : default_memory();
       r->retro.progress = !o->quiet && isatty(2);
       if (o->no_symmetry) r->retro.canonical = NULL;
       st = retro_solve(&r->retro, &r->search);
