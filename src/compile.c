@@ -424,7 +424,11 @@ static Type index_expr(Compiler *c, Node *e, int store, Node *value, int op) {
   Target t = lookup_target(c, base);
   if (t.kind == TG_NONE) {
     Symbol *s = resolve_lookup(c->r, base->name);
-    if (s && s->type.kind == TY_ERROR && !find_local(c, base->name)) return T_ERR;  /* reported */
+    /* A value whose declaration failed was reported there; a move, a
+    ** function, a type or the board has no value type at all. */
+    int valued = s && s->kind != SYM_FUNC && s->kind != SYM_MOVE && s->kind != SYM_TYPE
+                 && s->kind != SYM_BOARDDECL;
+    if (valued && s->type.kind == TY_ERROR && !find_local(c, base->name)) return T_ERR;  /* reported */
     if (!s && !find_local(c, base->name)) diag_error(c->d, base->span, "unknown name '%s'", base->name);
     else diag_error(c->d, base->span, "'%s' is not an array", base->name);
     return T_ERR;
