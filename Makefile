@@ -13,7 +13,7 @@ LIB_SRC := $(filter-out src/main.c,$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
 DEPS    := $(OBJ:.o=.d) $(BUILD)/main.d
 
-.PHONY: all test test-full asan bench fuzz demo clean help tools test-tools install
+.PHONY: all test test-full asan bench fuzz fuzz-build demo clean help tools test-tools install
 all: gsolve
 
 help:
@@ -24,6 +24,7 @@ help:
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
 	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
+	@echo "make fuzz       libFuzzer on the three harnesses, FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
 # Flex, Bison: installed with apt-get when missing and running as root.
@@ -83,7 +84,8 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c src/ghi.c \
-            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c src/progress.c
+            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c \
+            src/progress.c src/stop.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
@@ -93,7 +95,12 @@ $(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h $(BUILD)/libgsolve.
 $(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
-TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_native
+# gsolve with allocation-failure injection (tests/unit/failalloc.c).
+WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+$(BUILD)/gsolve-failalloc: $(BUILD)/main.o $(BUILD)/libgsolve.a tests/unit/failalloc.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(BUILD)/main.o $(BUILD)/libgsolve.a $(LDLIBS)
+
+TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_native $(BUILD)/gsolve-failalloc
 test: gsolve $(TEST_BINS) | test-tools
 	sh tests/run.sh
 
@@ -102,7 +109,7 @@ test-full: gsolve $(TEST_BINS) | test-tools
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan: test-tools
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay build-asan/test_vm build-asan/test_native
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay build-asan/test_vm build-asan/test_native build-asan/gsolve-failalloc
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
@@ -113,20 +120,39 @@ bench: gsolve
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
 
-# Fuzzing: the harness under libFuzzer (clang) for FUZZ_SECS seconds, with
-# the bundled games and error tests as the seed corpus.  The replay driver
-# runs the same harness over files without libFuzzer (make test uses it).
-FUZZ_SECS ?= 60
-fuzz: tools
-	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
-	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="-O1 -g -fsanitize=fuzzer-no-link,address,undefined" build-fuzz/libgsolve.a
-	clang -O1 -g -fsanitize=fuzzer,address,undefined -Isrc -o build-fuzz/fuzz_compile fuzz/fuzz_compile.c build-fuzz/libgsolve.a -lm
-	mkdir -p build-fuzz/corpus
-	cp games/*.game tests/errors/*.game build-fuzz/corpus/ 2>/dev/null || true
-	build-fuzz/fuzz_compile -max_len=4096 -timeout=10 -max_total_time=$(FUZZ_SECS) -dict=fuzz/game.dict build-fuzz/corpus fuzz/corpus
+# Fuzzing: three harnesses under libFuzzer (clang), each for FUZZ_SECS
+# seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
+# compile, disassemble) and fuzz_pipeline (compile, then run the rules on
+# the VM and a short bounded search).  Seeds: the bundled games, the error
+# tests, the malformed inputs and the saved corpus; new inputs go to
+# build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
+# build lowers the VM's step budget so runaway rules end quickly.  The
+# replay driver runs every harness over files without libFuzzer (make test).
+FUZZ_SECS    ?= 60
+FUZZ_MAX_LEN ?= 4096
+FUZZ_TIMEOUT ?= 10
+FUZZ_TARGETS ?= parse compile pipeline
+FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
+FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
+fuzz-build: tools
+	@command -v clang >/dev/null || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
+	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
+	for t in $(FUZZ_TARGETS); do \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm || exit 1; \
+	done
 
-$(BUILD)/replay: fuzz/replay.c fuzz/fuzz_compile.c $(BUILD)/libgsolve.a
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ fuzz/replay.c fuzz/fuzz_compile.c $(BUILD)/libgsolve.a $(LDLIBS)
+fuzz: fuzz-build
+	for t in $(FUZZ_TARGETS); do \
+	  mkdir -p build-fuzz/corpus-$$t; \
+	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
+	    -max_total_time=$(FUZZ_SECS) -dict=fuzz/game.dict -artifact_prefix=build-fuzz/crash-$$t- \
+	    -print_final_stats=1 build-fuzz/corpus-$$t $(FUZZ_SEEDS) || exit 1; \
+	done
+
+FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c
+$(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 
 clean:
 	rm -rf build build-asan build-fuzz gsolve

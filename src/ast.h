@@ -102,6 +102,10 @@ typedef struct ParseState {
   int depth;           /* nesting depth, bounded by AST_MAX_DEPTH */
   int offset;          /* lexer: byte offset of the next token */
   int comment_start;   /* lexer: where an open comment began */
+  void *lexmem;        /* lexer: its live allocations, freed together when
+                       ** it runs out of memory (lexer.l, parse.c) */
+  void *fatal;         /* lexer: jmp_buf * where an allocation failure
+                       ** in Flex's code (YY_FATAL_ERROR) leaves */
 } ParseState;
 
 #define AST_MAX_DEPTH 200      /* nesting of blocks and parentheses */

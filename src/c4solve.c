@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include "c4solve.h"
+#include "stop.h"
 
 /* A big table on huge pages where the kernel allows: random probes into
 ** 64 MiB of 4 KiB pages spend more time in page walks than in search. */
@@ -144,6 +145,7 @@ static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, int move
 static int negamax(Solver *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta) {
   int cells = s->w * s->h;
   s->nodes++;
+  if (stop_requested) return 0;     /* unwinding: c4_solve fails */
   uint64_t next = non_losing(s, cur, mask);
   if (next == 0) return -(cells - moves) / 2;          /* the opponent wins next */
   if (moves >= cells - 2) return 0;                     /* a draw: board full after two */
@@ -271,5 +273,5 @@ int c4_solve(C4Solver *sv, const C4Query *q, C4Answer *ans) {
     }
   }
   ans->nodes = s->nodes;
-  return 0;
+  return stop_requested ? -2 : 0;
 }

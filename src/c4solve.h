@@ -33,8 +33,10 @@ void c4_free(C4Solver *s);
 /* Clears the table (cheaply: only the entries written since). */
 void c4_reset(C4Solver *s);
 
-/* Solves a position that has not ended; 0, or -1 (another board size).
-** The table keeps what it learnt unless c4_reset is called. */
+/* Solves a position that has not ended; 0, or -1 (another board size),
+** or -2 when stopped (stop.h: Ctrl-C, --time-limit; the answer and the
+** table are then worthless).  The table keeps what it learnt unless
+** c4_reset is called. */
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
 
 /* Plies to the end from Pons' score at `moves` stones on `cells` cells. */

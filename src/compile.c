@@ -115,7 +115,7 @@ static int emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Sp
     if (code) p->code = code;
     int32_t *pos = realloc(p->pos, (size_t)cap * sizeof *pos);
     if (pos) p->pos = pos;
-    if (!code || !pos) { c->oom = 1; return p->ncode; }
+    if (!code || !pos) { c->oom = p->oom = 1; return p->ncode; }
     c->cap = cap;
   }
   int at_pc = p->ncode;
@@ -217,11 +217,11 @@ static int emit_plain(Compiler *c, OpCode op, int32_t a, int32_t b, Span at);
 static int emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
   emit_plain(c, op, a, b, at);
   fuse_tail(c, at);
-  return c->recent[c->nrecent - 1];
+  return c->nrecent > 0 ? c->recent[c->nrecent - 1] : c->p->ncode;   /* 0: out of memory */
 }
 
 static int emit_plain(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
-  if (fold_constants(c, op, at)) return c->recent[c->nrecent - 1];
+  if (fold_constants(c, op, at)) return c->nrecent > 0 ? c->recent[c->nrecent - 1] : c->p->ncode;
   int p1 = recent_op(c, 1);
   if (p1 >= 0 && (op == OP_ADD || op == OP_SUB) && c->p->code[p1] == OP_CONST &&
       c->p->code[p1 + 1] != INT32_MIN) {
@@ -253,7 +253,7 @@ static void list_push(int **arr, int *n, int *cap, int v, Compiler *c) {
   if (*n == *cap) {
     int nc = *cap ? *cap * 2 : 4;
     int *a = realloc(*arr, (size_t)nc * sizeof(int));
-    if (!a) { c->oom = 1; return; }
+    if (!a) { c->oom = c->p->oom = 1; return; }
     *arr = a;
     *cap = nc;
   }
@@ -428,7 +428,11 @@ static Type index_expr(Compiler *c, Node *e, int store, Node *value, int op) {
   Target t = lookup_target(c, base);
   if (t.kind == TG_NONE) {
     Symbol *s = resolve_lookup(c->r, base->name);
-    if (s && s->type.kind == TY_ERROR && !find_local(c, base->name)) return T_ERR;  /* reported */
+    /* A value whose declaration failed was reported there; a move, a
+    ** function, a type or the board has no value type at all. */
+    int valued = s && s->kind != SYM_FUNC && s->kind != SYM_MOVE && s->kind != SYM_TYPE
+                 && s->kind != SYM_BOARDDECL;
+    if (valued && s->type.kind == TY_ERROR && !find_local(c, base->name)) return T_ERR;  /* reported */
     if (!s && !find_local(c, base->name)) diag_error(c->d, base->span, "unknown name '%s'", base->name);
     else diag_error(c->d, base->span, "'%s' is not an array", base->name);
     return T_ERR;
@@ -1020,7 +1024,7 @@ static void for_stmt(Compiler *c, Node *s) {
       return;
     }
     int32_t *v = malloc((size_t)n * sizeof *v);
-    if (!v) { c->oom = 1; return; }
+    if (!v) { c->oom = p->oom = 1; return; }
     Type et = T_ERR;
     int i = 0, ok = 1;
     for (Node *e = it->a; e; e = e->next) {
@@ -1030,6 +1034,7 @@ static void for_stmt(Compiler *c, Node *s) {
       else if (!type_compatible(t, et)) { diag_error(c->d, e->span, "list elements of different types"); ok = 0; }
     }
     int32_t *k = ok ? realloc(p->konst, (size_t)(p->nkonst + n) * sizeof *k) : NULL;
+    if (ok && !k) c->oom = p->oom = 1;
     if (k) {
       p->konst = k;
       memcpy(k + p->nkonst, v, (size_t)n * sizeof *v);
@@ -1230,7 +1235,9 @@ static Span closing(const Node *block) {
 static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
   Program *p = c->p;
   Chunk *ch = realloc(p->chunks, (size_t)(p->nchunks + 1) * sizeof *ch);
-  if (!ch) { c->oom = 1; return -1; }
+  /* Out of memory: chunk 0 (compile_program allocates one first) takes
+  ** the writes of the failed chunk, and the compilation fails. */
+  if (!ch) { c->oom = p->oom = 1; return 0; }
   p->chunks = ch;
   ch = &p->chunks[p->nchunks];
   memset(ch, 0, sizeof *ch);
@@ -1337,7 +1344,7 @@ static Type set_domain(Compiler *c, Node *e, int *off, int *len) {
   } else if (e->kind == NODE_LIST) {
     int n = ast_count(e->a), ok = 1, i = 0;
     int32_t *k = realloc(p->konst, (size_t)(p->nkonst + n + 1) * sizeof *k);
-    if (!k) { c->oom = 1; return T_ERR; }
+    if (!k) { c->oom = p->oom = 1; return T_ERR; }
     p->konst = k;
     for (Node *x = e->a; x; x = x->next) {
       Type xt;
@@ -1490,15 +1497,16 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   c.d = d;
   c.r = r;
   c.locals = malloc(PROG_MAX_LOCALS * sizeof *c.locals);
-  if (!c.locals) return 0;
+  if (!c.locals) { p->oom = 1; return 0; }
   p->gen_chunk = p->end_chunk = p->nomoves_chunk = p->eval_chunk = p->start_chunk = -1;
   p->rules = prog_alloc(p, (size_t)(p->nrules + 1) * sizeof(MoveRule));
-  if (!p->rules) return 0;
+  if (!p->chunks) p->chunks = calloc(1, sizeof *p->chunks);
+  if (!p->rules || !p->chunks) { p->oom = 1; free(c.locals); return 0; }
 
   /* Step 1. Function and rule signatures. */
   c.fparams = calloc((size_t)r->nfuncs * FUNC_MAX_PARAMS + 1, sizeof(Type));
   c.fret = calloc((size_t)r->nfuncs + 1, sizeof(Type));
-  if (!c.fparams || !c.fret) { free(c.locals); free(c.fparams); free(c.fret); return 0; }
+  if (!c.fparams || !c.fret) { p->oom = 1; free(c.locals); free(c.fparams); free(c.fret); return 0; }
   for (int fi = 0; fi < r->nfuncs; fi++) {
     Node *f = r->funcs[fi];
     int k = 0;

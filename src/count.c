@@ -13,6 +13,7 @@
 #include <string.h>
 #include "count.h"
 #include "gsolve.h"
+#include "stop.h"
 
 void count_init(Count *c, Game *g, int base_ply, FILE *err) {
   memset(c, 0, sizeof *c);
@@ -181,6 +182,12 @@ enter:
     for (; ply > 0; ply--) game_undo(g);
     return fail(c, EXIT_LIMIT, "a line of play without repetitions is "
                 "longer than %d plies (GAME_MAX_PLY)", GAME_MAX_PLY);
+  }
+  if (stop_requested) {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, c->positions, "positions");
+    for (; ply > 0; ply--) game_undo(g);
+    return fail(c, st, "%s", msg);
   }
   f->nmoves = n;
   f->i = 0;

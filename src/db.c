@@ -176,6 +176,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     goto done;
   }
   uint32_t version = get_u32(&in);
+  if (in.short_read) goto corrupt;      /* not another format: cut short */
   if (version != DB_VERSION) {
     st = db_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
                  path, version, DB_VERSION);
@@ -184,6 +185,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
   if (get_str(&in, name, sizeof name) < 0 || get_str(&in, par, sizeof par) < 0) goto corrupt;
+  if (in.short_read) goto corrupt;      /* not other rules: cut short */
   if (strcmp(name, game) != 0 || strcmp(par, params) != 0 || hash != rules_hash ||
       key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) ||
       (symmetric && r->canonical == NULL) ||

@@ -12,6 +12,7 @@ void diag_init(Diag *d, const char *filename, const char *text, size_t len,
   d->len = len;
   d->out = out;
   d->errors = 0;
+  d->mute = NULL;
 }
 
 void diag_line_col(const Diag *d, int offset, int *line, int *col) {
@@ -54,6 +55,10 @@ static void print_excerpt(const Diag *d, Span at) {
 }
 
 void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...) {
+  if (d->mute && *d->mute) {
+    if (kind[0] == 'e') d->errors++;
+    return;
+  }
   int is_error = kind[0] != 'n';   /* notes do not count */
   if (is_error) {
     d->errors++;

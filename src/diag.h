@@ -21,6 +21,9 @@ typedef struct Diag {
   size_t len;
   FILE *out;                 /* where messages go */
   int errors;                /* errors reported so far */
+  const int *mute;           /* when set and *mute is nonzero (the compiler
+                             ** ran out of memory), errors are counted but
+                             ** not printed: they would be spurious */
 } Diag;
 
 /* A span of the source: [start, end) in bytes. */

@@ -16,7 +16,8 @@ enum {
   EXIT_BAD_GAME = 3,     /* the .game file has errors (syntax, types, ...) */
   EXIT_RUNTIME = 4,      /* a rule failed at run time (index, step budget) */
   EXIT_LIMIT = 5,        /* a resource limit: memory, depth, positions */
-  EXIT_IO = 6            /* a file could not be read or written */
+  EXIT_IO = 6,           /* a file could not be read or written */
+  EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM */
 };
 
 typedef struct Program Program;

@@ -34,6 +34,7 @@
 #include "native.h"
 #include "search.h"
 #include "treedot.h"
+#include "stop.h"
 #include "tt.h"
 #include "value.h"
 
@@ -69,6 +70,7 @@ typedef struct Options {
   int no_symmetry;          /* --no-symmetry: retro stores every position */
   long max_positions;       /* 0: no limit */
   size_t memory_mib;        /* 0: no limit */
+  unsigned time_limit;      /* --time-limit SECONDS; 0: none */
   ParamDef *defs;           /* -D overrides, names cut from copies ... */
   char **def_text;          /* ... kept here to be freed */
   int ndefs;
@@ -108,18 +110,20 @@ static const char usage_text[] =
   "modes: --solve (default)  --all-moves (every move's value)  --perft N\n"
   "  --count (distinct positions)  --depth N (alphabeta to N plies, by eval)\n"
   "  --tree-dot OUT (.dot, .svg, .png: the game tree; --depth N, --tree-prune)\n"
-  "  --pv (the best line, as boards)  --test-set FILE [--limit N --zero-based]\n"
-  "  --dump-ast  --dump-bytecode  --dump-db\n"
+  "  --pv (the best line, as boards)  --playouts N (random games; --seed S)\n"
+  "  --test-set FILE [--limit N --zero-based]  --dump-ast  --dump-bytecode\n"
   "options: --position MOVES (\"4 4 3\", \"take 1 3, take 2 1\")  -D NAME=VALUE\n"
   "  --solver alphabeta|minimax|retro|native|expectimax  --engine auto|vm|native\n"
-  "  --tt-size MB  --db FILE  --max-positions N  --memory MB  --no-symmetry\n"
-  "  --weak  --json  --stats  --quiet (no progress)  --progress (even off a tty)\n"
+  "  --tt-size MB  --db FILE  --dump-db  --max-positions N  --memory MB\n"
+  "  --time-limit S  --no-symmetry  --weak  --json  --stats\n"
+  "  --quiet (no progress)  --progress (even off a tty)\n"
   "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
   "  --seed N  --show-evals  --ascii; type moves, or undo, hint, help, quit\n"
   "gtp: gsolve gtp FILE [--level N]: the Go Text Protocol on stdin/stdout\n"
   "  --help  --version\n"
   "exit: 0 ok, 2 bad command line or move, 3 errors in the game file,\n"
-  "  4 runtime error in a rule, 5 a limit (memory, depth, cycles), 6 I/O\n"
+  "  4 runtime error in a rule, 5 a limit (memory, time, depth, cycles),\n"
+  "  6 I/O, 130 interrupted (Ctrl-C)\n"
   "Values are for the player to move: score = his payoff minus the other's;\n"
   "plies = moves to the end.  man gsolve, docs/cli.md, docs/tutorial.md.\n";
 
@@ -133,6 +137,23 @@ static int usage_error(const char *fmt, const char *arg) {
 static int out_of_memory(void) {
   fputs("gsolve: error: out of memory\n", stderr);
   return EXIT_LIMIT;
+}
+
+/* The retrograde solver's memory limit without --memory: three quarters
+** of the physical memory, so that it stops with a message rather than
+** being killed by the system.  0 (none) if the size is unknown. */
+static size_t default_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return 0;
+  return (size_t)pages / 4 * 3 * (size_t)size;
+}
+
+/* The native Connect Four solver stopped (Ctrl-C, --time-limit). */
+static int c4_stopped(const C4Answer *a) {
+  char msg[160];
+  int st = stop_message(msg, sizeof msg, a->nodes, "nodes");
+  fprintf(stderr, "gsolve: error: %s\n", msg);
+  return st;
 }
 
 static void free_options(Options *o) {
@@ -247,7 +268,7 @@ static int parse_args(int argc, char **argv, Options *o) {
         || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
         || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0
         || strcmp(name, "--depth") == 0 || strcmp(name, "--tree-dot") == 0
-        || play_option_takes_value(name)) {
+        || strcmp(name, "--time-limit") == 0 || play_option_takes_value(name)) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -283,6 +304,13 @@ static int parse_args(int argc, char **argv, Options *o) {
         return EXIT_USAGE;
       }
       o->depth = (int)n;
+    } else if (strcmp(name, "--time-limit") == 0) {
+      if (parse_int(val, 1, STOP_MAX_SECONDS, &n) != 0) {
+        fprintf(stderr, "gsolve: error: --time-limit needs a number of seconds from "
+                "1 to %d, not '%s'\n", STOP_MAX_SECONDS, val);
+        return EXIT_USAGE;
+      }
+      o->time_limit = (unsigned)n;
     } else if (strcmp(name, "--count") == 0) {
       if ((st = set_mode(o, MODE_COUNT, "--count")) != EXIT_OK) return st;
     } else if (strcmp(name, "--playouts") == 0) {
@@ -385,6 +413,8 @@ static int parse_args(int argc, char **argv, Options *o) {
     return usage_error("%s", "--tree-prune needs --tree-dot OUT");
   if (o->pv && o->mode != MODE_NONE && o->mode != MODE_SOLVE)
     return usage_error("%s", "--pv goes with --solve or --all-moves");
+  /* --memory bounds the transposition tables too. */
+  if (o->memory_mib && o->tt_mib > o->memory_mib) o->tt_mib = o->memory_mib;
   return EXIT_OK;
 }
 
@@ -933,7 +963,7 @@ static int native_solve(Run *r) {
   if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, r->opt->tt_mib ? r->opt->tt_mib : 64)) == NULL)
     return out_of_memory();
   c4_reset(r->c4);
-  if (c4_solve(r->c4, &q, &a) != 0) return out_of_memory();
+  if (c4_solve(r->c4, &q, &a) != 0) return stop_requested ? c4_stopped(&a) : out_of_memory();
   s->nodes = a.nodes;
   int cells = q.width * q.height;
   for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
@@ -1018,7 +1048,7 @@ static int run_test_set(Run *r) {
         st = out_of_memory();
       else {
         c4_reset(r->c4);
-        c4_solve(r->c4, &q, &a);
+        if (c4_solve(r->c4, &q, &a) != 0) st = c4_stopped(&a);
         score = a.score;
         used = a.nodes;
       }
@@ -1253,7 +1283,7 @@ static int run(Run *r) {
     } else if (o->solver == SOLVER_RETRO) {
       retro_init(&r->retro, g, r->pos.n, stderr);
       if (o->max_positions) r->retro.max_positions = (uint64_t)o->max_positions;
-      r->retro.memory_limit = o->memory_mib << 20;
+      r->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : default_memory();
       r->retro.progress = !o->quiet && isatty(2);
       if (o->no_symmetry) r->retro.canonical = NULL;
       st = retro_solve(&r->retro, &r->search);
@@ -1376,6 +1406,7 @@ int main(int argc, char **argv) {
   r->opt = &opt;
   r->prog = prog;
   r->g = g;
+  stop_install(opt.time_limit);
   st = run_trapped(r);
 
 done:

@@ -4,8 +4,17 @@
 ** A .game file names its engine with `native "name" when COND;`; the
 ** command line picks it with --engine (auto by default).
 */
+#include <setjmp.h>
+#include <stdlib.h>
 #include <string.h>
 #include "native.h"
+
+void native_out_of_memory(Game *g) {
+  fputs("gsolve: error: out of memory\n", stderr);
+  g->error_status = EXIT_LIMIT;
+  if (g->trap) longjmp(*g->trap, 1);
+  exit(EXIT_LIMIT);
+}
 
 typedef struct NativeEntry {
   const char *name;

@@ -14,6 +14,11 @@ Game *native_nim_new(const Program *p, char *why, size_t n);
 Game *native_c4_new(const Program *p, char *why, size_t n);
 Game *native_sticks_new(const Program *p, char *why, size_t n);
 
+/* An engine's undo history could not grow: reports "out of memory" and
+** leaves like a runtime error (game.h: through g->trap with status
+** EXIT_LIMIT, or exit). */
+void native_out_of_memory(Game *g) __attribute__((noreturn));
+
 /* Matchsticks by its period: 1 (with the value, the exact plies and the
 ** winning move) when g is the native matchsticks engine, else 0. */
 int native_sticks_analyze(Game *g, int *win, int *plies, Move *winning, int *nwinning);

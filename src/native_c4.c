@@ -83,7 +83,7 @@ static void c4_apply(Game *g, const Move *m) {
     if (h) c->hist = h;
     int *w = realloc(c->hist_winner, (size_t)cap * sizeof *w);
     if (w) c->hist_winner = w;
-    if (!h || !w) { fputs("gsolve: error: out of memory\n", stderr); exit(EXIT_LIMIT); }
+    if (!h || !w) native_out_of_memory(&c->base);
     c->caphist = cap;
   }
   c->hist[c->nhist] = c->s;

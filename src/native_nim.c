@@ -48,7 +48,7 @@ static void nim_apply(Game *g, const Move *m) {
   if (nim->nundo == nim->capundo) {
     size_t cap = nim->capundo ? nim->capundo * 2 : 64;
     int16_t *u = realloc(nim->undo, cap * 2 * sizeof *u);
-    if (!u) { fputs("gsolve: error: out of memory\n", stderr); exit(EXIT_LIMIT); }
+    if (!u) native_out_of_memory(g);
     nim->undo = u;
     nim->capundo = cap;
   }

@@ -39,7 +39,7 @@ static void st_apply(Game *g, const Move *m) {
   if (st->nundo == st->capundo) {
     size_t cap = st->capundo ? st->capundo * 2 : 64;
     int32_t *u = realloc(st->undo, cap * sizeof *u);
-    if (!u) { fputs("gsolve: error: out of memory\n", stderr); exit(EXIT_LIMIT); }
+    if (!u) native_out_of_memory(g);
     st->undo = u;
     st->capundo = cap;
   }

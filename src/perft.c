@@ -7,6 +7,7 @@
 #include <string.h>
 #include "gsolve.h"
 #include "perft.h"
+#include "stop.h"
 
 void perft_init(Perft *p, Game *g, int base_ply, FILE *err) {
   memset(p, 0, sizeof *p);
@@ -66,6 +67,12 @@ enter:
     return fail(p, EXIT_LIMIT, "out of memory");
   }
   if (n == 0) { p->games++; goto leave; }
+  if (stop_requested) {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, p->nodes, "nodes");
+    for (; ply > 0; ply--) game_undo(g);
+    return fail(p, st, "%s", msg);
+  }
   f->nmoves = n;
   f->i = 0;
 

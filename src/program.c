@@ -27,6 +27,7 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
 
   Diag d;
   diag_init(&d, p->filename, p->source, len, err);
+  d.mute = &p->oom;
   ParseState ps;
   memset(&ps, 0, sizeof ps);
   ps.arena = p->arena;
@@ -49,8 +50,14 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   int ok = resolve_program(p, &d, defs, ndefs, &usage, &r);
   /* Bodies are checked even after declaration errors, to report more at
   ** once; not after a bad -D, which is the user's command line. */
-  if (r && !usage && d.errors < DIAG_MAX_ERRORS) ok = compile_program(p, &d, r) && ok;
+  if (r && !usage && !p->oom && d.errors < DIAG_MAX_ERRORS) ok = compile_program(p, &d, r) && ok;
   resolver_free(r);
+  if (p->oom) {      /* whatever else failed, and was not reported */
+    fprintf(err, "gsolve: error: out of memory while compiling\n");
+    gs_program_free(p);
+    *status = EXIT_LIMIT;
+    return NULL;
+  }
   if (!ok) {
     if (usage && d.errors == 0) *status = EXIT_USAGE;
     else if (d.errors == 0) { fprintf(err, "gsolve: error: out of memory while compiling\n"); *status = EXIT_LIMIT; }

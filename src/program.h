@@ -97,6 +97,7 @@ enum { REP_NONE, REP_FORBIDDEN, REP_DRAW };
 
 struct Program {
   Arena *arena;           /* the AST and every string */
+  int oom;                /* an allocation failed while compiling */
   char *filename;
   char *source;           /* a copy, for runtime error messages */
   size_t source_len;

@@ -19,7 +19,9 @@ const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
 const int dir_dy[DIR_COUNT] = { 1, 1, 0, -1, -1, -1, 0, 1 };
 
 void *prog_alloc(Program *p, size_t n) {
-  return arena_alloc(p->arena, n ? n : 1);
+  void *m = arena_alloc(p->arena, n ? n : 1);
+  if (!m) p->oom = 1;
+  return m;
 }
 
 static Type mktype(TypeKind k, int32_t lo, int32_t hi) {
@@ -70,7 +72,7 @@ static Symbol *declare(Resolver *r, const char *name, SymKind k, Span where) {
   if (r->nsyms == r->cap) {
     int cap = r->cap ? r->cap * 2 : 64;
     Symbol *s = realloc(r->syms, (size_t)cap * sizeof *s);
-    if (!s) return NULL;
+    if (!s) { r->p->oom = 1; return NULL; }
     r->syms = s;
     r->cap = cap;
   }
@@ -132,7 +134,7 @@ static Type declare_enum(Resolver *r, const char *name, Node *members) {
   Program *p = r->p;
   int n = ast_count(members);
   EnumInfo *e = realloc(p->enums, (size_t)(p->nenums + 1) * sizeof *e);
-  if (!e) return mktype(TY_ERROR, 0, 0);
+  if (!e) { p->oom = 1; return mktype(TY_ERROR, 0, 0); }
   p->enums = e;
   EnumInfo *info = &p->enums[p->nenums];
   info->name = name;
@@ -356,7 +358,7 @@ int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok) {
 /* Appends values to the constant pool; returns the offset or -1. */
 static int konst_add(Program *p, const int32_t *v, int n) {
   int32_t *k = realloc(p->konst, (size_t)(p->nkonst + n + 1) * sizeof *k);
-  if (!k) return -1;
+  if (!k) { p->oom = 1; return -1; }
   p->konst = k;
   memcpy(k + p->nkonst, v, (size_t)n * sizeof *v);
   p->nkonst += n;
@@ -371,7 +373,7 @@ static Type const_list(Resolver *r, Node *list, int *ok) {
     return mktype(TY_ERROR, 0, 0);
   }
   int32_t *v = malloc((size_t)(n + 1) * sizeof *v);
-  if (!v) { *ok = 0; return mktype(TY_ERROR, 0, 0); }
+  if (!v) { r->p->oom = 1; *ok = 0; return mktype(TY_ERROR, 0, 0); }
   int i = 0;
   for (Node *e = list->a; e; e = e->next) {
     Type t;
@@ -408,7 +410,8 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
         /* All digits but too big for 32 bits: say it is out of range. */
         const char *d = text + (text[0] == '-');
         if (*d && strspn(d, "0123456789") == strlen(d))
-          snprintf(why, n, "%s is out of range %d..%d", text, pi->type.lo, pi->type.hi);
+          snprintf(why, n, "%.20s%s is out of range %d..%d", text, strlen(text) > 20 ? "..." : "",
+                   pi->type.lo, pi->type.hi);
         else
           snprintf(why, n, "expected an integer");
         return 0;
@@ -441,7 +444,15 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
       for (;;) {
         char item[32];
         size_t len = strcspn(s, ",");
-        if (len == 0 || len >= sizeof item || count == PROG_MAX_LIST) {
+        if (count == PROG_MAX_LIST) {
+          snprintf(why, n, "too many values (limit is %d)", PROG_MAX_LIST);
+          return 0;
+        }
+        if (len >= sizeof item) {
+          snprintf(why, n, "'%.20s...' is not an integer", s);
+          return 0;
+        }
+        if (len == 0) {
           snprintf(why, n, "expected a comma-separated list of integers");
           return 0;
         }
@@ -506,7 +517,7 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
     t.hi = INT32_MAX;
   }
   ParamInfo *pi = realloc(p->params, (size_t)(p->nparams + 1) * sizeof *pi);
-  if (!pi) return;
+  if (!pi) { p->oom = 1; return; }
   p->params = pi;
   pi = &p->params[p->nparams++];
   memset(pi, 0, sizeof *pi);
@@ -517,7 +528,9 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
     if (strcmp(defs[i].name, decl->name) != 0) continue;
     char why[256];
     if (!apply_override(r, pi, defs[i].value, why, sizeof why)) {
-      fprintf(r->d->out, "gsolve: error: -D %s=%s: %s\n", defs[i].name, defs[i].value, why);
+      if (!r->p->oom)   /* else gs_compile reports the lack of memory */
+        fprintf(r->d->out, "gsolve: error: -D %s=%.60s%s: %s\n", defs[i].name, defs[i].value,
+                strlen(defs[i].value) > 60 ? "..." : "", why);
       *usage = 1;
     }
     pi->overridden = 1;
@@ -622,7 +635,7 @@ static void declare_board(Resolver *r, Node *decl) {
     p->ncells = n;
     int ne = et.hi / 2;
     int *deg = calloc((size_t)n + 1, sizeof(int));
-    if (!deg) return;
+    if (!deg) { p->oom = 1; return; }
     for (int i = 0; i < ne; i++) {
       int a = p->konst[et.lo + 2 * i], b = p->konst[et.lo + 2 * i + 1];
       if (a < 0 || a >= n || b < 0 || b >= n || a == b) {
@@ -724,7 +737,7 @@ static void declare_state_checked(Resolver *r, Node *decl) {
   if (hi) p->hi = hi;
   int32_t *in = realloc(p->init, (size_t)(p->nslots + size) * sizeof *in);
   if (in) p->init = in;
-  if (!lo || !hi || !in) return;
+  if (!lo || !hi || !in) { p->oom = 1; return; }
   int32_t dflt = (v.elem.lo <= 0 && 0 <= v.elem.hi) ? 0 : v.elem.lo;
   if (v.elem.kind == TY_CELL) dflt = -1;
   for (int k = 0; k < size; k++) {
@@ -765,7 +778,7 @@ static void declare_state_checked(Resolver *r, Node *decl) {
   }
   p->nslots += (int)size;
   StateVar *vars = realloc(p->vars, (size_t)(p->nvars + 1) * sizeof *vars);
-  if (!vars) return;
+  if (!vars) { p->oom = 1; return; }
   p->vars = vars;
   p->vars[p->nvars] = v;
   Symbol *s = declare(r, decl->name, SYM_STATE, decl->span);
@@ -792,7 +805,7 @@ static void build_symmetry_group(Resolver *r) {
   int n = p->nslots;
   int32_t *group = malloc((size_t)PROG_MAX_SYMMETRIES * (size_t)n * sizeof(int32_t));
   int32_t *gens = malloc((size_t)(r->nsymmetries + 1) * (size_t)n * sizeof(int32_t));
-  if (!group || !gens) { free(group); free(gens); return; }
+  if (!group || !gens) { r->p->oom = 1; free(group); free(gens); return; }
   int ngens = 0;
   for (int i = 0; i < r->nsymmetries; i++) {
     Node *s = r->symmetries[i];
@@ -847,7 +860,7 @@ static void check_symmetry(Resolver *r, Node *s) {
       return;
     }
     int *pv = realloc(p->permute_vars, (size_t)(p->npermute + 1) * sizeof(int));
-    if (!pv) return;
+    if (!pv) { p->oom = 1; return; }
     p->permute_vars = pv;
     p->permute_vars[p->npermute++] = sym->index;
     return;
@@ -988,7 +1001,7 @@ static int register_named(Resolver *r, Node *decl, SymKind k, Node ***arr, int *
       diag_error(r->d, decl->span, "'%s' is a built-in function and cannot be redefined", decl->name);
   Symbol *s = declare(r, decl->name, k, decl->span);
   Node **a = realloc(*arr, (size_t)(*n + 1) * sizeof(Node *));
-  if (!a) return 0;
+  if (!a) { r->p->oom = 1; return 0; }
   *arr = a;
   a[*n] = decl;
   if (s) s->index = *n;
@@ -1000,7 +1013,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
                     int *usage_error, Resolver **out) {
   Resolver *r = calloc(1, sizeof *r);
   *out = r;
-  if (!r) return 0;
+  if (!r) { p->oom = 1; return 0; }
   r->p = p;
   r->d = d;
   *usage_error = 0;
@@ -1029,7 +1042,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
   p->lo = malloc(2 * sizeof(int32_t));
   p->hi = malloc(2 * sizeof(int32_t));
   p->init = malloc(2 * sizeof(int32_t));
-  if (!p->lo || !p->hi || !p->init) return 0;
+  if (!p->lo || !p->hi || !p->init) { p->oom = 1; return 0; }
   p->lo[0] = 1;
   p->hi[0] = p->chance ? p->chance : p->nplayers;
   p->init[0] = 1;
@@ -1098,11 +1111,13 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
       case NODE_SYMMETRY: {
         Node **s = realloc(r->symmetries, (size_t)(r->nsymmetries + 1) * sizeof *s);
         if (s) { r->symmetries = s; s[r->nsymmetries++] = n; }
+        else p->oom = 1;
         break;
       }
       case NODE_REPETITION: {
         Node **s = realloc(r->repetitions, (size_t)(r->nrepetitions + 1) * sizeof *s);
         if (s) { r->repetitions = s; s[r->nrepetitions++] = n; }
+        else p->oom = 1;
         break;
       }
       default: break;

@@ -21,6 +21,7 @@
 #include <time.h>
 #include "gsolve.h"
 #include "retro.h"
+#include "stop.h"
 
 typedef struct RetroFrame {
   size_t mbase;             /* first move in the move stack */
@@ -223,13 +224,15 @@ static int grow_class_arrays(Retro *r, size_t n) {
 
 /* The stored position of the engine's current state (its canonical form
 ** when there are symmetries), added if new.  *fresh: not yet expanded.
-** 0, -1 out of memory, -2 over --max-positions. */
+** 0, -1 out of memory, -2 over --max-positions, -3 over --memory, -4
+** stopped (Ctrl-C, --time-limit). */
 static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   Game *g = r->g;
   KeySet *set = r->canonical ? &r->classes : &r->states;
   const void *key = current_key(r, r->canonical != NULL);
   int a = retro_key_add(set, key, cls);
   if (a < 0) return -1;
+  if (stop_requested) return -4;
   if (set->n > r->max_positions) return -2;
   if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
   if (a && r->progress && (set->n & 0xffff) == 0)
@@ -329,6 +332,7 @@ enter:
     if (rc == -1) goto oom;
     if (rc == -2) goto limit;
     if (rc == -3) goto memory;
+    if (rc == -4) goto stopped;
     r->expanded[cls] = 1;
   }
   if ((size_t)ply >= r->nframes) {
@@ -387,6 +391,7 @@ next:
       if (rc == -1) goto oom;
       if (rc == -2) goto limit;
       if (rc == -3) goto memory;
+      if (rc == -4) goto stopped;
       if (add_edge(r, (uint32_t)f->cls, cls,
                    r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
     }
@@ -433,6 +438,13 @@ asymmetric:
   return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
               "positions that a declared symmetry maps onto each other differ (in legal moves "
               "or in having ended); remove or correct the symmetry lines");
+stopped:
+  for (; ply > 0; ply--) game_undo(g);
+  {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, r->states.n, "positions");
+    return fail(r, st, "%s", msg);
+  }
 memory:
   for (; ply > 0; ply--) game_undo(g);
   return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "

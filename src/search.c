@@ -6,6 +6,7 @@
 #include <string.h>
 #include "gsolve.h"
 #include "search.h"
+#include "stop.h"
 
 #define PATH_BUCKETS (1 << 14)   /* chains of the path's hash table */
 
@@ -129,6 +130,17 @@ void search_path_pop(Search *s) {
 }
 
 int search_depth_ok(Search *s, int ply) {
+  if (stop_requested) {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, s->nodes, "nodes");
+    search_fail(s, st, "%s", msg);
+    return 0;
+  }
+  if (s->max_nodes != 0 && s->nodes > s->max_nodes) {
+    search_fail(s, EXIT_LIMIT, "node limit reached (%llu nodes)",
+                (unsigned long long)s->max_nodes);
+    return 0;
+  }
   if (s->base_ply + ply < GAME_MAX_PLY) return 1;
   search_fail(s, EXIT_LIMIT, "a line of play is longer than %d plies "
               "(GAME_MAX_PLY); the minimax and alphabeta solvers cannot "

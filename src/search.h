@@ -57,6 +57,7 @@ typedef struct Search {
   int base_ply;           /* moves applied to the engine before the root */
   int status;             /* EXIT_OK, or the EXIT_* of the error that stopped */
   uint64_t nodes;         /* positions visited */
+  uint64_t max_nodes;     /* stop (EXIT_LIMIT) beyond this many; 0: none */
   MoveStack ms;
   SearchFrame *frames;    /* one per ply of the current line */
   size_t nframes;

@@ -658,8 +658,9 @@ static void vm_apply(Game *g, const Move *m) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
   if (vm->nmarks == vm->capmarks) {
+    if (vm->capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
     int cap = vm->capmarks ? vm->capmarks * 2 : 64;
-    if (cap > GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
+    if (cap > GAME_MAX_PLY + 64) cap = GAME_MAX_PLY + 64;   /* not 131072: the limit is GAME_MAX_PLY */
     Mark *mk = realloc(vm->marks, (size_t)cap * sizeof *mk);
     if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
     vm->marks = mk;

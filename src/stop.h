@@ -1,0 +1,37 @@
+/*
+** stop.h -- ending a long run early and cleanly: Ctrl-C (SIGINT, and
+** SIGTERM) and --time-limit.
+**
+** The signal handlers only set `stop_requested`; the solvers, perft and
+** the position counter look at it once per position they expand and,
+** when it is set, unwind, free what they hold and fail with the status
+** and message of stop_message().  Nothing is written after a stop (a
+** database is written only after a complete solve, through a temporary
+** file renamed into place).  A second Ctrl-C kills at once.
+*/
+#ifndef GSOLVE_STOP_H
+#define GSOLVE_STOP_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define STOP_MAX_SECONDS 31536000   /* --time-limit: at most one year */
+
+enum { STOP_NONE, STOP_INTERRUPT, STOP_TIME };
+extern volatile sig_atomic_t stop_requested;   /* STOP_* */
+
+/* Installs the handlers of SIGINT and SIGTERM and, if seconds > 0, a
+** timer of that many seconds of wall time (SIGALRM); starts the clock. */
+void stop_install(unsigned seconds);
+
+/* Seconds since stop_install. */
+double stop_elapsed(void);
+
+/* After a stop: writes into buf "interrupted ..." or "time limit of N
+** seconds reached ...", with `count` `what` (e.g. "nodes") done so far
+** and the time, and returns the exit status (EXIT_INTERRUPTED or
+** EXIT_LIMIT). */
+int stop_message(char *buf, size_t n, uint64_t count, const char *what);
+
+#endif

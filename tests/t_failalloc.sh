@@ -1,0 +1,68 @@
+# tests/t_failalloc.sh -- allocation-failure injection: gsolve built with
+# tests/unit/failalloc.c ($BUILD/gsolve-failalloc) compiles and solves
+# small bundled games with allocation n failing, for every n from 1 to the
+# number the run makes.  Each run must either report the lack of memory
+# ("gsolve: error: out of memory...", exit 5, EXIT_LIMIT) or succeed with
+# the right answer (a failure may be worked around, e.g. by falling back
+# from a native engine to the VM); never crash, hang, leak (under make
+# asan) or print a wrong answer.  Sourced by tests/run.sh.
+
+fa_bin=$BUILD/gsolve-failalloc
+fa_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsolve-failalloc.XXXXXX")
+
+# The lines of a report that must not change: the answer.
+fa_key() {
+  grep -E '^(game|position|to move|value|score|plies|best|perft [0-9]+|positions|terminal|canonical|games|stored): ' "$1"
+}
+
+# fa_run DESC ARGS...: every n for one command line.
+fa_run() {
+  fa_desc=$1
+  shift
+  $GSOLVE "$@" >"$fa_tmp/ref" 2>/dev/null
+  fa_key "$fa_tmp/ref" >"$fa_tmp/refkey"
+  fa_total=$(GSOLVE_COUNT_ALLOC=1 "$fa_bin" "$@" 2>&1 >/dev/null | sed -n 's/^allocations: //p')
+  fa_bad=""
+  fa_n=1
+  fa_oom=0
+  while [ "$fa_n" -le "${fa_total:-0}" ]; do
+    GSOLVE_FAIL_ALLOC=$fa_n timeout 60 "$fa_bin" "$@" >"$fa_tmp/out" 2>"$fa_tmp/err"
+    fa_st=$?
+    # A sanitizer report exits 1 (make asan), a crash 128+N.
+    if [ "$fa_st" -eq 5 ]; then
+      grep -q -E '(^gsolve: error: |runtime error: )out of memory' "$fa_tmp/err" || fa_bad="$fa_bad n=$fa_n:message"
+      fa_oom=$((fa_oom + 1))
+    elif [ "$fa_st" -eq 0 ]; then
+      fa_key "$fa_tmp/out" | cmp -s - "$fa_tmp/refkey" || fa_bad="$fa_bad n=$fa_n:answer"
+    else
+      [ -z "$fa_bad" ] && head -n 12 "$fa_tmp/err"
+      fa_bad="$fa_bad n=$fa_n:exit$fa_st"
+    fi
+    fa_n=$((fa_n + 1))
+  done
+  check "failalloc: $fa_desc (${fa_total:-?} allocations, $fa_oom reported out of memory)" "" "$fa_bad"
+  [ "${fa_total:-0}" -gt 10 ] || check "failalloc: $fa_desc counts its allocations" yes no
+}
+
+if [ -x "$fa_bin" ]; then
+  fa_run "nim 1,2 native" games/nim.game -D heaps=1,2
+  fa_run "nim 1,2 VM, all moves, json" games/nim.game -D heaps=1,2 --engine vm --all-moves --json
+  fa_run "tictactoe 2x2 alphabeta" games/tictactoe.game -D m=2 -D n=2 -D k=2
+  fa_run "tictactoe 2x2 minimax" games/tictactoe.game -D m=2 -D n=2 -D k=2 --solver minimax
+  fa_run "tictactoe 2x2 retro, db" games/tictactoe.game -D m=2 -D n=2 -D k=2 --solver retro --db "$fa_tmp/t.db"
+  fa_run "tictactoe 2x2 db lookup" games/tictactoe.game -D m=2 -D n=2 -D k=2 --db "$fa_tmp/t.db" --position a1
+  fa_run "tictactoe 2x2 count" games/tictactoe.game -D m=2 -D n=2 -D k=2 --count
+  fa_run "tictactoe 2x2 perft" games/tictactoe.game -D m=2 -D n=2 -D k=2 --perft 3 --position a1
+  fa_run "connect4 3x3 native" games/connect4.game -D width=3 -D height=3 -D k=3
+  fa_run "token retro (cycles)" games/token.game --solver retro
+  fa_run "hexapawn dump bytecode" games/hexapawn.game --dump-bytecode --dump-ast
+  # Deep nesting grows the parser's stack (Bison's own allocations).
+  fa_open=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "(" }')
+  fa_close=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf ")" }')
+  printf 'game "Deep";\nplayers A, B;\nconst c = %s1%s;\nstate n: 0..3;\nmove m() when n < c + 2 { n += 1; }\n' \
+    "$fa_open" "$fa_close" >"$fa_tmp/deep.game"
+  fa_run "150 nested parentheses" "$fa_tmp/deep.game"
+else
+  check "failalloc binary $fa_bin exists" yes no
+fi
+rm -rf "$fa_tmp"

@@ -1,0 +1,99 @@
+# tests/t_limits.sh -- every resource limit ends with its own message and
+# the documented exit status (docs/cli.md, docs/language.md 8.3), never a
+# crash or a kill: source size, -D lists, the length of a line of play,
+# --memory, --time-limit, and Ctrl-C (SIGINT) during a solve, which stops
+# cleanly, reports what was done and leaves no database file behind.
+# (Nesting, names, arrays, the state, moves per position: tests/malformed;
+# VM steps and calls: tests/errors/rt_*.)  Sourced by tests/run.sh.
+
+lim_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsolve-limits.XXXXXX")
+
+# lim_run ARGS...: runs gsolve; $lim_st, stderr in $lim_tmp/err.
+lim_run() {
+  $GSOLVE "$@" >"$lim_tmp/out" 2>"$lim_tmp/err"
+  lim_st=$?
+}
+
+# Source size: AST_MAX_SOURCE (16 MiB).
+head -c 17000000 /dev/zero | tr '\0' ' ' >"$lim_tmp/big.game"
+lim_run "$lim_tmp/big.game"
+check "source too large: exit" 3 $lim_st
+check "source too large: message" \
+  "$lim_tmp/big.game:1:1: error: source too large (17000000 bytes; limit is 16777216)" \
+  "$(head -n 1 "$lim_tmp/err")"
+rm -f "$lim_tmp/big.game"
+
+# -D: a list longer than PROG_MAX_LIST, an item too long to be a number.
+lim_list=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "%s1", i ? "," : "" }')
+lim_run games/nim.game -D heaps="$lim_list"
+check "-D list too long: exit" 2 $lim_st
+check "-D list too long: message" \
+  "gsolve: error: -D heaps=1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,...: too many values (limit is 4096)" \
+  "$(cat "$lim_tmp/err")"
+lim_run games/matchsticks.game -D n=1000000000000000000000000000000000000000000000000000000000000000000000
+check "-D huge number: exit" 2 $lim_st
+check "-D huge number: message" \
+  "gsolve: error: -D n=100000000000000000000000000000000000000000000000000000000000...: 10000000000000000000... is out of range 0..100000" \
+  "$(cat "$lim_tmp/err")"
+
+# A line of play longer than GAME_MAX_PLY.
+printf 'game "Long";\nplayers A;\nstate n: 0..200000;\nmove m() when n < 150000 { n += 1; }\n' >"$lim_tmp/long.game"
+lim_run "$lim_tmp/long.game"
+check "line longer than GAME_MAX_PLY: exit" 5 $lim_st
+check "line longer than GAME_MAX_PLY: message" \
+  "gsolve: error: a line of play is longer than 100000 plies (GAME_MAX_PLY); the minimax and alphabeta solvers cannot search it" \
+  "$(cat "$lim_tmp/err")"
+
+# --memory (retro).
+lim_run games/connect4.game -D width=4 -D height=4 --solver retro --memory 1
+check "--memory 1: exit" 5 $lim_st
+check "--memory 1: message" \
+  "gsolve: error: memory limit of 1 MiB reached after 8192 stored positions (about 144 bytes each, moves included); raise --memory" \
+  "$(cat "$lim_tmp/err")"
+
+# --memory caps the transposition table: the same answer, a smaller table.
+lim_run games/connect4.game -D width=5 -D height=4 --engine vm --memory 1 --stats
+check "--memory 1 with alphabeta: exit" 0 $lim_st
+check "--memory 1 with alphabeta: value" "draw" "$(field value "$(cat "$lim_tmp/out")")"
+check "--memory 1 with alphabeta: a 1 MiB table" "stats: table entries 32768 of 32768 (100.0% full)" \
+  "$(grep 'table entries' "$lim_tmp/err")"
+
+# --time-limit: a solve that takes far longer stops after 1 second.
+lim_run games/connect4.game -D width=6 -D height=5 --engine vm --time-limit 1
+check "--time-limit 1: exit" 5 $lim_st
+check "--time-limit 1: message" yes \
+  "$(grep -q -E '^gsolve: error: time limit of 1 second reached after [0-9]+ nodes and 1\.[0-9][0-9] seconds; no result$' "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
+check "--time-limit 1: nothing on stdout" 0 "$(wc -c <"$lim_tmp/out" | tr -d ' ')"
+lim_run games/tictactoe.game -D m=5 -D n=5 --count --time-limit 1
+check "--time-limit 1, --count: exit" 5 $lim_st
+check "--time-limit 1, --count: message" yes \
+  "$(grep -q -E '^gsolve: error: time limit of 1 second reached after [0-9]+ positions and 1\.[0-9][0-9] seconds; no result$' "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
+lim_run games/nim.game --time-limit 0
+check "--time-limit 0: exit" 2 $lim_st
+check "--time-limit 0: message" \
+  "gsolve: error: --time-limit needs a number of seconds from 1 to 31536000, not '0'" \
+  "$(cat "$lim_tmp/err")"
+
+# Ctrl-C: SIGINT a second into a long solve (with limits as a backstop,
+# so the test cannot hang): exit 130, a report of what was done, and no
+# database (nor its temporary file) left behind.
+lim_sigint() {
+  lim_desc=$1 lim_what=$2
+  shift 2
+  $GSOLVE "$@" >"$lim_tmp/out" 2>"$lim_tmp/err" &
+  lim_pid=$!
+  sleep 1
+  kill -INT $lim_pid
+  wait $lim_pid
+  lim_st=$?
+  check "Ctrl-C, $lim_desc: exit" 130 $lim_st
+  check "Ctrl-C, $lim_desc: message" yes \
+    "$(grep -q -E "^gsolve: error: interrupted after [0-9]+ $lim_what and [0-9.]+ seconds; no result\$" "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
+  check "Ctrl-C, $lim_desc: nothing on stdout" 0 "$(wc -c <"$lim_tmp/out" | tr -d ' ')"
+}
+lim_sigint "alphabeta" nodes games/connect4.game -D width=6 -D height=5 --engine vm --time-limit 60
+lim_sigint "retro with --db" positions games/connect4.game -D width=5 -D height=5 --engine vm \
+  --solver retro --db "$lim_tmp/c4.db" --time-limit 60 --memory 1024
+check "Ctrl-C, retro with --db: no file left" "" "$(ls "$lim_tmp" | grep db)"
+
+rm -rf "$lim_tmp"
