@@ -14,6 +14,7 @@
 #include <string.h>
 #include "expectimax.h"
 #include "gsolve.h"
+#include "stop.h"
 
 /* ---- the memo table ---------------------------------------------- */
 
@@ -184,8 +185,14 @@ static void add_rewards(Game *g, const int32_t *rw, ExpValue *v) {
   for (int i = 0; i < g->nplayers; i++) v->pay[i] += rw[i];
 }
 
-/* Pushes the position on the line; fails on a repetition or depth. */
+/* Pushes the position on the line; fails on a repetition or depth, or
+** after Ctrl-C or --time-limit (stop.h). */
 static int path_push(ExpSolver *s, int ply, uint64_t h) {
+  if (stop_requested) {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, s->nodes, "nodes");
+    return fail(s, st, "%s", msg);
+  }
   if (ply >= EXP_MAX_PLY || s->base_ply + ply >= GAME_MAX_PLY)
     return fail(s, EXIT_LIMIT, "a line of play is longer than %d plies, the limit "
                 "of the expectimax and chance solvers (EXP_MAX_PLY)", EXP_MAX_PLY);

@@ -131,3 +131,8 @@ check "play dice: First keeps a 4 (-0.25 against -8/27)" "  keep          -0.250
 check "play dice: the game ends" "game over: a draw (4 moves)" "$(printf '%s\n' "$out" | tail -n 1)"
 out=$(gs play games/pot.game -D coins=1,2,4 --self-play --seed 1 --ascii)
 check "play pot: payoffs are what the moves paid" "game over: Bob wins; final score Ann 3, Bob 4, Cat 0 (2 moves)" "$(printf '%s\n' "$out" | tail -n 1)"
+
+# ---- Stopping: --time-limit ends a long expected-value solve ------------
+out=$(gs games/dice.game -D sides=20 -D rolls=5 --solver expectimax --tt-size 0 --time-limit 1 2>&1); st=$?
+check "expectimax --time-limit: exit 5" "5" "$st"
+check "expectimax --time-limit: the message" "1" "$(printf '%s\n' "$out" | grep -c '^gsolve: error: time limit of 1 seconds reached after [0-9]* nodes and [0-9.]* seconds; no result$')"
