@@ -135,4 +135,4 @@ check "play pot: payoffs are what the moves paid" "game over: Bob wins; final sc
 # ---- Stopping: --time-limit ends a long expected-value solve ------------
 out=$(gs games/dice.game -D sides=20 -D rolls=5 --solver expectimax --tt-size 0 --time-limit 1 2>&1); st=$?
 check "expectimax --time-limit: exit 5" "5" "$st"
-check "expectimax --time-limit: the message" "1" "$(printf '%s\n' "$out" | grep -c '^gsolve: error: time limit of 1 seconds reached after [0-9]* nodes and [0-9.]* seconds; no result$')"
+check "expectimax --time-limit: the message" "1" "$(printf '%s\n' "$out" | grep -c '^gsolve: error: time limit of 1 second reached after [0-9]* nodes and [0-9.]* seconds; no result$')"
