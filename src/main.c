@@ -586,6 +586,24 @@ static void report_text(const Run *r) {
   }
 }
 
+/* The fields every JSON report starts with: the game, its parameters,
+** the position and the player to move (an object is left open). */
+static void json_head(JsonWriter *w, const Run *r) {
+  json_init(w, stdout);
+  json_begin_object(w);
+  json_key(w, "game");
+  json_string(w, r->g->name);
+  json_key(w, "params");
+  json_raw(w);
+  gs_write_params_json(r->prog, stdout);
+  json_key(w, "position");
+  json_begin_array(w);
+  for (int i = 0; i < r->pos.n; i++) json_string(w, r->pos.moves[i]);
+  json_end_array(w);
+  json_key(w, "to_move");
+  json_string(w, game_mover_name(r->g));
+}
+
 /* One object with every field; those the mode does not compute are null. */
 static void report_json(const Run *r) {
   const SolveResult *res = &r->search.result;
@@ -599,19 +617,7 @@ static void report_json(const Run *r) {
                  : mode == MODE_COUNT ? r->count.nodes : r->search.nodes;
   int i;
 
-  json_init(&w, stdout);
-  json_begin_object(&w);
-  json_key(&w, "game");
-  json_string(&w, r->g->name);
-  json_key(&w, "params");
-  json_raw(&w);
-  gs_write_params_json(r->prog, stdout);
-  json_key(&w, "position");
-  json_begin_array(&w);
-  for (i = 0; i < r->pos.n; i++) json_string(&w, r->pos.moves[i]);
-  json_end_array(&w);
-  json_key(&w, "to_move");
-  json_string(&w, game_mover_name(r->g));
+  json_head(&w, r);
 
   if (mode == MODE_SOLVE) decode_value(r, res->value, &score, &plies, &proven);
   json_key(&w, "value");
@@ -789,19 +795,7 @@ static void json_expected(const Run *r) {
   int i;
   double sc = exp_root_score(r, &res->value);
   const char *verdict = exp_verdict(r, sc);
-  json_init(&w, stdout);
-  json_begin_object(&w);
-  json_key(&w, "game");
-  json_string(&w, r->g->name);
-  json_key(&w, "params");
-  json_raw(&w);
-  gs_write_params_json(r->prog, stdout);
-  json_key(&w, "position");
-  json_begin_array(&w);
-  for (i = 0; i < r->pos.n; i++) json_string(&w, r->pos.moves[i]);
-  json_end_array(&w);
-  json_key(&w, "to_move");
-  json_string(&w, game_mover_name(r->g));
+  json_head(&w, r);
   json_key(&w, "value");
   if (verdict) json_string(&w, verdict); else json_null(&w);
   json_key(&w, "score");
