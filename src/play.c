@@ -31,6 +31,7 @@
 #include "gsolve.h"
 #include "native.h"
 #include "play.h"
+#include "playout.h"
 #include "position.h"
 #include "retro.h"
 #include "search.h"
@@ -136,14 +137,6 @@ int play_set_option(PlayOptions *o, const char *name, const char *val) {
 }
 
 /* ---- small helpers ------------------------------------------------- */
-
-/* SplitMix64: a fast, well-mixed sequence from any seed, 0 included. */
-static uint64_t next_random(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
 
 static double now(void) {
   struct timespec ts;
@@ -347,14 +340,8 @@ static int expected_game(const Game *g) {
 
 /* Chance moves: one drawn by the weights, with the game's generator. */
 static int chance_move(Play *p, int n) {
-  uint32_t w[GAME_MAX_MOVES];
-  uint64_t total = 0, x;
   char buf[256];
-  int i;
-  game_weights(p->g, p->legal, n, w);
-  for (i = 0; i < n; i++) total += w[i];
-  x = next_random(&p->rng) % total;
-  for (i = 0; i < n - 1 && x >= w[i]; i++) x -= w[i];
+  int i = random_move(p->g, p->legal, n, &p->rng);
   fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
   game_apply(p->g, &p->legal[i]);
   return record(p, 0);
@@ -387,7 +374,7 @@ static int computer_move_expected(Play *p) {
       fprintf(p->out, "  %-12s  %+.4f%s\n", move_name(p->g, &r->moves[i], buf, sizeof buf),
               exp_score(p->g, &r->values[i], r->mover), r->best[i] ? "  best" : "");
   }
-  k = (int)(next_random(&p->rng) % (uint64_t)r->nbest);
+  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
   for (i = 0; i < r->nmoves; i++)
     if (r->best[i] && k-- == 0) break;
   put_player(p, r->mover);
@@ -417,7 +404,7 @@ static int computer_move(Play *p) {
   r = &p->search.result;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) show_evals(p, seconds);
-  k = (int)(next_random(&p->rng) % (uint64_t)r->nbest);
+  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
   for (i = 0; i < r->nmoves; i++)
     if (r->best[i] && k-- == 0) break;
   put_player(p, r->mover);
@@ -682,7 +669,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
     p->seed = o->seed;
   } else {
     uint64_t s = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
-    p->seed = next_random(&s) % 1000000u;
+    p->seed = random_next(&s) % 1000000u;
   }
   p->rng = p->seed;
   /* The person plays the first player, or the second with --first

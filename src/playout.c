@@ -6,23 +6,22 @@
 #include "gsolve.h"
 #include "playout.h"
 
-static uint64_t next_random(uint64_t *state) {
+uint64_t random_next(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15u);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
   return z ^ (z >> 31);
 }
 
-/* A move index drawn among n, by the weights at a chance node. */
-static int draw_move(Game *g, const Move *moves, int n, uint64_t *rng) {
+int random_move(Game *g, const Move *moves, int n, uint64_t *rng) {
   if (game_to_move(g) != GAME_CHANCE || g->vt->weights == NULL)
-    return (int)(next_random(rng) % (uint64_t)n);
+    return (int)(random_next(rng) % (uint64_t)n);
   static uint32_t w[GAME_MAX_MOVES];
   uint64_t total = 0, x;
   int i;
   game_weights(g, moves, n, w);
   for (i = 0; i < n; i++) total += w[i];
-  x = next_random(rng) % total;
+  x = random_next(rng) % total;
   for (i = 0; i < n - 1 && x >= w[i]; i++) x -= w[i];
   return i;
 }
@@ -46,7 +45,7 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err) {
         if (err) fprintf(err, "gsolve: error: a playout ran past %d moves (GAME_MAX_PLY)\n", GAME_MAX_PLY);
         return EXIT_LIMIT;
       }
-      game_apply(g, &moves[draw_move(g, moves, m, &rng)]);
+      game_apply(g, &moves[random_move(g, moves, m, &rng)]);
       if (g->has_rewards && game_rewards(g, rw))
         for (int i = 0; i < g->nplayers; i++) paid[i] += rw[i];
       ply++;

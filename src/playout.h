@@ -17,6 +17,14 @@ typedef struct Playouts {
   uint64_t draws;         /* games no player ended ahead */
 } Playouts;
 
+/* SplitMix64: the next number of a fast, well-mixed sequence from any
+** seed (0 included); play and the playouts draw from it. */
+uint64_t random_next(uint64_t *state);
+
+/* A move index among moves[0..n), n > 0: uniform, or by the weights at a
+** chance node. */
+int random_move(Game *g, const Move *moves, int n, uint64_t *rng);
+
 /* Plays n games from the current position, each move drawn uniformly
 ** among the legal ones (chance's by its weights) with a SplitMix64
 ** generator seeded by `seed`; the position is restored after each.
