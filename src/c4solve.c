@@ -1,67 +1,77 @@
 /*
 ** c4solve.c -- the strong Connect Four solver on bitboards (k = 4, any
-** width x height with width * (height + 1) <= 64): Pascal Pons' score for
-** the player to move, from which the exact distance to the end follows.
+** width x height with width * (height + 1) <= 64): Pons' score for the
+** player to move, from which the exact distance to the end follows.
 **
-** The techniques, each from the public Connect Four solver tutorials (the
-** code is ours): negamax on the score "sooner wins score more", the window
-** clamped to what is still reachable; never play a move that lets the
-** opponent win at once, and answer a single threat at once (two threats
-** lose); moves ordered by the number of threats they create, centre
-** first; a transposition table of upper bounds; at the root, null-window
-** probes that bisect the score range.
+** The techniques, each from the public Connect Four solver literature
+** (the code is ours), each of which --without turns off so that make
+** bench can measure it: negamax on the score "sooner wins score more",
+** the window clamped to what is still reachable; never play a move that
+** lets the opponent win at once, and answer a single threat at once (two
+** threats lose): "anticipation"; moves ordered by the number of threats
+** they create ("threats"), centre first ("centre"); a transposition table
+** of lower and upper bounds with compact exact keys (c4table.c: "table",
+** "lower-bounds"); a position and its mirror image sharing entries early
+** in the game ("symmetry"); at the root, null-window probes that bisect
+** the score range ("narrowing").  An opening book made by gsolve itself
+** can hold exact scores of the first plies (c4book.c, c4_make_book).
+**
+** Threads: "lazy SMP".  Every thread solves the same position with the
+** shared table, each with its own tie-break order of the columns, so they
+** wander into different subtrees and feed each other entries; the first
+** to finish gives the answer and the others stop.
 **
 ** Bit layout: as in native_c4.c (a column of height + 1 bits, the top one
 ** a sentinel).  `cur` holds the stones of the player to move and `mask`
 ** every stone; cur + mask is a unique key of the position.
 */
-#define _DEFAULT_SOURCE 1     /* madvise's MADV_HUGEPAGE */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "c4solve.h"
+#include "c4table.h"
 #include "stop.h"
 
-/* A big table on huge pages where the kernel allows: random probes into
-** 64 MiB of 4 KiB pages spend more time in page walks than in search. */
-static void *table_alloc(size_t bytes) {
-  size_t huge = (size_t)2 << 20;
-  size_t size = (bytes + huge - 1) / huge * huge;
-  void *p = NULL;
-  if (posix_memalign(&p, huge, size) != 0) return NULL;
-#ifdef MADV_HUGEPAGE
-  madvise(p, size, MADV_HUGEPAGE);
-#endif
-  memset(p, 0, size);
-  return p;
-}
-
-/* A table entry: the full key and the upper bound + offset (0: empty),
-** together so that a probe costs one cache miss.
-**
-**   +----------------------+-------+---------+
-**   | key (64 bits)        | bound | padding |   16 bytes
-**   +----------------------+-------+---------+
-*/
-struct TtEntry {
-  uint64_t key;
-  int8_t val;
-};
+#define MAX_THREADS 64
 
 struct C4Solver {
-  int w, h;
+  int w, h, cells;
   uint64_t bottom, board;    /* bit 0 of every column; every playable cell */
-  struct TtEntry *tt;       /* transposition table */
-  size_t tt_size;            /* entries, a power of two */
-  uint64_t nodes;
-  int order[64];             /* columns, centre first */
-  uint32_t *touched;         /* entries written since the last reset */
-  size_t ntouched, captouched;
-  int overflow;              /* touched list full: reset clears everything */
+  C4Table *tt;               /* NULL without the table */
+  const C4Book *book;
+  unsigned without;          /* C4_NO_* */
+  int threads;
   int mirror_until;          /* positions with at most this many stones share
                                 their mirror image's table entry */
+  int vmin, span;            /* bounds in a table byte: see encode_* */
+  int done;                  /* a thread finished: the others stop */
 };
 typedef struct C4Solver Solver;
+
+/* One search thread: its counters and its order of the columns. */
+typedef struct Worker {
+  Solver *s;
+  uint64_t nodes, book_hits;
+  int order[64];
+  /* The job (solve or probe) and its result. */
+  uint64_t cur, mask;
+  int moves, weak, probe, alpha, beta;
+  int result, finished;
+} Worker;
+
+static const struct { const char *name; unsigned bit; } techniques[] = {
+  { "anticipation", C4_NO_ANTICIPATION }, { "threats", C4_NO_THREATS },
+  { "centre", C4_NO_CENTRE }, { "table", C4_NO_TABLE }, { "lower-bounds", C4_NO_LOWER },
+  { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING },
+};
+const char *const c4_technique_names =
+    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing";
+
+unsigned c4_technique(const char *name) {
+  for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)
+    if (strcmp(name, techniques[i].name) == 0) return techniques[i].bit;
+  return 0;
+}
 
 static int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
@@ -107,94 +117,213 @@ static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
   return (winning_cells(s, cur, mask) & possible(s, mask)) != 0;
 }
 
-/* Transposition table: upper bounds, stored as value - min + 1 (never 0). */
-static void tt_put(Solver *s, uint64_t key, int v) {
-  size_t i = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 20) & (s->tt_size - 1);
-  if (s->tt[i].val == 0) {
-    /* Remember the entry so a reset clears only what was written. */
-    if (s->ntouched < s->captouched) s->touched[s->ntouched++] = (uint32_t)i;
-    else s->overflow = 1;
-  }
-  s->tt[i].key = key;
-  s->tt[i].val = (int8_t)v;
+/* A table byte: an upper bound v as 1 + v - vmin, a lower bound as
+** 1 + span + v - vmin (never 0, below 256 for every board). */
+static int encode_upper(const Solver *s, int v) { return 1 + v - s->vmin; }
+static int encode_lower(const Solver *s, int v) { return 1 + s->span + v - s->vmin; }
+
+static uint64_t mirror(const Solver *s, uint64_t b) {
+  uint64_t m = 0, col = (UINT64_C(1) << (s->h + 1)) - 1;
+  for (int c = 0; c < s->w; c++)
+    m |= ((b >> c * (s->h + 1)) & col) << (s->w - 1 - c) * (s->h + 1);
+  return m;
 }
 
-static int tt_get(const Solver *s, uint64_t key) {
-  size_t i = (size_t)(key * 0x9e3779b97f4a7c15ULL >> 20) & (s->tt_size - 1);
-  return s->tt[i].key == key ? s->tt[i].val : 0;
+/* The key of the position or of its mirror image, whichever is smaller. */
+static uint64_t canonical_key(const Solver *s, uint64_t cur, uint64_t mask) {
+  uint64_t key = cur + mask, mkey = mirror(s, cur) + mirror(s, mask);
+  return mkey < key ? mkey : key;
 }
 
-/* The table key: cur + mask is unique; early in the game the position
-** and its mirror image share one entry (they have the same score). */
 static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, int moves) {
-  uint64_t key = cur + mask;
-  if (moves > s->mirror_until) return key;
-  uint64_t mc = 0, mm = 0, col = ((UINT64_C(1) << (s->h + 1)) - 1);
-  for (int c = 0; c < s->w; c++) {
-    int from = c * (s->h + 1), to = (s->w - 1 - c) * (s->h + 1);
-    mc |= ((cur >> from) & col) << to;
-    mm |= ((mask >> from) & col) << to;
-  }
-  uint64_t mirrored = mc + mm;
-  return mirrored < key ? mirrored : key;
+  if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return cur + mask;
+  return canonical_key(s, cur, mask);
 }
+
+static int stopping(const Solver *s) {
+  return stop_requested || __atomic_load_n(&s->done, __ATOMIC_RELAXED);
+}
+
+static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
 /* Negamax for the player to move, who cannot win at once.  Fail-soft
-** contract as in the tutorials: the result r satisfies r <= alpha => the
-** true score <= r; r >= beta => the true score >= r; else exact. */
-static int negamax(Solver *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta) {
-  int cells = s->w * s->h;
-  s->nodes++;
-  if (stop_requested) return 0;     /* unwinding: c4_solve fails */
-  uint64_t next = non_losing(s, cur, mask);
-  if (next == 0) return -(cells - moves) / 2;          /* the opponent wins next */
-  if (moves >= cells - 2) return 0;                     /* a draw: board full after two */
-  int lo = -(cells - 2 - moves) / 2;                    /* the opponent cannot win next */
+** contract: the result r satisfies r <= alpha => the true score <= r;
+** r >= beta => the true score >= r; else exact.  After a stop it returns
+** at once, storing nothing. */
+static int negamax(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha, int beta) {
+  Solver *s = wk->s;
+  int cells = s->cells;
+  wk->nodes++;
+  if (stopping(s)) return 0;
+  uint64_t next;
+  int lo;
+  if (!(s->without & C4_NO_ANTICIPATION)) {
+    next = non_losing(s, cur, mask);
+    if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
+    if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
+    lo = -(cells - 2 - moves) / 2;                      /* the opponent cannot win next */
+  } else {
+    if (can_win_now(s, cur, mask)) return (cells + 1 - moves) / 2;
+    if (moves == cells) return 0;
+    next = possible(s, mask);
+    lo = -(cells - moves) / 2;
+  }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  uint64_t key = table_key(s, cur, mask, moves);
-  int stored = tt_get(s, key);
-  if (stored) hi = stored + (-(cells / 2) + 3) - 1;
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
+  if (s->book && moves >= s->book->from && moves <= s->book->to) {
+    int v;
+    if (c4book_get(s->book, canonical_key(s, cur, mask), &v)) { wk->book_hits++; return v; }
+  }
+  uint64_t key = 0;
+  if (s->tt) {
+    key = table_key(s, cur, mask, moves);
+    int val = c4t_get(s->tt, key);
+    if (val > s->span) {
+      int bound = val - 1 - s->span + s->vmin;
+      if (alpha < bound) { alpha = bound; if (alpha >= beta) return alpha; }
+    } else if (val) {
+      int bound = val - 1 + s->vmin;
+      if (beta > bound) { beta = bound; if (alpha >= beta) return beta; }
+    }
+  }
 
-  /* Order: more threats created first, then centre first (stable). */
+  /* Order: more threats created first, then the worker's column order. */
   uint64_t mv[64];
   int score[64], n = 0;
   for (int i = 0; i < s->w; i++) {
-    uint64_t m = next & column_mask(s, s->order[i]);
+    uint64_t m = next & column_mask(s, wk->order[i]);
     if (!m) continue;
-    int t = popcount(winning_cells(s, cur | m, mask));
+    int t = (s->without & C4_NO_THREATS) ? 0 : popcount(winning_cells(s, cur | m, mask));
+    /* The child's table bucket, fetched while the others are ordered. */
+    if (s->tt) c4t_prefetch(s->tt, table_key(s, cur ^ mask, mask | m, moves + 1));
     int j = n++;
     while (j > 0 && score[j - 1] < t) { mv[j] = mv[j - 1]; score[j] = score[j - 1]; j--; }
     mv[j] = m;
     score[j] = t;
   }
+  uint64_t before = wk->nodes;
   for (int i = 0; i < n; i++) {
-    /* Playing m: the opponent becomes the player to move. */
-    uint64_t nmask = mask | mv[i];
-    int v = -negamax(s, cur ^ mask, nmask, moves + 1, -beta, -alpha);
-    if (v >= beta) return v;
+    /* Playing mv[i]: the opponent becomes the player to move. */
+    int v = -negamax(wk, cur ^ mask, mask | mv[i], moves + 1, -beta, -alpha);
+    if (stopping(s)) return 0;
+    if (v >= beta) {
+      if (s->tt && !(s->without & C4_NO_LOWER))
+        c4t_put(s->tt, key, encode_lower(s, v), log2_work(wk->nodes - before));
+      return v;
+    }
     if (v > alpha) alpha = v;
   }
-  tt_put(s, key, alpha - (-(cells / 2) + 3) + 1);
+  if (s->tt) c4t_put(s->tt, key, encode_upper(s, alpha), log2_work(wk->nodes - before));
   return alpha;
 }
 
+/* negamax where the player to move may be able to win at once. */
+static int search(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha, int beta) {
+  const Solver *s = wk->s;
+  if (can_win_now(s, cur, mask)) return (s->cells + 1 - moves) / 2;
+  if (moves == s->cells) return 0;
+  return negamax(wk, cur, mask, moves, alpha, beta);
+}
+
 /* The exact score by null-window bisection (or the sign only, weak). */
-static int solve_position(Solver *s, uint64_t cur, uint64_t mask, int moves, int weak) {
-  int cells = s->w * s->h;
+static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, int weak) {
+  const Solver *s = wk->s;
+  int cells = s->cells;
   if (can_win_now(s, cur, mask)) return (cells + 1 - moves) / 2;
   int lo = -(cells - moves) / 2, hi = (cells + 1 - moves) / 2;
   if (weak) { lo = -1; hi = 1; }
-  while (lo < hi) {
+  if (s->without & C4_NO_NARROWING) {
+    /* One search with the whole window: exact (a result at an end of
+    ** the window is that end, as no score lies beyond). */
+    int r = negamax(wk, cur, mask, moves, lo, hi);
+    return r < lo ? lo : r > hi ? hi : r;
+  }
+  while (lo < hi && !stopping(s)) {
     int med = lo + (hi - lo) / 2;
     if (med <= 0 && lo / 2 < med) med = lo / 2;
     else if (med >= 0 && hi / 2 > med) med = hi / 2;
-    int r = negamax(s, cur, mask, moves, med, med + 1);
+    int r = negamax(wk, cur, mask, moves, med, med + 1);
     if (r <= med) hi = r;
     else lo = r;
   }
   return lo;
+}
+
+static void *worker_run(void *arg) {
+  Worker *wk = arg;
+  int r = wk->probe ? search(wk, wk->cur, wk->mask, wk->moves, wk->alpha, wk->beta)
+                    : solve_position(wk, wk->cur, wk->mask, wk->moves, wk->weak);
+  /* The first to finish unstopped claims the answer. */
+  int expected = 0;
+  if (!stop_requested &&
+      __atomic_compare_exchange_n(&wk->s->done, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
+    wk->result = r;
+    wk->finished = 1;
+  }
+  return NULL;
+}
+
+/* Runs one job on every thread; its result, or stopped (*ok = 0). */
+static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hits) {
+  pthread_t tid[MAX_THREADS];
+  int started[MAX_THREADS] = { 0 };
+  s->done = 0;
+  for (int i = 0; i < s->threads; i++) {
+    w[i] = w[0];
+    w[i].nodes = w[i].book_hits = 0;
+    w[i].finished = 0;
+    /* Columns centre first (or left first); thread i > 0 mirrors the
+    ** tie-breaks (odd i) or shifts them, to wander elsewhere. */
+    for (int c = 0; c < s->w; c++) {
+      int col = (s->without & C4_NO_CENTRE) ? c : s->w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
+      if (i % 2) col = s->w - 1 - col;
+      w[i].order[c] = col;
+    }
+    if (i >= 2) {
+      int k = (i / 2) % s->w, tmp[64];
+      for (int c = 0; c < s->w; c++) tmp[c] = w[i].order[(c + k) % s->w];
+      memcpy(w[i].order, tmp, sizeof(int) * s->w);
+    }
+  }
+  for (int i = 1; i < s->threads; i++)
+    started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) == 0;
+  worker_run(&w[0]);
+  int result = 0;
+  *ok = 0;
+  for (int i = 0; i < s->threads; i++) {
+    if (started[i]) pthread_join(tid[i], NULL);
+    *nodes += w[i].nodes;
+    *hits += w[i].book_hits;
+    if (w[i].finished) { result = w[i].result; *ok = 1; }
+  }
+  return result;
+}
+
+static int solve_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int weak,
+                     int *ok, C4Answer *a) {
+  Worker w[MAX_THREADS];
+  memset(&w[0], 0, sizeof w[0]);
+  w[0].s = s;
+  w[0].cur = cur;
+  w[0].mask = mask;
+  w[0].moves = moves;
+  w[0].weak = weak;
+  return run_job(s, w, ok, &a->nodes, &a->book_hits);
+}
+
+static int probe_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta,
+                     int *ok, C4Answer *a) {
+  Worker w[MAX_THREADS];
+  memset(&w[0], 0, sizeof w[0]);
+  w[0].s = s;
+  w[0].cur = cur;
+  w[0].mask = mask;
+  w[0].moves = moves;
+  w[0].probe = 1;
+  w[0].alpha = alpha;
+  w[0].beta = beta;
+  return run_job(s, w, ok, &a->nodes, &a->book_hits);
 }
 
 /* Plies to the end under best play, from Pons' score at `moves` stones:
@@ -208,70 +337,144 @@ int c4_plies_from_score(int cells, int moves, int score) {
   return before - moves + 1;
 }
 
-C4Solver *c4_new(int width, int height, size_t tt_mib) {
+C4Solver *c4_new(int width, int height, const C4Config *cfg) {
   if (width < 1 || height < 1 || width * (height + 1) > 64) return NULL;
   Solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->w = width;
   s->h = height;
+  s->cells = width * height;
   for (int col = 0; col < s->w; col++) {
     s->bottom |= UINT64_C(1) << (col * (s->h + 1));
     s->board |= column_mask(s, col);
   }
-  for (int i = 0; i < s->w; i++)     /* centre first: w/2, w/2-1, w/2+1, ... */
-    s->order[i] = s->w / 2 + (1 - 2 * (i % 2)) * (i + 1) / 2;
-  s->mirror_until = (width * height) / 3;
-  size_t bytes = tt_mib ? tt_mib << 20 : (size_t)1 << 20;
-  s->tt_size = 1;
-  while (s->tt_size * 2 * sizeof *s->tt <= bytes) s->tt_size *= 2;
-  s->tt = table_alloc(s->tt_size * sizeof *s->tt);
-  s->captouched = s->tt_size / 8 + 1024;
-  s->touched = malloc(s->captouched * sizeof *s->touched);
-  if (!s->tt || !s->touched) { c4_free(s); return NULL; }
+  s->mirror_until = s->cells / 3;
+  s->vmin = -(s->cells / 2) - 1;
+  s->span = s->cells + 4;
+  s->without = cfg->without;
+  s->book = cfg->book;
+  s->threads = cfg->threads < 1 ? 1 : cfg->threads > MAX_THREADS ? MAX_THREADS : cfg->threads;
+  if (!(s->without & C4_NO_TABLE) && (s->tt = c4t_new(cfg->tt_mib)) == NULL) {
+    free(s);
+    return NULL;
+  }
   return s;
 }
 
 void c4_free(C4Solver *s) {
   if (!s) return;
-  free(s->tt);
-  free(s->touched);
+  c4t_free(s->tt);
   free(s);
 }
 
 void c4_reset(C4Solver *s) {
-  if (s->overflow) {
-    memset(s->tt, 0, s->tt_size * sizeof *s->tt);
-  } else {
-    for (size_t i = 0; i < s->ntouched; i++) s->tt[s->touched[i]].val = 0;
-  }
-  s->ntouched = 0;
-  s->overflow = 0;
+  if (s->tt) c4t_clear(s->tt);
 }
 
-int c4_solve(C4Solver *sv, const C4Query *q, C4Answer *ans) {
-  Solver *s = sv;
+int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
   if (q->width != s->w || q->height != s->h) return -1;
-  s->nodes = 0;
-  int cells = s->w * s->h, moves = q->moves;
+  memset(ans, 0, sizeof *ans);
+  int cells = s->cells, moves = q->moves, ok;
   uint64_t cur = q->cur, mask = q->mask;
-  ans->score = solve_position(s, cur, mask, moves, q->weak);
+  ans->score = solve_job(s, cur, mask, moves, q->weak, &ok, ans);
+  if (!ok) return -2;
   ans->plies = c4_plies_from_score(cells, moves, ans->score);
-  ans->nmoves = 0;
-  if (q->all_moves) {
-    /* Every legal move, column order: a move that wins at once scores
-    ** (cells + 1 - moves) / 2; else minus the child's score. */
+  /* Every legal move, column order: one that wins at once scores
+  ** (cells + 1 - moves) / 2; else minus the child's score.  Without
+  ** all_moves, a null window around the root's score tells the optimal
+  ** moves (exact) from the others (an upper bound). */
+  int root = ans->score;
+  for (int col = 0; col < s->w && !q->root_only; col++) {
+    uint64_t m = possible(s, mask) & column_mask(s, col);
+    if (!m) continue;
+    int v, exact = 1;
+    if (winning_cells(s, cur, mask) & m) v = (cells + 1 - moves) / 2;
+    else if (moves + 1 == cells) v = 0;
+    else if (q->all_moves) v = -solve_job(s, cur ^ mask, mask | m, moves + 1, q->weak, &ok, ans);
+    else {
+      int r = probe_job(s, cur ^ mask, mask | m, moves + 1, -root, -root + 1, &ok, ans);
+      v = r <= -root ? root : -r;
+      exact = v == root;
+    }
+    if (!ok) return -2;
+    if (q->weak) v = v > 0 ? 1 : v < 0 ? -1 : 0;
+    ans->col[ans->nmoves] = col;
+    ans->move_score[ans->nmoves] = v;
+    ans->move_exact[ans->nmoves] = exact;
+    ans->nmoves++;
+  }
+  return 0;
+}
+
+/* ---- opening books ------------------------------------------------- */
+
+typedef struct Pos { uint64_t key, cur, mask; } Pos;
+
+static int by_key(const void *a, const void *b) {
+  uint64_t x = ((const Pos *)a)->key, y = ((const Pos *)b)->key;
+  return x < y ? -1 : x > y;
+}
+
+/* The positions one stone deeper than `in` (none ended), one per key. */
+static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n) {
+  Pos *out = malloc((n * s->w + 1) * sizeof *out);
+  if (!out) return NULL;
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) {
+    uint64_t cur = in[i].cur, mask = in[i].mask, win = winning_cells(s, cur, mask);
     for (int col = 0; col < s->w; col++) {
       uint64_t m = possible(s, mask) & column_mask(s, col);
-      if (!m) continue;
-      int v;
-      if (winning_cells(s, cur, mask) & m) v = (cells + 1 - moves) / 2;
-      else if (moves + 1 == cells) v = 0;
-      else v = -solve_position(s, cur ^ mask, mask | m, moves + 1, q->weak);
-      ans->col[ans->nmoves] = col;
-      ans->move_score[ans->nmoves] = v;
-      ans->nmoves++;
+      if (!m || (win & m) || (mask | m) == s->board) continue;    /* ends the game */
+      Pos p = { 0, cur ^ mask, mask | m };
+      p.key = canonical_key(s, p.cur, p.mask);
+      out[k++] = p;
     }
   }
-  ans->nodes = s->nodes;
-  return stop_requested ? -2 : 0;
+  qsort(out, k, sizeof *out, by_key);
+  size_t m = 0;
+  for (size_t i = 0; i < k; i++)
+    if (m == 0 || out[m - 1].key != out[i].key) out[m++] = out[i];
+  *out_n = m;
+  return out;
+}
+
+int c4_make_book(C4Solver *s, int to, C4Book *book,
+                 void (*progress)(int stones, size_t positions, void *arg), void *arg) {
+  if (to > s->cells - 1) to = s->cells - 1;
+  Pos **level = calloc((size_t)to + 1, sizeof *level);
+  size_t *count = calloc((size_t)to + 1, sizeof *count);
+  int st = -1;
+  if (!level || !count || !(level[0] = malloc(sizeof(Pos)))) goto done;
+  level[0][0] = (Pos){ 0, 0, 0 };
+  count[0] = 1;
+  for (int d = 1; d <= to; d++)
+    if (!(level[d] = next_level(s, level[d - 1], count[d - 1], &count[d]))) goto done;
+  /* Deepest first: each level is then looked up by the next one. */
+  const C4Book *saved = s->book;
+  s->book = book;
+  st = 0;
+  for (int d = to; d >= 0 && st == 0; d--) {
+    if (progress) progress(d, count[d], arg);
+    uint64_t *keys = malloc((count[d] + 1) * sizeof *keys);
+    int8_t *scores = malloc(count[d] + 1);
+    if (!keys || !scores) st = -1;
+    for (size_t i = 0; i < count[d] && st == 0; i++) {
+      C4Answer a;
+      int ok;
+      memset(&a, 0, sizeof a);
+      keys[i] = level[d][i].key;
+      scores[i] = (int8_t)solve_job(s, level[d][i].cur, level[d][i].mask, d, 0, &ok, &a);
+      if (!ok) st = -2;
+    }
+    if (st == 0 && c4book_add(book, d, keys, scores, count[d]) != 0) st = -1;
+    free(keys);
+    free(scores);
+  }
+  s->book = saved;
+done:
+  if (level)
+    for (int d = 0; d <= to; d++) free(level[d]);
+  free(level);
+  free(count);
+  return st;
 }

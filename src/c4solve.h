@@ -1,36 +1,65 @@
 /*
 ** c4solve.h -- the strong Connect Four solver (c4solve.c): Pons' score of
-** a position, the exact plies to the end, and every move's score.
+** a position, the exact plies to the end, every move's score, and opening
+** books.
 */
 #ifndef GSOLVE_C4SOLVE_H
 #define GSOLVE_C4SOLVE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include "c4book.h"
 
 typedef struct C4Query {
   int width, height;
   uint64_t cur, mask;       /* stones of the player to move; all stones */
   int moves;                /* stones on the board */
   int weak;                 /* only win/draw/loss: the scores are -1, 0, 1 */
-  int all_moves;            /* also score every legal move */
+  int all_moves;            /* every legal move's exact score; else the
+                               optimal ones exact and the others bounded */
+  int root_only;            /* only the position's score (no nmoves) */
 } C4Query;
 
 typedef struct C4Answer {
   int score;                /* Pons' score for the player to move */
   int plies;                /* to the end under best play (not weak) */
-  uint64_t nodes;
-  int nmoves;               /* with all_moves: legal moves, column order */
+  uint64_t nodes;           /* all threads together */
+  uint64_t book_hits;
+  int nmoves;               /* legal moves, column order */
   int col[64];              /* 0-based column */
-  int move_score[64];       /* its score for the player to move */
+  int move_score[64];       /* its score for the player to move ... */
+  int move_exact[64];       /* ... exact, or else an upper bound */
 } C4Answer;
 
-/* A solver for one board size with a transposition table of tt_mib MiB
-** (NULL: unsupported size or out of memory). */
+/* The techniques, each of which --without can turn off to measure it
+** (make bench); every combination gives the same scores. */
+enum {
+  C4_NO_ANTICIPATION = 1 << 0,  /* never play under an opponent's threat */
+  C4_NO_THREATS = 1 << 1,       /* order moves by the threats they make */
+  C4_NO_CENTRE = 1 << 2,        /* centre columns first (else left first) */
+  C4_NO_TABLE = 1 << 3,         /* transposition table */
+  C4_NO_LOWER = 1 << 4,         /* lower bounds in the table, not only upper */
+  C4_NO_SYMMETRY = 1 << 5,      /* a position and its mirror share entries */
+  C4_NO_NARROWING = 1 << 6      /* null-window bisection of the score range */
+};
+
+/* The bit of a technique's name ("anticipation", "threats", "centre",
+** "table", "lower-bounds", "symmetry", "narrowing"), 0 if unknown. */
+unsigned c4_technique(const char *name);
+extern const char *const c4_technique_names;   /* "anticipation, ..." */
+
+typedef struct C4Config {
+  size_t tt_mib;            /* table size (0: a small one) */
+  int threads;              /* search threads sharing the table (>= 1) */
+  unsigned without;         /* C4_NO_* */
+  const C4Book *book;       /* exact scores to use, or NULL */
+} C4Config;
+
+/* A solver for one board size (NULL: unsupported size or out of memory). */
 typedef struct C4Solver C4Solver;
-C4Solver *c4_new(int width, int height, size_t tt_mib);
+C4Solver *c4_new(int width, int height, const C4Config *cfg);
 void c4_free(C4Solver *s);
-/* Clears the table (cheaply: only the entries written since). */
+/* Clears the table (cheaply: only the buckets written since). */
 void c4_reset(C4Solver *s);
 
 /* Solves a position that has not ended; 0, or -1 (another board size),
@@ -38,6 +67,13 @@ void c4_reset(C4Solver *s);
 ** table are then worthless).  The table keeps what it learnt unless
 ** c4_reset is called. */
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
+
+/* Solves every position of `to` stones down to 0 stones reachable from
+** the empty board (deepest first, each level then used as a book for the
+** next) into `book`.  `progress`, if set, is told each level's size.
+** 0, -1 out of memory, -2 stopped. */
+int c4_make_book(C4Solver *s, int to, C4Book *book,
+                 void (*progress)(int stones, size_t positions, void *arg), void *arg);
 
 /* Plies to the end from Pons' score at `moves` stones on `cells` cells. */
 int c4_plies_from_score(int cells, int moves, int score);

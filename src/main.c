@@ -41,7 +41,7 @@
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
-                   MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS } Mode;
+                   MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK } Mode;
 enum { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE };
 
 typedef enum Solver { SOLVER_ALPHABETA, SOLVER_MINIMAX, SOLVER_RETRO, SOLVER_NATIVE, SOLVER_EXPECTIMAX } Solver;
@@ -79,6 +79,11 @@ typedef struct Options {
   int tree_prune;           /* --tree-prune: losing moves left out */
   int pv;                   /* --pv: the principal variation, as boards */
   int progress;             /* --progress: even when stderr is no terminal */
+  int threads;              /* --threads N: the native Connect Four solver's */
+  unsigned without;         /* --without LIST: its techniques left out (C4_NO_*) */
+  const char *book;         /* --book FILE: its opening book */
+  const char *make_book;    /* --make-book FILE */
+  int book_depth;           /* --book-depth N: stones of the deepest book positions */
 } Options;
 
 /* Everything a run allocates after the engine exists. */
@@ -97,7 +102,9 @@ typedef struct Run {
   int expected;             /* the result is in exp, not search */
   Solver solver;            /* the solver that ran */
   C4Solver *c4;             /* the native Connect Four solver, once made */
+  C4Book *c4book;           /* --book FILE, once read */
   int no_plies;             /* the solver gives no distances (nim-sum rule, --weak) */
+  uint64_t c4_book_hits;    /* positions the native solver found in its book */
   AbOptions ab;             /* alphabeta's options, and its statistics */
   double seconds;           /* time spent in the mode */
   Progress progress;        /* alphabeta's and minimax's, on a terminal */
@@ -146,6 +153,21 @@ static size_t default_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || size <= 0) return 0;
   return (size_t)pages / 4 * 3 * (size_t)size;
+}
+
+/* The native Connect Four solver for q's board, made once with the
+** options' table size, threads, techniques and book; an exit status. */
+static int c4_solver(Run *r, const C4Query *q) {
+  const Options *o = r->opt;
+  if (r->c4) return EXIT_OK;
+  if (o->book && r->c4book == NULL) {
+    int st = c4book_load(o->book, q->width, q->height, &r->c4book, stderr);
+    if (st != EXIT_OK) return st;
+  }
+  C4Config cfg = { o->tt_mib, o->threads ? o->threads : 1, o->without, r->c4book };
+  if (o->tt_mib == 0) cfg.without |= C4_NO_TABLE;
+  if ((r->c4 = c4_new(q->width, q->height, &cfg)) == NULL) return out_of_memory();
+  return EXIT_OK;
 }
 
 /* The native Connect Four solver stopped (Ctrl-C, --time-limit). */
@@ -268,7 +290,10 @@ static int parse_args(int argc, char **argv, Options *o) {
         || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
         || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0
         || strcmp(name, "--depth") == 0 || strcmp(name, "--tree-dot") == 0
-        || strcmp(name, "--time-limit") == 0 || play_option_takes_value(name)) {
+        || strcmp(name, "--time-limit") == 0 || strcmp(name, "--threads") == 0
+        || strcmp(name, "--without") == 0 || strcmp(name, "--book") == 0
+        || strcmp(name, "--make-book") == 0 || strcmp(name, "--book-depth") == 0
+        || play_option_takes_value(name)) {
       if (val == NULL) {
         if (i + 1 == argc)
           return usage_error("option '%s' needs an argument", name);
@@ -361,6 +386,32 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->zero_based = 1;
     } else if (strcmp(name, "--weak") == 0) {
       o->weak = 1;
+    } else if (strcmp(name, "--threads") == 0) {
+      if (parse_int(val, 1, 64, &n) != 0)
+        return usage_error("--threads needs a number from 1 to 64, not '%s'", val);
+      o->threads = (int)n;
+    } else if (strcmp(name, "--without") == 0) {
+      /* A comma-separated list of the native Connect Four solver's techniques. */
+      char list[256];
+      snprintf(list, sizeof list, "%s", val);
+      for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+        unsigned bit = c4_technique(t);
+        if (bit == 0) {
+          fprintf(stderr, "gsolve: error: --without: unknown technique '%s' (%s)\n", t,
+                  c4_technique_names);
+          return EXIT_USAGE;
+        }
+        o->without |= bit;
+      }
+    } else if (strcmp(name, "--book") == 0) {
+      o->book = val;
+    } else if (strcmp(name, "--make-book") == 0) {
+      if ((st = set_mode(o, MODE_MAKEBOOK, "--make-book")) != EXIT_OK) return st;
+      o->make_book = val;
+    } else if (strcmp(name, "--book-depth") == 0) {
+      if (parse_int(val, 0, 63, &n) != 0)
+        return usage_error("--book-depth needs a number of stones from 0 to 63, not '%s'", val);
+      o->book_depth = (int)n;
     } else if (strcmp(name, "--no-symmetry") == 0) {
       o->no_symmetry = 1;
     } else if (strcmp(name, "--stats") == 0) {
@@ -413,6 +464,8 @@ static int parse_args(int argc, char **argv, Options *o) {
     return usage_error("%s", "--tree-prune needs --tree-dot OUT");
   if (o->pv && o->mode != MODE_NONE && o->mode != MODE_SOLVE)
     return usage_error("%s", "--pv goes with --solve or --all-moves");
+  if (o->book_depth && o->mode != MODE_MAKEBOOK)
+    return usage_error("%s", "--book-depth goes with --make-book FILE");
   /* --memory bounds the transposition tables too. */
   if (o->memory_mib && o->tt_mib > o->memory_mib) o->tt_mib = o->memory_mib;
   return EXIT_OK;
@@ -953,18 +1006,19 @@ static int native_solve(Run *r) {
   if (res->terminal) return EXIT_OK;
   q.weak = r->opt->weak;
   r->no_plies = q.weak;
-  q.all_moves = 1;
-  if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, r->opt->tt_mib ? r->opt->tt_mib : 64)) == NULL)
-    return out_of_memory();
+  q.all_moves = r->opt->all_moves;
+  int st = c4_solver(r, &q);
+  if (st != EXIT_OK) return st;
   c4_reset(r->c4);
   if (c4_solve(r->c4, &q, &a) != 0) return stop_requested ? c4_stopped(&a) : out_of_memory();
   s->nodes = a.nodes;
+  r->c4_book_hits = a.book_hits;
   int cells = q.width * q.height;
   for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
     int sc = a.move_score[i];
     int plies = r->opt->weak ? 0 : c4_plies_from_score(cells, q.moves, sc);
     res->values[i] = value_make(sc, plies, res->mover);
-    res->exact[i] = 1;
+    res->exact[i] = a.move_exact[i];
   }
   search_root_finish(s);
   return EXIT_OK;
@@ -1011,6 +1065,7 @@ static int run_test_set(Run *r) {
     long want;
     int k = sscanf(line, "%4095s %ld", moves, &want);
     if (k < 1 || moves[0] == '#') continue;
+    if (strcmp(moves, "-") == 0) moves[0] = '\0';     /* the start position */
     if (k != 2) {
       fprintf(stderr, "gsolve: error: %s:%ld: expected \"moves score\"\n", o->test_set, lineno);
       st = EXIT_USAGE;
@@ -1022,10 +1077,8 @@ static int run_test_set(Run *r) {
     if ((st = position_play(r->g, moves, &pos, stderr)) != EXIT_OK) { position_free(&pos); break; }
     C4Query q;
     /* The solver (and its table) is made once, outside the timings. */
-    if (r->c4 == NULL && native_c4_query(r->g, &q) &&
-        (r->c4 = c4_new(q.width, q.height, o->tt_mib ? o->tt_mib : 64)) == NULL) {
+    if (native_c4_query(r->g, &q) && (st = c4_solver(r, &q)) != EXIT_OK) {
       position_free(&pos);
-      st = out_of_memory();
       break;
     }
     double t0 = now();
@@ -1038,14 +1091,11 @@ static int run_test_set(Run *r) {
       C4Answer a;
       r->solver = SOLVER_NATIVE;
       q.weak = o->weak;
-      if (r->c4 == NULL && (r->c4 = c4_new(q.width, q.height, o->tt_mib ? o->tt_mib : 64)) == NULL)
-        st = out_of_memory();
-      else {
-        c4_reset(r->c4);
-        if (c4_solve(r->c4, &q, &a) != 0) st = c4_stopped(&a);
-        score = a.score;
-        used = a.nodes;
-      }
+      q.root_only = 1;
+      c4_reset(r->c4);
+      if (c4_solve(r->c4, &q, &a) != 0) st = c4_stopped(&a);
+      score = a.score;
+      used = a.nodes;
       search_init(&r->search, r->g, pos.n, stderr);
     } else {
       st = solve_current(r, pos.n);
@@ -1083,6 +1133,45 @@ static int run_test_set(Run *r) {
            solver_name(r), n, bad, mean * 1e6, n ? (double)nodes / (double)n : 0.0,
            seconds > 0 ? (double)nodes / seconds : 0.0);
   return bad ? 1 : EXIT_OK;
+}
+
+static void book_progress(int stones, size_t positions, void *arg) {
+  const Options *o = arg;
+  if (!o->quiet) fprintf(stderr, "book: solving %zu positions of %d stones\n", positions, stones);
+}
+
+/* --make-book FILE: the exact score of every position of up to
+** --book-depth stones (default 4), by the native Connect Four solver. */
+static int make_book(Run *r) {
+  const Options *o = r->opt;
+  C4Query q;
+  if (!native_c4_query(r->g, &q))
+    return usage_error("%s", "--make-book needs the native Connect Four engine (connect4.game, k = 4)");
+  if (r->pos.n > 0)
+    return usage_error("%s", "--make-book starts from the empty board (no --position)");
+  int st = c4_solver(r, &q), depth = o->book_depth ? o->book_depth : 4;
+  if (st != EXIT_OK) return st;
+  C4Book *b = c4book_new(q.width, q.height);
+  if (!b) return out_of_memory();
+  double t0 = now();
+  int rc = c4_make_book(r->c4, depth, b, book_progress, (void *)o);
+  double secs = now() - t0;
+  if (rc == -2) {
+    C4Answer a = { 0 };
+    st = c4_stopped(&a);
+  } else if (rc != 0) {
+    st = out_of_memory();
+  } else if ((st = c4book_save(b, o->make_book, stderr)) == EXIT_OK) {
+    if (o->json)
+      printf("{\"book\":\"%s\",\"width\":%d,\"height\":%d,\"stones\":[%d,%d],"
+             "\"positions\":%zu,\"seconds\":%.3f}\n", o->make_book, b->width, b->height, b->from,
+             b->to, b->n, secs);
+    else
+      printf("book: %s\nboard: %dx%d\nstones: %d..%d\npositions: %zu\nseconds: %.3f\n",
+             o->make_book, b->width, b->height, b->from, b->to, b->n, secs);
+  }
+  c4book_free(b);
+  return st;
 }
 
 /* The parameters as text, which a database records. */
@@ -1230,6 +1319,8 @@ static int run(Run *r) {
     break;
   case MODE_TESTSET:
     return run_test_set(r);
+  case MODE_MAKEBOOK:
+    return make_book(r);
   case MODE_PLAY:
     return play_game(r);
   case MODE_TREEDOT:
@@ -1310,6 +1401,11 @@ static int run(Run *r) {
   if (o->stats && o->mode == MODE_SOLVE && r->solver == SOLVER_ALPHABETA
       && !o->db)
     alphabeta_stats(r);
+  if (o->stats && r->solver == SOLVER_NATIVE && r->c4)
+    fprintf(stderr, "stats: native Connect Four solver: nodes %" PRIu64 " (%.0f nodes/s), "
+            "threads %d, table %zu MiB, book hits %" PRIu64 "\n", r->search.nodes,
+            r->seconds > 0 ? (double)r->search.nodes / r->seconds : 0.0,
+            o->threads ? o->threads : 1, o->tt_mib, r->c4_book_hits);
   return EXIT_OK;
 }
 
@@ -1337,6 +1433,7 @@ static void free_run(Run *r) {
   pv_free(&r->pv);
   retro_free(&r->retro);
   c4_free(r->c4);
+  c4book_free(r->c4book);
   free(r);
 }
 

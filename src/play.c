@@ -191,7 +191,8 @@ static int solve_connect4(Play *p, C4Query *q) {
   if (search_root_begin(s) != EXIT_OK || res->terminal) return s->status;
   q->all_moves = 1;
   q->weak = 0;
-  if (p->c4 == NULL && (p->c4 = c4_new(q->width, q->height, p->tt_mib ? p->tt_mib : 64)) == NULL)
+  C4Config cfg = { p->tt_mib ? p->tt_mib : 64, 1, 0, NULL };
+  if (p->c4 == NULL && (p->c4 = c4_new(q->width, q->height, &cfg)) == NULL)
     return out_of_memory();
   if (c4_solve(p->c4, q, &a) != 0) return out_of_memory();
   s->nodes = a.nodes;
