@@ -12,7 +12,8 @@
 ** they create ("threats"), centre first ("centre"); a transposition table
 ** of lower and upper bounds with compact exact keys (c4table.c: "table",
 ** "lower-bounds"); a position and its mirror image sharing entries early
-** in the game ("symmetry"); at the root, null-window probes that bisect
+** in the game ("symmetry"); before searching the children, a look at their
+** table entries for a cutoff ("etc", enhanced transposition cutoff); at the root, null-window probes that bisect
 ** the score range ("narrowing").  An opening book made by gsolve itself
 ** can hold exact scores of the first plies (c4book.c, c4_make_book).
 **
@@ -33,6 +34,9 @@
 #include "stop.h"
 
 #define MAX_THREADS 64
+#ifndef ETC_MIN_EMPTY
+#define ETC_MIN_EMPTY 20     /* ETC where this many cells are still empty */
+#endif
 
 struct C4Solver {
   int w, h, cells;
@@ -51,7 +55,7 @@ typedef struct C4Solver Solver;
 /* One search thread: its counters and its order of the columns. */
 typedef struct Worker {
   Solver *s;
-  uint64_t nodes, book_hits;
+  uint64_t nodes, book_hits, etc_cuts;
   int order[64];
   /* The job (solve or probe) and its result. */
   uint64_t cur, mask;
@@ -62,10 +66,10 @@ typedef struct Worker {
 static const struct { const char *name; unsigned bit; } techniques[] = {
   { "anticipation", C4_NO_ANTICIPATION }, { "threats", C4_NO_THREATS },
   { "centre", C4_NO_CENTRE }, { "table", C4_NO_TABLE }, { "lower-bounds", C4_NO_LOWER },
-  { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING },
+  { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
 };
 const char *const c4_technique_names =
-    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing";
+    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc";
 
 unsigned c4_technique(const char *name) {
   for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)
@@ -135,9 +139,14 @@ static uint64_t canonical_key(const Solver *s, uint64_t cur, uint64_t mask) {
   return mkey < key ? mkey : key;
 }
 
-static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, int moves) {
-  if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return cur + mask;
-  return canonical_key(s, cur, mask);
+/* The table key: early in the game the smaller of the position's key and
+** its mirror image's (mcur, mmask: the mirror image, kept up to date by
+** the search while moves <= mirror_until). */
+static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, uint64_t mcur,
+                          uint64_t mmask, int moves) {
+  uint64_t key = cur + mask;
+  if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return key;
+  return mcur + mmask < key ? mcur + mmask : key;
 }
 
 static int stopping(const Solver *s) {
@@ -150,7 +159,8 @@ static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 ** contract: the result r satisfies r <= alpha => the true score <= r;
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
-static int negamax(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha, int beta) {
+static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
+                   int moves, int alpha, int beta) {
   Solver *s = wk->s;
   int cells = s->cells;
   wk->nodes++;
@@ -177,7 +187,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha
   }
   uint64_t key = 0;
   if (s->tt) {
-    key = table_key(s, cur, mask, moves);
+    key = table_key(s, cur, mask, mcur, mmask, moves);
     int val = c4t_get(s->tt, key);
     if (val > s->span) {
       int bound = val - 1 - s->span + s->vmin;
@@ -189,23 +199,45 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha
   }
 
   /* Order: more threats created first, then the worker's column order. */
-  uint64_t mv[64];
-  int score[64], n = 0;
+  uint64_t mv[64], mmv[64], child[64];
+  int score[64], n = 0, mirrored = moves + 1 <= s->mirror_until;
   for (int i = 0; i < s->w; i++) {
-    uint64_t m = next & column_mask(s, wk->order[i]);
+    int col = wk->order[i];
+    uint64_t m = next & column_mask(s, col), mm = 0;
     if (!m) continue;
     int t = (s->without & C4_NO_THREATS) ? 0 : popcount(winning_cells(s, cur | m, mask));
-    /* The child's table bucket, fetched while the others are ordered. */
-    if (s->tt) c4t_prefetch(s->tt, table_key(s, cur ^ mask, mask | m, moves + 1));
+    if (mirrored) mm = possible(s, mmask) & column_mask(s, s->w - 1 - col);
+    uint64_t ck = 0;
+    if (s->tt) {
+      /* The child's table bucket, fetched while the others are ordered. */
+      ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1);
+      c4t_prefetch(s->tt, ck);
+    }
     int j = n++;
-    while (j > 0 && score[j - 1] < t) { mv[j] = mv[j - 1]; score[j] = score[j - 1]; j--; }
+    while (j > 0 && score[j - 1] < t) {
+      mv[j] = mv[j - 1]; mmv[j] = mmv[j - 1]; score[j] = score[j - 1]; child[j] = child[j - 1]; j--;
+    }
     mv[j] = m;
+    mmv[j] = mm;
     score[j] = t;
+    child[j] = ck;
+  }
+  if (s->tt && !(s->without & C4_NO_ETC) && cells - moves >= ETC_MIN_EMPTY) {
+    /* Enhanced transposition cutoff: a child whose upper bound u is
+    ** known makes this position worth at least -u; enough for a cutoff
+    ** without searching any child. */
+    for (int i = 0; i < n; i++) {
+      int val = c4t_get(s->tt, child[i]);
+      if (val == 0 || val > s->span) continue;
+      int v = -(val - 1 + s->vmin);
+      if (v >= beta) { wk->etc_cuts++; return v; }
+    }
   }
   uint64_t before = wk->nodes;
   for (int i = 0; i < n; i++) {
     /* Playing mv[i]: the opponent becomes the player to move. */
-    int v = -negamax(wk, cur ^ mask, mask | mv[i], moves + 1, -beta, -alpha);
+    int v = -negamax(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], moves + 1,
+                     -beta, -alpha);
     if (stopping(s)) return 0;
     if (v >= beta) {
       if (s->tt && !(s->without & C4_NO_LOWER))
@@ -223,7 +255,7 @@ static int search(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha,
   const Solver *s = wk->s;
   if (can_win_now(s, cur, mask)) return (s->cells + 1 - moves) / 2;
   if (moves == s->cells) return 0;
-  return negamax(wk, cur, mask, moves, alpha, beta);
+  return negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), moves, alpha, beta);
 }
 
 /* The exact score by null-window bisection (or the sign only, weak). */
@@ -236,14 +268,14 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
   if (s->without & C4_NO_NARROWING) {
     /* One search with the whole window: exact (a result at an end of
     ** the window is that end, as no score lies beyond). */
-    int r = negamax(wk, cur, mask, moves, lo, hi);
+    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), moves, lo, hi);
     return r < lo ? lo : r > hi ? hi : r;
   }
   while (lo < hi && !stopping(s)) {
     int med = lo + (hi - lo) / 2;
     if (med <= 0 && lo / 2 < med) med = lo / 2;
     else if (med >= 0 && hi / 2 > med) med = hi / 2;
-    int r = negamax(wk, cur, mask, moves, med, med + 1);
+    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), moves, med, med + 1);
     if (r <= med) hi = r;
     else lo = r;
   }

@@ -3,15 +3,25 @@
 **
 ** Compact exact keys: the key is first scrambled by a bijection of the
 ** 64-bit words (multiplication by an odd constant), h = key * M.  The top
-** b bits of h choose one of 2^b buckets; the other 64 - b bits (at most 56,
-** since b >= 8) are stored with the entry.  Bucket and stored bits give h
-** back, and h gives the key, so two keys never share an entry, yet an
-** entry takes 8 bytes instead of 16.
+** `bits` bits of h choose one of 2^bits buckets; the other 64 - bits bits
+** (at most 51, since bits >= 13) are stored with the entry.  Bucket and
+** stored bits give h back, and h gives the key, so two keys never share
+** an entry, yet an entry takes 8 bytes instead of 16.
 **
-** A bucket is one 64-byte cache line: seven entries (stored bits << 8 |
-** value byte; 0 is empty) and seven "work" bytes.  A new key takes the
-** first empty entry, else the one that cost the least work to learn: deep
-** positions make way for the roots of big subtrees.
+** A table that grows with the search: each search starts on the first
+** MIN_BITS-worth of buckets (1 MiB, which the caches hold) and doubles
+** the buckets in use whenever half of them are filled, up to the size
+** asked for.  Small searches (most test positions) thus never leave the
+** cache; big ones end up on the whole table.  An entry records the
+** `bits` it was stored under, so an entry from before a doubling is never
+** mistaken for another key: it is a miss, and the first to go.
+**
+**   entry:  | stored bits of h (51) | bits - MIN_BITS (5) | value (8) |
+**
+** A bucket is one 64-byte cache line: seven entries (0 is empty) and
+** seven "work" bytes.  A new key takes the first empty entry, else an
+** entry from before a doubling, else the one that cost the least work to
+** learn: deep positions make way for the roots of big subtrees.
 **
 **   +--------+--------+-----+--------+----+----+-----+----+-----+
 **   | e[0]   | e[1]   | ... | e[6]   | w0 | w1 | ... | w6 | pad |
@@ -31,6 +41,8 @@
 #include "c4table.h"
 
 #define SLOTS 7
+#define MIN_BITS 13          /* 8192 buckets (512 KiB): the smallest table */
+#define START_BITS 14        /* a search starts on 1 MiB of buckets */
 #define SCRAMBLE UINT64_C(0x9e3779b97f4a7c15)   /* odd: a bijection */
 
 typedef struct Bucket {
@@ -41,8 +53,9 @@ typedef struct Bucket {
 
 struct C4Table {
   Bucket *b;
-  size_t nbuckets;          /* a power of two, >= 256 */
-  int bits;                 /* log2(nbuckets) */
+  size_t nbuckets;          /* a power of two, >= 2^MIN_BITS */
+  int maxbits;              /* log2(nbuckets) */
+  int bits;                 /* log2 of the buckets in use now */
   uint32_t *touched;        /* buckets filled since the last clear */
   size_t ntouched, captouched;
   int overflow;             /* touched list full: clear wipes everything */
@@ -65,10 +78,11 @@ static void *table_alloc(size_t bytes) {
 C4Table *c4t_new(size_t mib) {
   C4Table *t = calloc(1, sizeof *t);
   if (!t) return NULL;
-  size_t bytes = mib ? mib << 20 : (size_t)16 << 10;
-  t->bits = 8;
-  while (t->bits < 32 && ((size_t)2 << t->bits) * sizeof(Bucket) <= bytes) t->bits++;
-  t->nbuckets = (size_t)1 << t->bits;
+  size_t bytes = mib << 20;
+  t->maxbits = MIN_BITS;
+  while (t->maxbits < 40 && ((size_t)2 << t->maxbits) * sizeof(Bucket) <= bytes) t->maxbits++;
+  t->nbuckets = (size_t)1 << t->maxbits;
+  t->bits = t->maxbits < START_BITS ? t->maxbits : START_BITS;
   t->b = table_alloc(t->nbuckets * sizeof(Bucket));
   t->captouched = t->nbuckets / 8 + 1024;
   t->touched = malloc(t->captouched * sizeof *t->touched);
@@ -87,45 +101,57 @@ size_t c4t_capacity(const C4Table *t) { return t->nbuckets * SLOTS; }
 
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
-int c4t_get(const C4Table *t, uint64_t key) {
+/* Where `key` lives with `bits` buckets in use: its bucket, and the
+** entry it has there but for the value byte. */
+static size_t locate(int bits, uint64_t key, uint64_t *tag) {
   uint64_t h = key * SCRAMBLE;
-  const Bucket *b = &t->b[h >> (64 - t->bits)];
-  uint64_t tag = h << t->bits >> t->bits;
+  *tag = (h << bits >> bits) << (64 - 51) | (uint64_t)(bits - MIN_BITS) << 8;
+  return (size_t)(h >> (64 - bits));
+}
+
+int c4t_get(const C4Table *t, uint64_t key) {
+  uint64_t tag;
+  const Bucket *b = &t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)];
   for (int i = 0; i < SLOTS; i++) {
     uint64_t e = load(&b->e[i]);
     if (e == 0) return 0;               /* the rest is empty too */
-    if (e >> 8 == tag) return (int)(e & 255);
+    if ((e & ~(uint64_t)255) == tag) return (int)(e & 255);
   }
   return 0;
 }
 
 void c4t_prefetch(const C4Table *t, uint64_t key) {
-  __builtin_prefetch(&t->b[(key * SCRAMBLE) >> (64 - t->bits)]);
+  uint64_t tag;
+  __builtin_prefetch(&t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)]);
 }
 
 void c4t_put(C4Table *t, uint64_t key, int val, int work) {
-  uint64_t h = key * SCRAMBLE;
-  size_t bi = h >> (64 - t->bits);
+  uint64_t tag;
+  int bits = __atomic_load_n(&t->bits, __ATOMIC_RELAXED);
+  size_t bi = locate(bits, key, &tag);
   Bucket *b = &t->b[bi];
-  uint64_t tag = h << t->bits >> t->bits;
-  int victim = 0, least = 256;
+  int victim = 0, least = 512;
   for (int i = 0; i < SLOTS; i++) {
     uint64_t e = load(&b->e[i]);
     if (e == 0) {
       if (i == 0) {
-        /* First entry of an empty bucket: remember it for clear(). */
+        /* First entry of an empty bucket: remember it for clear(), and
+        ** double the buckets in use once half of them are filled. */
         size_t k = __atomic_fetch_add(&t->ntouched, 1, __ATOMIC_RELAXED);
         if (k < t->captouched) t->touched[k] = (uint32_t)bi;
         else __atomic_store_n(&t->overflow, 1, __ATOMIC_RELAXED);
+        if (bits < t->maxbits && k == (size_t)1 << (bits - 1))
+          __atomic_compare_exchange_n(&t->bits, &bits, bits + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
       }
       victim = i;
       break;
     }
-    if (e >> 8 == tag) { victim = i; break; }
-    int w = __atomic_load_n(&b->work[i], __ATOMIC_RELAXED);
+    if ((e & ~(uint64_t)255) == tag) { victim = i; break; }
+    /* Entries from before a doubling go first, then the cheapest. */
+    int w = (int)(e >> 8 & 31) + MIN_BITS == bits ? 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED) : 0;
     if (w < least) { least = w; victim = i; }
   }
-  __atomic_store_n(&b->e[victim], tag << 8 | (uint64_t)val, __ATOMIC_RELAXED);
+  __atomic_store_n(&b->e[victim], tag | (uint64_t)val, __ATOMIC_RELAXED);
   __atomic_store_n(&b->work[victim], (uint8_t)work, __ATOMIC_RELAXED);
 }
 
@@ -137,4 +163,5 @@ void c4t_clear(C4Table *t) {
   }
   t->ntouched = 0;
   t->overflow = 0;
+  t->bits = t->maxbits < START_BITS ? t->maxbits : START_BITS;
 }

@@ -1,0 +1,90 @@
+# The native Connect Four solver's options: every technique turned off
+# in turn (--without) and several threads (--threads) give the same exact
+# scores as the full solver on Pons' sets; --solve's optimal moves agree
+# with --all-moves and with the VM's alpha-beta; opening books made by
+# --make-book change no value, and bad books are refused.
+PONS=../shared/data/connect4/pons
+C4=games/connect4.game
+
+if [ -d "$PONS" ]; then
+  for t in anticipation threats centre table lower-bounds symmetry narrowing etc; do
+    out=$(gs $C4 --without $t --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)
+    check "c4 --without $t: L2_R1 first 60 exact" "60 0" "$(field positions "$out") $(field mismatches "$out")"
+  done
+  out=$(gs $C4 --without threats,lower-bounds,symmetry --test-set "$PONS/Test_L1_R1" --limit 20 2>&1)
+  check "c4 --without three at once: L1_R1 first 20 exact" "20 0" "$(field positions "$out") $(field mismatches "$out")"
+  for n in 2 3; do
+    out=$(gs $C4 --threads $n --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
+    check "c4 --threads $n: L1_R1 first 100 exact" "100 0" "$(field positions "$out") $(field mismatches "$out")"
+    out=$(gs $C4 --threads $n --weak --test-set "$PONS/Test_L2_R1" --limit 100 2>&1)
+    check "c4 --threads $n --weak: L2_R1 first 100" "100 0" "$(field positions "$out") $(field mismatches "$out")"
+  done
+fi
+check "c4 --without: unknown technique" \
+  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc)" \
+  "$(gs $C4 --without table,magic 2>&1)"
+check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
+
+# A test set line "-" is the empty board (5x4: a draw, checked by the VM).
+printf -- '- 0\n' > "$BUILD/c4_empty54.txt"
+out=$(gs $C4 -D width=5 -D height=4 --test-set "$BUILD/c4_empty54.txt" 2>&1)
+check "c4 test set '-' line: 5x4 empty board" "1 0" "$(field positions "$out") $(field mismatches "$out")"
+check "c4 5x4 empty board by the VM: draw" "draw" \
+  "$(field value "$(gs $C4 -D width=5 -D height=4 --engine vm --quiet)")"
+
+# --solve: the optimal moves exact, the rest bounded; they must be the
+# best moves of --all-moves, of the threaded solver and of the VM.
+for pos in "" "3" "3 3" "3 3 2" "2 3 3 4" "1 2 3 4 5" "3 3 3 3 2 4" "5 5 1 2 2 3 4"; do
+  base="gs $C4 -D width=5 -D height=4"
+  s=$($base --position "$pos" 2>&1)
+  a=$($base --position "$pos" --all-moves 2>&1)
+  t=$($base --position "$pos" --threads 2 2>&1)
+  v=$($base --position "$pos" --engine vm --quiet 2>&1)
+  check "c4 5x4 '$pos': --solve and --all-moves agree" "$(field score "$a") $(field best "$a")" \
+    "$(field score "$s") $(field best "$s")"
+  check "c4 5x4 '$pos': 2 threads agree" "$(field score "$s") $(field best "$s")" "$(field score "$t") $(field best "$t")"
+  check "c4 5x4 '$pos': the VM agrees" "$(field score "$v") $(field best "$v")" "$(field score "$s") $(field best "$s")"
+done
+# Bounds for the other moves cost less than their exact scores.
+s=$(field nodes "$(gs $C4 -D width=5 -D height=4 --position "3 3" 2>&1)")
+a=$(field nodes "$(gs $C4 -D width=5 -D height=4 --position "3 3" --all-moves 2>&1)")
+check "c4 --solve searches less than --all-moves ($s < $a nodes)" yes "$([ "$s" -lt "$a" ] && echo yes)"
+
+# Opening books.
+BOOK=$BUILD/c4_54.book
+rm -f "$BOOK"
+out=$(gs $C4 -D width=5 -D height=4 --make-book "$BOOK" --book-depth 6 --quiet 2>&1)
+check "c4 --make-book 5x4 depth 6: stones" "0..6" "$(field stones "$out")"
+check "c4 --make-book 5x4 depth 6: positions" "yes" "$([ "$(field positions "$out")" -gt 500 ] && echo yes)"
+out=$(gs $C4 -D width=5 -D height=4 --book "$BOOK" --stats 2>&1)
+check "c4 --book: empty board still a draw" "draw" "$(field value "$out")"
+check "c4 --book: answered from the book" "yes" \
+  "$(printf '%s' "$out" | grep -q 'book hits [1-9]' && echo yes)"
+for pos in "3" "3 3" "2 3 3 4" "1 2 3 4 5" "3 3 3 3 2 4" "5 5 1 2 2 3 4" "1 1 1 1" "4 4 2 2 3"; do
+  base="gs $C4 -D width=5 -D height=4 --position"
+  a=$($base "$pos" --all-moves 2>&1 | sed -n '/^move/,$p')
+  b=$($base "$pos" --all-moves --book "$BOOK" 2>&1 | sed -n '/^move/,$p')
+  check "c4 5x4 '$pos': every move's value the same with the book" "$a" "$b"
+done
+check "c4 --book for another board size" \
+  "gsolve: error: '$BOOK' is a book for 5x4, not 7x6" "$(gs $C4 --book "$BOOK" 2>&1)"
+head -c 100 "$BOOK" > "$BUILD/c4_cut.book"
+check "c4 truncated book refused" \
+  "gsolve: error: '$BUILD/c4_cut.book' is corrupt (truncated, altered or checksum mismatch)" \
+  "$(gs $C4 -D width=5 -D height=4 --book "$BUILD/c4_cut.book" 2>&1)"
+cp "$BOOK" "$BUILD/c4_bad.book"
+printf '\377' | dd of="$BUILD/c4_bad.book" bs=1 seek=60 conv=notrunc 2>/dev/null
+check "c4 altered book refused" \
+  "gsolve: error: '$BUILD/c4_bad.book' is corrupt (truncated, altered or checksum mismatch)" \
+  "$(gs $C4 -D width=5 -D height=4 --book "$BUILD/c4_bad.book" 2>&1)"
+check "c4 a game file is no book" "gsolve: error: '$C4' is not a gsolve Connect Four book" \
+  "$(gs $C4 --book $C4 2>&1)"
+check "c4 missing book: exit 6" "6" "$(gs $C4 --book "$BUILD/no-such.book" >/dev/null 2>&1; echo $?)"
+check "c4 --book-depth without --make-book" "gsolve: error: --book-depth goes with --make-book FILE" \
+  "$(gs $C4 --book-depth 3 2>&1)"
+check "c4 --make-book from a position" \
+  "gsolve: error: --make-book starts from the empty board (no --position)" \
+  "$(gs $C4 --make-book "$BUILD/x.book" --position 4 2>&1)"
+check "c4 --make-book needs Connect Four" \
+  "gsolve: error: --make-book needs the native Connect Four engine (connect4.game, k = 4)" \
+  "$(gs games/nim.game --make-book "$BUILD/x.book" 2>&1)"
