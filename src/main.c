@@ -124,6 +124,8 @@ static const char usage_text[] =
   "  --tt-size MB  --db FILE  --dump-db  --max-positions N  --memory MB\n"
   "  --time-limit S  --no-symmetry  --weak  --json  --stats\n"
   "  --quiet (no progress)  --progress (even off a tty)\n"
+  "connect4: --threads N  --without LIST  --book FILE\n"
+  "  --make-book FILE [--book-depth N] (solve the first N plies into a book)\n"
   "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
   "  --seed N  --show-evals  --ascii; type moves, or undo, hint, help, quit\n"
   "gtp: gsolve gtp FILE [--level N]: the Go Text Protocol on stdin/stdout\n"
