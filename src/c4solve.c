@@ -13,7 +13,8 @@
 ** of lower and upper bounds with compact exact keys (c4table.c: "table",
 ** "lower-bounds"); a position and its mirror image sharing entries early
 ** in the game ("symmetry"); before searching the children, a look at their
-** table entries for a cutoff ("etc", enhanced transposition cutoff); at the root, null-window probes that bisect
+** table entries for a cutoff ("etc", enhanced transposition cutoff); Allis'
+** claimeven as an upper bound ("claimeven"); at the root, null-window probes that bisect
 ** the score range ("narrowing").  An opening book made by gsolve itself
 ** can hold exact scores of the first plies (c4book.c, c4_make_book).
 **
@@ -45,6 +46,7 @@ struct C4Solver {
   const C4Book *book;
   unsigned without;          /* C4_NO_* */
   int threads;
+  uint64_t claim_rows;       /* cells of the rows of the parity of h */
   int mirror_until;          /* positions with at most this many stones share
                                 their mirror image's table entry */
   int vmin, span;            /* bounds in a table byte: see encode_* */
@@ -67,9 +69,10 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "anticipation", C4_NO_ANTICIPATION }, { "threats", C4_NO_THREATS },
   { "centre", C4_NO_CENTRE }, { "table", C4_NO_TABLE }, { "lower-bounds", C4_NO_LOWER },
   { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
+  { "claimeven", C4_NO_CLAIMEVEN },
 };
 const char *const c4_technique_names =
-    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc";
+    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven";
 
 unsigned c4_technique(const char *name) {
   for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)
@@ -115,6 +118,26 @@ static uint64_t non_losing(const Solver *s, uint64_t cur, uint64_t mask) {
     poss = forced;
   }
   return poss & ~(threats >> 1);              /* never play below a threat */
+}
+
+/* 1 if the stones `b` hold four in a row. */
+static int has_four(const Solver *s, uint64_t b) {
+  const int shifts[4] = { 1, s->h + 1, s->h, s->h + 2 };
+  for (int i = 0; i < 4; i++) {
+    uint64_t m = b & (b >> shifts[i]);
+    if (m & (m >> 2 * shifts[i])) return 1;
+  }
+  return 0;
+}
+
+/* Allis' claimeven, as an upper bound: when every column has an even
+** number of empty cells, the opponent can answer every move in the same
+** column, which leaves the player to move exactly the empty cells of the
+** rows of his parity (the first, third, ... empty cell of each column).
+** If those and his stones hold no four, he cannot win: score <= 0. */
+static int claimeven_no_win(const Solver *s, uint64_t cur, uint64_t mask) {
+  if (possible(s, mask) & ~s->claim_rows) return 0;     /* a column with odd empties */
+  return !has_four(s, cur | (s->claim_rows & s->board & ~mask));
 }
 
 static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
@@ -180,6 +203,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
+  if (hi > 0 && !(s->without & C4_NO_CLAIMEVEN) && claimeven_no_win(s, cur, mask)) hi = 0;
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
   if (s->book && moves >= s->book->from && moves <= s->book->to) {
     int v;
@@ -381,6 +405,9 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     s->board |= column_mask(s, col);
   }
   s->mirror_until = s->cells / 3;
+  for (int col = 0; col < s->w; col++)
+    for (int row = s->h % 2; row < s->h; row += 2)
+      s->claim_rows |= UINT64_C(1) << (col * (s->h + 1) + row);
   s->vmin = -(s->cells / 2) - 1;
   s->span = s->cells + 4;
   s->without = cfg->without;
