@@ -134,10 +134,14 @@ static int has_four(const Solver *s, uint64_t b) {
 ** number of empty cells, the opponent can answer every move in the same
 ** column, which leaves the player to move exactly the empty cells of the
 ** rows of his parity (the first, third, ... empty cell of each column).
-** If those and his stones hold no four, he cannot win: score <= 0. */
-static int claimeven_no_win(const Solver *s, uint64_t cur, uint64_t mask) {
-  if (possible(s, mask) & ~s->claim_rows) return 0;     /* a column with odd empties */
-  return !has_four(s, cur | (s->claim_rows & s->board & ~mask));
+** If those and his stones hold no four, he cannot win: his score is at
+** most 0; and if the opponent's cells then hold a four, he loses: at
+** most -1.  Returns that bound, or `hi` (the bound so far). */
+static int claimeven_bound(const Solver *s, uint64_t cur, uint64_t mask, int hi) {
+  if (possible(s, mask) & ~s->claim_rows) return hi;    /* a column with odd empties */
+  uint64_t empty = s->board & ~mask;
+  if (has_four(s, cur | (s->claim_rows & empty))) return hi;
+  return has_four(s, (cur ^ mask) | (empty & ~s->claim_rows)) ? -1 : 0;
 }
 
 static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
@@ -203,7 +207,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  if (hi > 0 && !(s->without & C4_NO_CLAIMEVEN) && claimeven_no_win(s, cur, mask)) hi = 0;
+  if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(s, cur, mask, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
   if (s->book && moves >= s->book->from && moves <= s->book->to) {
     int v;
