@@ -63,3 +63,15 @@ for th in 1 2; do
   printf 'threads %d: mean %s, mean nodes %s, mismatches %s\n' "$th" "$(field "mean time" "$out")" \
     "$(field "mean nodes" "$out")" "$(field mismatches "$out")"
 done
+
+# The empty 7x6 board, solved exactly (Pons' score 1: the first player
+# wins with the 41st stone), on both cores with a 2 GiB table.  Minutes:
+# BENCH_EMPTY=0 leaves it out.
+if [ "${BENCH_EMPTY:-1}" != 0 ]; then
+  printf -- '- 1\n' > build/c4_empty76.txt
+  echo
+  echo "== Connect Four: the empty 7x6 board (--threads 2 --tt-size 2048)"
+  out=$($GSOLVE games/connect4.game --threads 2 --tt-size 2048 --test-set build/c4_empty76.txt 2>&1)
+  printf 'score 1 found: %s; time %s; nodes %s; nodes/s %s\n' "$( [ "$(field mismatches "$out")" = 0 ] && echo yes || echo NO)" \
+    "$(field "mean time" "$out")" "$(field "mean nodes" "$out")" "$(field "nodes/s" "$out")"
+fi

@@ -1,0 +1,77 @@
+/*
+** test_c4table.c -- the Connect Four solver's table (src/c4table.c) never
+** answers for a key it was not given: random keys, many of them sharing
+** their bucket, stored and read back across the table's doublings and a
+** clear; the value read is the one stored or none.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include "c4table.h"
+
+static int passed, failed;
+#define CHECK(c, ...) do { if (c) passed++; else { failed++; printf("FAIL: " __VA_ARGS__); putchar('\n'); } } while (0)
+
+static uint64_t state = 0x243f6a8885a308d3ULL;
+static uint64_t next_random(void) {       /* SplitMix64 */
+  uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/* The value a key stores in these tests: a function of the key. */
+static int value_of(uint64_t key) { return (int)(key % 255) + 1; }
+
+/* The key whose scrambled form (key * SCRAMBLE, as c4table.c scrambles)
+** is h: multiplication by the inverse of the odd constant. */
+static uint64_t unscramble(uint64_t h) {
+  uint64_t m = 0x9e3779b97f4a7c15ULL, inv = m;   /* Newton: inv = m^-1 mod 2^64 */
+  for (int i = 0; i < 6; i++) inv *= 2 - m * inv;
+  return h * inv;
+}
+
+int main(void) {
+  C4Table *t = c4t_new(4);     /* 4 MiB: starts on 1 MiB, doubles twice */
+  CHECK(t != NULL, "c4t_new(4)");
+  if (!t) return 1;
+  enum { N = 200000 };
+  uint64_t *keys = malloc(N * sizeof *keys);
+  /* Keys that differ only in their high bits, or only in their low bits,
+  ** and random ones: near misses for a table that stores part of the key. */
+  for (int i = 0; i < N; i++) {
+    uint64_t r = next_random();
+    keys[i] = i % 3 == 0 ? r : i % 3 == 1 ? (r & 0xffff) << 48 | 12345 : (r & 0xffffff);
+  }
+  /* And keys that land in the same few buckets with the same low bits:
+  ** only the middle of their scrambled form tells them apart. */
+  for (int i = 0; i < N / 4; i++)
+    keys[i * 4 + 3] = unscramble((uint64_t)(i % 4) << 60 | (uint64_t)i << 24 | 0xabcdef);
+  for (int round = 0; round < 2; round++) {
+    int wrong = 0, found = 0;
+    for (int i = 0; i < N; i++) c4t_put(t, keys[i], value_of(keys[i]), (int)(i % 40));
+    for (int i = 0; i < N; i++) {
+      int v = c4t_get(t, keys[i]);
+      if (v != 0 && v != value_of(keys[i])) wrong++;
+      if (v != 0) found++;
+    }
+    CHECK(wrong == 0, "round %d: %d keys read another key's value", round, wrong);
+    /* The table holds 7 x 65536 entries; entries from before a doubling are lost. */
+    CHECK(found > 50000, "round %d: only %d keys found", round, found);
+    /* Keys never stored are absent. */
+    int ghosts = 0;
+    for (int i = 0; i < N; i++) {
+      uint64_t k = next_random() | 1;       /* odd: keys above were random too, */
+      int v = c4t_get(t, k);                /* so check the value is k's own */
+      if (v != 0 && v != value_of(k)) ghosts++;
+    }
+    CHECK(ghosts == 0, "round %d: %d unknown keys found", round, ghosts);
+    c4t_clear(t);
+    int left = 0;
+    for (int i = 0; i < N; i++) left += c4t_get(t, keys[i]) != 0;
+    CHECK(left == 0, "round %d: %d keys survive clear", round, left);
+  }
+  c4t_free(t);
+  free(keys);
+  printf("%d passed, %d failed\n", passed, failed);
+  return failed != 0;
+}
