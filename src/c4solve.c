@@ -87,13 +87,14 @@ static uint64_t column_mask(const Solver *s, int col) {
 }
 
 /* Cells where `pos` would complete four (whether empty or not). */
-static uint64_t winning_cells(const Solver *s, uint64_t pos, uint64_t mask) {
+/* Inlined: the search calls it for every child (a call costs a third). */
+static inline __attribute__((always_inline)) uint64_t winning_cells(const Solver *s, uint64_t pos,
+                                                                   uint64_t mask) {
   int h1 = s->h + 1;
   /* vertical: three below */
   uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);
-  const int shifts[3] = { h1, s->h, s->h + 2 };    /* horizontal and diagonals */
   for (int i = 0; i < 3; i++) {
-    int d = shifts[i];
+    int d = h1 - 1 + i;                              /* diagonal, horizontal, diagonal */
     uint64_t p = (pos << d) & (pos << 2 * d);
     r |= p & (pos << 3 * d);
     r |= p & (pos >> d);
