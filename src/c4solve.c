@@ -21,7 +21,9 @@
 ** Threads: "lazy SMP".  Every thread solves the same position with the
 ** shared table, each with its own tie-break order of the columns, so they
 ** wander into different subtrees and feed each other entries; the first
-** to finish gives the answer and the others stop.
+** to finish gives the answer and the others stop.  High in the tree a
+** thread puts off a child that another is searching (ABDADA), so that
+** they split the work instead of doing it twice.
 **
 ** Bit layout: as in native_c4.c (a column of height + 1 bits, the top one
 ** a sentinel).  `cur` holds the stones of the player to move and `mask`
@@ -35,6 +37,8 @@
 #include "stop.h"
 
 #define MAX_THREADS 64
+#define BUSY_BITS 16         /* slots of the table of positions being searched */
+#define SPLIT_MIN_EMPTY 16   /* threads split the work where this many cells are empty */
 #ifndef ETC_MIN_EMPTY
 #define ETC_MIN_EMPTY 20     /* ETC where this many cells are still empty */
 #endif
@@ -51,6 +55,7 @@ struct C4Solver {
                                 their mirror image's table entry */
   int vmin, span;            /* bounds in a table byte: see encode_* */
   int done;                  /* a thread finished: the others stop */
+  uint64_t *busy;            /* threads: keys being searched (ABDADA) */
 };
 typedef struct C4Solver Solver;
 
@@ -177,6 +182,24 @@ static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, uint64_t
   return mcur + mmask < key ? mcur + mmask : key;
 }
 
+/* The keys of positions some thread is searching (threads only): a
+** small table of slots, one key each; a taken slot just means no mark. */
+static int busy_slot(uint64_t key) { return (int)((key * UINT64_C(0xd6e8feb86659fd93)) >> (64 - BUSY_BITS)); }
+
+static int busy_test(const Solver *s, uint64_t key) {
+  return __atomic_load_n(&s->busy[busy_slot(key)], __ATOMIC_RELAXED) == key;
+}
+
+static int busy_mark(Solver *s, uint64_t key) {
+  uint64_t empty = 0;
+  return __atomic_compare_exchange_n(&s->busy[busy_slot(key)], &empty, key, 0, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED);
+}
+
+static void busy_unmark(Solver *s, uint64_t key) {
+  __atomic_store_n(&s->busy[busy_slot(key)], 0, __ATOMIC_RELAXED);
+}
+
 static int stopping(const Solver *s) {
   return stop_requested || __atomic_load_n(&s->done, __ATOMIC_RELAXED);
 }
@@ -263,10 +286,21 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     }
   }
   uint64_t before = wk->nodes;
-  for (int i = 0; i < n; i++) {
+  /* With threads, high in the tree: a child another thread is searching
+  ** is put off to the end (ABDADA), so that threads split the work. */
+  int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[64], ndeferred = 0;
+  uint64_t deferred = 0;
+  for (int k = 0; k < n; k++) order[k] = k;
+  for (int k = 0; k < n + ndeferred; k++) {
+    int i = order[k], marked = 0;
+    if (split && k > 0 && k < n && !(deferred >> i & 1)) {
+      if (busy_test(s, child[i])) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
+      marked = busy_mark(s, child[i]);
+    }
     /* Playing mv[i]: the opponent becomes the player to move. */
     int v = -negamax(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], moves + 1,
                      -beta, -alpha);
+    if (marked) busy_unmark(s, child[i]);
     if (stopping(s)) return 0;
     if (v >= beta) {
       if (s->tt && !(s->without & C4_NO_LOWER))
@@ -422,12 +456,17 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     free(s);
     return NULL;
   }
+  if (s->threads > 1 && s->tt && (s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy)) == NULL) {
+    c4_free(s);
+    return NULL;
+  }
   return s;
 }
 
 void c4_free(C4Solver *s) {
   if (!s) return;
   c4t_free(s->tt);
+  free(s->busy);
   free(s);
 }
 
