@@ -20,6 +20,10 @@ if [ -d "$PONS" ]; then
     set_check "L2_R2 (middle medium, native)" --test-set "$PONS/Test_L2_R2"
     set_check "L1_R2 (beginning medium, native)" --test-set "$PONS/Test_L1_R2"
     set_check "L1_R3 (beginning hard, native, first 30)" --test-set "$PONS/Test_L1_R3" --limit 30
+    # The empty board: a first-player win on the 41st stone, Pons' score 1
+    # (Allis 1988, Tromp; Pons' tutorial).  Minutes.
+    printf -- '- 1\n' > "$BUILD/c4_empty76.txt"
+    set_check "the empty 7x6 board: score 1" --threads 2 --tt-size 2048 --test-set "$BUILD/c4_empty76.txt"
   fi
 else
   echo "note: $PONS not found; Connect Four test sets skipped"
