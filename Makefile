@@ -19,7 +19,7 @@ LIB_SRC := $(filter-out src/main.c,$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
 DEPS    := $(OBJ:.o=.d) $(BUILD)/main.d
 
-.PHONY: all test test-full asan bench fuzz fuzz-build demo clean help tools test-tools install
+.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install
 all: gsolve
 
 help:
@@ -28,6 +28,7 @@ help:
 	@echo "make test       the fast test suite (minutes)"
 	@echo "make test-full  the fast suite plus the heavy solves"
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
+	@echo "make tsan       the threaded Connect Four solver's tests under ThreadSanitizer"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
 	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
 	@echo "make fuzz       libFuzzer on the three harnesses, FUZZ_SECS=N seconds each"
@@ -121,6 +122,11 @@ test-full: gsolve $(TEST_BINS) | test-tools
 asan: test-tools
 	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay build-asan/test_vm build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
+# The solver's threads share its table: their tests under ThreadSanitizer.
+tsan:
+	$(MAKE) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" gsolve-asan build-tsan/test_c4table
+	GSOLVE=./build-tsan/gsolve BUILD=build-tsan TSAN_OPTIONS=halt_on_error=1 sh -c \
+	  '. tests/lib.sh; . tests/t_c4solver.sh; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]'
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 gsolve-asan: $(BUILD)/main.o $(BUILD)/libgsolve.a
@@ -165,6 +171,6 @@ $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 
 clean:
-	rm -rf build build-asan build-fuzz gsolve
+	rm -rf build build-asan build-tsan build-fuzz gsolve
 
 -include $(DEPS)
