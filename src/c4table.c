@@ -1,27 +1,28 @@
 /*
 ** c4table.c -- the Connect Four solver's transposition table.
 **
-** Compact exact keys: the key is first scrambled by a bijection of the
-** 64-bit words (multiplication by an odd constant), h = key * M.  The top
-** `bits` bits of h choose one of 2^bits buckets; the other 64 - bits bits
-** (at most 51, since bits >= 13) are stored with the entry.  Bucket and
-** stored bits give h back, and h gives the key, so two keys never share
-** an entry, yet an entry takes 8 bytes instead of 16.
+** Compact exact keys: the key is first scrambled by a bijection h of the
+** 64-bit words (odd multipliers and right xor-shifts).  The low `bits`
+** bits of h choose one of 2^bits buckets (bits >= MIN_BITS = 13); the
+** entry stores h without its low 13 bits.  Bucket and stored bits give h
+** back, and h gives the key, so two keys never share an entry, yet an
+** entry takes 8 bytes instead of 16.
 **
-** A table that grows with the search: each search starts on the first
-** MIN_BITS-worth of buckets (1 MiB, which the caches hold) and doubles
-** the buckets in use whenever half of them are filled, up to the size
-** asked for.  Small searches (most test positions) thus never leave the
-** cache; big ones end up on the whole table.  An entry records the
-** `bits` it was stored under, so an entry from before a doubling is never
-** mistaken for another key: it is a miss, and the first to go.
+**   entry:  | h without its low 13 bits (51) | 0 (5) | value (8) |
 **
-**   entry:  | stored bits of h (51) | bits - MIN_BITS (5) | value (8) |
+** A table that grows with the search: each search starts on START_BITS
+** worth of buckets (4 MiB, which the caches mostly hold) and doubles the
+** buckets in use whenever half of them are filled, up to the size asked
+** for.  Small searches (most test positions) thus stay in the cache; big
+** ones end up on the whole table.  Since the stored bits do not depend on
+** the size, a doubling never makes an entry answer for another key: the
+** entries whose h has the new bucket bit clear stay where they are found,
+** the others are out of reach, and the first to go.
 **
 ** A bucket is one 64-byte cache line: seven entries (0 is empty) and
 ** seven "work" bytes.  A new key takes the first empty entry, else an
-** entry from before a doubling, else the one that cost the least work to
-** learn: deep positions make way for the roots of big subtrees.
+** entry a doubling left out of reach, else the one that cost the least
+** work to learn: deep positions make way for the roots of big subtrees.
 **
 **   +--------+--------+-----+--------+----+----+-----+----+-----+
 **   | e[0]   | e[1]   | ... | e[6]   | w0 | w1 | ... | w6 | pad |
@@ -41,9 +42,19 @@
 #include "c4table.h"
 
 #define SLOTS 7
-#define MIN_BITS 13          /* 8192 buckets (512 KiB): the smallest table */
-#define START_BITS 14        /* a search starts on 1 MiB of buckets */
-#define SCRAMBLE UINT64_C(0x9e3779b97f4a7c15)   /* odd: a bijection */
+#define MIN_BITS 13          /* 8192 buckets (512 KiB): the smallest table; the
+                                low bits of h the entries do not store */
+#define START_BITS 16        /* a search starts on 4 MiB of buckets */
+#define LOW_MASK ((UINT64_C(1) << MIN_BITS) - 1)
+
+/* A bijection of the 64-bit words (odd multipliers and right xor-shifts
+** are each invertible) that spreads every key bit over the low bits. */
+static uint64_t scramble(uint64_t key) {
+  uint64_t h = key * UINT64_C(0x9e3779b97f4a7c15);
+  h ^= h >> 29;
+  h *= UINT64_C(0xbf58476d1ce4e5b9);
+  return h ^ h >> 32;
+}
 
 typedef struct Bucket {
   uint64_t e[SLOTS];
@@ -101,12 +112,13 @@ size_t c4t_capacity(const C4Table *t) { return t->nbuckets * SLOTS; }
 
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 
-/* Where `key` lives with `bits` buckets in use: its bucket, and the
-** entry it has there but for the value byte. */
+/* Where `key` lives with `bits` buckets in use: its bucket (the low bits
+** of the scrambled key) and the entry it has there but for the value
+** byte (the scrambled key without its low MIN_BITS bits). */
 static size_t locate(int bits, uint64_t key, uint64_t *tag) {
-  uint64_t h = key * SCRAMBLE;
-  *tag = (h << bits >> bits) << (64 - 51) | (uint64_t)(bits - MIN_BITS) << 8;
-  return (size_t)(h >> (64 - bits));
+  uint64_t h = scramble(key);
+  *tag = h & ~LOW_MASK;
+  return (size_t)(h & (((uint64_t)1 << bits) - 1));
 }
 
 int c4t_get(const C4Table *t, uint64_t key) {
@@ -147,8 +159,11 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work) {
       break;
     }
     if ((e & ~(uint64_t)255) == tag) { victim = i; break; }
-    /* Entries from before a doubling go first, then the cheapest. */
-    int w = (int)(e >> 8 & 31) + MIN_BITS == bits ? 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED) : 0;
+    /* Entries that a doubling left out of reach (their scrambled key's
+    ** bits from MIN_BITS up to `bits` are not the bucket's) go first,
+    ** then the cheapest. */
+    int reachable = ((e ^ bi) & (((uint64_t)1 << bits) - 1) & ~LOW_MASK) == 0;
+    int w = reachable ? 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED) : 0;
     if (w < least) { least = w; victim = i; }
   }
   __atomic_store_n(&b->e[victim], tag | (uint64_t)val, __ATOMIC_RELAXED);

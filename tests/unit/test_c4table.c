@@ -22,17 +22,26 @@ static uint64_t next_random(void) {       /* SplitMix64 */
 /* The value a key stores in these tests: a function of the key. */
 static int value_of(uint64_t key) { return (int)(key % 255) + 1; }
 
-/* The key whose scrambled form (key * SCRAMBLE, as c4table.c scrambles)
-** is h: multiplication by the inverse of the odd constant. */
-static uint64_t unscramble(uint64_t h) {
-  uint64_t m = 0x9e3779b97f4a7c15ULL, inv = m;   /* Newton: inv = m^-1 mod 2^64 */
+/* The inverse of an odd number modulo 2^64 (Newton's iteration). */
+static uint64_t inverse(uint64_t m) {
+  uint64_t inv = m;
   for (int i = 0; i < 6; i++) inv *= 2 - m * inv;
-  return h * inv;
+  return inv;
+}
+
+/* The key whose scrambled form (as c4table.c scrambles: times M1, xor
+** >> 29, times M2, xor >> 32) is h: each step undone in turn. */
+static uint64_t unscramble(uint64_t h) {
+  h ^= h >> 32;
+  h *= inverse(0xbf58476d1ce4e5b9ULL);
+  h ^= h >> 29;
+  h ^= h >> 58;
+  return h * inverse(0x9e3779b97f4a7c15ULL);
 }
 
 int main(void) {
-  C4Table *t = c4t_new(4);     /* 4 MiB: starts on 1 MiB, doubles twice */
-  CHECK(t != NULL, "c4t_new(4)");
+  C4Table *t = c4t_new(16);    /* 16 MiB: starts on 4 MiB, doubles twice */
+  CHECK(t != NULL, "c4t_new(16)");
   if (!t) return 1;
   enum { N = 200000 };
   uint64_t *keys = malloc(N * sizeof *keys);
@@ -42,10 +51,12 @@ int main(void) {
     uint64_t r = next_random();
     keys[i] = i % 3 == 0 ? r : i % 3 == 1 ? (r & 0xffff) << 48 | 12345 : (r & 0xffffff);
   }
-  /* And keys that land in the same few buckets with the same low bits:
-  ** only the middle of their scrambled form tells them apart. */
+  /* And keys that land in the same bucket with the same low bits: only
+  ** the middle and top of their scrambled form tell them apart. */
   for (int i = 0; i < N / 4; i++)
-    keys[i * 4 + 3] = unscramble((uint64_t)(i % 4) << 60 | (uint64_t)i << 24 | 0xabcdef);
+    keys[i * 4 + 3] = unscramble((uint64_t)(i % 4) << 60 | (uint64_t)i << 36 | 0xabcdef);
+  for (int i = 0; i < 16; i++)    /* the top bits alone (one bucket at every size) */
+    keys[i * 4 + 3] = unscramble((uint64_t)i << 60 | 0x1789);
   for (int round = 0; round < 2; round++) {
     int wrong = 0, found = 0;
     for (int i = 0; i < N; i++) c4t_put(t, keys[i], value_of(keys[i]), (int)(i % 40));
@@ -55,7 +66,7 @@ int main(void) {
       if (v != 0) found++;
     }
     CHECK(wrong == 0, "round %d: %d keys read another key's value", round, wrong);
-    /* The table holds 7 x 65536 entries; entries from before a doubling are lost. */
+    /* 7 x 262144 entries; a doubling leaves about half the older ones out of reach. */
     CHECK(found > 50000, "round %d: only %d keys found", round, found);
     /* Keys never stored are absent. */
     int ghosts = 0;
