@@ -74,10 +74,11 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "anticipation", C4_NO_ANTICIPATION }, { "threats", C4_NO_THREATS },
   { "centre", C4_NO_CENTRE }, { "table", C4_NO_TABLE }, { "lower-bounds", C4_NO_LOWER },
   { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
-  { "claimeven", C4_NO_CLAIMEVEN },
+  { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE },
 };
 const char *const c4_technique_names =
-    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven";
+    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, "
+    "best-move";
 
 unsigned c4_technique(const char *name) {
   for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)
@@ -176,10 +177,12 @@ static uint64_t canonical_key(const Solver *s, uint64_t cur, uint64_t mask) {
 ** its mirror image's (mcur, mmask: the mirror image, kept up to date by
 ** the search while moves <= mirror_until). */
 static uint64_t table_key(const Solver *s, uint64_t cur, uint64_t mask, uint64_t mcur,
-                          uint64_t mmask, int moves) {
+                          uint64_t mmask, int moves, int *flipped) {
   uint64_t key = cur + mask;
+  *flipped = 0;
   if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return key;
-  return mcur + mmask < key ? mcur + mmask : key;
+  if (mcur + mmask < key) { *flipped = 1; return mcur + mmask; }
+  return key;
 }
 
 /* The keys of positions some thread is searching (threads only): a
@@ -202,6 +205,14 @@ static void busy_unmark(Solver *s, uint64_t key) {
 
 static int stopping(const Solver *s) {
   return stop_requested || __atomic_load_n(&s->done, __ATOMIC_RELAXED);
+}
+
+/* The move part of a table datum: column + 1 as the entry's key sees
+** the board (mirrored when `flipped`), above the value byte; 0 (none)
+** on boards too wide for 5 bits or without the technique. */
+static int move_datum(const Solver *s, int col, int flipped) {
+  if (col < 0 || s->w > 31 || (s->without & C4_NO_BESTMOVE)) return 0;
+  return (flipped ? s->w - col : col + 1) << 8;
 }
 
 static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
@@ -238,9 +249,12 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     if (c4book_get(s->book, canonical_key(s, cur, mask), &v)) { wk->book_hits++; return v; }
   }
   uint64_t key = 0;
-  if (s->tt) {
-    key = table_key(s, cur, mask, mcur, mmask, moves);
-    int val = c4t_get(s->tt, key);
+  int flipped = 0, hint = -1;           /* the table's best move, a column */
+  C4Table *tt = s->tt, *ctt = s->tt;
+  if (tt) {
+    key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
+    int ent = c4t_get(tt, key), val = ent & 255, hm = ent >> 8;
+    if (hm) hint = flipped ? s->w - hm : hm - 1;
     if (val > s->span) {
       int bound = val - 1 - s->span + s->vmin;
       if (alpha < bound) { alpha = bound; if (alpha >= beta) return alpha; }
@@ -252,36 +266,41 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
 
   /* Order: more threats created first, then the worker's column order. */
   uint64_t mv[64], mmv[64], child[64];
-  int score[64], n = 0, mirrored = moves + 1 <= s->mirror_until;
+  int score[64], mcol[64], n = 0, mirrored = moves + 1 <= s->mirror_until;
   for (int i = 0; i < s->w; i++) {
     int col = wk->order[i];
     uint64_t m = next & column_mask(s, col), mm = 0;
     if (!m) continue;
     /* (A forced move needs no ordering.) */
-    int t = (s->without & C4_NO_THREATS) || !(next & (next - 1)) ? 0
-            : popcount(winning_cells(s, cur | m, mask));
+    int t = !(next & (next - 1)) ? 0
+            : col == hint ? 64
+            : (s->without & C4_NO_THREATS) ? 0 : popcount(winning_cells(s, cur | m, mask));
     if (mirrored) mm = possible(s, mmask) & column_mask(s, s->w - 1 - col);
     uint64_t ck = 0;
-    if (s->tt) {
+    if (tt) {
       /* The child's table bucket, fetched while the others are ordered. */
-      ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1);
-      c4t_prefetch(s->tt, ck);
+      int f;
+      ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
+      c4t_prefetch(ctt, ck);
     }
     int j = n++;
     while (j > 0 && score[j - 1] < t) {
-      mv[j] = mv[j - 1]; mmv[j] = mmv[j - 1]; score[j] = score[j - 1]; child[j] = child[j - 1]; j--;
+      mv[j] = mv[j - 1]; mmv[j] = mmv[j - 1]; score[j] = score[j - 1]; child[j] = child[j - 1];
+      mcol[j] = mcol[j - 1];
+      j--;
     }
+    mcol[j] = col;
     mv[j] = m;
     mmv[j] = mm;
     score[j] = t;
     child[j] = ck;
   }
-  if (s->tt && !(s->without & C4_NO_ETC) && cells - moves >= ETC_MIN_EMPTY) {
+  if (tt && !(s->without & C4_NO_ETC) && cells - moves >= ETC_MIN_EMPTY) {
     /* Enhanced transposition cutoff: a child whose upper bound u is
     ** known makes this position worth at least -u; enough for a cutoff
     ** without searching any child. */
     for (int i = 0; i < n; i++) {
-      int val = c4t_get(s->tt, child[i]);
+      int val = c4t_get(ctt, child[i]) & 255;
       if (val == 0 || val > s->span) continue;
       int v = -(val - 1 + s->vmin);
       if (v >= beta) { wk->etc_cuts++; return v; }
@@ -292,6 +311,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   ** is put off to the end (ABDADA), so that threads split the work. */
   int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[64], ndeferred = 0;
   uint64_t deferred = 0;
+  int best = -1, bestv = -1000;
   for (int k = 0; k < n; k++) order[k] = k;
   for (int k = 0; k < n + ndeferred; k++) {
     int i = order[k], marked = 0;
@@ -305,13 +325,17 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     if (marked) busy_unmark(s, child[i]);
     if (stopping(s)) return 0;
     if (v >= beta) {
-      if (s->tt && !(s->without & C4_NO_LOWER))
-        c4t_put(s->tt, key, encode_lower(s, v), log2_work(wk->nodes - before));
+      if (tt && !(s->without & C4_NO_LOWER))
+        c4t_put(tt, key, encode_lower(s, v) | move_datum(s, mcol[i], flipped),
+                log2_work(wk->nodes - before));
       return v;
     }
+    if (v > bestv) { bestv = v; best = mcol[i]; }
     if (v > alpha) alpha = v;
   }
-  if (s->tt) c4t_put(s->tt, key, encode_upper(s, alpha), log2_work(wk->nodes - before));
+  if (tt)
+    c4t_put(tt, key, encode_upper(s, alpha) | move_datum(s, best, flipped),
+            log2_work(wk->nodes - before));
   return alpha;
 }
 

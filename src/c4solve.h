@@ -42,11 +42,13 @@ enum {
   C4_NO_SYMMETRY = 1 << 5,      /* a position and its mirror share entries */
   C4_NO_NARROWING = 1 << 6,     /* null-window bisection of the score range */
   C4_NO_ETC = 1 << 7,           /* enhanced transposition cutoffs */
-  C4_NO_CLAIMEVEN = 1 << 8      /* Allis' claimeven as an upper bound */
+  C4_NO_CLAIMEVEN = 1 << 8,     /* Allis' claimeven as an upper bound */
+  C4_NO_BESTMOVE = 1 << 9       /* the table's best move tried first */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",
-** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven"), 0
+** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven",
+** "best-move"), 0
 ** if unknown. */
 unsigned c4_technique(const char *name);
 extern const char *const c4_technique_names;   /* "anticipation, ..." */

@@ -8,7 +8,10 @@
 ** back, and h gives the key, so two keys never share an entry, yet an
 ** entry takes 8 bytes instead of 16.
 **
-**   entry:  | h without its low 13 bits (51) | 0 (5) | value (8) |
+**   entry:  | h without its low 13 bits (51) | move (5) | value (8) |
+**
+** The caller's datum is 13 bits: a value byte (1..255) and a 5-bit move
+** (0: none), which the table stores and returns without looking at.
 **
 ** A table that grows with the search: each search starts on START_BITS
 ** worth of buckets (4 MiB, which the caches mostly hold) and doubles the
@@ -127,7 +130,7 @@ int c4t_get(const C4Table *t, uint64_t key) {
   for (int i = 0; i < SLOTS; i++) {
     uint64_t e = load(&b->e[i]);
     if (e == 0) return 0;               /* the rest is empty too */
-    if ((e & ~(uint64_t)255) == tag) return (int)(e & 255);
+    if ((e & ~LOW_MASK) == tag) return (int)(e & LOW_MASK);
   }
   return 0;
 }
@@ -158,7 +161,7 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work) {
       victim = i;
       break;
     }
-    if ((e & ~(uint64_t)255) == tag) { victim = i; break; }
+    if ((e & ~LOW_MASK) == tag) { victim = i; break; }
     /* Entries that a doubling left out of reach (their scrambled key's
     ** bits from MIN_BITS up to `bits` are not the bucket's) go first,
     ** then the cheapest. */

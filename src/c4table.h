@@ -15,11 +15,12 @@ typedef struct C4Table C4Table;
 C4Table *c4t_new(size_t mib);
 void c4t_free(C4Table *t);
 
-/* The byte stored with `key` (1..255), or 0 if it is not in the table.
-** Keys are any 64-bit values; two different keys never share an entry. */
+/* The datum stored with `key`, or 0 if it is not in the table: 13 bits,
+** a value byte (1..255) and above it a 5-bit move.  Keys are any 64-bit
+** values; two different keys never share an entry. */
 int c4t_get(const C4Table *t, uint64_t key);
 
-/* Stores byte `val` (1..255) with `key`.  `work` (the log2 of the nodes
+/* Stores datum `val` (a value byte 1..255, plus a move << 8) with `key`.  `work` (the log2 of the nodes
 ** spent to learn it) decides which entry of a full bucket gives way. */
 void c4t_put(C4Table *t, uint64_t key, int val, int work);
 

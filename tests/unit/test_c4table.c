@@ -19,8 +19,9 @@ static uint64_t next_random(void) {       /* SplitMix64 */
   return z ^ (z >> 31);
 }
 
-/* The value a key stores in these tests: a function of the key. */
-static int value_of(uint64_t key) { return (int)(key % 255) + 1; }
+/* The datum a key stores in these tests, a function of the key: a value
+** byte 1..255 and a 5-bit move above it. */
+static int value_of(uint64_t key) { return (int)(key % 255) + 1 + (int)((key >> 8) % 32 << 8); }
 
 /* The inverse of an odd number modulo 2^64 (Newton's iteration). */
 static uint64_t inverse(uint64_t m) {
