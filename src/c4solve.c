@@ -39,6 +39,15 @@
 #define MAX_THREADS 64
 #define BUSY_BITS 16         /* slots of the table of positions being searched */
 #define SPLIT_MIN_EMPTY 16   /* threads split the work where this many cells are empty */
+/* A table of NEAR_FROM_MIB or more lives mostly in DRAM, where each
+** probe waits on memory: positions with fewer than FAR_EMPTY empty cells
+** (most nodes, each cheap to search again) then go to a table of NEAR_MIB
+** that the caches hold, and only the others to the big table.  On the
+** first 5 lines of Test_L1_R3 with --tt-size 2048: 3.1 -> 8.6 M nodes/s
+** for 1% more nodes. */
+#define NEAR_FROM_MIB 128
+#define NEAR_MIB 16
+#define FAR_EMPTY 20
 #ifndef ETC_MIN_EMPTY
 #define ETC_MIN_EMPTY 20     /* ETC where this many cells are still empty */
 #endif
@@ -47,6 +56,8 @@ struct C4Solver {
   int w, h, cells;
   uint64_t bottom, board;    /* bit 0 of every column; every playable cell */
   C4Table *tt;               /* NULL without the table */
+  C4Table *near;             /* big tables only: positions with fewer than
+                                FAR_EMPTY empty cells (else NULL) */
   const C4Book *book;
   unsigned without;          /* C4_NO_* */
   int threads;
@@ -250,7 +261,8 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   }
   uint64_t key = 0;
   int flipped = 0, hint = -1;           /* the table's best move, a column */
-  C4Table *tt = s->tt, *ctt = s->tt;
+  C4Table *tt = s->near && cells - moves < FAR_EMPTY ? s->near : s->tt;
+  C4Table *ctt = s->near && cells - moves - 1 < FAR_EMPTY ? s->near : s->tt;
   if (tt) {
     key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
     int ent = c4t_get(tt, key), val = ent & 255, hm = ent >> 8;
@@ -486,6 +498,10 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     free(s);
     return NULL;
   }
+  if (s->tt && cfg->tt_mib >= NEAR_FROM_MIB && (s->near = c4t_new(NEAR_MIB)) == NULL) {
+    c4_free(s);
+    return NULL;
+  }
   if (s->threads > 1 && s->tt && (s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy)) == NULL) {
     c4_free(s);
     return NULL;
@@ -496,12 +512,14 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
 void c4_free(C4Solver *s) {
   if (!s) return;
   c4t_free(s->tt);
+  c4t_free(s->near);
   free(s->busy);
   free(s);
 }
 
 void c4_reset(C4Solver *s) {
   if (s->tt) c4t_clear(s->tt);
+  if (s->near) c4t_clear(s->near);
 }
 
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
