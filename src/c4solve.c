@@ -85,11 +85,11 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "anticipation", C4_NO_ANTICIPATION }, { "threats", C4_NO_THREATS },
   { "centre", C4_NO_CENTRE }, { "table", C4_NO_TABLE }, { "lower-bounds", C4_NO_LOWER },
   { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
-  { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE },
+  { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE }, { "forced", C4_NO_FORCED },
 };
 const char *const c4_technique_names =
     "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, "
-    "best-move";
+    "best-move, forced";
 
 unsigned c4_technique(const char *name) {
   for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)
@@ -258,6 +258,17 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   if (s->book && moves >= s->book->from && moves <= s->book->to) {
     int v;
     if (c4book_get(s->book, canonical_key(s, cur, mask), &v)) { wk->book_hits++; return v; }
+  }
+  if (!(next & (next - 1)) && !(s->without & C4_NO_FORCED)) {
+    /* A forced move: this position is worth minus its child, whose own
+    ** entry is all the table needs (no lookup, no entry here). */
+    uint64_t mm = 0;
+    if (moves + 1 <= s->mirror_until) {
+      int bit = __builtin_ctzll(next), col = bit / (s->h + 1);
+      mm = (s->w - 1 - col >= col) ? next << (s->w - 1 - 2 * col) * (s->h + 1)
+                                   : next >> (2 * col - s->w + 1) * (s->h + 1);
+    }
+    return -negamax(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm, moves + 1, -beta, -alpha);
   }
   uint64_t key = 0;
   int flipped = 0, hint = -1;           /* the table's best move, a column */

@@ -43,7 +43,8 @@ enum {
   C4_NO_NARROWING = 1 << 6,     /* null-window bisection of the score range */
   C4_NO_ETC = 1 << 7,           /* enhanced transposition cutoffs */
   C4_NO_CLAIMEVEN = 1 << 8,     /* Allis' claimeven as an upper bound */
-  C4_NO_BESTMOVE = 1 << 9       /* the table's best move tried first */
+  C4_NO_BESTMOVE = 1 << 9,      /* the table's best move tried first */
+  C4_NO_FORCED = 1 << 10        /* a forced move played without a table entry */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",
