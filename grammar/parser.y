@@ -67,7 +67,7 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
 %token <ival> INTLIT "integer" BOOLLIT "true or false" BADCHAR "stray character"
 %token GAME "game" PLAYERS "players" PARAM "param" CONST "const" TYPE "type"
 %token BOARD "board" STATE "state" MOVE "move" FUNCTION "function" END "end"
-%token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" SYMMETRY "symmetry" VAR "var" IF "if"
+%token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" BOUND "bound" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
 %token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal"
@@ -122,10 +122,12 @@ decl
   | START block                 { $$ = mk_decl(ps, NODE_START, @1, "start", NULL, NULL, $2, NULL); }
   | NOMOVES block               { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves", NULL, NULL, $2, NULL); }
   | EVAL block                  { $$ = mk_decl(ps, NODE_EVAL, @1, "eval", NULL, NULL, $2, NULL); }
+  | BOUND '(' params ')' block  { $$ = mk_decl(ps, NODE_BOUND, @1, "bound", $3, NULL, $5, NULL); }
   | REPETITION IDENT rep_clauses opt_when ';'
                                 { $$ = mk_decl(ps, NODE_REPETITION, @2, $2, $3, $4, NULL, NULL); }
   | REPETITION DRAW rep_clauses opt_when ';'
                                 { $$ = mk_decl(ps, NODE_REPETITION, @2, "draw", $3, $4, NULL, NULL); }
+  | SCORE IDENT ';'             { $$ = mk_name(ps, NODE_SCORE_ONLY, @2, $2); }
   | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
   | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }

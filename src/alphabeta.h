@@ -37,6 +37,7 @@ typedef struct AbStats {
   uint64_t probes;        /* searches of a root move (windows and probes) */
   uint64_t etc_cutoffs;   /* nodes cut by a child's table entry */
   uint64_t iterations;    /* depths searched (--depth: 1 to N) */
+  uint64_t bound_cutoffs; /* nodes the game's bound settled */
 } AbStats;
 
 typedef struct AbOptions {
@@ -49,6 +50,12 @@ typedef struct AbOptions {
   int etc;                /* look the children up in the table before
                           ** searching them (enhanced transposition
                           ** cutoffs) */
+  int score_only;         /* values are scores alone: the distance to the
+                          ** end is not part of them, so every line to
+                          ** the same score is as good (far fewer nodes
+                          ** where games are long, as in Go); an exact
+                          ** search then also uses the game's bounds
+                          ** (GameVtable.bounds) */
   AbStats stats;          /* out */
 } AbOptions;
 

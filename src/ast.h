@@ -30,9 +30,11 @@ typedef enum NodeKind {
   NODE_START,      /* c: body: sets up the start position */
   NODE_NATIVE,     /* name: engine; a: condition on the parameters or NULL */
   NODE_EVAL,       /* c: body */
+  NODE_BOUND,      /* a: params (one: the player); c: body */
   NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL */
   NODE_REPETITION, /* name: "forbidden" or "draw"; a: clauses (NODE_NAME "of"
                    ** or "except", names in a); b: condition or NULL */
+  NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */
   /* types */
   NODE_TRANGE,     /* a..b */

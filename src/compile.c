@@ -1127,7 +1127,7 @@ static void stmt(Compiler *c, Node *s) {
         list_push(&c->loop->conts, &c->loop->nconts, &c->loop->capconts, emit(c, OP_JMP, 0, 0, s->span), c);
       break;
     case NODE_RETURN:
-      if (c->kind == CHUNK_FUNCTION || c->kind == CHUNK_EVAL) {
+      if (c->kind == CHUNK_FUNCTION || c->kind == CHUNK_EVAL || c->kind == CHUNK_BOUND) {
         if (c->ret.kind == TY_VOID) {
           if (s->a) { diag_error(c->d, s->a->span, "this function returns no value"); }
           emit(c, OP_RET0, 0, 0, s->span);
@@ -1499,6 +1499,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   c.locals = malloc(PROG_MAX_LOCALS * sizeof *c.locals);
   if (!c.locals) { p->oom = 1; return 0; }
   p->gen_chunk = p->end_chunk = p->nomoves_chunk = p->eval_chunk = p->start_chunk = -1;
+  p->bound_chunk = -1;
   p->rules = prog_alloc(p, (size_t)(p->nrules + 1) * sizeof(MoveRule));
   if (!p->chunks) p->chunks = calloc(1, sizeof *p->chunks);
   if (!p->rules || !p->chunks) { p->oom = 1; free(c.locals); return 0; }
@@ -1617,6 +1618,17 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     c.ret = mkt(TY_INT);
     block(&c, r->eval_decl->c);
     chunk_end(&c, p->eval_chunk, OP_NORET, closing(r->eval_decl->c));
+  }
+  if (r->bound_decl && r->bound_decl->a && !r->bound_decl->a->next
+      && r->bound_decl->a->a->kind == NODE_TPLAYER) {
+    Type pt = mkt(TY_PLAYER);
+    p->bound_chunk = chunk_begin(&c, CHUNK_BOUND, "bound");
+    c.ret = mkt(TY_INT);
+    add_params(&c, r->bound_decl->a, &pt, 1, 0);
+    p->chunks[p->bound_chunk].nparams = 1;
+    p->chunks[p->bound_chunk].returns = 1;
+    block(&c, r->bound_decl->c);
+    chunk_end(&c, p->bound_chunk, OP_NORET, closing(r->bound_decl->c));
   }
   /* CALL operands are function indices; make them chunk indices, once
   ** every body that may call is compiled. */

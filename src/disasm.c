@@ -22,6 +22,7 @@ static const char *chunk_kind(ChunkKind k) {
     case CHUNK_END: return "end";
     case CHUNK_NOMOVES: return "nomoves";
     case CHUNK_EVAL: return "eval";
+    case CHUNK_BOUND: return "bound";
     case CHUNK_START: return "start";
     case CHUNK_WEIGHT: return "weight";
     default: return "function";

@@ -121,12 +121,19 @@ struct Game {
   int has_rewards;                /* some moves pay (vt->rewards) */
   int has_history;                /* legal moves or the end depend on the
                                   ** earlier positions (repetition rule) */
+  int score_only;                 /* the game declares `score only;`: solvers
+                                  ** that can, value positions by score
+                                  ** alone (no distance to the end) */
   int32_t margin_bound;           /* every outcome's |margin| is at most
                                   ** this; 0 when it is not known */
   /* Optional (board_bytes 0: none): writes the board of `state` (the
   ** game's per-cell arrays) into out, for --count's `boards`. */
   size_t board_bytes;
   void (*board_key)(Game *g, const void *state, void *out);
+  /* Optional (NULL, or 0 returned: none): proven bounds on the final
+  ** margin of the player to move (his payoff minus the other's) from the
+  ** current position, whatever is played: the game's `bound` block. */
+  int (*bounds)(Game *g, int32_t *lo, int32_t *hi);
   void (*destroy)(Game *g);       /* frees the engine (game_free) */
   jmp_buf *trap;                  /* where runtime errors jump; NULL: exit */
   int error_status;               /* exit status of the last runtime error */

@@ -4,13 +4,15 @@
 #include <string.h>
 #include "ghi.h"
 
+#define BLOOM_MASK (GHI_BLOOM_BITS - 1)
+
 static void bloom_add(uint64_t *b, uint64_t h) {
-  unsigned k[3] = { (unsigned)(h & 255), (unsigned)((h >> 21) & 255), (unsigned)((h >> 42) & 255) };
+  unsigned k[3] = { (unsigned)(h & BLOOM_MASK), (unsigned)((h >> 21) & BLOOM_MASK), (unsigned)((h >> 42) & BLOOM_MASK) };
   for (int i = 0; i < 3; i++) b[k[i] >> 6] |= (uint64_t)1 << (k[i] & 63);
 }
 
 static int bloom_has(const uint64_t *b, uint64_t h) {
-  unsigned k[3] = { (unsigned)(h & 255), (unsigned)((h >> 21) & 255), (unsigned)((h >> 42) & 255) };
+  unsigned k[3] = { (unsigned)(h & BLOOM_MASK), (unsigned)((h >> 21) & BLOOM_MASK), (unsigned)((h >> 42) & BLOOM_MASK) };
   for (int i = 0; i < 3; i++)
     if (!(b[k[i] >> 6] & ((uint64_t)1 << (k[i] & 63)))) return 0;
   return 1;
@@ -36,7 +38,7 @@ void ghi_add_trace(Ghi *x, Game *g, int node) {
 }
 
 void ghi_fold(Ghi *parent, const Ghi *child, int node) {
-  for (int i = 0; i < 4; i++) parent->bloom[i] |= child->bloom[i];
+  for (int i = 0; i < GHI_BLOOM_WORDS; i++) parent->bloom[i] |= child->bloom[i];
   for (int i = 0; i < child->nd; i++)
     if (child->di[i] < node) add_d(parent, child->d[i], child->di[i]);
   parent->overflow |= child->overflow;

@@ -165,6 +165,7 @@ static int choose(Gtp *t, char *buf, size_t n) {
   if (t->tt == NULL && t->o->tt_mib > 0 && (t->tt = tt_new(t->o->tt_mib)) == NULL) return 0;
   alphabeta_options(&ab);
   ab.depth = t->prog->ncells <= GTP_EXACT_CELLS ? 0 : t->o->level;
+  ab.score_only = g->score_only;
   if (alphabeta_run(&t->search, t->tt, &ab) != EXIT_OK) return 0;
   const SolveResult *r = &t->search.result;
   for (int i = 0; i < r->nmoves; i++)

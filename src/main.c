@@ -53,6 +53,8 @@ typedef struct Options {
   Solver solver;
   int solver_set;           /* --solver was given */
   int weak;                 /* --weak: win/draw/loss only (native solver) */
+  int score_only;           /* 1 --score-only, -1 --with-plies, 0 the game's
+                            ** declaration (alphabeta's values) */
   const char *test_set;     /* --test-set FILE: lines "moves score" */
   long limit;               /* --limit N: first N lines; 0 all */
   long playouts;            /* --playouts N: random games */
@@ -124,6 +126,7 @@ static const char usage_text[] =
   "  --tt-size MB  --db FILE  --dump-db  --max-positions N  --memory MB\n"
   "  --time-limit S  --no-symmetry  --weak  --json  --stats\n"
   "  --quiet (no progress)  --progress (even off a tty)\n"
+  "  --score-only (no distances: plies -)  --with-plies (distances again)\n"
   "connect4: --threads N  --without LIST  --book FILE\n"
   "  --make-book FILE [--book-depth N] (solve the first N plies into a book)\n"
   "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
@@ -388,6 +391,10 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->zero_based = 1;
     } else if (strcmp(name, "--weak") == 0) {
       o->weak = 1;
+    } else if (strcmp(name, "--score-only") == 0) {
+      o->score_only = 1;
+    } else if (strcmp(name, "--with-plies") == 0) {
+      o->score_only = -1;
     } else if (strcmp(name, "--threads") == 0) {
       if (parse_int(val, 1, 64, &n) != 0)
         return usage_error("--threads needs a number from 1 to 64, not '%s'", val);
@@ -1203,9 +1210,9 @@ static void alphabeta_stats(const Run *r) {
   uint64_t nodes = r->search.nodes;
   fflush(stdout);
   fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), evals %" PRIu64
-          ", root searches %" PRIu64 ", depths %" PRIu64 "\n", nodes,
+          ", root searches %" PRIu64 ", depths %" PRIu64 ", bound cutoffs %" PRIu64 "\n", nodes,
           r->seconds > 0 ? (double)nodes / r->seconds : 0.0, a->evals,
-          a->probes, a->iterations);
+          a->probes, a->iterations, a->bound_cutoffs);
   if (r->tt != NULL) {
     const TtStats *t = tt_stats(r->tt);
     size_t cap, used = tt_used(r->tt, &cap);
@@ -1365,6 +1372,9 @@ static int run(Run *r) {
       r->solver = SOLVER_NATIVE;
     if (o->weak && r->solver != SOLVER_NATIVE)
       return usage_error("%s", "--weak needs the native Connect Four solver (--engine native)");
+    if (o->score_only && (r->solver != SOLVER_ALPHABETA || o->db))
+      return usage_error("%s", o->score_only > 0 ? "--score-only is a mode of the alphabeta solver"
+                         : "--with-plies is a mode of the alphabeta solver");
     if (r->solver == SOLVER_NATIVE) {
       st = native_solve(r);
     } else if (o->solver == SOLVER_RETRO) {
@@ -1386,6 +1396,8 @@ static int run(Run *r) {
       alphabeta_options(&r->ab);
       r->ab.all_moves = o->all_moves;
       r->ab.depth = o->depth;
+      r->ab.score_only = o->score_only ? o->score_only > 0 : g->score_only;
+      r->no_plies = r->ab.score_only;
       st = alphabeta_run(&r->search, r->tt, &r->ab);
     }
     progress_end(&r->progress);

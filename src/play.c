@@ -65,6 +65,7 @@ typedef struct Play {
   Retro retro;              /* for games with cycles: solved once */
   int retro_ready;          /* retro holds the labels of every position */
   int depth;                /* depth of the last search (0: exact) */
+  int score_only;           /* its values had no distances (`score only;`) */
   Search search;
   ExpSolver exp;            /* expected values (chance, pay, n players) */
   Position pos;
@@ -238,6 +239,7 @@ static int think(Play *p, int all_moves) {
   search_free(&p->search);
   search_init(&p->search, g, ply, stderr);
   p->depth = 0;
+  p->score_only = 0;
   if (p->retro_ready) return solve_retro(p);
   if (p->o->level == PLAY_PERFECT && native_c4_query(g, &q)) return solve_connect4(p, &q);
   if (p->tt == NULL && p->tt_mib > 0 && (p->tt = tt_new(p->tt_mib)) == NULL)
@@ -245,6 +247,7 @@ static int think(Play *p, int all_moves) {
   alphabeta_options(&ab);
   ab.all_moves = all_moves;
   ab.depth = p->o->level;
+  ab.score_only = p->score_only = g->score_only;
   /* Quietly: a line that repeats a position (a game with cycles) stops
   ** the search, and retrograde analysis takes over. */
   p->search.err = NULL;
@@ -264,13 +267,17 @@ static int think(Play *p, int all_moves) {
 }
 
 /* A move's value in words, for the player to move: "win in 3",
-** "loss in 4", "draw in 9", "win by 2 in 5"; beyond the depth searched,
-** the eval's score: "+2". */
-static const char *value_words(Value v, int depth, char *buf, size_t size) {
+** "loss in 4", "draw in 9", "win by 2 in 5" ("win by 2" when values
+** are scores only); beyond the depth searched, the eval's score: "+2". */
+static const char *value_words(Value v, int depth, int score_only, char *buf, size_t size) {
   int64_t score, plies;
   int proven;
   alphabeta_decode(v, depth, &score, &plies, &proven);
-  if (!proven && score == 0)
+  if (proven && score_only && (score > 1 || score < -1))
+    snprintf(buf, size, "%s by %" PRId64, value_verdict(score), score > 0 ? score : -score);
+  else if (proven && score_only)
+    snprintf(buf, size, "%s", value_verdict(score));
+  else if (!proven && score == 0)
     snprintf(buf, size, "0");
   else if (!proven)
     snprintf(buf, size, "%+" PRId64, score);
@@ -300,7 +307,7 @@ static void show_evals(Play *p, double seconds) {
   fprintf(p->out, ", %.3f s, %" PRIu64 " nodes):\n", seconds, p->search.nodes);
   for (int i = 0; i < r->nmoves; i++) {
     move_name(p->g, &r->moves[i], mb, sizeof mb);
-    value_words(r->values[i], p->depth, vb, sizeof vb);
+    value_words(r->values[i], p->depth, p->score_only, vb, sizeof vb);
     if (r->best[i]) fprintf(p->out, "  %-*s  %-14s  best\n", width, mb, vb);
     else fprintf(p->out, "  %-*s  %s\n", width, mb, vb);
   }
@@ -445,7 +452,7 @@ static void hint(Play *p) {
   for (int i = 0; i < r->nmoves; i++)
     if (r->best[i])
       fprintf(p->out, "%s%s", k++ ? ", " : "", move_name(p->g, &r->moves[i], buf, sizeof buf));
-  fprintf(p->out, " (%s)\n", value_words(r->value, p->depth, vb, sizeof vb));
+  fprintf(p->out, " (%s)\n", value_words(r->value, p->depth, p->score_only, vb, sizeof vb));
 }
 
 /* Takes back moves up to and including the person's last one. */

@@ -65,7 +65,7 @@ typedef struct StateVar {
 
 typedef enum ChunkKind {
   CHUNK_GENERATE, CHUNK_LEGALITY, CHUNK_EFFECT, CHUNK_END, CHUNK_NOMOVES,
-  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT
+  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT, CHUNK_BOUND
 } ChunkKind;
 
 /* A compiled body: where its code lies and how big its frame is. */
@@ -121,6 +121,8 @@ struct Program {
   uint8_t *rep_except;    /* nrules flags */
   int has_score;          /* some outcome is a `score` (margins beyond 1) */
   int has_illegal;        /* some effect may say `illegal` */
+  int score_only;         /* `score only;`: a position's value is its score
+                          ** alone, not the distance to the end */
 
   ParamInfo *params; int nparams;
   EnumInfo *enums; int nenums;
@@ -142,6 +144,7 @@ struct Program {
   Chunk *chunks; int nchunks;
   MoveRule *rules; int nrules;
   int gen_chunk, end_chunk, nomoves_chunk, eval_chunk, start_chunk; /* -1 if absent */
+  int bound_chunk;        /* bound(p: player), or -1 */
   int maxargs;            /* max arguments over rules */
 
   /* Symmetry: a group of slot permutations (element 0 the identity) and

@@ -1095,6 +1095,12 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         else *slot = n;
         break;
       }
+      case NODE_BOUND:
+        if (r->bound_decl) diag_error(d, n->span, "'bound' declared twice");
+        else r->bound_decl = n;
+        if (!n->a || n->a->next || n->a->a->kind != NODE_TPLAYER)
+          diag_error(d, n->span, "a bound takes one parameter, a player: bound(p: player) { ... }");
+        break;
       case NODE_NATIVE: {
         if (p->native) { diag_error(d, n->span, "native engine declared twice"); break; }
         p->native = n->name;
@@ -1108,6 +1114,12 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         }
         break;
       }
+      case NODE_SCORE_ONLY:
+        if (strcmp(n->name, "only") != 0)
+          diag_error(d, n->span, "expected 'only' after 'score' (the declaration 'score only;')");
+        else if (p->score_only) diag_error(d, n->span, "'score only' declared twice");
+        p->score_only = 1;
+        break;
       case NODE_SYMMETRY: {
         Node **s = realloc(r->symmetries, (size_t)(r->nsymmetries + 1) * sizeof *s);
         if (s) { r->symmetries = s; s[r->nsymmetries++] = n; }

@@ -34,7 +34,7 @@ struct Resolver {
   Symbol *syms; int nsyms, cap;
   Node **funcs; int nfuncs;         /* function declarations, by index */
   Node **moves;                     /* move declarations, by rule index */
-  Node *end_decl, *nomoves_decl, *eval_decl, *start_decl;
+  Node *end_decl, *nomoves_decl, *eval_decl, *start_decl, *bound_decl;
   Node **symmetries; int nsymmetries;
   Node **repetitions; int nrepetitions;
   int depth;                        /* recursion guard for const folding */

@@ -125,6 +125,7 @@ static int describe_chunk(const Chunk *c, char *buf, size_t n) {
     case CHUNK_END: return snprintf(buf, n, "the end block");
     case CHUNK_NOMOVES: return snprintf(buf, n, "the nomoves block");
     case CHUNK_EVAL: return snprintf(buf, n, "eval");
+    case CHUNK_BOUND: return snprintf(buf, n, "bound");
     case CHUNK_START: return snprintf(buf, n, "the start block");
     case CHUNK_WEIGHT: return snprintf(buf, n, "the weight of move '%s'", c->name);
     default: return snprintf(buf, n, "function '%s'", c->name);
@@ -741,6 +742,23 @@ static int32_t vm_eval(Game *g) {
   return run(vm, vm->p->eval_chunk, NULL, 0);
 }
 
+/* The game's bound(p): the most p's margin can still be, whatever is
+** played.  The mover's margin lies in [-bound(other), bound(mover)]; a
+** bound below its opposite is an error in the rules. */
+static int vm_bounds(Game *g, int32_t *lo, int32_t *hi) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  if (p->bound_chunk < 0 || p->nplayers != 2 || (p->chance && vm->slots[0] == p->chance)) return 0;
+  int32_t me = vm->slots[0], other = 3 - me;
+  *hi = run(vm, p->bound_chunk, &me, 1);
+  *lo = -run(vm, p->bound_chunk, &other, 1);
+  if (*lo > *hi)
+    vm_fail(vm, p->chunks[p->bound_chunk].start, 0, EXIT_RUNTIME,
+            "the bounds cross: bound(%s) is %d, but %s's margin is at least -bound(%s) = %d",
+            p->players[me - 1], (int)*hi, p->players[me - 1], p->players[other - 1], (int)*lo);
+  return 1;
+}
+
 static int vm_to_move(Game *g) {
   VM *vm = (VM *)g;
   return vm->p->chance && vm->slots[0] == vm->p->chance ? GAME_CHANCE : vm->slots[0] - 1;
@@ -1018,8 +1036,10 @@ Game *vm_new(const Program *p, int *status) {
   for (int i = 0; i < p->nvars; i++)
     if (p->vars[i].on_board) g->board_bytes += (size_t)p->ncells * sizeof(int32_t);
   if (g->board_bytes) g->board_key = vm_board_key;
+  if (p->bound_chunk >= 0) g->bounds = vm_bounds;
   g->has_rewards = p->has_pay;
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
+  g->score_only = p->score_only;
   vm->bits = malloc((size_t)p->nslots);
   if (!vm->bits) { vm_free(g); return NULL; }
   size_t total = 0;

@@ -67,6 +67,10 @@ for size in "1 1" "2 1" "3 1" "4 1" "5 1" "6 1" "2 2" "3 2"; do
   solve "go ${1}x$2 (situational superko)" alphabeta games/go.game -D width=$1 -D height=$2
 done
 solve "go 2x2 (positional superko)" alphabeta games/go.game -D width=2 -D height=2 -D ko=positional
+# Scores and distances (--with-plies) instead of scores only: the price
+# of the distance under superko.
+solve "go 2x2 --with-plies" alphabeta games/go.game -D width=2 -D height=2 --with-plies
+solve "go 1x6 --with-plies" alphabeta games/go.game -D width=6 -D height=1 --with-plies
 
 echo
 echo "== Chance, per-move payoffs, three players (expected values; score instead of plies)"

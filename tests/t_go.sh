@@ -45,8 +45,44 @@ check "go 1x6: Black +1" "win 1 b1, e1" "$(go_val -D width=6 -D height=1)"
 check "go 1x6, positional: Black +1" "win 1 b1, e1" "$(go_val -D width=6 -D height=1 -D ko=positional)"
 # 2x2 with pass tried first: 1,446 nodes in the published search; the
 # table keyed by position (with what each subtree met of the line, ghi.h)
-# keeps us near that.
-check "go 2x2: nodes (deterministic)" "1288" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+# keeps us below that.  go.game says `score only;`: values without the
+# distance to the end (--with-plies puts it back, and costs more).
+check "go 2x2: nodes (deterministic)" "800" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+check "go 2x2 --with-plies: nodes (deterministic)" "1412" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies)")"
+check "go 2x2 --with-plies: plies 11" "win 1 11" \
+  "$(go_o=$(gs $go_g -D width=2 -D height=2 --with-plies); echo "$(field value "$go_o") $(field score "$go_o") $(field plies "$go_o")")"
+# Scores only against scores and distances (which use no bound): the same
+# score, and every move optimal with distances is optimal by score.
+for go_c in "2 2 a1" "2 2 a1 b2 b1 pass" "2 2 b2 a1 a2 b1 pass" "5 1 c1" "5 1 b1 e1 d1 pass e1" \
+            "3 2 b1 a2" "3 2 a1 c2 b2" "3 2 b1" "3 2 a1" "3 3 b1 pass a2 pass b2 pass c2 pass a3 pass b3 pass c3" \
+            "3 3 b1 pass a2 pass b2 pass c2 pass b3 pass a3"; do
+  set -- $go_c
+  go_w=$1 go_h=$2
+  shift 2
+  go_o1=$(gs $go_g -D width=$go_w -D height=$go_h --position "$*" --json)
+  go_o2=$(gs $go_g -D width=$go_w -D height=$go_h --position "$*" --json --with-plies)
+  go_s1=$(printf '%s' "$go_o1" | sed 's/.*"score":\([-0-9]*\).*/\1/')
+  go_s2=$(printf '%s' "$go_o2" | sed 's/.*"score":\([-0-9]*\).*/\1/')
+  check "go ${go_w}x$go_h after $*: scores only = with plies" "$go_s2" "$go_s1"
+  go_b1=$(printf '%s' "$go_o1" | sed 's/.*"best":\[\([^]]*\)\].*/\1/' | tr ',' '\n')
+  go_b2=$(printf '%s' "$go_o2" | sed 's/.*"best":\[\([^]]*\)\].*/\1/' | tr ',' '\n')
+  check "go ${go_w}x$go_h after $*: best with plies within best by score" "" \
+    "$(printf '%s\n' "$go_b2" | while read -r m; do printf '%s\n' "$go_b1" | grep -qxF -- "$m" || echo "$m"; done)"
+done
+# The bound (Benson's unconditional life): Black's chain b1 a2 b2 c2 b3
+# has four one-point eyes, so every point is his: -9 for White, settled
+# by the bound at every child (scores only) instead of searched.
+go_o=$(gs $go_g --position "b1 pass a2 pass b2 pass c2 pass b3" --stats 2>&1)
+check "go 3x3, Black alive with four eyes: White -9" "loss -9 pass" \
+  "$(field value "$go_o") $(field score "$go_o") $(field best "$go_o")"
+check "go 3x3, Black alive with four eyes: the bound settles it in 3 nodes" "3" "$(field nodes "$go_o")"
+check "go 3x3, Black alive with four eyes: bound cutoffs" "yes" \
+  "$(printf '%s\n' "$go_o" | grep -q 'bound cutoffs [1-9]' && echo yes || echo no)"
+# Capture rule 4 (stones turned over) has no bound: searched, same value.
+go_o=$(gs $go_g -D capture=4 --position "b1 pass a2 pass b2 pass c2 pass b3" --stats 2>&1)
+check "go 3x3, capture 4: no bound, same value" "loss -9 0" \
+  "$(field value "$go_o") $(field score "$go_o") $(printf '%s\n' "$go_o" | sed -n 's/.*bound cutoffs \([0-9]*\).*/\1/p')"
 # The table against no table (plain alpha-beta, exact under any rule) on
 # positions of 2x2 and 1x5 where the history matters.
 for go_c in "2 2 a1 b2 b1 pass" "2 2 b2 a1 a2 b1 pass" "2 2 a1 b1 a2 pass b2 b1" "5 1 d1 a1 e1 b1 c1 b1" \
@@ -62,7 +98,10 @@ check "go 2x2 as a graph: the same value" "win 1 0, 1, 2, 3" "$(go_val -D nodes=
 check "go 2x2, komi 1: a draw" "draw 0" "$(go_val -D width=2 -D height=2 -D komi=1 | cut -d' ' -f1,2)"
 check "go 2x2, komi 2: White wins by 1" "loss -1" "$(go_val -D width=2 -D height=2 -D komi=2 | cut -d' ' -f1,2)"
 go_o=$(gs $go_g -D limit=1)
-check "go 3x3, one move: any stone owns the board" "win 9 1" \
+check "go 3x3, one move: any stone owns the board" "win 9 -" \
+  "$(field value "$go_o") $(field score "$go_o") $(field plies "$go_o")"
+go_o=$(gs $go_g -D limit=1 --with-plies)
+check "go 3x3, one move, --with-plies: in 1 ply" "win 9 1" \
   "$(field value "$go_o") $(field score "$go_o") $(field plies "$go_o")"
 # Cross-check: expectimax (payoff vectors, no pruning) agrees where it
 # can finish quickly.
@@ -129,6 +168,12 @@ check "go: two passes end the game" "draw 0" "$(go_val -D width=2 -D height=2 --
 
 # 2x3: a draw, Black's best first move a pass (Drange's table: "(0)"):
 # 33 million nodes, about 3 minutes: the full suite only.
-if [ -n "$GSOLVE_FULL" ]; then
-  check "go 2x3: a draw, pass first" "draw 0 pass" "$(go_val -D width=3 -D height=2)"
-fi
+# 2x3: a draw, and Black's only optimal move is a pass (Drange's table:
+# "(0)").  33 million nodes with distances, 8,220 by score alone.
+check "go 2x3: a draw, pass first" "draw 0 pass" "$(go_val -D width=3 -D height=2)"
+check "go 3x2 as a graph (the 2x3 grid): a draw, pass first" "draw 0 pass" \
+  "$(go_val -D nodes=6 -D edges=0,1,1,2,3,4,4,5,0,3,1,4,2,5)"
+# gsolve play on a `score only` game: values in words without distances.
+go_o=$(gs play $go_g -D width=2 -D height=2 --self-play --level perfect --show-evals --ascii 2>&1)
+check "go play, scores only: 'loss by 4' without 'in N'" "yes no" \
+  "$(printf '%s\n' "$go_o" | grep -q ' loss by 4 *$' && echo yes || echo no) $(printf '%s\n' "$go_o" | grep -q 'by [0-9]* in [0-9]' && echo yes || echo no)"

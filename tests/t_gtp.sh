@@ -26,7 +26,7 @@ gt_gnugo=/usr/games/gnugo
 if [ -n "$gt_gnugo" ] && command -v python3 >/dev/null 2>&1; then
   for gt_size in 3 4 5; do
     gt_out=$(python3 tests/gtp_match.py $gt_size 2 "$GSOLVE gtp games/go.game" \
-      "$gt_gnugo --mode gtp --chinese-rules --situational-superko --capture-all-dead --level 1" 2>&1)
+      "$gt_gnugo --mode gtp --chinese-rules --situational-superko --capture-all-dead --never-resign --level 1" 2>&1)
     gt_st=$?
     check "gtp against gnugo on ${gt_size}x$gt_size: moves accepted, final scores agree" 0 "$gt_st"
     [ "$gt_st" -eq 0 ] || printf '%s\n' "$gt_out"
