@@ -1619,8 +1619,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     block(&c, r->eval_decl->c);
     chunk_end(&c, p->eval_chunk, OP_NORET, closing(r->eval_decl->c));
   }
-  if (r->bound_decl && r->bound_decl->a && !r->bound_decl->a->next
-      && r->bound_decl->a->a->kind == NODE_TPLAYER) {
+  if (r->bound_decl) {
     Type pt = mkt(TY_PLAYER);
     p->bound_chunk = chunk_begin(&c, CHUNK_BOUND, "bound");
     c.ret = mkt(TY_INT);

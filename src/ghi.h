@@ -30,6 +30,8 @@
 #define GHI_BLOOM_BITS 2048
 #endif
 #define GHI_BLOOM_WORDS (GHI_BLOOM_BITS / 64)
+_Static_assert(GHI_BLOOM_BITS >= 64 && (GHI_BLOOM_BITS & (GHI_BLOOM_BITS - 1)) == 0,
+               "GHI_BLOOM_BITS: a power of two, at least 64 (ghi.c masks the hashes)");
 
 typedef struct Ghi {
   uint64_t bloom[GHI_BLOOM_WORDS];      /* T */

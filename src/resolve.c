@@ -1096,10 +1096,11 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         break;
       }
       case NODE_BOUND:
+        /* Kept only when well formed: the compiler then takes it as is. */
         if (r->bound_decl) diag_error(d, n->span, "'bound' declared twice");
-        else r->bound_decl = n;
-        if (!n->a || n->a->next || n->a->a->kind != NODE_TPLAYER)
+        else if (!n->a || n->a->next || n->a->a->kind != NODE_TPLAYER)
           diag_error(d, n->span, "a bound takes one parameter, a player: bound(p: player) { ... }");
+        else r->bound_decl = n;
         break;
       case NODE_NATIVE: {
         if (p->native) { diag_error(d, n->span, "native engine declared twice"); break; }

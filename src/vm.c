@@ -748,7 +748,7 @@ static int32_t vm_eval(Game *g) {
 static int vm_bounds(Game *g, int32_t *lo, int32_t *hi) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
-  if (p->bound_chunk < 0 || p->nplayers != 2 || (p->chance && vm->slots[0] == p->chance)) return 0;
+  if (p->chance && vm->slots[0] == p->chance) return 0;
   int32_t me = vm->slots[0], other = 3 - me;
   *hi = run(vm, p->bound_chunk, &me, 1);
   *lo = -run(vm, p->bound_chunk, &other, 1);
@@ -1036,7 +1036,7 @@ Game *vm_new(const Program *p, int *status) {
   for (int i = 0; i < p->nvars; i++)
     if (p->vars[i].on_board) g->board_bytes += (size_t)p->ncells * sizeof(int32_t);
   if (g->board_bytes) g->board_key = vm_board_key;
-  if (p->bound_chunk >= 0) g->bounds = vm_bounds;
+  if (p->bound_chunk >= 0 && p->nplayers == 2) g->bounds = vm_bounds;
   g->has_rewards = p->has_pay;
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   g->score_only = p->score_only;
