@@ -56,6 +56,9 @@ typedef struct AbOptions {
                           ** where games are long, as in Go); an exact
                           ** search then also uses the game's bounds
                           ** (GameVtable.bounds) */
+  int deepen;             /* with the game's bounds: prove each root
+                          ** probe by searches to a growing horizon
+                          ** whose leaves are worth the bounds */
   AbStats stats;          /* out */
 } AbOptions;
 

@@ -70,6 +70,7 @@ typedef struct Options {
   int engine;               /* ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE */
   int stats, quiet;
   int no_symmetry;          /* --no-symmetry: retro stores every position */
+  int no_deepening;         /* --no-deepening: alphabeta follows lines to the end */
   long max_positions;       /* 0: no limit */
   size_t memory_mib;        /* 0: no limit */
   unsigned time_limit;      /* --time-limit SECONDS; 0: none */
@@ -127,6 +128,7 @@ static const char usage_text[] =
   "  --time-limit S  --no-symmetry  --weak  --json  --stats\n"
   "  --quiet (no progress)  --progress (even off a tty)\n"
   "  --score-only (no distances: plies -)  --with-plies (distances again)\n"
+  "  --no-deepening (with a game's bound: no proofs to a growing horizon)\n"
   "connect4: --threads N  --without LIST  --book FILE\n"
   "  --make-book FILE [--book-depth N] (solve the first N plies into a book)\n"
   "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
@@ -423,6 +425,8 @@ static int parse_args(int argc, char **argv, Options *o) {
       o->book_depth = (int)n;
     } else if (strcmp(name, "--no-symmetry") == 0) {
       o->no_symmetry = 1;
+    } else if (strcmp(name, "--no-deepening") == 0) {
+      o->no_deepening = 1;
     } else if (strcmp(name, "--stats") == 0) {
       o->stats = 1;
     } else if (strcmp(name, "--quiet") == 0) {
@@ -1375,6 +1379,8 @@ static int run(Run *r) {
     if (o->score_only && (r->solver != SOLVER_ALPHABETA || o->db))
       return usage_error("%s", o->score_only > 0 ? "--score-only is a mode of the alphabeta solver"
                          : "--with-plies is a mode of the alphabeta solver");
+    if (o->no_deepening && (r->solver != SOLVER_ALPHABETA || o->db))
+      return usage_error("%s", "--no-deepening is a mode of the alphabeta solver");
     if (r->solver == SOLVER_NATIVE) {
       st = native_solve(r);
     } else if (o->solver == SOLVER_RETRO) {
@@ -1398,6 +1404,7 @@ static int run(Run *r) {
       r->ab.depth = o->depth;
       r->ab.score_only = o->score_only ? o->score_only > 0 : g->score_only;
       r->no_plies = r->ab.score_only;
+      r->ab.deepen = !o->no_deepening;
       st = alphabeta_run(&r->search, r->tt, &r->ab);
     }
     progress_end(&r->progress);

@@ -27,6 +27,9 @@ typedef struct SearchFrame {
   size_t mbase;           /* this node's moves start here in the move stack */
   uint64_t hash;          /* game_hash of the node */
   uint64_t nodes0;        /* node count on entry: the subtree's work */
+  uint64_t leaves0;       /* alphabeta's deepening: horizon leaves met
+                          ** before this node (none since: it is exact) */
+  int exact_entry;        /* deepening: the table held an exact entry */
   int nmoves;             /* legal moves */
   int i;                  /* child being searched (its rank in the order) */
   int best_i;             /* generation index of the best child */

@@ -10,7 +10,9 @@
 # - optimal scores with area scoring, komi 0, no suicide, superko: 1x1 0,
 #   1x2 0, 1x3 +3, 1x4 +4, 1x5 0 (Weninger and Hayward, "Exploring
 #   positional linear Go"), 2x2 +1 under positional or situational superko
-#   (Bill Taylor's proof, Sensei's Library "2x2 board").
+#   (Bill Taylor's proof, Sensei's Library "2x2 board"), 3x3 +9 by the
+#   centre alone (van der Werf, van den Herik and Uiterwijk, "Solving Go on
+#   small boards", ICGA Journal 2003).
 
 go_g="games/go.game"
 go_val() {   # value score best for the player to move
@@ -43,11 +45,18 @@ check "go 1x3: the centre" "win 3 b1" "$(go_val -D width=3 -D height=1)"
 # 1x6 +1 (Drange's table, mathpuzzle.com/go, and Weninger and Hayward).
 check "go 1x6: Black +1" "win 1 b1, e1" "$(go_val -D width=6 -D height=1)"
 check "go 1x6, positional: Black +1" "win 1 b1, e1" "$(go_val -D width=6 -D height=1 -D ko=positional)"
+for go_ko in positional situational; do
+  check "go 3x3, ko=$go_ko: Black +9, the centre only" "win 9 b2" "$(go_val -D ko=$go_ko)"
+done
 # 2x2 with pass tried first: 1,446 nodes in the published search; the
 # table keyed by position (with what each subtree met of the line, ghi.h)
 # keeps us below that.  go.game says `score only;`: values without the
-# distance to the end (--with-plies puts it back, and costs more).
-check "go 2x2: nodes (deterministic)" "800" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+# distance to the end (--with-plies puts it back, and costs more).  Its
+# bound makes the search prove each probe by deepening (800 nodes
+# without: --no-deepening; 3x3 does not finish without it).
+check "go 2x2: nodes (deterministic)" "1134" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+check "go 2x2 --no-deepening: nodes (deterministic)" "800" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening)")"
 check "go 2x2 --with-plies: nodes (deterministic)" "1412" \
   "$(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies)")"
 check "go 2x2 --with-plies: plies 11" "win 1 11" \
@@ -57,7 +66,7 @@ check "go 2x2 --with-plies: plies 11" "win 1 11" \
 # after 3x2 b1: there --with-plies takes 30 s, by score 0.1 s.)
 for go_c in "2 2 a1" "2 2 a1 b2 b1 pass" "2 2 b2 a1 a2 b1 pass" "5 1 c1" "5 1 b1 e1 d1 pass e1" \
             "3 2 b1 a2" "3 2 a1 c2 b2" "3 2 a1" "3 3 b1 pass a2 pass b2 pass c2 pass a3 pass b3 pass c3" \
-            "3 3 b1 pass a2 pass b2 pass c2 pass b3 pass a3"; do
+            "3 3 b1 pass a2 pass b2 pass c2 pass b3 pass a3" "3 3 b1 pass a2 pass b2 pass c2 pass c3 pass"; do
   set -- $go_c
   go_w=$1 go_h=$2
   shift 2
@@ -71,6 +80,36 @@ for go_c in "2 2 a1" "2 2 a1 b2 b1 pass" "2 2 b2 a1 a2 b1 pass" "5 1 c1" "5 1 b1
   check "go ${go_w}x$go_h after $*: best with plies within best by score" "" \
     "$(printf '%s\n' "$go_b2" | while read -r m; do printf '%s\n' "$go_b1" | grep -qxF -- "$m" || echo "$m"; done)"
 done
+# Deepening (proofs to a growing horizon, leaves worth the bounds)
+# against a search to the end: both by scores alone, so the same score
+# and the same set of optimal moves, on whole boards and positions.
+for go_c in "2 2" "3 2" "5 1" "6 1" "2 3" "3 2 b1" "3 2 a1 c2 b2" "2 2 a1 b2 b1 pass" \
+            "5 1 b1 e1 d1 pass e1"; do
+  set -- $go_c
+  go_w=$1 go_h=$2
+  shift 2
+  go_o1=$(go_val -D width=$go_w -D height=$go_h --position "$*")
+  go_o2=$(go_val -D width=$go_w -D height=$go_h --position "$*" --no-deepening)
+  check "go ${go_w}x$go_h after ${*:-nothing}: deepening = to the end" "$go_o2" "$go_o1"
+done
+# On 3x3 a search to the end does not finish (lines of a thousand moves
+# under superko), nor does --with-plies: deepening with the table (and
+# its records of the line, ghi.h) against deepening without one.
+for go_p in "b2 a1 a2 b1 c1 pass c3" "b2 a1 a2 b1 c1 c2 b3" "b2 b1 c1 a1 a2 c2 c3 pass" \
+            "b2 a1 a2 b1 c1 pass a1" "b2 a2 b1 a1 pass"; do
+  check "go 3x3 after $go_p: table = no table" "$(go_val --position "$go_p" --tt-size 0)" \
+    "$(go_val --position "$go_p")"
+done
+# The position where scores alone once took millions of nodes: Black's
+# pass ends the game with every point his, but every other move must be
+# proved +9 too, through White's invasions of the two-point region under
+# superko.  Deepening finds the short proofs first.
+go_o=$(gs $go_g --position "b1 pass a2 pass b2 pass c2 pass c3 pass" --stats 2>&1)
+check "go 3x3, Black's region of two: +9 by five moves" "win 9 pass, a1, c1, a3, b3" \
+  "$(field value "$go_o") $(field score "$go_o") $(field best "$go_o")"
+check "go 3x3, Black's region of two: under 1000 nodes" "yes" \
+  "$([ "$(field nodes "$go_o")" -lt 1000 ] && echo yes || echo no)"
+
 # The bound (Benson's unconditional life): Black's chain b1 a2 b2 c2 b3
 # has four one-point eyes, so every point is his: -9 for White, settled
 # by the bound at every child (scores only) instead of searched.
