@@ -15,6 +15,10 @@
 **     each moving the guess to the bound the probe returned; then a null
 **     window per move that may tie the root value, so the set of optimal
 **     moves is exact.
+**   - with scores only and the game's bounds, deepening: each probe is
+**     proved by searches to a growing horizon whose leaves are worth the
+**     bounds (probe_move), so that very long lines (Go under superko)
+**     are not followed to their end first.
 **
 ** Contract of ab_search(window alpha, beta), value v of the position:
 **   result <= alpha   v <= result  (an upper bound)

@@ -62,11 +62,16 @@ printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "go 9x9 random p
   "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
   "$(field seconds "$out")" "$(field playouts/s "$out")"
 printf '%-34s %-10s %-6s %6s %12s %8s %12s\n' "game" "solver" "value" "plies" "nodes" "seconds" "nodes/s"
-for size in "1 1" "2 1" "3 1" "4 1" "5 1" "6 1" "2 2" "3 2"; do
+for size in "1 1" "2 1" "3 1" "4 1" "5 1" "6 1" "2 2" "3 2" "3 3"; do
   set -- $size
   solve "go ${1}x$2 (situational superko)" alphabeta games/go.game -D width=$1 -D height=$2
 done
 solve "go 2x2 (positional superko)" alphabeta games/go.game -D width=2 -D height=2 -D ko=positional
+solve "go 3x3 (positional superko)" alphabeta games/go.game -D ko=positional
+# Searches to the end instead of deepening's proofs to a growing horizon
+# (3x3 does not finish that way).
+solve "go 2x2 --no-deepening" alphabeta games/go.game -D width=2 -D height=2 --no-deepening
+solve "go 3x2 --no-deepening" alphabeta games/go.game -D width=3 -D height=2 --no-deepening
 # Scores and distances (--with-plies) instead of scores only: the price
 # of the distance under superko.
 solve "go 2x2 --with-plies" alphabeta games/go.game -D width=2 -D height=2 --with-plies
