@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include "gsolve.h"
 
-#define GTP_EXACT_CELLS 5    /* genmove solves exactly up to this many points */
+#define GTP_EXACT_CELLS 9    /* genmove solves exactly up to this many points */
 
 typedef struct GtpOptions {
   const char *file;       /* the game file, its text and -D overrides */

@@ -11,8 +11,10 @@ gt_out=$(printf '%s\n' 'protocol_version' 'name' '7 version' 'known_command genm
   'play white b2' 'play white zz' 'genmove white' 'undo' 'final_score' 'komi 6.5' \
   'boardsize 30' 'frobnicate' 'play black pass' 'play white pass' 'final_score' 'quit' \
   | gs gtp games/go.game | tr '\n' '|')
+# genmove solves 3x3 exactly: after b2 every White move loses by 9, and
+# the first of them is the pass.
 check "gtp: the answers to a session" \
-  "= 2||= gsolve||=7 0.1.0||= true||= false||= ||= ||= ||= ||? illegal move||? illegal move||= A1||= ||= B+9||? komi must be a whole number in this game||? unacceptable size||? unknown command||= ||? illegal move||= B+9||= ||" \
+  "= 2||= gsolve||=7 0.1.0||= true||= false||= ||= ||= ||= ||? illegal move||? illegal move||= pass||= ||= B+9||? komi must be a whole number in this game||? unacceptable size||? unknown command||= ||? illegal move||= B+9||= ||" \
   "$gt_out"
 gt_out=$(printf 'boardsize 3\nplay b b2\nshowboard\nquit\n' | gs gtp games/go.game | sed -n '/^=$/,/^$/p' | head -n 4 | tr '\n' '|')
 check "gtp: showboard" "=|  3  . . .|  2  . B .|  1  . . .|" "$gt_out"
