@@ -622,9 +622,10 @@ static Value probe_move(Ab *a, int i, Value x) {
     proven = v >= x || a->leaves == 0;
     if (proven) break;
     a->pessimist = 1 - r->mover;
+    a->leaves = 0;
     v = search_move(a, i, x - 1, x);
     if (a->s->status != EXIT_OK) break;
-    proven = v < x;
+    proven = v < x || a->leaves == 0;
   }
   a->horizon = 0;
   if (a->s->status == EXIT_OK && !proven)

@@ -33,6 +33,11 @@ out=$(gs games/nim.game --depth 3 --solver minimax 2>&1); st=$?
 check "--depth with minimax: usage error" "2 gsolve: error: --depth is a search of the alphabeta solver (with --solve or --all-moves) or the depth of --tree-dot" "$st $out"
 out=$(gs games/nim.game --depth 0 2>&1); st=$?
 check "--depth 0: usage error" "2 gsolve: error: --depth needs a number of plies from 1 to 10000, not '0'" "$st $out"
+out=$(gs games/nim.game --solver minimax --no-deepening 2>&1); st=$?
+check "--no-deepening with minimax: usage error" "2 gsolve: error: --no-deepening is a mode of the alphabeta solver" "$st $out"
+# A game without a bound: --no-deepening changes nothing.
+check "nim --no-deepening: the same search" "$(field nodes "$(gs games/nim.game)")" \
+  "$(field nodes "$(gs games/nim.game --no-deepening)")"
 
 # ---- --stats -----------------------------------------------------------
 so_err=$(gs games/connect4.game -D width=5 -D height=4 --solver alphabeta --engine vm --stats 2>&1 >/dev/null)
