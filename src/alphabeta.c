@@ -71,6 +71,9 @@ typedef struct Ab {
   int pessimist;          /* deepening: the player whose lower bound the
                           ** leaves take (the other's upper bound) */
   uint64_t leaves;        /* deepening: leaves cut at the horizon */
+  unsigned char *bcache;  /* the game's bounds of recent positions:
+                          ** BOUND_SLOTS slots of hash, lo, hi, key */
+  size_t bslot;           /* bytes of a slot; 0: no cache yet */
   int score_only;         /* values carry no end ply (AbOptions) */
   int bounds;             /* score_only, exact, and the game has bounds */
   int ghi;                /* a repetition rule: entries carry what their
@@ -137,6 +140,44 @@ static int draft_of(const Ab *a, int ply) {
 ** with deepening an exact one. */
 static int draft_fits(const Ab *a, int draft, int ply) {
   return draft == draft_of(a, ply) || (a->deepen && draft == TT_DRAFT_EXACT);
+}
+
+/* ---- the game's bounds ---------------------------------------------- */
+
+/* Bounds depend on the position alone and cost a program run (Go's runs
+** Benson's algorithm), while deepening meets the same positions at every
+** depth: a direct-mapped cache, keyed by the full position key. */
+#define BOUND_SLOTS (1u << 16)
+
+static void game_bounds(Ab *a, uint64_t hash, const unsigned char *key,
+                        int32_t *lo, int32_t *hi) {
+  size_t head = sizeof(uint64_t) + 2 * sizeof(int32_t);
+  unsigned char *slot = NULL;
+  if (a->bslot != head + a->key_bytes) {
+    free(a->bcache);
+    a->bslot = head + a->key_bytes;
+    a->bcache = calloc(BOUND_SLOTS, a->bslot);   /* may fail: no cache */
+  }
+  if (a->bcache != NULL) {
+    uint64_t h;
+    slot = a->bcache + (size_t)(hash & (BOUND_SLOTS - 1)) * a->bslot;
+    memcpy(&h, slot, sizeof h);
+    if (h == hash && memcmp(slot + head, key, a->key_bytes) == 0) {
+      memcpy(lo, slot + sizeof h, sizeof *lo);
+      memcpy(hi, slot + sizeof h + sizeof *lo, sizeof *hi);
+      return;
+    }
+  }
+  if (!a->g->bounds(a->g, lo, hi)) {
+    *lo = -VALUE_SCORE_MAX;
+    *hi = VALUE_SCORE_MAX;
+  }
+  if (slot != NULL) {
+    memcpy(slot, &hash, sizeof hash);
+    memcpy(slot + sizeof hash, lo, sizeof *lo);
+    memcpy(slot + sizeof hash + sizeof *lo, hi, sizeof *hi);
+    memcpy(slot + head, key, a->key_bytes);
+  }
 }
 
 /* ---- memory --------------------------------------------------------- */
@@ -390,10 +431,9 @@ enter:
   ** fail-soft values cost more nodes than they save, 2x3 Go 23 k -> 222 k.
   ** Deepening uses them at its horizon, and there they pay.) */
   if (a->bounds) {
-    if (!g->bounds(g, &blo, &bhi)) {
-      blo = -VALUE_SCORE_MAX;
-      bhi = VALUE_SCORE_MAX;
-    }
+    const unsigned char *key = node_key(a, ply);
+    if (key == NULL) goto fail;
+    game_bounds(a, game_hash(g), key, &blo, &bhi);
     if (blo == bhi) {
       a->o->stats.bound_cutoffs++;
       r = value_make(blo, 0, f->mover);
@@ -813,6 +853,7 @@ static void free_ab(void *p) {
   free(a->order);
   free(a->lo);
   free(a->hi);
+  free(a->bcache);
   free(a);
 }
 
@@ -873,6 +914,7 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
   a->score_only = o->score_only;
   a->bounds = o->score_only && !o->depth && g->bounds != NULL;
   a->deepen = a->bounds && o->deepen;
+  if (a->bcache != NULL) memset(a->bcache, 0, BOUND_SLOTS * a->bslot);
   if (a->key_bytes != key_bytes) {
     a->key_bytes = key_bytes;
     free(a->keys);
