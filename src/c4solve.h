@@ -44,12 +44,13 @@ enum {
   C4_NO_ETC = 1 << 7,           /* enhanced transposition cutoffs */
   C4_NO_CLAIMEVEN = 1 << 8,     /* Allis' claimeven as an upper bound */
   C4_NO_BESTMOVE = 1 << 9,      /* the table's best move tried first */
-  C4_NO_FORCED = 1 << 10        /* a forced move played without a table entry */
+  C4_NO_FORCED = 1 << 10,       /* a forced move played without a table entry */
+  C4_NO_BARETAIL = 1 << 11      /* the last plies searched without the table */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",
 ** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven",
-** "best-move"), 0
+** "best-move", "forced", "bare-tail"), 0
 ** if unknown. */
 unsigned c4_technique(const char *name);
 extern const char *const c4_technique_names;   /* "anticipation, ..." */

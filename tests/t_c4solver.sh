@@ -7,7 +7,7 @@ PONS=../shared/data/connect4/pons
 C4=games/connect4.game
 
 if [ -d "$PONS" ]; then
-  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced; do
+  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail; do
     out=$(gs $C4 --without $t --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)
     check "c4 --without $t: L2_R1 first 60 exact" "60 0" "$(field positions "$out") $(field mismatches "$out")"
   done
@@ -26,7 +26,7 @@ if [ -d "$PONS" ]; then
   done
 fi
 check "c4 --without: unknown technique" \
-  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced)" \
+  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail)" \
   "$(gs $C4 --without table,magic 2>&1)"
 check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
 
