@@ -404,11 +404,13 @@ static Value ab_search(Ab *a, int top, Value alpha, Value beta) {
   Value r;
   int n, ttmove;
   int32_t blo = 0, bhi = 0;   /* the game's bounds (a->bounds) */
+  const unsigned char *key;   /* the node's key, once made */
 
 enter:
   /* Step 1. A new node with window (alpha, beta): a terminal position?
   ** At the horizon, a position with moves is worth its eval. */
   s->nodes++;
+  key = NULL;
   search_tick(s, ply);
   if ((f = search_frame(s, ply)) == NULL) goto fail;
   f->mover = game_to_move(g);
@@ -431,7 +433,7 @@ enter:
   ** fail-soft values cost more nodes than they save, 2x3 Go 23 k -> 222 k.
   ** Deepening uses them at its horizon, and there they pay.) */
   if (a->bounds) {
-    const unsigned char *key = node_key(a, ply);
+    key = node_key(a, ply);
     if (key == NULL) goto fail;
     game_bounds(a, game_hash(g), key, &blo, &bhi);
     if (blo == bhi) {
@@ -467,7 +469,7 @@ enter:
   /* Step 2. The table may settle it, narrow the window, or name a move. */
   ttmove = TT_NO_MOVE;
   if (tt != NULL) {
-    const unsigned char *key = node_key(a, ply);
+    if (key == NULL) key = node_key(a, ply);   /* Step 1b may have made it */
     if (key == NULL) goto fail;
     GhiStored gs;
     Ghi gv;
