@@ -435,7 +435,8 @@ enter:
   if (a->bounds) {
     key = node_key(a, ply);
     if (key == NULL) goto fail;
-    game_bounds(a, game_hash(g), key, &blo, &bhi);
+    f->hash = game_hash(g);
+    game_bounds(a, f->hash, key, &blo, &bhi);
     if (blo == bhi) {
       a->o->stats.bound_cutoffs++;
       r = value_make(blo, 0, f->mover);
@@ -463,7 +464,7 @@ enter:
     }
     goto leave;
   }
-  f->hash = game_hash(g);
+  if (!a->bounds) f->hash = game_hash(g);   /* else Step 1b made it */
   if (search_path_push(s, f->hash) != 0) goto fail;
 
   /* Step 2. The table may settle it, narrow the window, or name a move. */
