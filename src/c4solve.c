@@ -85,7 +85,6 @@ struct C4Solver {
   unsigned without;          /* C4_NO_* */
   int threads;
   uint64_t claim_rows;       /* cells of the rows of the parity of h */
-  uint64_t colmask[64];      /* the cells of the column of each bit */
   int mirror_until;          /* positions with at most this many stones share
                                 their mirror image's table entry */
   int vmin, span;            /* bounds in a table byte: see encode_* */
@@ -165,7 +164,7 @@ static uint64_t non_losing(const Solver *s, uint64_t cur, uint64_t mask) {
 }
 
 /* 1 if the stones `b` hold four in a row. */
-static int has_four(const Solver *s, uint64_t b) {
+static inline __attribute__((always_inline)) int has_four(const Solver *s, uint64_t b) {
   const int shifts[4] = { 1, s->h + 1, s->h, s->h + 2 };
   for (int i = 0; i < 4; i++) {
     uint64_t m = b & (b >> shifts[i]);
@@ -191,9 +190,10 @@ static int has_four(const Solver *s, uint64_t b) {
 static int claimeven_bound(const Solver *s, uint64_t cur, uint64_t mask, int moves, int hi) {
   uint64_t odd = possible(s, mask) & ~s->claim_rows;    /* columns with odd empties */
   if (odd && ((s->cells - moves) & 1)) return hi;      /* they do not pair up */
-  uint64_t empty = s->board & ~mask, oddcells = 0;
-  for (uint64_t b = odd; b; b &= b - 1) oddcells |= s->colmask[__builtin_ctzll(b)];
-  oddcells &= empty;
+  /* The empty cells of the odd columns: in each column they run from its
+  ** lowest empty cell (its bit of `odd`) to the top, so adding that bit
+  ** carries through them into the sentinel and flips exactly them. */
+  uint64_t empty = s->board & ~mask, oddcells = ((empty + odd) ^ empty) & s->board;
   if (has_four(s, cur | (s->claim_rows & empty) | oddcells)) return hi;
   return has_four(s, (cur ^ mask) | (empty & ~s->claim_rows & ~oddcells)) ? -1 : 0;
 }
@@ -574,8 +574,6 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     s->board |= column_mask(s, col);
   }
   s->mirror_until = s->cells / 3;
-  for (int b = 0; b < 64; b++)
-    if (b / (s->h + 1) < s->w) s->colmask[b] = column_mask(s, b / (s->h + 1));
   for (int col = 0; col < s->w; col++)
     for (int row = s->h % 2; row < s->h; row += 2)
       s->claim_rows |= UINT64_C(1) << (col * (s->h + 1) + row);
