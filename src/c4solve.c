@@ -78,9 +78,9 @@ struct C4Solver {
   int w, h, cells;
   uint64_t bottom, board;    /* bit 0 of every column; every playable cell */
   C4Table *tt;               /* NULL without the table */
-  C4Table *near;             /* big tables only: positions with fewer than
-                                FAR_EMPTY empty cells (else NULL) ... */
-  C4Table *nears[MAX_THREADS];  /* ... one for each thread (nears[0] = near) */
+  C4Table *near[MAX_THREADS];   /* big tables only: positions with fewer than
+                                   FAR_EMPTY empty cells, one table for each
+                                   thread (else NULL) */
   const C4Book *book;
   unsigned without;          /* C4_NO_* */
   int threads;
@@ -322,8 +322,8 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   }
   uint64_t key = 0;
   int flipped = 0, hint = -1;           /* the table's best move, a column */
-  C4Table *tt = s->near && cells - moves < FAR_EMPTY ? wk->near : s->tt;
-  C4Table *ctt = s->near && cells - moves - 1 < FAR_EMPTY ? wk->near : s->tt;
+  C4Table *tt = wk->near && cells - moves < FAR_EMPTY ? wk->near : s->tt;
+  C4Table *ctt = wk->near && cells - moves - 1 < FAR_EMPTY ? wk->near : s->tt;
   if (cells - moves < TAIL_EMPTY && !(s->without & C4_NO_BARETAIL)) tt = NULL;
   if (tt) {
     key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
@@ -497,7 +497,7 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     w[i] = w[0];
     w[i].nodes = w[i].book_hits = 0;
     w[i].finished = 0;
-    w[i].near = s->nears[i];
+    w[i].near = s->near[i];
     /* Columns centre first (or left first); thread i > 0 mirrors the
     ** tie-breaks (odd i) or shifts them, to wander elsewhere. */
     for (int c = 0; c < s->w; c++) {
@@ -586,13 +586,8 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     free(s);
     return NULL;
   }
-  if (s->tt && cfg->tt_mib >= NEAR_FROM_MIB && (s->near = c4t_new(NEAR_MIB)) == NULL) {
-    c4_free(s);
-    return NULL;
-  }
-  s->nears[0] = s->near;
-  for (int i = 1; s->near && i < s->threads; i++)
-    if ((s->nears[i] = c4t_new(NEAR_MIB)) == NULL) { c4_free(s); return NULL; }
+  for (int i = 0; s->tt && cfg->tt_mib >= NEAR_FROM_MIB && i < s->threads; i++)
+    if ((s->near[i] = c4t_new(NEAR_MIB)) == NULL) { c4_free(s); return NULL; }
   if (s->threads > 1 && s->tt && (s->busy = calloc((size_t)1 << BUSY_BITS, sizeof *s->busy)) == NULL) {
     c4_free(s);
     return NULL;
@@ -603,8 +598,7 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
 void c4_free(C4Solver *s) {
   if (!s) return;
   c4t_free(s->tt);
-  for (int i = 1; i < s->threads; i++) c4t_free(s->nears[i]);
-  c4t_free(s->near);
+  for (int i = 0; i < s->threads; i++) c4t_free(s->near[i]);
   free(s->busy);
   free(s);
 }
@@ -612,7 +606,7 @@ void c4_free(C4Solver *s) {
 void c4_reset(C4Solver *s) {
   if (s->tt) c4t_clear(s->tt);
   for (int i = 0; i < s->threads; i++)
-    if (s->nears[i]) c4t_clear(s->nears[i]);
+    if (s->near[i]) c4t_clear(s->near[i]);
 }
 
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
