@@ -264,6 +264,20 @@ static int move_datum(const Solver *s, int col, int flipped) {
 
 static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
+/* A cutoff: move `col` proved the lower bound v of the position `key`,
+** at a cost of `work` nodes. */
+static void store_lower(const Solver *s, C4Table *tt, uint64_t key, int v, int col, int flipped,
+                        uint64_t work) {
+  if (tt && !(s->without & C4_NO_LOWER))
+    c4t_put(tt, key, encode_lower(s, v) | move_datum(s, col, flipped), log2_work(work));
+}
+
+/* The mirror image of a move in column `col`, on the mirrored stones
+** `mmask`. */
+static uint64_t mirror_move(const Solver *s, uint64_t mmask, int col) {
+  return possible(s, mmask) & column_mask(s, s->w - 1 - col);
+}
+
 /* Negamax for the player to move, who cannot win at once.  Fail-soft
 ** contract: the result r satisfies r <= alpha => the true score <= r;
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
@@ -347,13 +361,11 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     ** ordered: when it refutes the position, as it mostly does, the
     ** threat counts of the others are never needed. */
     uint64_t m = next & column_mask(s, hint);
-    uint64_t mm = mirrored ? possible(s, mmask) & column_mask(s, s->w - 1 - hint) : 0;
+    uint64_t mm = mirrored ? mirror_move(s, mmask, hint) : 0;
     int v = -negamax(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, -beta, -alpha);
     if (stopping(s)) return 0;
     if (v >= beta) {
-      if (!(s->without & C4_NO_LOWER))
-        c4t_put(tt, key, encode_lower(s, v) | move_datum(s, hint, flipped),
-                log2_work(wk->nodes - before));
+      store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
       return v;
     }
     bestv = v;
@@ -372,7 +384,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
             : (s->without & C4_NO_THREATS) ? 0 : popcount(winning_cells(s, cur | m, mask));
-    if (mirrored) mm = possible(s, mmask) & column_mask(s, s->w - 1 - col);
+    if (mirrored) mm = mirror_move(s, mmask, col);
     uint64_t ck = 0;
     if (tt) {
       /* The child's table bucket, fetched while the others are ordered. */
@@ -420,9 +432,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     if (marked) busy_unmark(s, child[i]);
     if (stopping(s)) return 0;
     if (v >= beta) {
-      if (tt && !(s->without & C4_NO_LOWER))
-        c4t_put(tt, key, encode_lower(s, v) | move_datum(s, mcol[i], flipped),
-                log2_work(wk->nodes - before));
+      store_lower(s, tt, key, v, mcol[i], flipped, wk->nodes - before);
       return v;
     }
     if (v > bestv) { bestv = v; best = mcol[i]; }
