@@ -15,7 +15,9 @@
 ** in the game ("symmetry"); before searching the children, a look at their
 ** table entries for a cutoff ("etc", enhanced transposition cutoff); Allis'
 ** claimeven as an upper bound, also where odd columns pair up, and one ply ahead as a
-** lower bound ("claimeven"); at the
+** lower bound ("claimeven"); the opponent's threat on the cells his
+** follow-up gives him, Allis' odd threat, as an upper bound, and one ply
+** ahead as a lower bound ("odd-threat"); at the
 ** root, null-window probes that bisect the score range ("narrowing"); the table's best
 ** move searched first, before the others are ordered ("best-move"); forced
 ** moves played on without a table entry ("forced"); the last plies searched without
@@ -110,11 +112,11 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "centre", C4_NO_CENTRE }, { "table", C4_NO_TABLE }, { "lower-bounds", C4_NO_LOWER },
   { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
   { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE }, { "forced", C4_NO_FORCED },
-  { "bare-tail", C4_NO_BARETAIL },
+  { "bare-tail", C4_NO_BARETAIL }, { "odd-threat", C4_NO_ODDTHREAT },
 };
 const char *const c4_technique_names =
     "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, "
-    "best-move, forced, bare-tail";
+    "best-move, forced, bare-tail, odd-threat";
 
 unsigned c4_technique(const char *name) {
   for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)
@@ -151,10 +153,11 @@ static uint64_t possible(const Solver *s, uint64_t mask) {
   return (mask + s->bottom) & s->board;
 }
 
-/* Moves (one bit each) that do not hand the opponent an immediate win. */
-static uint64_t non_losing(const Solver *s, uint64_t cur, uint64_t mask) {
+/* Moves (one bit each) that do not hand the opponent an immediate win;
+** *threats: the opponent's winning cells. */
+static uint64_t non_losing(const Solver *s, uint64_t cur, uint64_t mask, uint64_t *opp_wins) {
   uint64_t poss = possible(s, mask);
-  uint64_t threats = winning_cells(s, cur ^ mask, mask);
+  uint64_t threats = *opp_wins = winning_cells(s, cur ^ mask, mask);
   uint64_t forced = poss & threats;
   if (forced) {
     if (forced & (forced - 1)) return 0;      /* two threats: lost */
@@ -196,6 +199,32 @@ static int claimeven_bound(const Solver *s, uint64_t cur, uint64_t mask, int mov
   uint64_t empty = s->board & ~mask, oddcells = ((empty + odd) ^ empty) & s->board;
   if (has_four(s, cur | (s->claim_rows & empty) | oddcells)) return hi;
   return has_four(s, (cur ^ mask) | (empty & ~s->claim_rows & ~oddcells)) ? -1 : 0;
+}
+
+/* Allis' follow-up for the opponent of the player to move, who has an
+** odd number of empty cells and so an odd number of columns with an odd
+** number.  The opponent answers every move on top of it, except that the
+** odd columns other than one, c, pair up (a move in one is answered in
+** its partner).  In c the opponent then gets every second empty cell
+** from the second up; if one of them, T, completes his four, he wins:
+** the player to move cannot fill c past T without giving it to him, so
+** c is the last column to fill and T falls to the opponent, unless the
+** player to move makes a four first.  He cannot if his stones and every
+** cell he may get (his cells of the even columns, all the empty cells of
+** the other odd columns, his cells of c below T) hold none.  `opp_wins`:
+** the opponent's winning cells.  Returns -1 (a loss) or `hi`. */
+static int odd_threat_bound(const Solver *s, uint64_t cur, uint64_t mask, uint64_t opp_wins, int hi) {
+  uint64_t empty = s->board & ~mask, odd = possible(s, mask) & ~s->claim_rows;
+  uint64_t oddcells = ((empty + odd) ^ empty) & s->board;
+  uint64_t t = opp_wins & s->claim_rows & oddcells;
+  uint64_t base = cur | (s->claim_rows & empty & ~oddcells);
+  while (t) {
+    uint64_t low = t & -t, col = column_mask(s, __builtin_ctzll(low) / (s->h + 1));
+    uint64_t mine = base | (oddcells & ~col) | (oddcells & col & ~s->claim_rows & (low - 1));
+    if (!has_four(s, mine)) return -1;
+    t &= ~col;
+  }
+  return hi;
 }
 
 static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
@@ -288,10 +317,10 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   int cells = s->cells;
   wk->nodes++;
   if (stopping(s)) return 0;
-  uint64_t next;
+  uint64_t next, opp_wins = 0;
   int lo;
   if (!(s->without & C4_NO_ANTICIPATION)) {
-    next = non_losing(s, cur, mask);
+    next = non_losing(s, cur, mask, &opp_wins);
     if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
     if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
     lo = -(cells - 2 - moves) / 2;                      /* the opponent cannot win next */
@@ -299,11 +328,14 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     if (can_win_now(s, cur, mask)) return (cells + 1 - moves) / 2;
     if (moves == cells) return 0;
     next = possible(s, mask);
+    opp_wins = winning_cells(s, cur ^ mask, mask);
     lo = -(cells - moves) / 2;
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
   if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(s, cur, mask, moves, hi);
+  if (hi > -1 && ((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT))
+    hi = odd_threat_bound(s, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
   if (beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
     /* The same bound one ply ahead, as a lower bound: a move after which
@@ -316,6 +348,24 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
       if (u < 1 && -u > alpha) {
         alpha = -u;
         if (alpha >= beta) return alpha;
+      }
+    }
+  }
+  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
+    /* The same one ply ahead: a move after which the opponent loses to
+    ** a threat of ours makes this position worth at least 1. */
+    uint64_t wins = winning_cells(s, cur, mask) & s->claim_rows, empty = s->board & ~mask;
+    uint64_t odd = possible(s, mask) & ~s->claim_rows;
+    uint64_t oddwins = wins & ((empty + odd) ^ empty);   /* in columns with odd empties */
+    for (uint64_t b = wins ? next : 0; b; b &= b - 1) {
+      /* The child's threats on the right cells lie in the columns odd
+      ** here or in the column of the move, which turns odd. */
+      uint64_t m = b & -b;
+      if (!oddwins && !(wins & ((empty + m) ^ empty))) continue;
+      if (odd_threat_bound(s, cur ^ mask, mask | m, wins, 0) < 0) {
+        alpha = 1;
+        if (alpha >= beta) return alpha;
+        break;
       }
     }
   }

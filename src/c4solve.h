@@ -45,7 +45,8 @@ enum {
   C4_NO_CLAIMEVEN = 1 << 8,     /* Allis' claimeven as an upper bound */
   C4_NO_BESTMOVE = 1 << 9,      /* the table's best move tried first */
   C4_NO_FORCED = 1 << 10,       /* a forced move played without a table entry */
-  C4_NO_BARETAIL = 1 << 11      /* the last plies searched without the table */
+  C4_NO_BARETAIL = 1 << 11,     /* the last plies searched without the table */
+  C4_NO_ODDTHREAT = 1 << 12     /* a threat on the follow-up's parity wins */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",

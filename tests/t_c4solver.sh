@@ -7,7 +7,7 @@ PONS=../shared/data/connect4/pons
 C4=games/connect4.game
 
 if [ -d "$PONS" ]; then
-  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail; do
+  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat; do
     out=$(gs $C4 --without $t --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)
     check "c4 --without $t: L2_R1 first 60 exact" "60 0" "$(field positions "$out") $(field mismatches "$out")"
   done
@@ -26,7 +26,7 @@ if [ -d "$PONS" ]; then
   done
 fi
 check "c4 --without: unknown technique" \
-  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail)" \
+  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat)" \
   "$(gs $C4 --without table,magic 2>&1)"
 check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
 
@@ -55,8 +55,8 @@ s=$(field nodes "$(gs $C4 -D width=5 -D height=4 --position "3 3" 2>&1)")
 a=$(field nodes "$(gs $C4 -D width=5 -D height=4 --position "3 3" --all-moves 2>&1)")
 check "c4 --solve searches less than --all-moves ($s < $a nodes)" yes "$([ "$s" -lt "$a" ] && echo yes)"
 
-# The widened claimeven bound (odd columns paired up) against the search
-# without it, every move, on boards of odd and even heights: positions
+# The static bounds (claimeven widened to paired odd columns, the
+# opponent's threat on his follow-up cells) against the search without them, every move, on boards of odd and even heights: positions
 # from a fixed pseudo-random sequence (each a legal position not ended).
 claim_checked=0
 for size in "4 5" "5 5" "6 5" "3 7" "6 4"; do
@@ -66,8 +66,8 @@ for size in "4 5" "5 5" "6 5" "3 7" "6 4"; do
       for (k = 0; k < n; k++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%d ", 1 + int(x / 65536) % w } }')
     a=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves 2>&1)
     [ -n "$(field score "$a")" ] || continue
-    b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven 2>&1)
-    check "c4 ${w}x$h '$pos': claimeven changes no value" "$(printf '%s\n' "$b" | grep -v -e '^nodes' -e '^seconds')" \
+    b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven,odd-threat 2>&1)
+    check "c4 ${w}x$h '$pos': claimeven and odd-threat change no value" "$(printf '%s\n' "$b" | grep -v -e '^nodes' -e '^seconds')" \
       "$(printf '%s\n' "$a" | grep -v -e '^nodes' -e '^seconds')"
     claim_checked=$((claim_checked + 1))
   done
