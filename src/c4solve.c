@@ -154,10 +154,9 @@ static uint64_t possible(const Solver *s, uint64_t mask) {
 }
 
 /* Moves (one bit each) that do not hand the opponent an immediate win;
-** *threats: the opponent's winning cells. */
-static uint64_t non_losing(const Solver *s, uint64_t cur, uint64_t mask, uint64_t *opp_wins) {
+** `threats`: the opponent's winning cells. */
+static uint64_t non_losing(const Solver *s, uint64_t mask, uint64_t threats) {
   uint64_t poss = possible(s, mask);
-  uint64_t threats = *opp_wins = winning_cells(s, cur ^ mask, mask);
   uint64_t forced = poss & threats;
   if (forced) {
     if (forced & (forced - 1)) return 0;      /* two threats: lost */
@@ -307,20 +306,22 @@ static uint64_t mirror_move(const Solver *s, uint64_t mmask, int col) {
   return possible(s, mmask) & column_mask(s, s->w - 1 - col);
 }
 
-/* Negamax for the player to move, who cannot win at once.  Fail-soft
+/* Negamax for the player to move, who cannot win at once; `opp_wins`:
+** the cells where the opponent would complete four (the parent has them
+** from ordering its moves by the threats they create).  Fail-soft
 ** contract: the result r satisfies r <= alpha => the true score <= r;
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
 static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
-                   int moves, int alpha, int beta) {
+                   uint64_t opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
   int cells = s->cells;
   wk->nodes++;
   if (stopping(s)) return 0;
-  uint64_t next, opp_wins = 0;
+  uint64_t next;
   int lo;
   if (!(s->without & C4_NO_ANTICIPATION)) {
-    next = non_losing(s, cur, mask, &opp_wins);
+    next = non_losing(s, mask, opp_wins);
     if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
     if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
     lo = -(cells - 2 - moves) / 2;                      /* the opponent cannot win next */
@@ -328,7 +329,6 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     if (can_win_now(s, cur, mask)) return (cells + 1 - moves) / 2;
     if (moves == cells) return 0;
     next = possible(s, mask);
-    opp_wins = winning_cells(s, cur ^ mask, mask);
     lo = -(cells - moves) / 2;
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
@@ -382,7 +382,8 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
       mm = (s->w - 1 - col >= col) ? next << (s->w - 1 - 2 * col) * (s->h + 1)
                                    : next >> (2 * col - s->w + 1) * (s->h + 1);
     }
-    return -negamax(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm, moves + 1, -beta, -alpha);
+    return -negamax(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
+                    winning_cells(s, cur | next, mask | next), moves + 1, -beta, -alpha);
   }
   uint64_t key = 0;
   int flipped = 0, hint = -1;           /* the table's best move, a column */
@@ -412,7 +413,8 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     ** threat counts of the others are never needed. */
     uint64_t m = next & column_mask(s, hint);
     uint64_t mm = mirrored ? mirror_move(s, mmask, hint) : 0;
-    int v = -negamax(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, -beta, -alpha);
+    int v = -negamax(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
+                     winning_cells(s, cur | m, mask | m), moves + 1, -beta, -alpha);
     if (stopping(s)) return 0;
     if (v >= beta) {
       store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
@@ -424,16 +426,19 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     next &= ~column_mask(s, hint);
   }
   /* Order: more threats created first, then the worker's column order. */
-  uint64_t mv[64], mmv[64], child[64];
+  uint64_t mv[64], mmv[64], child[64], cwins[64];
   int score[64], mcol[64], n = 0;
   for (int i = 0; i < s->w; i++) {
     int col = wk->order[i];
     uint64_t m = next & column_mask(s, col), mm = 0;
     if (!m) continue;
-    /* (A forced move needs no ordering.) */
+    /* The cells where this move leaves us a four to complete: the
+    ** child's opponent's, and their number orders the moves.  (A forced
+    ** move needs no ordering.) */
+    uint64_t w = winning_cells(s, cur | m, mask) & ~m;
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
-            : (s->without & C4_NO_THREATS) ? 0 : popcount(winning_cells(s, cur | m, mask));
+            : (s->without & C4_NO_THREATS) ? 0 : popcount(w);
     if (mirrored) mm = mirror_move(s, mmask, col);
     uint64_t ck = 0;
     if (tt) {
@@ -445,7 +450,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     int j = n++;
     while (j > 0 && score[j - 1] < t) {
       mv[j] = mv[j - 1]; mmv[j] = mmv[j - 1]; score[j] = score[j - 1]; child[j] = child[j - 1];
-      mcol[j] = mcol[j - 1];
+      mcol[j] = mcol[j - 1]; cwins[j] = cwins[j - 1];
       j--;
     }
     mcol[j] = col;
@@ -453,6 +458,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     mmv[j] = mm;
     score[j] = t;
     child[j] = ck;
+    cwins[j] = w;
   }
   if (etc) {
     /* Enhanced transposition cutoff: a child whose upper bound u is
@@ -477,8 +483,8 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
       marked = busy_mark(s, child[i]);
     }
     /* Playing mv[i]: the opponent becomes the player to move. */
-    int v = -negamax(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], moves + 1,
-                     -beta, -alpha);
+    int v = -negamax(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], cwins[i],
+                     moves + 1, -beta, -alpha);
     if (marked) busy_unmark(s, child[i]);
     if (stopping(s)) return 0;
     if (v >= beta) {
@@ -499,7 +505,8 @@ static int search(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha,
   const Solver *s = wk->s;
   if (can_win_now(s, cur, mask)) return (s->cells + 1 - moves) / 2;
   if (moves == s->cells) return 0;
-  return negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), moves, alpha, beta);
+  return negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), winning_cells(s, cur ^ mask, mask),
+                 moves, alpha, beta);
 }
 
 /* The exact score by null-window bisection (or the sign only, weak). */
@@ -512,7 +519,8 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
   if (s->without & C4_NO_NARROWING) {
     /* One search with the whole window: exact (a result at an end of
     ** the window is that end, as no score lies beyond). */
-    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), moves, lo, hi);
+    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask),
+                    winning_cells(s, cur ^ mask, mask), moves, lo, hi);
     return r < lo ? lo : r > hi ? hi : r;
   }
   /* Bisection pulled toward 0, as in Pons' tutorial: probes far from the
@@ -527,7 +535,8 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
     else if (med <= 0 && lo / 2 < med) med = lo / 2;
     else if (med >= 0 && hi / 2 > med) med = hi / 2;
     first = 0;
-    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), moves, med, med + 1);
+    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask),
+                    winning_cells(s, cur ^ mask, mask), moves, med, med + 1);
     if (r <= med) hi = r;
     else lo = r;
   }
