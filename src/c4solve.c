@@ -76,9 +76,27 @@
 #define ETC_MIN_EMPTY 20     /* ETC where this many cells are still empty */
 #endif
 
-struct C4Solver {
+/* The board's geometry.  The search is compiled twice: once for any
+** board, reading it from the solver, and once for 7x6 from a constant,
+** where every shift and mask is known to the compiler (Test_L2_R2, first
+** 30 positions: 922 M -> 851 M instructions). */
+typedef struct Shape {
   int w, h, cells;
   uint64_t bottom, board;    /* bit 0 of every column; every playable cell */
+  uint64_t claim_rows;       /* cells of the rows of the parity of h */
+} Shape;
+
+static const Shape shape_7x6 = {
+  7, 6, 42, UINT64_C(0x40810204081), UINT64_C(0xfdfbf7efdfbf), UINT64_C(0x54a952a54a95)
+};
+
+typedef struct Worker Worker;
+typedef int Search(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
+                   uint64_t opp_wins, int moves, int alpha, int beta);
+
+struct C4Solver {
+  Shape g;
+  Search *negamax;           /* the search compiled for g */
   C4Table *tt;               /* NULL without the table */
   C4Table *near[MAX_THREADS];   /* big tables only: positions with fewer than
                                    FAR_EMPTY empty cells, one table for each
@@ -86,7 +104,6 @@ struct C4Solver {
   const C4Book *book;
   unsigned without;          /* C4_NO_* */
   int threads;
-  uint64_t claim_rows;       /* cells of the rows of the parity of h */
   int mirror_until;          /* positions with at most this many stones share
                                 their mirror image's table entry */
   int vmin, span;            /* bounds in a table byte: see encode_* */
@@ -96,7 +113,7 @@ struct C4Solver {
 typedef struct C4Solver Solver;
 
 /* One search thread: its counters and its order of the columns. */
-typedef struct Worker {
+struct Worker {
   Solver *s;
   uint64_t nodes, book_hits, etc_cuts;
   C4Table *near;                /* its own table of the last plies */
@@ -105,7 +122,7 @@ typedef struct Worker {
   uint64_t cur, mask;
   int moves, weak, probe, alpha, beta;
   int result, finished;
-} Worker;
+};
 
 static const struct { const char *name; unsigned bit; } techniques[] = {
   { "anticipation", C4_NO_ANTICIPATION }, { "threats", C4_NO_THREATS },
@@ -126,15 +143,15 @@ unsigned c4_technique(const char *name) {
 
 static int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
-static uint64_t column_mask(const Solver *s, int col) {
-  return ((UINT64_C(1) << s->h) - 1) << (col * (s->h + 1));
+static inline __attribute__((always_inline)) uint64_t column_mask(const Shape *g, int col) {
+  return ((UINT64_C(1) << g->h) - 1) << (col * (g->h + 1));
 }
 
 /* Cells where `pos` would complete four (whether empty or not). */
 /* Inlined: the search calls it for every child (a call costs a third). */
-static inline __attribute__((always_inline)) uint64_t winning_cells(const Solver *s, uint64_t pos,
+static inline __attribute__((always_inline)) uint64_t winning_cells(const Shape *g, uint64_t pos,
                                                                    uint64_t mask) {
-  int h1 = s->h + 1;
+  int h1 = g->h + 1;
   /* vertical: three below */
   uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);
   for (int i = 0; i < 3; i++) {
@@ -146,17 +163,17 @@ static inline __attribute__((always_inline)) uint64_t winning_cells(const Solver
     r |= p & (pos << d);
     r |= p & (pos >> 3 * d);
   }
-  return r & (s->board ^ mask);
+  return r & (g->board ^ mask);
 }
 
-static uint64_t possible(const Solver *s, uint64_t mask) {
-  return (mask + s->bottom) & s->board;
+static inline __attribute__((always_inline)) uint64_t possible(const Shape *g, uint64_t mask) {
+  return (mask + g->bottom) & g->board;
 }
 
 /* Moves (one bit each) that do not hand the opponent an immediate win;
 ** `threats`: the opponent's winning cells. */
-static uint64_t non_losing(const Solver *s, uint64_t mask, uint64_t threats) {
-  uint64_t poss = possible(s, mask);
+static inline __attribute__((always_inline)) uint64_t non_losing(const Shape *g, uint64_t mask, uint64_t threats) {
+  uint64_t poss = possible(g, mask);
   uint64_t forced = poss & threats;
   if (forced) {
     if (forced & (forced - 1)) return 0;      /* two threats: lost */
@@ -166,8 +183,8 @@ static uint64_t non_losing(const Solver *s, uint64_t mask, uint64_t threats) {
 }
 
 /* 1 if the stones `b` hold four in a row. */
-static inline __attribute__((always_inline)) int has_four(const Solver *s, uint64_t b) {
-  const int shifts[4] = { 1, s->h + 1, s->h, s->h + 2 };
+static inline __attribute__((always_inline)) int has_four(const Shape *g, uint64_t b) {
+  const int shifts[4] = { 1, g->h + 1, g->h, g->h + 2 };
   for (int i = 0; i < 4; i++) {
     uint64_t m = b & (b >> shifts[i]);
     if (m & (m >> 2 * shifts[i])) return 1;
@@ -189,15 +206,15 @@ static inline __attribute__((always_inline)) int has_four(const Solver *s, uint6
 ** most -1.  Returns that bound, or `hi` (the bound so far).  The odd
 ** columns: Test_L2_R2 first 30, 13% fewer nodes and 9% fewer
 ** instructions; the position 4444, 191 M -> 156 M nodes. */
-static int claimeven_bound(const Solver *s, uint64_t cur, uint64_t mask, int moves, int hi) {
-  uint64_t odd = possible(s, mask) & ~s->claim_rows;    /* columns with odd empties */
-  if (odd && ((s->cells - moves) & 1)) return hi;      /* they do not pair up */
+static inline __attribute__((always_inline)) int claimeven_bound(const Shape *g, uint64_t cur, uint64_t mask, int moves, int hi) {
+  uint64_t odd = possible(g, mask) & ~g->claim_rows;    /* columns with odd empties */
+  if (odd && ((g->cells - moves) & 1)) return hi;      /* they do not pair up */
   /* The empty cells of the odd columns: in each column they run from its
   ** lowest empty cell (its bit of `odd`) to the top, so adding that bit
   ** carries through them into the sentinel and flips exactly them. */
-  uint64_t empty = s->board & ~mask, oddcells = ((empty + odd) ^ empty) & s->board;
-  if (has_four(s, cur | (s->claim_rows & empty) | oddcells)) return hi;
-  return has_four(s, (cur ^ mask) | (empty & ~s->claim_rows & ~oddcells)) ? -1 : 0;
+  uint64_t empty = g->board & ~mask, oddcells = ((empty + odd) ^ empty) & g->board;
+  if (has_four(g, cur | (g->claim_rows & empty) | oddcells)) return hi;
+  return has_four(g, (cur ^ mask) | (empty & ~g->claim_rows & ~oddcells)) ? -1 : 0;
 }
 
 /* Allis' follow-up for the opponent of the player to move, who has an
@@ -212,22 +229,22 @@ static int claimeven_bound(const Solver *s, uint64_t cur, uint64_t mask, int mov
 ** cell he may get (his cells of the even columns, all the empty cells of
 ** the other odd columns, his cells of c below T) hold none.  `opp_wins`:
 ** the opponent's winning cells.  Returns -1 (a loss) or `hi`. */
-static int odd_threat_bound(const Solver *s, uint64_t cur, uint64_t mask, uint64_t opp_wins, int hi) {
-  uint64_t empty = s->board & ~mask, odd = possible(s, mask) & ~s->claim_rows;
-  uint64_t oddcells = ((empty + odd) ^ empty) & s->board;
-  uint64_t t = opp_wins & s->claim_rows & oddcells;
-  uint64_t base = cur | (s->claim_rows & empty & ~oddcells);
+static inline __attribute__((always_inline)) int odd_threat_bound(const Shape *g, uint64_t cur, uint64_t mask, uint64_t opp_wins, int hi) {
+  uint64_t empty = g->board & ~mask, odd = possible(g, mask) & ~g->claim_rows;
+  uint64_t oddcells = ((empty + odd) ^ empty) & g->board;
+  uint64_t t = opp_wins & g->claim_rows & oddcells;
+  uint64_t base = cur | (g->claim_rows & empty & ~oddcells);
   while (t) {
-    uint64_t low = t & -t, col = column_mask(s, __builtin_ctzll(low) / (s->h + 1));
-    uint64_t mine = base | (oddcells & ~col) | (oddcells & col & ~s->claim_rows & (low - 1));
-    if (!has_four(s, mine)) return -1;
+    uint64_t low = t & -t, col = column_mask(g, __builtin_ctzll(low) / (g->h + 1));
+    uint64_t mine = base | (oddcells & ~col) | (oddcells & col & ~g->claim_rows & (low - 1));
+    if (!has_four(g, mine)) return -1;
     t &= ~col;
   }
   return hi;
 }
 
-static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
-  return (winning_cells(s, cur, mask) & possible(s, mask)) != 0;
+static inline __attribute__((always_inline)) int can_win_now(const Shape *g, uint64_t cur, uint64_t mask) {
+  return (winning_cells(g, cur, mask) & possible(g, mask)) != 0;
 }
 
 /* A table byte: an upper bound v as 1 + v - vmin, a lower bound as
@@ -235,16 +252,16 @@ static int can_win_now(const Solver *s, uint64_t cur, uint64_t mask) {
 static int encode_upper(const Solver *s, int v) { return 1 + v - s->vmin; }
 static int encode_lower(const Solver *s, int v) { return 1 + s->span + v - s->vmin; }
 
-static uint64_t mirror(const Solver *s, uint64_t b) {
-  uint64_t m = 0, col = (UINT64_C(1) << (s->h + 1)) - 1;
-  for (int c = 0; c < s->w; c++)
-    m |= ((b >> c * (s->h + 1)) & col) << (s->w - 1 - c) * (s->h + 1);
+static uint64_t mirror(const Shape *g, uint64_t b) {
+  uint64_t m = 0, col = (UINT64_C(1) << (g->h + 1)) - 1;
+  for (int c = 0; c < g->w; c++)
+    m |= ((b >> c * (g->h + 1)) & col) << (g->w - 1 - c) * (g->h + 1);
   return m;
 }
 
 /* The key of the position or of its mirror image, whichever is smaller. */
-static uint64_t canonical_key(const Solver *s, uint64_t cur, uint64_t mask) {
-  uint64_t key = cur + mask, mkey = mirror(s, cur) + mirror(s, mask);
+static uint64_t canonical_key(const Shape *g, uint64_t cur, uint64_t mask) {
+  uint64_t key = cur + mask, mkey = mirror(g, cur) + mirror(g, mask);
   return mkey < key ? mkey : key;
 }
 
@@ -286,8 +303,8 @@ static int stopping(const Solver *s) {
 ** the board (mirrored when `flipped`), above the value byte; 0 (none)
 ** on boards too wide for 5 bits or without the technique. */
 static int move_datum(const Solver *s, int col, int flipped) {
-  if (col < 0 || s->w > 31 || (s->without & C4_NO_BESTMOVE)) return 0;
-  return (flipped ? s->w - col : col + 1) << 8;
+  if (col < 0 || s->g.w > 31 || (s->without & C4_NO_BESTMOVE)) return 0;
+  return (flipped ? s->g.w - col : col + 1) << 8;
 }
 
 static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
@@ -302,8 +319,8 @@ static void store_lower(const Solver *s, C4Table *tt, uint64_t key, int v, int c
 
 /* The mirror image of a move in column `col`, on the mirrored stones
 ** `mmask`. */
-static uint64_t mirror_move(const Solver *s, uint64_t mmask, int col) {
-  return possible(s, mmask) & column_mask(s, s->w - 1 - col);
+static inline __attribute__((always_inline)) uint64_t mirror_move(const Shape *g, uint64_t mmask, int col) {
+  return possible(g, mmask) & column_mask(g, g->w - 1 - col);
 }
 
 /* Negamax for the player to move, who cannot win at once; `opp_wins`:
@@ -312,30 +329,31 @@ static uint64_t mirror_move(const Solver *s, uint64_t mmask, int col) {
 ** contract: the result r satisfies r <= alpha => the true score <= r;
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
-static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
-                   uint64_t opp_wins, int moves, int alpha, int beta) {
+static inline __attribute__((always_inline)) int negamax_on(
+    const Shape *g, Search *self, Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur,
+    uint64_t mmask, uint64_t opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
-  int cells = s->cells;
+  int cells = g->cells;
   wk->nodes++;
   if (stopping(s)) return 0;
   uint64_t next;
   int lo;
   if (!(s->without & C4_NO_ANTICIPATION)) {
-    next = non_losing(s, mask, opp_wins);
+    next = non_losing(g, mask, opp_wins);
     if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
     if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
     lo = -(cells - 2 - moves) / 2;                      /* the opponent cannot win next */
   } else {
-    if (can_win_now(s, cur, mask)) return (cells + 1 - moves) / 2;
+    if (can_win_now(g, cur, mask)) return (cells + 1 - moves) / 2;
     if (moves == cells) return 0;
-    next = possible(s, mask);
+    next = possible(g, mask);
     lo = -(cells - moves) / 2;
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(s, cur, mask, moves, hi);
+  if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
   if (hi > -1 && ((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT))
-    hi = odd_threat_bound(s, cur, mask, opp_wins, hi);
+    hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
   if (beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
     /* The same bound one ply ahead, as a lower bound: a move after which
@@ -344,7 +362,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     ** loses.  Only useful where the window ends at 1 or below: the
     ** position 4444, 156 M -> 128 M nodes. */
     for (uint64_t b = next; b; b &= b - 1) {
-      int u = claimeven_bound(s, cur ^ mask, mask | (b & -b), moves + 1, 1);
+      int u = claimeven_bound(g, cur ^ mask, mask | (b & -b), moves + 1, 1);
       if (u < 1 && -u > alpha) {
         alpha = -u;
         if (alpha >= beta) return alpha;
@@ -354,15 +372,15 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
     /* The same one ply ahead: a move after which the opponent loses to
     ** a threat of ours makes this position worth at least 1. */
-    uint64_t wins = winning_cells(s, cur, mask) & s->claim_rows, empty = s->board & ~mask;
-    uint64_t odd = possible(s, mask) & ~s->claim_rows;
+    uint64_t wins = winning_cells(g, cur, mask) & g->claim_rows, empty = g->board & ~mask;
+    uint64_t odd = possible(g, mask) & ~g->claim_rows;
     uint64_t oddwins = wins & ((empty + odd) ^ empty);   /* in columns with odd empties */
     for (uint64_t b = wins ? next : 0; b; b &= b - 1) {
       /* The child's threats on the right cells lie in the columns odd
       ** here or in the column of the move, which turns odd. */
       uint64_t m = b & -b;
       if (!oddwins && !(wins & ((empty + m) ^ empty))) continue;
-      if (odd_threat_bound(s, cur ^ mask, mask | m, wins, 0) < 0) {
+      if (odd_threat_bound(g, cur ^ mask, mask | m, wins, 0) < 0) {
         alpha = 1;
         if (alpha >= beta) return alpha;
         break;
@@ -371,19 +389,19 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   }
   if (s->book && moves >= s->book->from && moves <= s->book->to) {
     int v;
-    if (c4book_get(s->book, canonical_key(s, cur, mask), &v)) { wk->book_hits++; return v; }
+    if (c4book_get(s->book, canonical_key(g, cur, mask), &v)) { wk->book_hits++; return v; }
   }
   if (!(next & (next - 1)) && !(s->without & C4_NO_FORCED)) {
     /* A forced move: this position is worth minus its child, whose own
     ** entry is all the table needs (no lookup, no entry here). */
     uint64_t mm = 0;
     if (moves + 1 <= s->mirror_until) {
-      int bit = __builtin_ctzll(next), col = bit / (s->h + 1);
-      mm = (s->w - 1 - col >= col) ? next << (s->w - 1 - 2 * col) * (s->h + 1)
-                                   : next >> (2 * col - s->w + 1) * (s->h + 1);
+      int bit = __builtin_ctzll(next), col = bit / (g->h + 1);
+      mm = (g->w - 1 - col >= col) ? next << (g->w - 1 - 2 * col) * (g->h + 1)
+                                   : next >> (2 * col - g->w + 1) * (g->h + 1);
     }
-    return -negamax(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
-                    winning_cells(s, cur | next, mask | next), moves + 1, -beta, -alpha);
+    return -self(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
+                    winning_cells(g, cur | next, mask | next), moves + 1, -beta, -alpha);
   }
   uint64_t key = 0;
   int flipped = 0, hint = -1;           /* the table's best move, a column */
@@ -393,7 +411,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   if (tt) {
     key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
     int ent = c4t_get(tt, key), val = ent & 255, hm = ent >> 8;
-    if (hm) hint = flipped ? s->w - hm : hm - 1;
+    if (hm) hint = flipped ? g->w - hm : hm - 1;
     if (val > s->span) {
       int bound = val - 1 - s->span + s->vmin;
       if (alpha < bound) { alpha = bound; if (alpha >= beta) return alpha; }
@@ -407,14 +425,14 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
                                                     cells - moves >= ETC_MIN_EMPTY;
   uint64_t before = wk->nodes;
   int best = -1, bestv = -1000;
-  if (hint >= 0 && !etc && (next & column_mask(s, hint))) {
+  if (hint >= 0 && !etc && (next & column_mask(g, hint))) {
     /* The table's best move, searched before the others are even
     ** ordered: when it refutes the position, as it mostly does, the
     ** threat counts of the others are never needed. */
-    uint64_t m = next & column_mask(s, hint);
-    uint64_t mm = mirrored ? mirror_move(s, mmask, hint) : 0;
-    int v = -negamax(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
-                     winning_cells(s, cur | m, mask | m), moves + 1, -beta, -alpha);
+    uint64_t m = next & column_mask(g, hint);
+    uint64_t mm = mirrored ? mirror_move(g, mmask, hint) : 0;
+    int v = -self(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
+                     winning_cells(g, cur | m, mask | m), moves + 1, -beta, -alpha);
     if (stopping(s)) return 0;
     if (v >= beta) {
       store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
@@ -423,23 +441,23 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
     bestv = v;
     best = hint;
     if (v > alpha) alpha = v;
-    next &= ~column_mask(s, hint);
+    next &= ~column_mask(g, hint);
   }
   /* Order: more threats created first, then the worker's column order. */
   uint64_t mv[64], mmv[64], child[64], cwins[64];
   int score[64], mcol[64], n = 0;
-  for (int i = 0; i < s->w; i++) {
+  for (int i = 0; i < g->w; i++) {
     int col = wk->order[i];
-    uint64_t m = next & column_mask(s, col), mm = 0;
+    uint64_t m = next & column_mask(g, col), mm = 0;
     if (!m) continue;
     /* The cells where this move leaves us a four to complete: the
     ** child's opponent's, and their number orders the moves.  (A forced
     ** move needs no ordering.) */
-    uint64_t w = winning_cells(s, cur | m, mask) & ~m;
+    uint64_t w = winning_cells(g, cur | m, mask) & ~m;
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
             : (s->without & C4_NO_THREATS) ? 0 : popcount(w);
-    if (mirrored) mm = mirror_move(s, mmask, col);
+    if (mirrored) mm = mirror_move(g, mmask, col);
     uint64_t ck = 0;
     if (tt) {
       /* The child's table bucket, fetched while the others are ordered. */
@@ -483,7 +501,7 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
       marked = busy_mark(s, child[i]);
     }
     /* Playing mv[i]: the opponent becomes the player to move. */
-    int v = -negamax(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], cwins[i],
+    int v = -self(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], cwins[i],
                      moves + 1, -beta, -alpha);
     if (marked) busy_unmark(s, child[i]);
     if (stopping(s)) return 0;
@@ -500,27 +518,38 @@ static int negamax(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint6
   return alpha;
 }
 
+static int negamax_any(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
+                       uint64_t opp_wins, int moves, int alpha, int beta) {
+  return negamax_on(&wk->s->g, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha, beta);
+}
+
+static int negamax_7x6(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
+                       uint64_t opp_wins, int moves, int alpha, int beta) {
+  return negamax_on(&shape_7x6, negamax_7x6, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha,
+                    beta);
+}
+
 /* negamax where the player to move may be able to win at once. */
 static int search(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha, int beta) {
   const Solver *s = wk->s;
-  if (can_win_now(s, cur, mask)) return (s->cells + 1 - moves) / 2;
-  if (moves == s->cells) return 0;
-  return negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask), winning_cells(s, cur ^ mask, mask),
+  if (can_win_now(&s->g, cur, mask)) return (s->g.cells + 1 - moves) / 2;
+  if (moves == s->g.cells) return 0;
+  return s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask), winning_cells(&s->g, cur ^ mask, mask),
                  moves, alpha, beta);
 }
 
 /* The exact score by null-window bisection (or the sign only, weak). */
 static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, int weak) {
   const Solver *s = wk->s;
-  int cells = s->cells;
-  if (can_win_now(s, cur, mask)) return (cells + 1 - moves) / 2;
+  int cells = s->g.cells;
+  if (can_win_now(&s->g, cur, mask)) return (cells + 1 - moves) / 2;
   int lo = -(cells - moves) / 2, hi = (cells + 1 - moves) / 2;
   if (weak) { lo = -1; hi = 1; }
   if (s->without & C4_NO_NARROWING) {
     /* One search with the whole window: exact (a result at an end of
     ** the window is that end, as no score lies beyond). */
-    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask),
-                    winning_cells(s, cur ^ mask, mask), moves, lo, hi);
+    int r = s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask),
+                    winning_cells(&s->g, cur ^ mask, mask), moves, lo, hi);
     return r < lo ? lo : r > hi ? hi : r;
   }
   /* Bisection pulled toward 0, as in Pons' tutorial: probes far from the
@@ -535,8 +564,8 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
     else if (med <= 0 && lo / 2 < med) med = lo / 2;
     else if (med >= 0 && hi / 2 > med) med = hi / 2;
     first = 0;
-    int r = negamax(wk, cur, mask, mirror(s, cur), mirror(s, mask),
-                    winning_cells(s, cur ^ mask, mask), moves, med, med + 1);
+    int r = s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask),
+                    winning_cells(&s->g, cur ^ mask, mask), moves, med, med + 1);
     if (r <= med) hi = r;
     else lo = r;
   }
@@ -569,15 +598,15 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     w[i].near = s->near[i];
     /* Columns centre first (or left first); thread i > 0 mirrors the
     ** tie-breaks (odd i) or shifts them, to wander elsewhere. */
-    for (int c = 0; c < s->w; c++) {
-      int col = (s->without & C4_NO_CENTRE) ? c : s->w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
-      if (i % 2) col = s->w - 1 - col;
+    for (int c = 0; c < s->g.w; c++) {
+      int col = (s->without & C4_NO_CENTRE) ? c : s->g.w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
+      if (i % 2) col = s->g.w - 1 - col;
       w[i].order[c] = col;
     }
     if (i >= 2) {
-      int k = (i / 2) % s->w, tmp[64];
-      for (int c = 0; c < s->w; c++) tmp[c] = w[i].order[(c + k) % s->w];
-      memcpy(w[i].order, tmp, sizeof(int) * s->w);
+      int k = (i / 2) % s->g.w, tmp[64];
+      for (int c = 0; c < s->g.w; c++) tmp[c] = w[i].order[(c + k) % s->g.w];
+      memcpy(w[i].order, tmp, sizeof(int) * s->g.w);
     }
   }
   for (int i = 1; i < s->threads; i++)
@@ -635,19 +664,23 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
   if (width < 1 || height < 1 || width * (height + 1) > 64) return NULL;
   Solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
-  s->w = width;
-  s->h = height;
-  s->cells = width * height;
-  for (int col = 0; col < s->w; col++) {
-    s->bottom |= UINT64_C(1) << (col * (s->h + 1));
-    s->board |= column_mask(s, col);
+  s->g.w = width;
+  s->g.h = height;
+  s->g.cells = width * height;
+  for (int col = 0; col < s->g.w; col++) {
+    s->g.bottom |= UINT64_C(1) << (col * (s->g.h + 1));
+    s->g.board |= column_mask(&s->g, col);
   }
-  s->mirror_until = s->cells / 3;
-  for (int col = 0; col < s->w; col++)
-    for (int row = s->h % 2; row < s->h; row += 2)
-      s->claim_rows |= UINT64_C(1) << (col * (s->h + 1) + row);
-  s->vmin = -(s->cells / 2) - 1;
-  s->span = s->cells + 4;
+  s->mirror_until = s->g.cells / 3;
+  for (int col = 0; col < s->g.w; col++)
+    for (int row = s->g.h % 2; row < s->g.h; row += 2)
+      s->g.claim_rows |= UINT64_C(1) << (col * (s->g.h + 1) + row);
+  const Shape *k = &shape_7x6;
+  s->negamax = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells && s->g.bottom == k->bottom &&
+                       s->g.board == k->board && s->g.claim_rows == k->claim_rows
+                   ? negamax_7x6 : negamax_any;
+  s->vmin = -(s->g.cells / 2) - 1;
+  s->span = s->g.cells + 4;
   s->without = cfg->without;
   s->book = cfg->book;
   s->threads = cfg->threads < 1 ? 1 : cfg->threads > MAX_THREADS ? MAX_THREADS : cfg->threads;
@@ -679,9 +712,9 @@ void c4_reset(C4Solver *s) {
 }
 
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
-  if (q->width != s->w || q->height != s->h) return -1;
+  if (q->width != s->g.w || q->height != s->g.h) return -1;
   memset(ans, 0, sizeof *ans);
-  int cells = s->cells, moves = q->moves, ok;
+  int cells = s->g.cells, moves = q->moves, ok;
   uint64_t cur = q->cur, mask = q->mask;
   ans->score = solve_job(s, cur, mask, moves, q->weak, &ok, ans);
   if (!ok) return -2;
@@ -691,11 +724,11 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
   ** all_moves, a null window around the root's score tells the optimal
   ** moves (exact) from the others (an upper bound). */
   int root = ans->score;
-  for (int col = 0; col < s->w && !q->root_only; col++) {
-    uint64_t m = possible(s, mask) & column_mask(s, col);
+  for (int col = 0; col < s->g.w && !q->root_only; col++) {
+    uint64_t m = possible(&s->g, mask) & column_mask(&s->g, col);
     if (!m) continue;
     int v, exact = 1;
-    if (winning_cells(s, cur, mask) & m) v = (cells + 1 - moves) / 2;
+    if (winning_cells(&s->g, cur, mask) & m) v = (cells + 1 - moves) / 2;
     else if (moves + 1 == cells) v = 0;
     else if (q->all_moves) v = -solve_job(s, cur ^ mask, mask | m, moves + 1, q->weak, &ok, ans);
     else {
@@ -724,16 +757,16 @@ static int by_key(const void *a, const void *b) {
 
 /* The positions one stone deeper than `in` (none ended), one per key. */
 static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n) {
-  Pos *out = malloc((n * s->w + 1) * sizeof *out);
+  Pos *out = malloc((n * s->g.w + 1) * sizeof *out);
   if (!out) return NULL;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
-    uint64_t cur = in[i].cur, mask = in[i].mask, win = winning_cells(s, cur, mask);
-    for (int col = 0; col < s->w; col++) {
-      uint64_t m = possible(s, mask) & column_mask(s, col);
-      if (!m || (win & m) || (mask | m) == s->board) continue;    /* ends the game */
+    uint64_t cur = in[i].cur, mask = in[i].mask, win = winning_cells(&s->g, cur, mask);
+    for (int col = 0; col < s->g.w; col++) {
+      uint64_t m = possible(&s->g, mask) & column_mask(&s->g, col);
+      if (!m || (win & m) || (mask | m) == s->g.board) continue;    /* ends the game */
       Pos p = { 0, cur ^ mask, mask | m };
-      p.key = canonical_key(s, p.cur, p.mask);
+      p.key = canonical_key(&s->g, p.cur, p.mask);
       out[k++] = p;
     }
   }
@@ -747,7 +780,7 @@ static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n) 
 
 int c4_make_book(C4Solver *s, int to, C4Book *book,
                  void (*progress)(int stones, size_t positions, void *arg), void *arg) {
-  if (to > s->cells - 1) to = s->cells - 1;
+  if (to > s->g.cells - 1) to = s->g.cells - 1;
   Pos **level = calloc((size_t)to + 1, sizeof *level);
   size_t *count = calloc((size_t)to + 1, sizeof *count);
   int st = -1;
