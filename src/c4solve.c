@@ -148,12 +148,15 @@ static inline __attribute__((always_inline)) uint64_t column_mask(const Shape *g
 }
 
 /* Cells where `pos` would complete four (whether empty or not). */
-/* Inlined: the search calls it for every child (a call costs a third). */
+/* Inlined, its loop unrolled: the search calls it for every child (a
+** call costs a third; unrolled, the 7x6 search has only constant shifts:
+** Test_L2_R2 first 30, 808 M -> 713 M instructions with has_four). */
 static inline __attribute__((always_inline)) uint64_t winning_cells(const Shape *g, uint64_t pos,
                                                                    uint64_t mask) {
   int h1 = g->h + 1;
   /* vertical: three below */
   uint64_t r = (pos << 1) & (pos << 2) & (pos << 3);
+  _Pragma("GCC unroll 3")
   for (int i = 0; i < 3; i++) {
     int d = h1 - 1 + i;                              /* diagonal, horizontal, diagonal */
     uint64_t p = (pos << d) & (pos << 2 * d);
@@ -185,6 +188,7 @@ static inline __attribute__((always_inline)) uint64_t non_losing(const Shape *g,
 /* 1 if the stones `b` hold four in a row. */
 static inline __attribute__((always_inline)) int has_four(const Shape *g, uint64_t b) {
   const int shifts[4] = { 1, g->h + 1, g->h, g->h + 2 };
+  _Pragma("GCC unroll 4")
   for (int i = 0; i < 4; i++) {
     uint64_t m = b & (b >> shifts[i]);
     if (m & (m >> 2 * shifts[i])) return 1;
