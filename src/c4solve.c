@@ -43,6 +43,7 @@
 #include "stop.h"
 
 #define MAX_THREADS 64
+#define MAX_WIDTH 32         /* width * (height + 1) <= 64, height >= 1 */
 #define BUSY_BITS 16         /* slots of the table of positions being searched */
 /* Threads split the work (ABDADA, below) where this many cells are
 ** empty.  With 16, two threads took 9.7 s on the position 4444 (best of
@@ -91,6 +92,14 @@ static const Shape shape_7x6 = {
 };
 
 typedef struct Worker Worker;
+
+/* A move of the search, as ordered: its stone, the stone in the mirror
+** image, the child's table key, the cells where the move leaves the
+** mover a four to complete, its order score and column. */
+typedef struct Child {
+  uint64_t move, mmove, key, wins;
+  int score, col;
+} Child;
 typedef int Search(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
                    uint64_t opp_wins, int moves, int alpha, int beta);
 
@@ -448,8 +457,8 @@ static inline __attribute__((always_inline)) int negamax_on(
     next &= ~column_mask(g, hint);
   }
   /* Order: more threats created first, then the worker's column order. */
-  uint64_t mv[64], mmv[64], child[64], cwins[64];
-  int score[64], mcol[64], n = 0;
+  Child ch[MAX_WIDTH];
+  int n = 0;
   for (int i = 0; i < g->w; i++) {
     int col = wk->order[i];
     uint64_t m = next & column_mask(g, col), mm = 0;
@@ -470,24 +479,15 @@ static inline __attribute__((always_inline)) int negamax_on(
       c4t_prefetch(ctt, ck);
     }
     int j = n++;
-    while (j > 0 && score[j - 1] < t) {
-      mv[j] = mv[j - 1]; mmv[j] = mmv[j - 1]; score[j] = score[j - 1]; child[j] = child[j - 1];
-      mcol[j] = mcol[j - 1]; cwins[j] = cwins[j - 1];
-      j--;
-    }
-    mcol[j] = col;
-    mv[j] = m;
-    mmv[j] = mm;
-    score[j] = t;
-    child[j] = ck;
-    cwins[j] = w;
+    for (; j > 0 && ch[j - 1].score < t; j--) ch[j] = ch[j - 1];
+    ch[j] = (Child){ m, mm, ck, w, t, col };
   }
   if (etc) {
     /* Enhanced transposition cutoff: a child whose upper bound u is
     ** known makes this position worth at least -u; enough for a cutoff
     ** without searching any child. */
     for (int i = 0; i < n; i++) {
-      int val = c4t_get(ctt, child[i]) & 255;
+      int val = c4t_get(ctt, ch[i].key) & 255;
       if (val == 0 || val > s->span) continue;
       int v = -(val - 1 + s->vmin);
       if (v >= beta) { wk->etc_cuts++; return v; }
@@ -495,25 +495,25 @@ static inline __attribute__((always_inline)) int negamax_on(
   }
   /* With threads, high in the tree: a child another thread is searching
   ** is put off to the end (ABDADA), so that threads split the work. */
-  int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[64], ndeferred = 0;
+  int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[2 * MAX_WIDTH], ndeferred = 0;
   uint64_t deferred = 0;
   for (int k = 0; k < n; k++) order[k] = k;
   for (int k = 0; k < n + ndeferred; k++) {
     int i = order[k], marked = 0;
     if (split && (k > 0 || best >= 0) && k < n && !(deferred >> i & 1)) {
-      if (busy_test(s, child[i])) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
-      marked = busy_mark(s, child[i]);
+      if (busy_test(s, ch[i].key)) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
+      marked = busy_mark(s, ch[i].key);
     }
-    /* Playing mv[i]: the opponent becomes the player to move. */
-    int v = -self(wk, cur ^ mask, mask | mv[i], mcur ^ mmask, mmask | mmv[i], cwins[i],
-                     moves + 1, -beta, -alpha);
-    if (marked) busy_unmark(s, child[i]);
+    /* Playing ch[i]: the opponent becomes the player to move. */
+    int v = -self(wk, cur ^ mask, mask | ch[i].move, mcur ^ mmask, mmask | ch[i].mmove, ch[i].wins,
+                  moves + 1, -beta, -alpha);
+    if (marked) busy_unmark(s, ch[i].key);
     if (stopping(s)) return 0;
     if (v >= beta) {
-      store_lower(s, tt, key, v, mcol[i], flipped, wk->nodes - before);
+      store_lower(s, tt, key, v, ch[i].col, flipped, wk->nodes - before);
       return v;
     }
-    if (v > bestv) { bestv = v; best = mcol[i]; }
+    if (v > bestv) { bestv = v; best = ch[i].col; }
     if (v > alpha) alpha = v;
   }
   if (tt)
