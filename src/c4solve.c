@@ -464,12 +464,15 @@ static inline __attribute__((always_inline)) int negamax_on(
     uint64_t m = next & column_mask(g, col), mm = 0;
     if (!m) continue;
     /* The cells where this move leaves us a four to complete: the
-    ** child's opponent's, and their number orders the moves.  (A forced
-    ** move needs no ordering.) */
+    ** child's opponent's, and their number orders the moves, but for
+    ** those right above one of the opponent's (no one plays under it, so
+    ** it is not a threat while his stands: 4444, 78.8 M -> 74.8 M nodes;
+    ** Test_L2_R2 first 100 and Test_L1_R2 first 30, 6% fewer).  (A
+    ** forced move needs no ordering.) */
     uint64_t w = winning_cells(g, cur | m, mask) & ~m;
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
-            : (s->without & C4_NO_THREATS) ? 0 : popcount(w);
+            : (s->without & C4_NO_THREATS) ? 0 : popcount(w & ~(opp_wins << 1));
     if (mirrored) mm = mirror_move(g, mmask, col);
     uint64_t ck = 0;
     if (tt) {
