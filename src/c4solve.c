@@ -93,6 +93,19 @@ static const Shape shape_7x6 = {
 
 typedef struct Worker Worker;
 
+/* The root's score range while threads solve a position: all probe its
+** middle (sharing the work through the table, "lazy SMP"); the first to
+** answer narrows the range, under the lock, and stops the others, whose
+** probe is then answered too. */
+typedef struct Root {
+  pthread_mutex_t lock;
+  int lo, hi;                /* the score is in [lo, hi] */
+  int zero_pending;          /* "does the player to move win?" comes first */
+  int probing[MAX_THREADS];  /* each thread's probe, or NO_PROBE */
+  Worker *w;                 /* the threads */
+} Root;
+#define NO_PROBE (-1000)
+
 /* A move of the search, as ordered: its stone, the stone in the mirror
 ** image, the child's table key, the cells where the move leaves the
 ** mover a four to complete, its order score and column. */
@@ -118,19 +131,26 @@ struct C4Solver {
   int vmin, span;            /* bounds in a table byte: see encode_* */
   int done;                  /* a thread finished: the others stop */
   uint64_t *busy;            /* threads: keys being searched (ABDADA) */
+  Root root;
 };
 typedef struct C4Solver Solver;
 
 /* One search thread: its counters and its order of the columns. */
+/* Aligned to a cache line: each thread reads its `halt` and writes its
+** `nodes` at every node, and a line shared with another thread's would
+** move between the cores at every write (two threads, 4444: 3.6 s ->
+** 5.5 s when `halt` shared a line with the next worker's `nodes`). */
 struct Worker {
-  Solver *s;
+  _Alignas(64) Solver *s;
   uint64_t nodes, book_hits, etc_cuts;
+  int halt;                     /* set by another thread: stop this search */
   C4Table *near;                /* its own table of the last plies */
   int order[64];
   /* The job (solve or probe) and its result. */
   uint64_t cur, mask;
   int moves, weak, probe, alpha, beta;
   int result, finished;
+  int id;                       /* its index among the threads */
 };
 
 static const struct { const char *name; unsigned bit; } techniques[] = {
@@ -308,8 +328,9 @@ static void busy_unmark(Solver *s, uint64_t key) {
   __atomic_store_n(&s->busy[busy_slot(key)], 0, __ATOMIC_RELAXED);
 }
 
-static int stopping(const Solver *s) {
-  return stop_requested || __atomic_load_n(&s->done, __ATOMIC_RELAXED);
+static int stopping(const Worker *wk) {
+  return stop_requested || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
+         __atomic_load_n(&wk->s->done, __ATOMIC_RELAXED);
 }
 
 /* The move part of a table datum: column + 1 as the entry's key sees
@@ -348,7 +369,7 @@ static inline __attribute__((always_inline)) int negamax_on(
   Solver *s = wk->s;
   int cells = g->cells;
   wk->nodes++;
-  if (stopping(s)) return 0;
+  if (stopping(wk)) return 0;
   uint64_t next;
   int lo;
   if (!(s->without & C4_NO_ANTICIPATION)) {
@@ -446,7 +467,7 @@ static inline __attribute__((always_inline)) int negamax_on(
     uint64_t mm = mirrored ? mirror_move(g, mmask, hint) : 0;
     int v = -self(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
                      winning_cells(g, cur | m, mask | m), moves + 1, -beta, -alpha);
-    if (stopping(s)) return 0;
+    if (stopping(wk)) return 0;
     if (v >= beta) {
       store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
       return v;
@@ -511,7 +532,7 @@ static inline __attribute__((always_inline)) int negamax_on(
     int v = -self(wk, cur ^ mask, mask | ch[i].move, mcur ^ mmask, mmask | ch[i].mmove, ch[i].wins,
                   moves + 1, -beta, -alpha);
     if (marked) busy_unmark(s, ch[i].key);
-    if (stopping(s)) return 0;
+    if (stopping(wk)) return 0;
     if (v >= beta) {
       store_lower(s, tt, key, v, ch[i].col, flipped, wk->nodes - before);
       return v;
@@ -545,6 +566,20 @@ static int search(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha,
                  moves, alpha, beta);
 }
 
+/* The middle of the score range [lo, hi] for a null-window probe,
+** pulled toward 0 as in Pons' tutorial (probes far from the score are
+** cheap); or 0 itself first.  (Asking "does the player to move win?"
+** first saves a tenth of the nodes on Test_L1_R2 but costs 7 times as
+** many on Test_L1_R1, where quick wins are found faster from above; it
+** pays only in the first plies: ZERO_FIRST_UNTIL.) */
+static int middle(int lo, int hi, int zero_first) {
+  if (zero_first && lo <= 0 && hi > 0) return 0;
+  int med = lo + (hi - lo) / 2;
+  if (med <= 0 && lo / 2 < med) med = lo / 2;
+  else if (med >= 0 && hi / 2 > med) med = hi / 2;
+  return med;
+}
+
 /* The exact score by null-window bisection (or the sign only, weak). */
 static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, int weak) {
   const Solver *s = wk->s;
@@ -559,24 +594,32 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
                     winning_cells(&s->g, cur ^ mask, mask), moves, lo, hi);
     return r < lo ? lo : r > hi ? hi : r;
   }
-  /* Bisection pulled toward 0, as in Pons' tutorial: probes far from the
-  ** score are cheap.  (Asking "does the player to move win?" first saves
-  ** a tenth of the nodes on Test_L1_R2 but costs 7 times as many on
-  ** Test_L1_R1, where quick wins are found faster from above; it pays
-  ** only in the first plies: ZERO_FIRST_UNTIL.) */
-  int first = moves <= ZERO_FIRST_UNTIL && lo < 0 && hi > 0;
-  while (lo < hi && !stopping(s)) {
-    int med = lo + (hi - lo) / 2;
-    if (first) med = 0;
-    else if (med <= 0 && lo / 2 < med) med = lo / 2;
-    else if (med >= 0 && hi / 2 > med) med = hi / 2;
-    first = 0;
-    int r = s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask),
-                    winning_cells(&s->g, cur ^ mask, mask), moves, med, med + 1);
-    if (r <= med) hi = r;
-    else lo = r;
+  /* Null-window probes narrow the root's range (s->root), shared by the
+  ** threads, until it holds one score. */
+  Root *rt = &wk->s->root;
+  uint64_t mcur = mirror(&s->g, cur), mmask = mirror(&s->g, mask);
+  uint64_t opp_wins = winning_cells(&s->g, cur ^ mask, mask);
+  pthread_mutex_lock(&rt->lock);
+  while (rt->lo < rt->hi && !stop_requested) {
+    int p = middle(rt->lo, rt->hi, rt->zero_pending);
+    rt->probing[wk->id] = p;
+    __atomic_store_n(&wk->halt, 0, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&rt->lock);
+    int r = s->negamax(wk, cur, mask, mcur, mmask, opp_wins, moves, p, p + 1);
+    pthread_mutex_lock(&rt->lock);
+    rt->probing[wk->id] = NO_PROBE;
+    if (stopping(wk)) continue;            /* cut short: r means nothing */
+    if (p == 0) rt->zero_pending = 0;
+    if (r <= p) { if (r < rt->hi) rt->hi = r; }
+    else if (r > rt->lo) rt->lo = r;
+    /* The probes whose answer is now known stop. */
+    for (int i = 0; i < s->threads; i++)
+      if (rt->probing[i] != NO_PROBE && (rt->probing[i] < rt->lo || rt->probing[i] >= rt->hi))
+        __atomic_store_n(&rt->w[i].halt, 1, __ATOMIC_RELAXED);
   }
-  return lo;
+  int score = rt->lo;
+  pthread_mutex_unlock(&rt->lock);
+  return score;
 }
 
 static void *worker_run(void *arg) {
@@ -598,11 +641,14 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
   pthread_t tid[MAX_THREADS];
   int started[MAX_THREADS] = { 0 };
   s->done = 0;
+  s->root.w = w;
   for (int i = 0; i < s->threads; i++) {
     w[i] = w[0];
     w[i].nodes = w[i].book_hits = 0;
     w[i].finished = 0;
     w[i].near = s->near[i];
+    w[i].id = i;
+    w[i].halt = 0;
     /* Columns centre first (or left first); thread i > 0 mirrors the
     ** tie-breaks (odd i) or shifts them, to wander elsewhere. */
     for (int c = 0; c < s->g.w; c++) {
@@ -639,6 +685,11 @@ static int solve_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int weak
   w[0].mask = mask;
   w[0].moves = moves;
   w[0].weak = weak;
+  Root *rt = &s->root;
+  rt->lo = weak ? -1 : -(s->g.cells - moves) / 2;
+  rt->hi = weak ? 1 : (s->g.cells + 1 - moves) / 2;
+  rt->zero_pending = moves <= ZERO_FIRST_UNTIL && rt->lo < 0 && rt->hi > 0;
+  for (int i = 0; i < MAX_THREADS; i++) rt->probing[i] = NO_PROBE;
   return run_job(s, w, ok, &a->nodes, &a->book_hits);
 }
 
@@ -679,6 +730,7 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     s->g.board |= column_mask(&s->g, col);
   }
   s->mirror_until = s->g.cells / 3;
+  pthread_mutex_init(&s->root.lock, NULL);
   for (int col = 0; col < s->g.w; col++)
     for (int row = s->g.h % 2; row < s->g.h; row += 2)
       s->g.claim_rows |= UINT64_C(1) << (col * (s->g.h + 1) + row);
@@ -692,7 +744,7 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
   s->book = cfg->book;
   s->threads = cfg->threads < 1 ? 1 : cfg->threads > MAX_THREADS ? MAX_THREADS : cfg->threads;
   if (!(s->without & C4_NO_TABLE) && (s->tt = c4t_new(cfg->tt_mib)) == NULL) {
-    free(s);
+    c4_free(s);
     return NULL;
   }
   for (int i = 0; s->tt && cfg->tt_mib >= NEAR_FROM_MIB && i < s->threads; i++)
@@ -709,6 +761,7 @@ void c4_free(C4Solver *s) {
   c4t_free(s->tt);
   for (int i = 0; i < s->threads; i++) c4t_free(s->near[i]);
   free(s->busy);
+  pthread_mutex_destroy(&s->root.lock);
   free(s);
 }
 
