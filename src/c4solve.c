@@ -24,10 +24,11 @@
 ** the table ("bare-tail").  An opening book made by gsolve itself
 ** can hold exact scores of the first plies (c4book.c, c4_make_book).
 **
-** Threads: "lazy SMP".  Every thread solves the same position with the
-** shared table, each with its own tie-break order of the columns, so they
-** wander into different subtrees and feed each other entries; the first
-** to finish gives the answer and the others stop.  High in the tree a
+** Threads: "lazy SMP".  Every thread runs the same null-window probe of
+** the root with the shared table, each with its own tie-break order of
+** the columns, so they wander into different subtrees and feed each other
+** entries; the first to answer narrows the root's range (Root) and the
+** others drop the probe for the next one.  High in the tree a
 ** thread puts off a child that another is searching (ABDADA), so that
 ** they split the work instead of doing it twice.
 **
@@ -44,6 +45,9 @@
 
 #define MAX_THREADS 64
 #define MAX_WIDTH 32         /* width * (height + 1) <= 64, height >= 1 */
+/* Helpers of the search, inlined so that the 7x6 search (negamax_7x6)
+** sees its geometry as constants. */
+#define INLINE static inline __attribute__((always_inline))
 #define BUSY_BITS 16         /* slots of the table of positions being searched */
 /* Threads split the work (ABDADA, below) where this many cells are
 ** empty.  With 16, two threads took 9.7 s on the position 4444 (best of
@@ -80,7 +84,7 @@
 /* The board's geometry.  The search is compiled twice: once for any
 ** board, reading it from the solver, and once for 7x6 from a constant,
 ** where every shift and mask is known to the compiler (Test_L2_R2, first
-** 30 positions: 922 M -> 851 M instructions). */
+** 30 positions: 922 M -> 808 M instructions, same nodes). */
 typedef struct Shape {
   int w, h, cells;
   uint64_t bottom, board;    /* bit 0 of every column; every playable cell */
@@ -113,6 +117,7 @@ typedef struct Child {
   uint64_t move, mmove, key, wins;
   int score, col;
 } Child;
+
 typedef int Search(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
                    uint64_t opp_wins, int moves, int alpha, int beta);
 
@@ -172,7 +177,7 @@ unsigned c4_technique(const char *name) {
 
 static int popcount(uint64_t x) { return __builtin_popcountll(x); }
 
-static inline __attribute__((always_inline)) uint64_t column_mask(const Shape *g, int col) {
+INLINE uint64_t column_mask(const Shape *g, int col) {
   return ((UINT64_C(1) << g->h) - 1) << (col * (g->h + 1));
 }
 
@@ -180,7 +185,7 @@ static inline __attribute__((always_inline)) uint64_t column_mask(const Shape *g
 /* Inlined, its loop unrolled: the search calls it for every child (a
 ** call costs a third; unrolled, the 7x6 search has only constant shifts:
 ** Test_L2_R2 first 30, 808 M -> 713 M instructions with has_four). */
-static inline __attribute__((always_inline)) uint64_t winning_cells(const Shape *g, uint64_t pos,
+INLINE uint64_t winning_cells(const Shape *g, uint64_t pos,
                                                                    uint64_t mask) {
   int h1 = g->h + 1;
   /* vertical: three below */
@@ -198,13 +203,13 @@ static inline __attribute__((always_inline)) uint64_t winning_cells(const Shape 
   return r & (g->board ^ mask);
 }
 
-static inline __attribute__((always_inline)) uint64_t possible(const Shape *g, uint64_t mask) {
+INLINE uint64_t possible(const Shape *g, uint64_t mask) {
   return (mask + g->bottom) & g->board;
 }
 
 /* Moves (one bit each) that do not hand the opponent an immediate win;
 ** `threats`: the opponent's winning cells. */
-static inline __attribute__((always_inline)) uint64_t non_losing(const Shape *g, uint64_t mask, uint64_t threats) {
+INLINE uint64_t non_losing(const Shape *g, uint64_t mask, uint64_t threats) {
   uint64_t poss = possible(g, mask);
   uint64_t forced = poss & threats;
   if (forced) {
@@ -215,7 +220,7 @@ static inline __attribute__((always_inline)) uint64_t non_losing(const Shape *g,
 }
 
 /* 1 if the stones `b` hold four in a row. */
-static inline __attribute__((always_inline)) int has_four(const Shape *g, uint64_t b) {
+INLINE int has_four(const Shape *g, uint64_t b) {
   const int shifts[4] = { 1, g->h + 1, g->h, g->h + 2 };
   _Pragma("GCC unroll 4")
   for (int i = 0; i < 4; i++) {
@@ -239,7 +244,7 @@ static inline __attribute__((always_inline)) int has_four(const Shape *g, uint64
 ** most -1.  Returns that bound, or `hi` (the bound so far).  The odd
 ** columns: Test_L2_R2 first 30, 13% fewer nodes and 9% fewer
 ** instructions; the position 4444, 191 M -> 156 M nodes. */
-static inline __attribute__((always_inline)) int claimeven_bound(const Shape *g, uint64_t cur, uint64_t mask, int moves, int hi) {
+INLINE int claimeven_bound(const Shape *g, uint64_t cur, uint64_t mask, int moves, int hi) {
   uint64_t odd = possible(g, mask) & ~g->claim_rows;    /* columns with odd empties */
   if (odd && ((g->cells - moves) & 1)) return hi;      /* they do not pair up */
   /* The empty cells of the odd columns: in each column they run from its
@@ -262,7 +267,8 @@ static inline __attribute__((always_inline)) int claimeven_bound(const Shape *g,
 ** cell he may get (his cells of the even columns, all the empty cells of
 ** the other odd columns, his cells of c below T) hold none.  `opp_wins`:
 ** the opponent's winning cells.  Returns -1 (a loss) or `hi`. */
-static inline __attribute__((always_inline)) int odd_threat_bound(const Shape *g, uint64_t cur, uint64_t mask, uint64_t opp_wins, int hi) {
+INLINE int odd_threat_bound(const Shape *g, uint64_t cur, uint64_t mask, uint64_t opp_wins,
+                            int hi) {
   uint64_t empty = g->board & ~mask, odd = possible(g, mask) & ~g->claim_rows;
   uint64_t oddcells = ((empty + odd) ^ empty) & g->board;
   uint64_t t = opp_wins & g->claim_rows & oddcells;
@@ -276,7 +282,7 @@ static inline __attribute__((always_inline)) int odd_threat_bound(const Shape *g
   return hi;
 }
 
-static inline __attribute__((always_inline)) int can_win_now(const Shape *g, uint64_t cur, uint64_t mask) {
+INLINE int can_win_now(const Shape *g, uint64_t cur, uint64_t mask) {
   return (winning_cells(g, cur, mask) & possible(g, mask)) != 0;
 }
 
@@ -353,7 +359,7 @@ static void store_lower(const Solver *s, C4Table *tt, uint64_t key, int v, int c
 
 /* The mirror image of a move in column `col`, on the mirrored stones
 ** `mmask`. */
-static inline __attribute__((always_inline)) uint64_t mirror_move(const Shape *g, uint64_t mmask, int col) {
+INLINE uint64_t mirror_move(const Shape *g, uint64_t mmask, int col) {
   return possible(g, mmask) & column_mask(g, g->w - 1 - col);
 }
 
@@ -363,7 +369,7 @@ static inline __attribute__((always_inline)) uint64_t mirror_move(const Shape *g
 ** contract: the result r satisfies r <= alpha => the true score <= r;
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
-static inline __attribute__((always_inline)) int negamax_on(
+INLINE int negamax_on(
     const Shape *g, Search *self, Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur,
     uint64_t mmask, uint64_t opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
@@ -548,7 +554,8 @@ static inline __attribute__((always_inline)) int negamax_on(
 
 static int negamax_any(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
                        uint64_t opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&wk->s->g, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha, beta);
+  return negamax_on(&wk->s->g, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha,
+                    beta);
 }
 
 static int negamax_7x6(Worker *wk, uint64_t cur, uint64_t mask, uint64_t mcur, uint64_t mmask,
@@ -562,8 +569,8 @@ static int search(Worker *wk, uint64_t cur, uint64_t mask, int moves, int alpha,
   const Solver *s = wk->s;
   if (can_win_now(&s->g, cur, mask)) return (s->g.cells + 1 - moves) / 2;
   if (moves == s->g.cells) return 0;
-  return s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask), winning_cells(&s->g, cur ^ mask, mask),
-                 moves, alpha, beta);
+  return s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask),
+                    winning_cells(&s->g, cur ^ mask, mask), moves, alpha, beta);
 }
 
 /* The middle of the score range [lo, hi] for a null-window probe,
@@ -735,9 +742,9 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
     for (int row = s->g.h % 2; row < s->g.h; row += 2)
       s->g.claim_rows |= UINT64_C(1) << (col * (s->g.h + 1) + row);
   const Shape *k = &shape_7x6;
-  s->negamax = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells && s->g.bottom == k->bottom &&
-                       s->g.board == k->board && s->g.claim_rows == k->claim_rows
-                   ? negamax_7x6 : negamax_any;
+  int is_7x6 = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells &&
+               s->g.bottom == k->bottom && s->g.board == k->board && s->g.claim_rows == k->claim_rows;
+  s->negamax = is_7x6 ? negamax_7x6 : negamax_any;
   s->vmin = -(s->g.cells / 2) - 1;
   s->span = s->g.cells + 4;
   s->without = cfg->without;
