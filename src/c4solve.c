@@ -140,15 +140,16 @@ struct C4Solver {
 };
 typedef struct C4Solver Solver;
 
-/* One search thread: its counters and its order of the columns. */
-/* Aligned to a cache line: each thread reads its `halt` and writes its
-** `nodes` at every node, and a line shared with another thread's would
-** move between the cores at every write (two threads, 4444: 3.6 s ->
-** 5.5 s when `halt` shared a line with the next worker's `nodes`). */
+/* One search thread: its counters and its order of the columns.
+** Aligned to a cache line: each thread writes its `nodes` at every node,
+** and a line shared with another thread's would move between the cores
+** at every write (two threads, 4444: 3.6 s -> 5.5 s when `halt` shared a
+** line with the next worker's `nodes`). */
 struct Worker {
   _Alignas(64) Solver *s;
   uint64_t nodes, book_hits, etc_cuts;
   int halt;                     /* set by another thread: stop this search */
+  int stopped;                  /* this search saw a stop: it unwinds */
   C4Table *near;                /* its own table of the last plies */
   int order[64];
   /* The job (solve or probe) and its result. */
@@ -334,10 +335,17 @@ static void busy_unmark(Solver *s, uint64_t key) {
   __atomic_store_n(&s->busy[busy_slot(key)], 0, __ATOMIC_RELAXED);
 }
 
-static int stopping(const Worker *wk) {
-  return stop_requested || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
-         __atomic_load_n(&wk->s->done, __ATOMIC_RELAXED);
+/* Whether to stop: a signal or time limit, another thread's answer to the
+** probe, or to the whole job.  The search asks every POLL_NODES nodes
+** (at every node it cost 4% of the instructions) and then unwinds on
+** wk->stopped alone, so that no stopped search stores a value. */
+#define POLL_NODES 256
+static int poll_stop(Worker *wk) {
+  return wk->stopped = stop_requested || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
+                       __atomic_load_n(&wk->s->done, __ATOMIC_RELAXED);
 }
+
+static int stopping(const Worker *wk) { return wk->stopped; }
 
 /* The move part of a table datum: column + 1 as the entry's key sees
 ** the board (mirrored when `flipped`), above the value byte; 0 (none)
@@ -374,8 +382,7 @@ INLINE int negamax_on(
     uint64_t mmask, uint64_t opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
   int cells = g->cells;
-  wk->nodes++;
-  if (stopping(wk)) return 0;
+  if ((++wk->nodes & (POLL_NODES - 1)) == 0 && poll_stop(wk)) return 0;
   uint64_t next;
   int lo;
   if (!(s->without & C4_NO_ANTICIPATION)) {
@@ -527,9 +534,8 @@ INLINE int negamax_on(
   ** is put off to the end (ABDADA), so that threads split the work. */
   int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[2 * MAX_WIDTH], ndeferred = 0;
   uint64_t deferred = 0;
-  for (int k = 0; k < n; k++) order[k] = k;
   for (int k = 0; k < n + ndeferred; k++) {
-    int i = order[k], marked = 0;
+    int i = k < n ? k : order[k], marked = 0;      /* the moves in order, then those put off */
     if (split && (k > 0 || best >= 0) && k < n && !(deferred >> i & 1)) {
       if (busy_test(s, ch[i].key)) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
       marked = busy_mark(s, ch[i].key);
@@ -611,6 +617,7 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
     int p = middle(rt->lo, rt->hi, rt->zero_pending);
     rt->probing[wk->id] = p;
     __atomic_store_n(&wk->halt, 0, __ATOMIC_RELAXED);
+    wk->stopped = 0;
     pthread_mutex_unlock(&rt->lock);
     int r = s->negamax(wk, cur, mask, mcur, mmask, opp_wins, moves, p, p + 1);
     pthread_mutex_lock(&rt->lock);
@@ -655,7 +662,7 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     w[i].finished = 0;
     w[i].near = s->near[i];
     w[i].id = i;
-    w[i].halt = 0;
+    w[i].halt = w[i].stopped = 0;
     /* Columns centre first (or left first); thread i > 0 mirrors the
     ** tie-breaks (odd i) or shifts them, to wander elsewhere. */
     for (int c = 0; c < s->g.w; c++) {
