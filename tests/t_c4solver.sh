@@ -29,6 +29,13 @@ check "c4 --without: unknown technique" \
   "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat)" \
   "$(gs $C4 --without table,magic 2>&1)"
 check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
+# A stop reaches every thread within a few hundred nodes (each polls its
+# flags every 256): the empty 7x6 board stopped after a second, no value.
+for n in 1 2; do
+  out=$(gs $C4 --threads $n --time-limit 1 2>&1; echo "exit $?")
+  check "c4 --threads $n --time-limit 1 on the empty board: stopped, exit 5" "yes" \
+    "$(printf '%s' "$out" | grep -q 'time limit of 1 second reached' && printf '%s' "$out" | grep -q 'exit 5' && echo yes)"
+done
 
 # A test set line "-" is the empty board (5x4: a draw, checked by the VM).
 printf -- '- 0\n' > "$BUILD/c4_empty54.txt"
