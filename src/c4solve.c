@@ -335,13 +335,17 @@ static void busy_unmark(Solver *s, uint64_t key) {
   __atomic_store_n(&s->busy[busy_slot(key)], 0, __ATOMIC_RELAXED);
 }
 
+/* A signal or the time limit: stop_requested is set by a handler on the
+** main thread and read here by every thread, so atomically on both sides. */
+static int signalled(void) { return __atomic_load_n(&stop_requested, __ATOMIC_RELAXED) != 0; }
+
 /* Whether to stop: a signal or time limit, another thread's answer to the
 ** probe, or to the whole job.  The search asks every POLL_NODES nodes
 ** (at every node it cost 4% of the instructions) and then unwinds on
 ** wk->stopped alone, so that no stopped search stores a value. */
 #define POLL_NODES 256
 static int poll_stop(Worker *wk) {
-  return wk->stopped = stop_requested || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
+  return wk->stopped = signalled() || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
                        __atomic_load_n(&wk->s->done, __ATOMIC_RELAXED);
 }
 
@@ -613,7 +617,7 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
   uint64_t mcur = mirror(&s->g, cur), mmask = mirror(&s->g, mask);
   uint64_t opp_wins = winning_cells(&s->g, cur ^ mask, mask);
   pthread_mutex_lock(&rt->lock);
-  while (rt->lo < rt->hi && !stop_requested) {
+  while (rt->lo < rt->hi && !signalled()) {
     int p = middle(rt->lo, rt->hi, rt->zero_pending);
     rt->probing[wk->id] = p;
     __atomic_store_n(&wk->halt, 0, __ATOMIC_RELAXED);
@@ -642,7 +646,7 @@ static void *worker_run(void *arg) {
                     : solve_position(wk, wk->cur, wk->mask, wk->moves, wk->weak);
   /* The first to finish unstopped claims the answer. */
   int expected = 0;
-  if (!stop_requested &&
+  if (!signalled() &&
       __atomic_compare_exchange_n(&wk->s->done, &expected, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
     wk->result = r;
     wk->finished = 1;

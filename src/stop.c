@@ -13,9 +13,11 @@ volatile sig_atomic_t stop_requested = STOP_NONE;
 static unsigned limit_seconds;
 static struct timespec started;
 
+/* An atomic store (lock-free, so safe in a handler): the Connect Four
+** solver's threads read the flag too. */
 static void on_signal(int sig) {
   if (stop_requested == STOP_NONE)
-    stop_requested = sig == SIGALRM ? STOP_TIME : STOP_INTERRUPT;
+    __atomic_store_n(&stop_requested, sig == SIGALRM ? STOP_TIME : STOP_INTERRUPT, __ATOMIC_RELAXED);
 }
 
 void stop_install(unsigned seconds) {
