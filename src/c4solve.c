@@ -154,7 +154,7 @@ struct Worker {
   int order[64];
   /* The job (solve or probe) and its result. */
   uint64_t cur, mask;
-  int moves, weak, probe, alpha, beta;
+  int moves, probe, alpha, beta;
   int result, finished;
   int id;                       /* its index among the threads */
 };
@@ -597,16 +597,17 @@ static int middle(int lo, int hi, int zero_first) {
   return med;
 }
 
-/* The exact score by null-window bisection (or the sign only, weak). */
-static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, int weak) {
+/* The exact score by null-window bisection of the root's range (the
+** sign only when solve_job set it to -1..1, weak). */
+static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves) {
   const Solver *s = wk->s;
   int cells = s->g.cells;
   if (can_win_now(&s->g, cur, mask)) return (cells + 1 - moves) / 2;
-  int lo = -(cells - moves) / 2, hi = (cells + 1 - moves) / 2;
-  if (weak) { lo = -1; hi = 1; }
   if (s->without & C4_NO_NARROWING) {
-    /* One search with the whole window: exact (a result at an end of
-    ** the window is that end, as no score lies beyond). */
+    /* One search with the whole window (the range solve_job set, which
+    ** nothing changes here): exact, as a result at an end of the window
+    ** is that end, no score lying beyond. */
+    int lo = s->root.lo, hi = s->root.hi;
     int r = s->negamax(wk, cur, mask, mirror(&s->g, cur), mirror(&s->g, mask),
                     winning_cells(&s->g, cur ^ mask, mask), moves, lo, hi);
     return r < lo ? lo : r > hi ? hi : r;
@@ -643,7 +644,7 @@ static int solve_position(Worker *wk, uint64_t cur, uint64_t mask, int moves, in
 static void *worker_run(void *arg) {
   Worker *wk = arg;
   int r = wk->probe ? search(wk, wk->cur, wk->mask, wk->moves, wk->alpha, wk->beta)
-                    : solve_position(wk, wk->cur, wk->mask, wk->moves, wk->weak);
+                    : solve_position(wk, wk->cur, wk->mask, wk->moves);
   /* The first to finish unstopped claims the answer. */
   int expected = 0;
   if (!signalled() &&
@@ -702,7 +703,7 @@ static int solve_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int weak
   w[0].cur = cur;
   w[0].mask = mask;
   w[0].moves = moves;
-  w[0].weak = weak;
+  /* The root's score range: every score reachable (or -1..1, weak). */
   Root *rt = &s->root;
   rt->lo = weak ? -1 : -(s->g.cells - moves) / 2;
   rt->hi = weak ? 1 : (s->g.cells + 1 - moves) / 2;
