@@ -81,6 +81,27 @@ for size in "4 5" "5 5" "6 5" "3 7" "6 4"; do
 done
 check "c4 claimeven cross-check: enough legal positions ($claim_checked)" yes "$([ "$claim_checked" -ge 40 ] && echo yes)"
 
+# make test-full: the same cross-check wider, 40 seeds on nine sizes, up
+# to half the board filled (where the odd-threat rule fires most).
+if [ -n "$GSOLVE_FULL" ]; then
+  wide=0; wide_bad=0
+  for size in "4 5" "5 5" "6 5" "3 7" "6 4" "5 4" "4 6" "7 4" "5 6"; do
+    w=${size% *}; h=${size#* }
+    for i in $(seq 40); do
+      pos=$(awk -v w="$w" -v h="$h" -v seed="$i$w$h" 'BEGIN { x = seed * 7919 + 13; n = 3 + seed % (w * h / 2);
+        for (k = 0; k < n; k++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%d ", 1 + int(x / 65536) % w } }')
+      a=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves 2>&1 | grep -v -e '^nodes' -e '^seconds')
+      printf '%s\n' "$a" | grep -q '^score' || continue
+      b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven,odd-threat 2>&1 |
+          grep -v -e '^nodes' -e '^seconds')
+      wide=$((wide + 1))
+      [ "$a" = "$b" ] || { wide_bad=$((wide_bad + 1)); echo "  differs: ${w}x$h '$pos'"; }
+    done
+  done
+  check "c4 static bounds, wide cross-check: $wide positions, none differs" "0" "$wide_bad"
+  check "c4 static bounds, wide cross-check: enough legal positions ($wide)" yes "$([ "$wide" -ge 250 ] && echo yes)"
+fi
+
 # Opening books.
 BOOK=$BUILD/c4_54.book
 rm -f "$BOOK"
