@@ -5,6 +5,7 @@
 #include <string.h>
 #include "gsolve.h"
 #include "playout.h"
+#include "stop.h"
 
 uint64_t random_next(uint64_t *state) {
   uint64_t z = (*state += 0x9e3779b97f4a7c15u);
@@ -31,6 +32,12 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err) {
   uint64_t rng = seed;
   memset(out, 0, sizeof *out);
   for (uint64_t k = 0; k < n; k++) {
+    if (stop_requested) {
+      char msg[160];
+      int st = stop_message(msg, sizeof msg, out->games, "playouts");
+      if (err) fprintf(err, "gsolve: error: %s\n", msg);
+      return st;
+    }
     int ply = 0, m;
     int64_t paid[GAME_MAX_PLAYERS] = { 0 };
     int32_t rw[GAME_MAX_PLAYERS];

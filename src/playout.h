@@ -28,8 +28,9 @@ int random_move(Game *g, const Move *moves, int n, uint64_t *rng);
 /* Plays n games from the current position, each move drawn uniformly
 ** among the legal ones (chance's by its weights) with a SplitMix64
 ** generator seeded by `seed`; the position is restored after each.
-** Returns EXIT_OK, or EXIT_LIMIT when a game runs past GAME_MAX_PLY
-** (reported on err). */
+** Returns EXIT_OK, or EXIT_LIMIT when a game runs past GAME_MAX_PLY, or
+** stop_message()'s status when stopped (stop.h) between two games (both
+** reported on err). */
 int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err);
 
 #endif

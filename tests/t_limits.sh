@@ -68,6 +68,11 @@ lim_run games/tictactoe.game -D m=5 -D n=5 --count --time-limit 1
 check "--time-limit 1, --count: exit" 5 $lim_st
 check "--time-limit 1, --count: message" yes \
   "$(grep -q -E '^gsolve: error: time limit of 1 second reached after [0-9]+ positions and 1\.[0-9][0-9] seconds; no result$' "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
+# Playouts stop too (they did not look at the flag: QA, session 8).
+lim_run games/tictactoe.game --playouts 1000000000 --time-limit 1
+check "--time-limit 1, --playouts: exit" 5 $lim_st
+check "--time-limit 1, --playouts: message" yes \
+  "$(grep -q -E '^gsolve: error: time limit of 1 second reached after [0-9]+ playouts and 1\.[0-9][0-9] seconds; no result$' "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
 lim_run games/nim.game --time-limit 0
 check "--time-limit 0: exit" 2 $lim_st
 check "--time-limit 0: message" \
