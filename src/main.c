@@ -7,6 +7,7 @@
 ** that a run allocates hangs off one heap-allocated Run so that it can
 ** still be freed afterwards.
 */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <setjmp.h>
@@ -1059,6 +1060,41 @@ static int solve_current(Run *r, int base_ply) {
 /* --test-set FILE: every line "moves score" (moves as column digits from
 ** the start) is solved from scratch and its score checked.  Prints the
 ** count, mismatches, mean time and nodes; exit 1 on a mismatch. */
+/* One line of a test set: "moves score", the score its last word, the
+** moves before it (glued digits or words; "-" for none).  Zero-based
+** moves are column digits from 0 (Steininger's sets, up to 10 columns),
+** rewritten as the game's moves "1" .. "10" one word each.  1 with the
+** moves (in `moves`) and the expected score, 0 for a blank or comment
+** line, -1 malformed. */
+static int test_line(const char *line, int zero_based, char *moves, size_t size, long *want) {
+  size_t len = strlen(line);
+  while (len > 0 && isspace((unsigned char)line[len - 1])) len--;
+  size_t start = 0;
+  while (start < len && isspace((unsigned char)line[start])) start++;
+  if (start == len || line[start] == '#') return 0;
+  size_t last = len;                      /* the score: the last word */
+  while (last > start && !isspace((unsigned char)line[last - 1])) last--;
+  if (last == start) return -1;
+  char *end;
+  errno = 0;
+  *want = strtol(line + last, &end, 10);
+  if (end != line + len || errno == ERANGE) return -1;
+  size_t n = 0;
+  for (size_t i = start; i < last; i++) {
+    unsigned char c = (unsigned char)line[i];
+    if (n + 4 > size) return -1;          /* not reached: 3 bytes a character */
+    if (zero_based && isdigit(c)) {
+      n += (size_t)snprintf(moves + n, size - n, "%s%d", n ? " " : "", c - '0' + 1);
+    } else {
+      moves[n++] = (char)c;
+    }
+  }
+  while (n > 0 && isspace((unsigned char)moves[n - 1])) n--;
+  moves[n] = '\0';
+  if (strcmp(moves, "-") == 0) moves[0] = '\0';    /* the start position */
+  return 1;
+}
+
 static int run_test_set(Run *r) {
   const Options *o = r->opt;
   FILE *f = fopen(o->test_set, "r");
@@ -1073,18 +1109,17 @@ static int run_test_set(Run *r) {
   int st = EXIT_OK;
   while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
     lineno++;
-    char moves[4096];
+    char moves[3 * sizeof line];
     long want;
-    int k = sscanf(line, "%4095s %ld", moves, &want);
-    if (k < 1 || moves[0] == '#') continue;
-    if (strcmp(moves, "-") == 0) moves[0] = '\0';     /* the start position */
-    if (k != 2) {
-      fprintf(stderr, "gsolve: error: %s:%ld: expected \"moves score\"\n", o->test_set, lineno);
+    int k = test_line(line, o->zero_based, moves, sizeof moves, &want);
+    if (strchr(line, '\n') == NULL && !feof(f)) k = -2;
+    if (k == 0) continue;
+    if (k < 0) {
+      fprintf(stderr, "gsolve: error: %s:%ld: %s\n", o->test_set, lineno,
+              k == -2 ? "a line longer than 4095 bytes" : "expected \"moves score\"");
       st = EXIT_USAGE;
       break;
     }
-    if (o->zero_based)
-      for (char *c = moves; *c; c++) if (*c >= '0' && *c <= '8') (*c)++;
     Position pos;
     if ((st = position_play(r->g, moves, &pos, stderr)) != EXIT_OK) { position_free(&pos); break; }
     C4Query q;

@@ -28,6 +28,26 @@ if [ -d "$PONS" ]; then
 else
   echo "note: $PONS not found; Connect Four test sets skipped"
 fi
+# The line format: the score is the last word; moves glued or spaced
+# ("1 2 1 2" once read as moves 1, score 2: QA, session 8); zero-based
+# digits up to 9 (the column 10 of a 10-wide board; '9' was left as
+# column 9).  The 10x4 position solved from --position for comparison.
+if [ -d "$PONS" ]; then
+  head -n 20 "$PONS/Test_L3_R1" | sed 's/\([0-9]\)/\1 /g' > "$BUILD/c4_spaced.txt"
+  out=$(gs games/connect4.game --test-set "$BUILD/c4_spaced.txt" 2>&1)
+  check "connect4 test set with spaced moves: 20 read, no mismatch" "20 0" \
+    "$(field positions "$out") $(field mismatches "$out")"
+fi
+c4_10x4="games/connect4.game -D width=10 -D height=4"
+c4_want=$(field score "$(gs $c4_10x4 --position '10 10 9 9 1 2 3 4 5 6 7 8 8 7 6 5 4 3 2 1 1 2 9 10')")
+printf '998801234567765432100189 %s\n' "$c4_want" > "$BUILD/c4_zero10.txt"
+out=$(gs $c4_10x4 --zero-based --test-set "$BUILD/c4_zero10.txt" 2>&1)
+check "connect4 --zero-based on 10 columns: '9' is column 10 (score $c4_want)" "1 0 8" \
+  "$(field positions "$out") $(field mismatches "$out") $c4_want"
+printf '4453 0 extra\n' > "$BUILD/c4_extra.txt"
+check "connect4 test set: a line with a third word is refused" \
+  "gsolve: error: $BUILD/c4_extra.txt:1: expected \"moves score\"" \
+  "$(gs games/connect4.game --test-set "$BUILD/c4_extra.txt" 2>&1)"
 STEIN=../shared/data/connect4/steininger/9x5
 if [ -d "$STEIN" ]; then
   # Christophe Steininger's 9x5 sets (0-based columns).  make test: the two
