@@ -1168,13 +1168,24 @@ static int run_test_set(Run *r) {
   fclose(f);
   if (st != EXIT_OK) return st;
   double mean = n ? seconds / (double)n : 0;
-  if (o->json)
-    printf("{\"test_set\":\"%s\",\"engine\":\"%s\",\"solver\":\"%s\",\"positions\":%ld,"
-           "\"mismatches\":%ld,\"seconds\":%.6f,\"mean_seconds\":%.9f,\"nodes\":%llu,"
-           "\"mean_nodes\":%.1f,\"nodes_per_second\":%.0f}\n", o->test_set, r->g->engine,
-           solver_name(r), n, bad, seconds, mean, (unsigned long long)nodes,
-           n ? (double)nodes / (double)n : 0.0, seconds > 0 ? (double)nodes / seconds : 0.0);
-  else
+  if (o->json) {
+    JsonWriter w;
+    json_init(&w, stdout);
+    json_begin_object(&w);
+    json_key(&w, "test_set"); json_string(&w, o->test_set);
+    json_key(&w, "engine"); json_string(&w, r->g->engine);
+    json_key(&w, "solver"); json_string(&w, solver_name(r));
+    json_key(&w, "positions"); json_int(&w, n);
+    json_key(&w, "mismatches"); json_int(&w, bad);
+    json_key(&w, "seconds"); json_double(&w, seconds);
+    json_key(&w, "mean_seconds"); json_raw(&w); printf("%.9f", mean);
+    json_key(&w, "nodes"); json_uint(&w, nodes);
+    json_key(&w, "mean_nodes"); json_raw(&w); printf("%.1f", n ? (double)nodes / (double)n : 0.0);
+    json_key(&w, "nodes_per_second"); json_raw(&w);
+    printf("%.0f", seconds > 0 ? (double)nodes / seconds : 0.0);
+    json_end_object(&w);
+    putchar('\n');
+  } else
     printf("test set: %s\nengine: %s\nsolver: %s\npositions: %ld\nmismatches: %ld\n"
            "mean time: %.1f us\nmean nodes: %.1f\nnodes/s: %.0f\n", o->test_set, r->g->engine,
            solver_name(r), n, bad, mean * 1e6, n ? (double)nodes / (double)n : 0.0,
@@ -1209,11 +1220,20 @@ static int make_book(Run *r) {
   } else if (rc != 0) {
     st = out_of_memory();
   } else if ((st = c4book_save(b, o->make_book, stderr)) == EXIT_OK) {
-    if (o->json)
-      printf("{\"book\":\"%s\",\"width\":%d,\"height\":%d,\"stones\":[%d,%d],"
-             "\"positions\":%zu,\"seconds\":%.3f}\n", o->make_book, b->width, b->height, b->from,
-             b->to, b->n, secs);
-    else
+    if (o->json) {
+      JsonWriter w;
+      json_init(&w, stdout);
+      json_begin_object(&w);
+      json_key(&w, "book"); json_string(&w, o->make_book);
+      json_key(&w, "width"); json_int(&w, b->width);
+      json_key(&w, "height"); json_int(&w, b->height);
+      json_key(&w, "stones"); json_begin_array(&w); json_int(&w, b->from); json_int(&w, b->to);
+      json_end_array(&w);
+      json_key(&w, "positions"); json_uint(&w, b->n);
+      json_key(&w, "seconds"); json_raw(&w); printf("%.3f", secs);
+      json_end_object(&w);
+      putchar('\n');
+    } else
       printf("book: %s\nboard: %dx%d\nstones: %d..%d\npositions: %zu\nseconds: %.3f\n",
              o->make_book, b->width, b->height, b->from, b->to, b->n, secs);
   }

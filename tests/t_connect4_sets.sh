@@ -48,6 +48,17 @@ printf '4453 0 extra\n' > "$BUILD/c4_extra.txt"
 check "connect4 test set: a line with a third word is refused" \
   "gsolve: error: $BUILD/c4_extra.txt:1: expected \"moves score\"" \
   "$(gs games/connect4.game --test-set "$BUILD/c4_extra.txt" 2>&1)"
+# --json with a path holding a quote and a backslash: still valid JSON
+# (the path was written raw: QA, session 8).
+c4_odd="$BUILD/c4 \"odd\\name"
+printf '4453 -1\n' > "$c4_odd.txt"
+out=$(gs games/connect4.game -D width=5 -D height=4 --test-set "$c4_odd.txt" --json 2>&1)
+check "connect4 --test-set --json: the path escaped" yes \
+  "$(printf '%s' "$out" | P="$c4_odd.txt" python3 -c 'import json,os,sys; d=json.load(sys.stdin); print("yes" if d["test_set"] == os.environ["P"] and d["mismatches"] == 0 else d)' 2>&1)"
+out=$(gs games/connect4.game -D width=4 -D height=4 --make-book "$c4_odd.book" --book-depth 1 --json 2>/dev/null)
+check "connect4 --make-book --json: the path escaped" yes \
+  "$(printf '%s' "$out" | P="$c4_odd.book" python3 -c 'import json,os,sys; d=json.load(sys.stdin); print("yes" if d["book"] == os.environ["P"] and d["stones"] == [0, 1] else d)' 2>&1)"
+rm -f "$c4_odd.txt" "$c4_odd.book"
 STEIN=../shared/data/connect4/steininger/9x5
 if [ -d "$STEIN" ]; then
   # Christophe Steininger's 9x5 sets (0-based columns).  make test: the two
