@@ -835,11 +835,14 @@ static int by_key(const void *a, const void *b) {
 }
 
 /* The positions one stone deeper than `in` (none ended), one per key. */
-static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n) {
+/* The positions one stone deeper than `in`'s, sorted by key without
+** repeats; NULL when out of memory or stopped (*stopped set). */
+static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n, int *stopped) {
   Pos *out = malloc((n * s->g.w + 1) * sizeof *out);
   if (!out) return NULL;
   size_t k = 0;
   for (size_t i = 0; i < n; i++) {
+    if ((i & 4095) == 0 && signalled()) { free(out); *stopped = 1; return NULL; }
     uint64_t cur = in[i].cur, mask = in[i].mask, win = winning_cells(&s->g, cur, mask);
     for (int col = 0; col < s->g.w; col++) {
       uint64_t m = possible(&s->g, mask) & column_mask(&s->g, col);
@@ -857,17 +860,21 @@ static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n) 
   return out;
 }
 
-int c4_make_book(C4Solver *s, int to, C4Book *book,
+int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
                  void (*progress)(int stones, size_t positions, void *arg), void *arg) {
   if (to > s->g.cells - 1) to = s->g.cells - 1;
   Pos **level = calloc((size_t)to + 1, sizeof *level);
   size_t *count = calloc((size_t)to + 1, sizeof *count);
-  int st = -1;
+  int st = -1, stopped = 0;
+  *nodes = 0;
   if (!level || !count || !(level[0] = malloc(sizeof(Pos)))) goto done;
   level[0][0] = (Pos){ 0, 0, 0 };
   count[0] = 1;
   for (int d = 1; d <= to; d++)
-    if (!(level[d] = next_level(s, level[d - 1], count[d - 1], &count[d]))) goto done;
+    if (!(level[d] = next_level(s, level[d - 1], count[d - 1], &count[d], &stopped))) {
+      if (stopped) st = -2;
+      goto done;
+    }
   /* Deepest first: each level is then looked up by the next one. */
   const C4Book *saved = s->book;
   s->book = book;
@@ -883,6 +890,7 @@ int c4_make_book(C4Solver *s, int to, C4Book *book,
       memset(&a, 0, sizeof a);
       keys[i] = level[d][i].key;
       scores[i] = (int8_t)solve_job(s, level[d][i].cur, level[d][i].mask, d, 0, &ok, &a);
+      *nodes += a.nodes;
       if (!ok) st = -2;
     }
     if (st == 0 && c4book_add(book, d, keys, scores, count[d]) != 0) st = -1;

@@ -78,9 +78,10 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
 
 /* Solves every position of `to` stones down to 0 stones reachable from
 ** the empty board (deepest first, each level then used as a book for the
-** next) into `book`.  `progress`, if set, is told each level's size.
-** 0, -1 out of memory, -2 stopped. */
-int c4_make_book(C4Solver *s, int to, C4Book *book,
+** next) into `book`, counting the nodes searched into *nodes.
+** `progress`, if set, is told each level's size.  0, -1 out of memory,
+** -2 stopped. */
+int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
                  void (*progress)(int stones, size_t positions, void *arg), void *arg);
 
 /* Plies to the end from Pons' score at `moves` stones on `cells` cells. */

@@ -87,7 +87,8 @@ typedef struct Options {
   unsigned without;         /* --without LIST: its techniques left out (C4_NO_*) */
   const char *book;         /* --book FILE: its opening book */
   const char *make_book;    /* --make-book FILE */
-  int book_depth;           /* --book-depth N: stones of the deepest book positions */
+  int book_depth;           /* --book-depth N: stones of the deepest book positions
+                               (-1: not given, 4) */
 } Options;
 
 /* Everything a run allocates after the engine exists. */
@@ -240,6 +241,7 @@ static int add_define(Options *o, const char *text) {
 static int parse_args(int argc, char **argv, Options *o) {
   int only_files = 0, first = 1;
   o->tt_mib = TT_DEFAULT_MIB;
+  o->book_depth = -1;
   play_defaults(&o->play);
   if (argc > 1 && strcmp(argv[1], "play") == 0) {
     o->mode = MODE_PLAY;
@@ -477,7 +479,7 @@ static int parse_args(int argc, char **argv, Options *o) {
     return usage_error("%s", "--tree-prune needs --tree-dot OUT");
   if (o->pv && o->mode != MODE_NONE && o->mode != MODE_SOLVE)
     return usage_error("%s", "--pv goes with --solve or --all-moves");
-  if (o->book_depth && o->mode != MODE_MAKEBOOK)
+  if (o->book_depth >= 0 && o->mode != MODE_MAKEBOOK)
     return usage_error("%s", "--book-depth goes with --make-book FILE");
   /* --memory bounds the transposition tables too. */
   if (o->memory_mib && o->tt_mib > o->memory_mib) o->tt_mib = o->memory_mib;
@@ -1207,15 +1209,15 @@ static int make_book(Run *r) {
     return usage_error("%s", "--make-book needs the native Connect Four engine (connect4.game, k = 4)");
   if (r->pos.n > 0)
     return usage_error("%s", "--make-book starts from the empty board (no --position)");
-  int st = c4_solver(r, &q), depth = o->book_depth ? o->book_depth : 4;
+  int st = c4_solver(r, &q), depth = o->book_depth >= 0 ? o->book_depth : 4;
   if (st != EXIT_OK) return st;
   C4Book *b = c4book_new(q.width, q.height);
   if (!b) return out_of_memory();
   double t0 = now();
-  int rc = c4_make_book(r->c4, depth, b, book_progress, (void *)o);
+  C4Answer a = { 0 };
+  int rc = c4_make_book(r->c4, depth, b, &a.nodes, book_progress, (void *)o);
   double secs = now() - t0;
   if (rc == -2) {
-    C4Answer a = { 0 };
     st = c4_stopped(&a);
   } else if (rc != 0) {
     st = out_of_memory();

@@ -134,6 +134,22 @@ check "c4 a game file is no book" "gsolve: error: '$C4' is not a gsolve Connect 
 check "c4 missing book: exit 6" "6" "$(gs $C4 --book "$BUILD/no-such.book" >/dev/null 2>&1; echo $?)"
 check "c4 --book-depth without --make-book" "gsolve: error: --book-depth goes with --make-book FILE" \
   "$(gs $C4 --book-depth 3 2>&1)"
+check "c4 --book-depth 0 without --make-book" "gsolve: error: --book-depth goes with --make-book FILE" \
+  "$(gs $C4 --book-depth 0 2>&1)"
+# --book-depth 0: the empty board alone (it made a depth-4 book: QA, session 8).
+out=$(gs $C4 -D width=5 -D height=4 --make-book "$BUILD/b0.book" --book-depth 0 --quiet 2>&1)
+check "c4 --make-book --book-depth 0: the empty board alone" "0..0 1" \
+  "$(field stones "$out") $(field positions "$out")"
+# --time-limit stops a book while its levels are listed (it ran 7 s past
+# a 1 s limit at depth 12), and the message counts the nodes searched
+# (it said 0).
+out=$(gs $C4 --make-book "$BUILD/b12.book" --book-depth 12 --time-limit 1 --quiet 2>&1)
+check "c4 --make-book --time-limit 1 while listing: stops at once" yes \
+  "$(printf '%s' "$out" | grep -q -E '^gsolve: error: time limit of 1 second reached after [0-9]+ nodes and 1\.[0-9][0-9] seconds; no result$' && echo yes || echo "$out")"
+out=$(gs $C4 --make-book "$BUILD/b8.book" --book-depth 8 --time-limit 1 --quiet 2>&1)
+check "c4 --make-book --time-limit 1 while solving: the nodes counted" yes \
+  "$(printf '%s' "$out" | grep -q -E '^gsolve: error: time limit of 1 second reached after [1-9][0-9]* nodes and 1\.[0-9][0-9] seconds; no result$' && echo yes || echo "$out")"
+check "c4 --make-book stopped: no book written" "no" "$([ -e "$BUILD/b8.book" ] || [ -e "$BUILD/b12.book" ] && echo yes || echo no)"
 check "c4 --make-book from a position" \
   "gsolve: error: --make-book starts from the empty board (no --position)" \
   "$(gs $C4 --make-book "$BUILD/x.book" --position 4 2>&1)"
