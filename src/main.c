@@ -770,6 +770,8 @@ static void report_json(const Run *r) {
     json_begin_array(&w);
     for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
     json_end_array(&w);
+    json_key(&w, "pv_repeats_from");
+    if (r->pv.repeats_from >= 0) json_int(&w, r->pv.repeats_from); else json_null(&w);
   }
   if (mode == MODE_SOLVE && r->opt->all_moves) {
     json_key(&w, "moves");

@@ -6,7 +6,9 @@
 ** Each step solves its position anew with the solver the run used; the
 ** alpha-beta table is warm from the root's solve, so the steps are
 ** cheap next to it.  The line's length is the root's plies: along an
-** optimal line every position keeps the root's value.
+** optimal line every position keeps the root's value.  A draw by endless
+** play (retro's "plies: -") has no end: the line stops at the first
+** position that repeats one of it (same hash, same state bytes).
 */
 #include <stdlib.h>
 #include <string.h>
@@ -41,26 +43,57 @@ static const Move *first_best(const SolveResult *r) {
   return NULL;
 }
 
+/* Records the current position as the line's pv->n-th; the index of an
+** earlier equal one, or -1 (-2: out of memory).  The states are kept
+** whole, so a hash collision cannot end the line. */
+static int seen(Pv *pv, Game *g, uint64_t **hashes, unsigned char **states) {
+  size_t sb = g->state_bytes;
+  uint64_t h = game_hash(g);
+  const void *st = game_state(g);
+  for (int i = 0; i < pv->n; i++)
+    if ((*hashes)[i] == h && memcmp(*states + (size_t)i * sb, st, sb) == 0) return i;
+  if ((pv->n & (pv->n - 1)) == 0) {      /* 0, 1, 2, 4, ...: double */
+    size_t cap = pv->n ? 2 * (size_t)pv->n : 1;
+    uint64_t *hs = realloc(*hashes, cap * sizeof *hs);
+    if (hs == NULL) return -2;
+    *hashes = hs;
+    unsigned char *ss = realloc(*states, cap * sb + 1);
+    if (ss == NULL) return -2;
+    *states = ss;
+  }
+  (*hashes)[pv->n] = h;
+  memcpy(*states + (size_t)pv->n * sb, st, sb);
+  return -1;
+}
+
 int pv_find(Pv *pv, Game *g, const SolveResult *root, int depth, int base_ply,
             PvSolveFn solve, void *ctx) {
   Search s;
   const Move *m = first_best(root);
-  int st = EXIT_OK;
+  int st = EXIT_OK, rep;
+  uint64_t *hashes = NULL;
+  unsigned char *states = NULL;
   memset(&s, 0, sizeof s);
+  pv->repeats_from = -1;
+  if (seen(pv, g, &hashes, &states) == -2) m = NULL, st = EXIT_LIMIT;
   while (m != NULL) {
     if (push(pv, g, m) != 0) {
-      fputs("gsolve: error: out of memory\n", stderr);
       st = EXIT_LIMIT;
       break;
     }
     game_apply(g, m);
+    if ((rep = seen(pv, g, &hashes, &states)) == -2) { st = EXIT_LIMIT; break; }
+    if (rep >= 0) { pv->repeats_from = rep; break; }
     if (pv->n >= GAME_MAX_PLY || (depth && pv->n >= depth)) break;
     search_free(&s);
     search_init(&s, g, base_ply + pv->n, stderr);
     if ((st = solve(ctx, &s, pv->n, depth ? depth - pv->n : 0)) != EXIT_OK) break;
     m = first_best(&s.result);
   }
+  if (st == EXIT_LIMIT) fputs("gsolve: error: out of memory\n", stderr);
   search_free(&s);
+  free(hashes);
+  free(states);
   for (int i = 0; i < pv->n; i++) game_undo(g);
   return st;
 }
@@ -69,6 +102,10 @@ void pv_print(const Pv *pv, Game *g, FILE *out) {
   fputs("pv: ", out);
   if (pv->n == 0) fputs("-", out);
   for (int i = 0; i < pv->n; i++) fprintf(out, "%s%s", i ? ", " : "", pv->names[i]);
+  if (pv->repeats_from == 0)
+    fputs(" (back to the start: round again for ever)", out);
+  else if (pv->repeats_from > 0)
+    fprintf(out, " (back to the position after move %d: round again for ever)", pv->repeats_from);
   fputs("\n\nstart:\n", out);
   game_print(g, out);
   for (int i = 0; i < pv->n; i++) {

@@ -86,6 +86,20 @@ check "pv --json: the line as an array" '"pv":["take 2 1","take 1 1","take 2 1"]
 check "pv --depth 3: three moves" "3" "$(field pv "$(gs games/connect4.game --depth 3 --pv)" | tr ',' '\n' | wc -l)"
 check "pv: a terminal position has none" "-" \
   "$(field pv "$(gs games/nim.game -D heaps=1 --position 'take 1 1' --pv)")"
+# A draw by endless play (retro, "plies: -"): the line stops where it
+# comes back to a position of its own (it ran to 100,000 moves: QA,
+# session 8).  From 6 the token goes 6-3-4 and ends; from 5, to 0 and
+# round the cycle 0-1-2 (to 3 would lose).
+check "pv: an endless draw stops at its first repeat" \
+  "to 1, to 2, to 0, to 1, to 2, to 0 (back to the start: round again for ever)" \
+  "$(field pv "$(gs games/token.game --solver retro --pv)")"
+check "pv: an endless draw, repeating a later position" \
+  "to 0, to 1, to 2, to 0, to 1, to 2, to 0 (back to the position after move 1: round again for ever)" \
+  "$(field pv "$(gs games/token.game -D from=5 --solver retro --pv)")"
+check "pv --json: pv_repeats_from" '"pv_repeats_from":1' \
+  "$(gs games/token.game -D from=5 --solver retro --pv --json | grep -o '"pv_repeats_from":[^,}]*')"
+check "pv --json: pv_repeats_from null when the line ends" '"pv_repeats_from":null' \
+  "$(gs games/nim.game -D heaps=1,2 --pv --json | grep -o '"pv_repeats_from":[^,}]*')"
 
 # --- --progress --------------------------------------------------------------------
 # Forced off a terminal: one line per report, from the first on (every
