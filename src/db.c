@@ -84,6 +84,7 @@ int db_write(const Retro *r, const char *path, const char *game, const char *par
   put_u64(&o, r->stored);
   put_str(&o, game);
   put_str(&o, params);
+  put_str(&o, r->g->engine);
   for (size_t i = 0; i < r->stored; i++) {
     put(&o, k->keys + i * k->key_bytes, k->key_bytes);
     unsigned char vm[2] = { r->value[i], r->mover[i] };
@@ -169,7 +170,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   unsigned char *buf = slurp(path, &len, &st, err);
   if (!buf) return st;
   In in = { buf, buf + len, 0xcbf29ce484222325ULL, 0 };
-  char name[DB_MAX_TEXT], par[DB_MAX_TEXT];
+  char name[DB_MAX_TEXT], par[DB_MAX_TEXT], engine[DB_MAX_TEXT];
   const unsigned char *magic = take(&in, sizeof DB_MAGIC);
   if (!magic || memcmp(magic, DB_MAGIC, sizeof DB_MAGIC) != 0) {
     st = db_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
@@ -184,8 +185,18 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   }
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
-  if (get_str(&in, name, sizeof name) < 0 || get_str(&in, par, sizeof par) < 0) goto corrupt;
+  if (get_str(&in, name, sizeof name) < 0 || get_str(&in, par, sizeof par) < 0 ||
+      get_str(&in, engine, sizeof engine) < 0)
+    goto corrupt;
   if (in.short_read) goto corrupt;      /* not other rules: cut short */
+  if (strcmp(name, game) == 0 && strcmp(par, params) == 0 && hash == rules_hash &&
+      strcmp(engine, r->g->engine) != 0) {
+    /* The same game, but positions stored in another engine's format. */
+    st = db_fail(err, EXIT_USAGE, "'%s' was built with the %s engine, which stores positions "
+                 "differently; this run uses %s: read it with --engine %s, or build it again",
+                 path, engine, r->g->engine, strcmp(engine, "vm") == 0 ? "vm" : "native");
+    goto done;
+  }
   if (strcmp(name, game) != 0 || strcmp(par, params) != 0 || hash != rules_hash ||
       key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) ||
       (symmetric && r->canonical == NULL) ||

@@ -5,7 +5,7 @@
 **
 **   offset  size  field
 **   0       8     magic "GSOLVEDB"
-**   8       4     format version (1)
+**   8       4     format version (2; 1 had no engine name)
 **   12      4     key bytes K (one stored state)
 **   16      4     1 if keys are canonical forms (symmetry), else 0
 **   20      4     number of players
@@ -14,8 +14,11 @@
 **   40      8     stored positions N
 **   48      4+n   game name (length, bytes)
 **   ..      4+n   parameters as text (length, bytes)
+**   ..      4+n   the engine that built it ("vm", "native-connect4", ...),
+**                 whose format the keys are in
 **   ..      N*(K+10) records: key, value (1 win, 2 loss, 3 draw), mover,
-**                 distance (4 bytes; 0xffffffff: a draw forever)
+**                 distance (4 bytes; 0xffffffff: a draw forever), score
+**                 (4 bytes)
 **   ..      8     FNV-1a 64 checksum of every byte before it
 **
 ** The file is written to NAME.tmp and renamed, so it is never left half
@@ -28,7 +31,7 @@
 #include <stdio.h>
 #include "retro.h"
 
-#define DB_VERSION 1
+#define DB_VERSION 2
 
 /* Writes r's labels; EXIT_OK or EXIT_IO (reported on err). */
 int db_write(const Retro *r, const char *path, const char *game, const char *params,

@@ -93,6 +93,16 @@ if [ -n "$GSOLVE_FULL" ]; then
       "$(moves_of games/connect4.game -D width=5 -D height=4 --position "$pos" --db "$tmpdb")"
   done
 fi
+# A database records the engine whose key format it uses: one built by
+# the VM is refused by the native engine with a message that says so
+# (it said "built for other rules: X; this is X": QA, session 8), and
+# read by the engine that built it.
+c43="games/connect4.game -D width=4 -D height=3"
+gs $c43 --solver retro --db "$tmpdb" --engine vm >/dev/null
+check "db of another engine: refused, and why" \
+  "gsolve: error: '$tmpdb' was built with the vm engine, which stores positions differently; this run uses native-connect4: read it with --engine vm, or build it again" \
+  "$(gs $c43 --db "$tmpdb" 2>&1 >/dev/null)"
+check "db of another engine: read by its own" "draw" "$(field value "$(gs $c43 --db "$tmpdb" --engine vm)")"
 rm -f "$tmpdb" "$tmpdb.cut"
 
 # A declared symmetry that is not a symmetry of the rules is caught (exit 3)
