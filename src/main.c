@@ -1354,6 +1354,19 @@ static int tree_dot(Run *r) {
   int st = treedot_write(r->g, o->depth, o->tree_prune, o->tree_dot, &ts, stderr);
   if (st != EXIT_OK) return st;
   r->seconds = now() - t0;
+  if (o->json) {
+    JsonWriter w;
+    json_head(&w, r);
+    json_key(&w, "tree"); json_string(&w, o->tree_dot);
+    json_key(&w, "nodes"); json_uint(&w, ts.nodes);
+    json_key(&w, "edges"); json_uint(&w, ts.edges);
+    json_key(&w, "cut_off"); json_uint(&w, ts.cutoffs);
+    json_key(&w, "pruned"); json_uint(&w, ts.pruned);
+    json_key(&w, "seconds"); json_double(&w, r->seconds);
+    json_end_object(&w);
+    putchar('\n');
+    return EXIT_OK;
+  }
   text_header(r);
   printf("tree: %s\nnodes: %" PRIu64 "\nedges: %" PRIu64 "\ncut off: %" PRIu64
          "\npruned: %" PRIu64 "\nseconds: %.3f\n", o->tree_dot, ts.nodes, ts.edges,

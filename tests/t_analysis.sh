@@ -13,6 +13,9 @@ check "tree-dot: hexapawn 3x3 full tree, 252 nodes (source material)" "252 251 0
   "$(field nodes "$out") $(field edges "$out") $(field "cut off" "$out")"
 check "tree-dot: the file has the nodes and edges reported" "252 251" \
   "$(dot_nodes "$an_tmp/h.dot") $(dot_edges "$an_tmp/h.dot")"
+# --json: one object (it printed the text report: QA, session 8).
+check "tree-dot --json: the counts as JSON" '"nodes":252,"edges":251,"cut_off":0,"pruned":0' \
+  "$(gs games/hexapawn.game --tree-dot "$an_tmp/h2.dot" --json | grep -o '"nodes":[0-9]*,"edges":[0-9]*,"cut_off":[0-9]*,"pruned":[0-9]*')"
 plies=$(field plies "$(gs games/hexapawn.game)")
 check "tree-dot: the root's value is the solver's (Black wins in $plies)" "1" \
   "$(grep -m1 '^  n0 \[' "$an_tmp/h.dot" | grep -c "Black wins in $plies\\\\l")"
