@@ -70,7 +70,7 @@ typedef struct Ab {
                           ** leaves are worth the game's bounds */
   int pessimist;          /* deepening: the player whose lower bound the
                           ** leaves take (the other's upper bound) */
-  uint64_t leaves;        /* deepening: leaves cut at the horizon */
+  uint64_t leaves;        /* depth-limited: leaves cut at the horizon */
   unsigned char *bcache;  /* the game's bounds of recent positions:
                           ** BOUND_SLOTS slots of hash, lo, hi, key */
   size_t bslot;           /* bytes of a slot; 0: no cache yet */
@@ -136,10 +136,10 @@ static int draft_of(const Ab *a, int ply) {
          + (a->deepen && a->pessimist != a->s->result.mover ? DRAFT_OPTIMIST : 0);
 }
 
-/* Whether a table entry of `draft` holds at `ply`: the same draft, or
-** with deepening an exact one. */
+/* Whether a table entry of `draft` holds at `ply`: the same draft, or an
+** exact one (every draft is exact without a horizon). */
 static int draft_fits(const Ab *a, int draft, int ply) {
-  return draft == draft_of(a, ply) || (a->deepen && draft == TT_DRAFT_EXACT);
+  return draft == draft_of(a, ply) || draft == TT_DRAFT_EXACT;
 }
 
 /* ---- the game's bounds ---------------------------------------------- */
@@ -345,7 +345,7 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
           f->best = lo;
           f->best_i = i;
           a->o->stats.etc_cutoffs++;
-          if (e.draft != TT_DRAFT_EXACT) a->leaves += a->deepen;   /* it may hide some */
+          if (e.draft != TT_DRAFT_EXACT) a->leaves++;   /* it may hide some */
           if (a->ghi) ghi_fold(&f->ghi, &gv, f->line);
           return -1;
         }
@@ -366,10 +366,10 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
 /* A node is done: stores its bounds and credits the move that cut. */
 static void finish_node(Ab *a, const SearchFrame *f, int ply) {
   Search *s = a->s;
-  /* Deepening: a subtree that met no leaf at the horizon is exact, and
-  ** its entry serves every depth; one that did must not replace an exact
-  ** entry. */
-  int exact = a->deepen && a->leaves == f->leaves0;
+  /* Depth-limited (deepening or --depth): a subtree that met no leaf at
+  ** the horizon is exact, and its entry serves every depth; one that did
+  ** must not replace an exact entry. */
+  int exact = a->horizon && a->leaves == f->leaves0;
   if (a->tt != NULL && (exact || !f->exact_entry)) {
     Value rel = shift(a, f->best, f->mover, -ply);
     int64_t lower = f->best > f->alpha0 ? rel : -TT_NO_BOUND;
@@ -459,6 +459,7 @@ enter:
       a->leaves++;
       r = value_make(f->mover == a->pessimist ? blo : bhi, 0, f->mover);
     } else {
+      a->leaves++;
       r = alphabeta_horizon(game_eval(g), a->horizon, f->mover);
       a->o->stats.evals++;
     }
@@ -478,7 +479,7 @@ enter:
       ttmove = e.move;
       /* Under a repetition rule the bounds hold only for lines that meet
       ** the subtree as the stored one did; then the node inherits that. */
-      f->exact_entry = a->deepen && e.draft == TT_DRAFT_EXACT;
+      f->exact_entry = a->horizon && e.draft == TT_DRAFT_EXACT;
       if (draft_fits(a, e.draft, ply) && (!a->ghi || ghi_valid(&gs, g, f->line, &gv))) {
         if (a->ghi) ghi_fold(&f->ghi, &gv, f->line + 1);
         Value lo = e.lower == -TT_NO_BOUND ? -VALUE_INF
@@ -488,7 +489,7 @@ enter:
         if (lo >= beta || hi <= alpha || lo == hi) {
           r = lo >= beta ? lo : hi;
           tt_stats(tt)->cutoffs++;
-          if (e.draft != TT_DRAFT_EXACT) a->leaves += a->deepen;
+          if (e.draft != TT_DRAFT_EXACT) a->leaves++;
           search_path_pop(s);
           goto leave;
         }
@@ -945,10 +946,15 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
   /* Step 2. Exact: one search.  Depth N: iterative deepening, depth 1
   ** to N, each depth ordering the root moves for the next by their
   ** values (its table entries have another draft: they order the moves
-  ** of the next depth, and do not give it values). */
+  ** of the next depth, and do not give it values).  A depth whose search
+  ** met no position at its horizon (nor a table entry that may stand for
+  ** one) solved the position exactly: deeper ones would repeat it (Nim
+  ** with --depth 10000: 22.6 M nodes -> 11,025; exact entries also serve
+  ** the later depths: Tic-tac-toe --depth 9, 9,463 -> 8,834). */
   order_root(a, a->order);
   for (d = o->depth ? 1 : 0; d <= o->depth; d++) {
     a->horizon = d;
+    a->leaves = 0;
     o->stats.iterations++;
     if (d > 1) {
       for (int k = 0; k < n; k++)
@@ -956,7 +962,7 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
       sort_items(a->order, n);
     }
     search_root(a, a->order, a->lo, a->hi);
-    if (s->status != EXIT_OK) break;
+    if (s->status != EXIT_OK || (d > 0 && a->leaves == 0)) break;
   }
 
 done:
