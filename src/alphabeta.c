@@ -136,10 +136,21 @@ static int draft_of(const Ab *a, int ply) {
          + (a->deepen && a->pessimist != a->s->result.mover ? DRAFT_OPTIMIST : 0);
 }
 
-/* Whether a table entry of `draft` holds at `ply`: the same draft, or an
-** exact one (every draft is exact without a horizon). */
+/* --depth N: an entry whose subtree met no position at the horizon has
+** this added to its draft (the same value, one more fact). */
+#define DRAFT_LEAFLESS (4 * AB_MAX_DEPTH)
+
+/* Whether a table entry of `draft` holds at `ply`: the same draft, or
+** with deepening an exact one. */
 static int draft_fits(const Ab *a, int draft, int ply) {
-  return draft == draft_of(a, ply) || draft == TT_DRAFT_EXACT;
+  return draft == draft_of(a, ply) || (a->deepen && draft == TT_DRAFT_EXACT)
+         || (a->horizon && !a->deepen && draft == draft_of(a, ply) + DRAFT_LEAFLESS);
+}
+
+/* Whether an entry used at a node may stand for positions at the horizon
+** (so the node's subtree counts as having met one). */
+static int may_hide_leaves(const Ab *a, int draft) {
+  return draft != TT_DRAFT_EXACT && !(a->horizon && !a->deepen && draft >= DRAFT_LEAFLESS);
 }
 
 /* ---- the game's bounds ---------------------------------------------- */
@@ -345,7 +356,7 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
           f->best = lo;
           f->best_i = i;
           a->o->stats.etc_cutoffs++;
-          if (e.draft != TT_DRAFT_EXACT) a->leaves++;   /* it may hide some */
+          if (may_hide_leaves(a, e.draft)) a->leaves++;   /* it may hide some */
           if (a->ghi) ghi_fold(&f->ghi, &gv, f->line);
           return -1;
         }
@@ -366,10 +377,11 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
 /* A node is done: stores its bounds and credits the move that cut. */
 static void finish_node(Ab *a, const SearchFrame *f, int ply) {
   Search *s = a->s;
-  /* Depth-limited (deepening or --depth): a subtree that met no leaf at
-  ** the horizon is exact, and its entry serves every depth; one that did
-  ** must not replace an exact entry. */
-  int exact = a->horizon && a->leaves == f->leaves0;
+  /* Deepening: a subtree that met no leaf at the horizon is exact, and
+  ** its entry serves every depth; one that did must not replace an exact
+  ** entry.  --depth N: such a subtree's entry is marked leafless (its
+  ** draft + DRAFT_LEAFLESS), for the test that ends the deepening. */
+  int leafless = a->leaves == f->leaves0, exact = a->deepen && leafless;
   if (a->tt != NULL && (exact || !f->exact_entry)) {
     Value rel = shift(a, f->best, f->mover, -ply);
     int64_t lower = f->best > f->alpha0 ? rel : -TT_NO_BOUND;
@@ -379,7 +391,8 @@ static void finish_node(Ab *a, const SearchFrame *f, int ply) {
     if (a->ghi) ghi_store(&f->ghi, &gs);
     if (!a->ghi || !f->ghi.overflow)
       tt_store_payload(a->tt, f->hash, a->keys + (size_t)ply * a->key_bytes, lower,
-                       upper, move, exact ? TT_DRAFT_EXACT : draft_of(a, ply),
+                       upper, move, exact ? TT_DRAFT_EXACT
+                       : draft_of(a, ply) + (a->horizon && !a->deepen && leafless ? DRAFT_LEAFLESS : 0),
                        s->nodes - f->nodes0,
                        a->ghi ? &gs : NULL);
   }
@@ -479,7 +492,7 @@ enter:
       ttmove = e.move;
       /* Under a repetition rule the bounds hold only for lines that meet
       ** the subtree as the stored one did; then the node inherits that. */
-      f->exact_entry = a->horizon && e.draft == TT_DRAFT_EXACT;
+      f->exact_entry = a->deepen && e.draft == TT_DRAFT_EXACT;
       if (draft_fits(a, e.draft, ply) && (!a->ghi || ghi_valid(&gs, g, f->line, &gv))) {
         if (a->ghi) ghi_fold(&f->ghi, &gv, f->line + 1);
         Value lo = e.lower == -TT_NO_BOUND ? -VALUE_INF
@@ -489,10 +502,12 @@ enter:
         if (lo >= beta || hi <= alpha || lo == hi) {
           r = lo >= beta ? lo : hi;
           tt_stats(tt)->cutoffs++;
-          if (e.draft != TT_DRAFT_EXACT) a->leaves++;
+          if (may_hide_leaves(a, e.draft)) a->leaves++;
           search_path_pop(s);
           goto leave;
         }
+        /* A window narrowed by a depth's bound is that depth's too. */
+        if ((lo > alpha || hi < beta) && may_hide_leaves(a, e.draft)) a->leaves++;
         if (lo > alpha) alpha = lo;
         if (hi < beta) beta = hi;
       }
@@ -949,8 +964,7 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
   ** of the next depth, and do not give it values).  A depth whose search
   ** met no position at its horizon (nor a table entry that may stand for
   ** one) solved the position exactly: deeper ones would repeat it (Nim
-  ** with --depth 10000: 22.6 M nodes -> 11,025; exact entries also serve
-  ** the later depths: Tic-tac-toe --depth 9, 9,463 -> 8,834). */
+  ** with --depth 10000: 22.6 M nodes -> 33,525). */
   order_root(a, a->order);
   for (d = o->depth ? 1 : 0; d <= o->depth; d++) {
     a->horizon = d;
