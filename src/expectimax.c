@@ -527,7 +527,7 @@ int star1_solve(ExpSolver *s) {
   Game *g = s->g;
   ExpResult *r = &s->result;
   if (g->nplayers > 2)
-    return fail(s, EXIT_USAGE, "the alphabeta solver takes one or two players (this game "
+    return fail(s, EXIT_USAGE, "the alphabeta solver needs one or two players (this game "
                 "has %d): use --solver expectimax (max^n)", g->nplayers);
   if (exp_root_begin(s) != EXIT_OK || r->terminal) return s->status;
   r->vector = g->nplayers == 1;

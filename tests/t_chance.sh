@@ -76,7 +76,7 @@ check "pot: payoffs" "Ann 15, Bob 10, Cat 6" "$(field payoffs "$out")"
 # ---- What the other solvers say ------------------------------------
 out=$(gs games/pot.game 2>&1); st=$?
 check "pot: alphabeta refuses three players (exit 2)" "2" "$st"
-check "pot: alphabeta says what to use" "gsolve: error: the alphabeta solver takes one or two players (this game has 3): use --solver expectimax (max^n)" "$out"
+check "pot: alphabeta says what to use" "gsolve: error: the alphabeta solver needs one or two players (this game has 3): use --solver expectimax (max^n)" "$out"
 out=$(gs games/dice.game --solver minimax 2>&1); st=$?
 check "dice: minimax refuses chance (exit 2)" "2" "$st"
 check "dice: minimax says what to use" "gsolve: error: the minimax solver does not handle chance moves: use --solver expectimax or alphabeta" "$out"
