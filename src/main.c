@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -801,11 +802,18 @@ static void report_json(const Run *r) {
 
 /* ---- reporting expected values ------------------------------------ */
 
+/* An expected value as shown: 0 when the solvers take it as equal to 0
+** (EXP_EPS), so rounding noise (2.8e-17 for a symmetric game) is neither
+** printed nor given a sign. */
+static double exp_shown(double x) {
+  return fabs(x) <= EXP_EPS * (1 + fabs(x)) ? 0.0 : x;
+}
+
 /* The score of an expected value for the root's mover; at a chance root,
 ** for the first player. */
 static double exp_root_score(const Run *r, const ExpValue *v) {
   int m = r->exp.result.mover;
-  return exp_score(r->g, v, m == GAME_CHANCE ? 0 : m);
+  return exp_shown(exp_score(r->g, v, m == GAME_CHANCE ? 0 : m));
 }
 
 /* "win", "loss" or "draw" when the value is certain, else NULL. */
@@ -824,7 +832,7 @@ static void text_expected(const Run *r) {
   if (res->vector) {
     fputs("payoffs:", stdout);
     for (i = 0; i < r->g->nplayers; i++)
-      printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], res->value.pay[i]);
+      printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(res->value.pay[i]));
     fputc('\n', stdout);
   }
   if (res->deterministic) printf("plies: %.0f\n", res->value.plies);
@@ -896,7 +904,7 @@ static void json_expected(const Run *r) {
   json_key(&w, "payoffs");
   if (res->vector) {
     json_begin_array(&w);
-    for (i = 0; i < r->g->nplayers; i++) json_real(&w, res->value.pay[i]);
+    for (i = 0; i < r->g->nplayers; i++) json_real(&w, exp_shown(res->value.pay[i]));
     json_end_array(&w);
   } else {
     json_null(&w);

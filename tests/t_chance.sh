@@ -136,3 +136,10 @@ check "play pot: payoffs are what the moves paid" "game over: Bob wins; final sc
 out=$(gs games/dice.game -D sides=20 -D rolls=5 --solver expectimax --tt-size 0 --time-limit 1 2>&1); st=$?
 check "expectimax --time-limit: exit 5" "5" "$st"
 check "expectimax --time-limit: the message" "1" "$(printf '%s\n' "$out" | grep -c '^gsolve: error: time limit of 1 second reached after [0-9]* nodes and [0-9.]* seconds; no result$')"
+
+# A symmetric game is worth 0: rounding noise is not shown, nor signed
+# (dice 20 sides, 1 roll printed 2.8e-17 and -5.6e-17: QA, session 8).
+for ch_solver in alphabeta expectimax retro; do
+  check "dice sides=20 rolls=1, $ch_solver: score 0" "0" \
+    "$(field score "$(gs games/dice.game -D sides=20 -D rolls=1 --solver $ch_solver)")"
+done
