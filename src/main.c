@@ -482,6 +482,8 @@ static int parse_args(int argc, char **argv, Options *o) {
     return usage_error("%s", "--pv goes with --solve or --all-moves");
   if (o->book_depth >= 0 && o->mode != MODE_MAKEBOOK)
     return usage_error("%s", "--book-depth goes with --make-book FILE");
+  if ((o->limit || o->zero_based) && o->mode != MODE_TESTSET)
+    return usage_error("%s goes with --test-set FILE", o->limit ? "--limit" : "--zero-based");
   /* --memory bounds the transposition tables too. */
   if (o->memory_mib && o->tt_mib > o->memory_mib) o->tt_mib = o->memory_mib;
   return EXIT_OK;
@@ -1207,7 +1209,9 @@ static int run_test_set(Run *r) {
 
 static void book_progress(int stones, size_t positions, void *arg) {
   const Options *o = arg;
-  if (!o->quiet) fprintf(stderr, "book: solving %zu positions of %d stones\n", positions, stones);
+  if (!o->quiet)
+    fprintf(stderr, "book: solving %zu position%s of %d stone%s\n", positions,
+            positions == 1 ? "" : "s", stones, stones == 1 ? "" : "s");
 }
 
 /* --make-book FILE: the exact score of every position of up to

@@ -134,6 +134,10 @@ check "c4 a game file is no book" "gsolve: error: '$C4' is not a gsolve Connect 
 check "c4 missing book: exit 6" "6" "$(gs $C4 --book "$BUILD/no-such.book" >/dev/null 2>&1; echo $?)"
 check "c4 --book-depth without --make-book" "gsolve: error: --book-depth goes with --make-book FILE" \
   "$(gs $C4 --book-depth 3 2>&1)"
+check "c4 --limit without --test-set (it ran a full solve)" "gsolve: error: --limit goes with --test-set FILE" \
+  "$(gs $C4 --limit 5 2>&1)"
+check "c4 --zero-based without --test-set" "gsolve: error: --zero-based goes with --test-set FILE" \
+  "$(gs $C4 --zero-based 2>&1)"
 check "c4 --book-depth 0 without --make-book" "gsolve: error: --book-depth goes with --make-book FILE" \
   "$(gs $C4 --book-depth 0 2>&1)"
 # --book-depth 0: the empty board alone (it made a depth-4 book: QA, session 8).
