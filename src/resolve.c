@@ -750,12 +750,12 @@ static void declare_state_checked(Resolver *r, Node *decl) {
     int32_t iv = 0;
     if (decl->b->kind == NODE_LIST) it = const_list(r, decl->b, &ok);
     else iv = resolve_const(r, decl->b, &it, &ok);
-    if (!ok) return;
+    if (!ok) goto declare;
     if (it.kind == TY_LIST) {
       if (it.hi != size) {
         diag_error(r->d, decl->b->span, "initial list has %d values for %lld entries",
                    it.hi, (long long)size);
-        return;
+        goto declare;
       }
       for (int k = 0; k < size; k++) p->init[v.base + k] = p->konst[it.lo + k];
     } else {
@@ -763,7 +763,7 @@ static void declare_state_checked(Resolver *r, Node *decl) {
         char b1[64], b2[64];
         diag_error(r->d, decl->b->span, "initial value of type %s for a state of type %s",
                    type_name(p, it, b1, sizeof b1), type_name(p, v.elem, b2, sizeof b2));
-        return;
+        goto declare;
       }
       for (int k = 0; k < size; k++) p->init[v.base + k] = iv;
     }
@@ -772,10 +772,14 @@ static void declare_state_checked(Resolver *r, Node *decl) {
       if (x < v.elem.lo || x > v.elem.hi) {
         diag_error(r->d, decl->b->span, "initial value %d is out of range %d..%d", x,
                    v.elem.lo, v.elem.hi);
-        return;
+        goto declare;
       }
     }
   }
+  /* A bad initial value is reported above; the state is declared all the
+  ** same (with the default values), so its uses do not cascade into more
+  ** errors ("'heap' is not a one-dimensional state array"). */
+declare:
   p->nslots += (int)size;
   StateVar *vars = realloc(p->vars, (size_t)(p->nvars + 1) * sizeof *vars);
   if (!vars) { p->oom = 1; return; }
