@@ -399,6 +399,16 @@ static int parse_int(const char *s, int32_t *out) {
   return 1;
 }
 
+/* Whether the first len bytes of text are an optional '-' and digits:
+** an integer, maybe too big for 32 bits. */
+static int all_digits(const char *text, size_t len) {
+  size_t sign = len > 0 && text[0] == '-';
+  if (len == sign) return 0;
+  for (size_t i = sign; i < len; i++)
+    if (text[i] < '0' || text[i] > '9') return 0;
+  return 1;
+}
+
 /* Applies one -D value to a parameter; 0 and a message on a bad value. */
 static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
                           char *why, size_t n) {
@@ -408,8 +418,7 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
       int32_t v;
       if (!parse_int(text, &v)) {
         /* All digits but too big for 32 bits: say it is out of range. */
-        const char *d = text + (text[0] == '-');
-        if (*d && strspn(d, "0123456789") == strlen(d))
+        if (all_digits(text, strlen(text)))
           snprintf(why, n, "%.20s%s is out of range %d..%d", text, strlen(text) > 20 ? "..." : "",
                    pi->type.lo, pi->type.hi);
         else
@@ -449,7 +458,8 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
           return 0;
         }
         if (len >= sizeof item) {
-          snprintf(why, n, "'%.20s...' is not an integer", s);
+          snprintf(why, n, "'%.20s...' is %s", s,
+                   all_digits(s, len) ? "out of range for a 32-bit integer" : "not an integer");
           return 0;
         }
         if (len == 0) {
@@ -459,7 +469,8 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
         memcpy(item, s, len);
         item[len] = 0;
         if (!parse_int(item, &vals[count++])) {
-          snprintf(why, n, "'%s' is not an integer", item);
+          snprintf(why, n, "'%s' is %s", item,
+                   all_digits(item, len) ? "out of range for a 32-bit integer" : "not an integer");
           return 0;
         }
         if (!s[len]) break;

@@ -71,6 +71,11 @@ err_usage "-D integer with junk" \
 err_usage "-D list with a word" \
   "gsolve: error: -D heaps=1,x: 'x' is not an integer" \
   games/nim.game -D heaps=1,x
+# A list value too big for 32 bits: out of range, as a single value says
+# (it said "not an integer": QA, session 8).
+err_usage "-D list with a value past 32 bits" \
+  "gsolve: error: -D heaps=99999999999,2: '99999999999' is out of range for a 32-bit integer" \
+  games/nim.game -D heaps=99999999999,2
 err_usage "-D empty list" \
   "gsolve: error: -D heaps=: expected a comma-separated list of integers" \
   games/nim.game -D heaps=
