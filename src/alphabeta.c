@@ -118,11 +118,14 @@ static Value shift(const Ab *a, Value v, int mover, int64_t delta) {
   return value_shift(v, mover, delta);
 }
 
+/* Whether this is a --depth N search (a horizon, and no deepening). */
+static int fixed_depth(const Ab *a) { return a->horizon && !a->deepen; }
+
 /* The value of a terminal position at `ply` for `mover`. */
 static Value terminal_value(const Ab *a, const Outcome *o, int mover,
                             int ply) {
   Value v = value_from_outcome(o, a->g->nplayers, mover, a->score_only ? 0 : ply);
-  return a->horizon && !a->deepen ? alphabeta_proven(v) : v;
+  return fixed_depth(a) ? alphabeta_proven(v) : v;
 }
 
 /* The table keeps entries of each draft apart.  Deepening's two kinds of
@@ -144,13 +147,13 @@ static int draft_of(const Ab *a, int ply) {
 ** with deepening an exact one. */
 static int draft_fits(const Ab *a, int draft, int ply) {
   return draft == draft_of(a, ply) || (a->deepen && draft == TT_DRAFT_EXACT)
-         || (a->horizon && !a->deepen && draft == draft_of(a, ply) + DRAFT_LEAFLESS);
+         || (fixed_depth(a) && draft == draft_of(a, ply) + DRAFT_LEAFLESS);
 }
 
 /* Whether an entry used at a node may stand for positions at the horizon
 ** (so the node's subtree counts as having met one). */
 static int may_hide_leaves(const Ab *a, int draft) {
-  return draft != TT_DRAFT_EXACT && !(a->horizon && !a->deepen && draft >= DRAFT_LEAFLESS);
+  return draft != TT_DRAFT_EXACT && !(fixed_depth(a) && draft >= DRAFT_LEAFLESS);
 }
 
 /* ---- the game's bounds ---------------------------------------------- */
@@ -392,7 +395,7 @@ static void finish_node(Ab *a, const SearchFrame *f, int ply) {
     if (!a->ghi || !f->ghi.overflow)
       tt_store_payload(a->tt, f->hash, a->keys + (size_t)ply * a->key_bytes, lower,
                        upper, move, exact ? TT_DRAFT_EXACT
-                       : draft_of(a, ply) + (a->horizon && !a->deepen && leafless ? DRAFT_LEAFLESS : 0),
+                       : draft_of(a, ply) + (fixed_depth(a) && leafless ? DRAFT_LEAFLESS : 0),
                        s->nodes - f->nodes0,
                        a->ghi ? &gs : NULL);
   }

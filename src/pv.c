@@ -44,8 +44,9 @@ static const Move *first_best(const SolveResult *r) {
 }
 
 /* Records the current position as the line's pv->n-th; the index of an
-** earlier equal one, or -1 (-2: out of memory).  The states are kept
-** whole, so a hash collision cannot end the line. */
+** earlier equal one, or -1 (-2: out of memory).  Both are compared: the
+** hash carries a repetition rule's history (which the state bytes lack),
+** the states kept whole rule out a hash collision. */
 static int seen(Pv *pv, Game *g, uint64_t **hashes, unsigned char **states) {
   size_t sb = g->state_bytes;
   uint64_t h = game_hash(g);
