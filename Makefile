@@ -10,14 +10,18 @@ LDLIBS  := -lm -pthread
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
 ifeq ($(shell uname -m),x86_64)
-$(BUILD)/c4solve.o: CPPFLAGS += -mpopcnt
+$(BUILD)/engines/connect4/c4solve.o: CPPFLAGS += -mpopcnt
 endif
 
 GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
-SRC     := $(wildcard src/*.c)
-LIB_SRC := $(filter-out src/main.c,$(SRC))
+# src/ holds one folder per layer (docs/architecture.md), engines one
+# folder deeper.
+SRC     := $(wildcard src/*/*.c src/*/*/*.c)
+MAIN    := src/cli/main.c
+LIB_SRC := $(filter-out $(MAIN),$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
-DEPS    := $(OBJ:.o=.d) $(BUILD)/main.d
+MAIN_O  := $(BUILD)/cli/main.o
+DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
 .PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install
 all: gsolve
@@ -78,22 +82,22 @@ $(BUILD)/lexer.o: $(BUILD)/lexer.c
 $(BUILD)/parser.o: $(BUILD)/parser.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
 $(BUILD)/%.o: src/%.c $(BUILD)/parser.h $(BUILD)/lexer.h
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
 
 $(BUILD)/libgsolve.a: $(OBJ)
 	rm -f $@; ar rcs $@ $^
 
-gsolve: $(BUILD)/main.o $(BUILD)/libgsolve.a
+gsolve: $(MAIN_O) $(BUILD)/libgsolve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 demo: gsolve
 	./gsolve games/nim.game --solve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
-UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c src/value.c src/search.c src/ghi.c \
-            src/minimax.c src/alphabeta.c src/tt.c src/perft.c src/count.c src/position.c src/json.c \
-            src/progress.c src/stop.c
-$(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h) | $(BUILD)
+UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(wildcard src/search/*.c) \
+            src/game/position.c src/util/json.c src/util/stop.c
+$(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
 $(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h $(BUILD)/libgsolve.a
@@ -107,8 +111,8 @@ $(BUILD)/test_c4table: tests/unit/test_c4table.c $(BUILD)/libgsolve.a
 
 # gsolve with allocation-failure injection (tests/unit/failalloc.c).
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
-$(BUILD)/gsolve-failalloc: $(BUILD)/main.o $(BUILD)/libgsolve.a tests/unit/failalloc.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(BUILD)/main.o $(BUILD)/libgsolve.a $(LDLIBS)
+$(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(MAIN_O) $(BUILD)/libgsolve.a $(LDLIBS)
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_native $(BUILD)/test_c4table \
   $(BUILD)/gsolve-failalloc
@@ -125,11 +129,10 @@ asan: test-tools
 # The solver's threads share its table: their tests under ThreadSanitizer.
 tsan:
 	$(MAKE) BUILD=build-tsan CFLAGS="-O1 -g -fsanitize=thread" gsolve-asan build-tsan/test_c4table
-	GSOLVE=./build-tsan/gsolve BUILD=build-tsan TSAN_OPTIONS=halt_on_error=1 sh -c \
-	  '. tests/lib.sh; . tests/t_c4solver.sh; echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]'
+	GSOLVE=./build-tsan/gsolve BUILD=build-tsan TSAN_OPTIONS=halt_on_error=1 sh tests/run.sh tests/t_c4solver.sh
 ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
-gsolve-asan: $(BUILD)/main.o $(BUILD)/libgsolve.a
+gsolve-asan: $(MAIN_O) $(BUILD)/libgsolve.a
 	$(CC) $(CFLAGS) -o $(BUILD)/gsolve $^ $(LDLIBS)
 
 bench: gsolve

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include "ast.h"
+#include "lang/ast.h"
 
 int fuzz_parse_one(const uint8_t *data, size_t size) {
   FILE *devnull = fopen("/dev/null", "w");

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gsolve.h"
-#include "alphabeta.h"
-#include "search.h"
-#include "tt.h"
+#include "search/alphabeta.h"
+#include "search/search.h"
+#include "search/tt.h"
 
 #define FUZZ_PLIES 16     /* plies of each line of play */
 #define FUZZ_NODES 2000   /* node budget of each search */

@@ -15,7 +15,7 @@
 %expect 0
 
 %code requires {
-#include "ast.h"
+#include "lang/ast.h"
 typedef struct GSLTYPE { int start, end; } GSLTYPE;
 #define GSLTYPE_IS_DECLARED 1
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                               \

@@ -1,77 +1,16 @@
 /*
-** gsolve.h -- the public API: compile a .game file, run it on the VM.
+** gsolve.h -- the public API, as one header: compile a .game file
+** (compiler/compiler.h), make an engine for it, the VM (vm/vm.h) or a
+** native one (engines/engines.h), and drive it through the game
+** interface (game/game.h).  The command line, the fuzz harnesses and the
+** unit tests include this; the layers below include what they use.
 */
 #ifndef GSOLVE_H
 #define GSOLVE_H
 
-#include <stdio.h>
-#include "game.h"
-
-#define GSOLVE_VERSION "0.1.0"
-
-/* Exit statuses of the gsolve command (documented in docs/cli.md). */
-enum {
-  EXIT_OK = 0,
-  EXIT_USAGE = 2,        /* bad command line: unknown flag, bad -D, bad move */
-  EXIT_BAD_GAME = 3,     /* the .game file has errors (syntax, types, ...) */
-  EXIT_RUNTIME = 4,      /* a rule failed at run time (index, step budget) */
-  EXIT_LIMIT = 5,        /* a resource limit: memory, depth, positions */
-  EXIT_IO = 6,           /* a file could not be read or written */
-  EXIT_INTERRUPTED = 130 /* stopped by Ctrl-C (SIGINT) or SIGTERM */
-};
-
-typedef struct Program Program;
-
-/* A -D name=value override from the command line. */
-typedef struct ParamDef {
-  const char *name;
-  const char *value;       /* text as given: "5", "2,3,4", "situational" */
-} ParamDef;
-
-/* Compiles a .game source.  Diagnostics go to `err` in the form
-** file:line:col: error: message, the line, and a caret.  Returns NULL
-** when there were errors; *status is then EXIT_BAD_GAME (errors in the
-** file) or EXIT_USAGE (a bad -D override). */
-Program *gs_compile(const char *filename, const char *text, size_t len,
-                    const ParamDef *defs, int ndefs, FILE *err, int *status);
-void gs_program_free(Program *p);
-
-/* --dump-bytecode listing. */
-void gs_disassemble(const Program *p, FILE *out);
-/* --dump-ast listing. */
-void gs_dump_ast(const Program *p, FILE *out);
-
-/* The parameters after overrides, as a JSON object ({"width":7,...}) or
-** as text ("width=7 height=6"). */
-void gs_write_params_json(const Program *p, FILE *out);
-void gs_write_params_text(const Program *p, FILE *out);
-
-/* A hash of the compiled rules (parameters included): a database built
-** for other rules is refused. */
-uint64_t gs_rules_hash(const Program *p);
-
-/* Parameters by name, for native engines: 1 and the value if the game
-** has an int or bool (or enumeration: the member's index) parameter NAME;
-** gs_param_list gives a list parameter's values. */
-int gs_param_int(const Program *p, const char *name, int32_t *value);
-int gs_param_list(const Program *p, const char *name, const int32_t **values, int *n);
-/* The game's name and its players (0-based). */
-const char *gs_game_name(const Program *p);
-int gs_player_count(const Program *p);
-const char *gs_player_name(const Program *p, int i);
-
-/* The native engine the game declares (`native "name" when ...;`) and
-** whether its condition holds for these parameters; NULL if none. */
-const char *gs_native_name(const Program *p, int *allowed);
-
-/* A fresh native engine for the game; NULL with the reason in why when
-** the engine does not exist or does not support these parameters. */
-Game *native_new(const Program *p, char *why, size_t n);
-
-/* A fresh VM engine at the game's start position; NULL when out of memory
-** (*status EXIT_LIMIT) or when the start block failed at run time
-** (*status EXIT_RUNTIME, the error already reported). */
-Game *vm_new(const Program *p, int *status);
-void vm_free(Game *g);
+#include "game/game.h"
+#include "compiler/compiler.h"
+#include "vm/vm.h"
+#include "engines/engines.h"
 
 #endif

@@ -26,3 +26,16 @@ field() {
 gs() {
   $GSOLVE "$@"
 }
+
+# unit DESC BINARY ARGS...: runs a C unit-test binary (tests/unit), whose
+# last line is "N passed, M failed"; one check, passed when M is 0.  A
+# missing binary is a failure, never a skip.
+unit() {
+  unit_desc=$1; shift
+  if [ ! -x "$1" ]; then
+    check "$unit_desc: unit test binary $1 exists (make test builds it)" yes no
+    return
+  fi
+  unit_out=$("$@" 2>&1 | tail -n 1)
+  check "$unit_desc" "0 failed" "$(printf '%s\n' "$unit_out" | sed 's/.*, //')"
+}

@@ -1,12 +1,12 @@
 /*
-** test_c4table.c -- the Connect Four solver's table (src/c4table.c) never
+** test_c4table.c -- the Connect Four solver's table (src/engines/connect4/c4table.c) never
 ** answers for a key it was not given: random keys, many of them sharing
 ** their bucket, stored and read back across the table's doublings and a
 ** clear; the value read is the one stored or none.
 */
 #include <stdio.h>
 #include <stdlib.h>
-#include "c4table.h"
+#include "engines/connect4/c4table.h"
 
 static int passed, failed;
 #define CHECK(c, ...) do { if (c) passed++; else { failed++; printf("FAIL: " __VA_ARGS__); putchar('\n'); } } while (0)

@@ -14,17 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "alphabeta.h"
-#include "count.h"
+#include "search/alphabeta.h"
+#include "search/count.h"
 #include "gsolve.h"
-#include "json.h"
-#include "minimax.h"
-#include "perft.h"
-#include "position.h"
-#include "search.h"
+#include "util/json.h"
+#include "search/minimax.h"
+#include "search/perft.h"
+#include "game/position.h"
+#include "search/search.h"
 #include "testgames.h"
-#include "tt.h"
-#include "value.h"
+#include "search/tt.h"
+#include "search/value.h"
 
 static int checks, failures;
 
@@ -1116,6 +1116,6 @@ int main(void) {
   test_depth();
   test_position();
   test_json();
-  printf("%d checks, %d failures\n", checks, failures);
+  printf("%d passed, %d failed\n", checks - failures, failures);
   return failures ? 1 : 0;
 }

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gametest.h"
-#include "vm.h"
+#include "vm/vm.h"
 
 
 enum { LINES = 300, MAX_LINE = 64 };

@@ -17,7 +17,7 @@
 #define TESTGAMES_H
 
 #include <stdint.h>
-#include "game.h"
+#include "game/game.h"
 
 #define NIM_MAX_HEAPS 8
 #define COINS_MAX 16

@@ -1,0 +1,708 @@
+/*
+** play.c -- `gsolve play`: a game between a person and the computer (or
+** the computer and itself) in the terminal.
+**
+** The person types moves in the game's own notation (the --position
+** matcher reads them) or a command: undo, hint, help, quit.  The computer
+** moves with the solvers: depth-limited alpha-beta with the game's eval
+** at --level N, an exact solve at --level perfect (the native Connect
+** Four solver when the engine is native, alpha-beta otherwise), and
+** retrograde analysis for a game with cycles, which the searches refuse.
+** Among equally good moves it picks one with a seeded generator, so games
+** differ from seed to seed and repeat with the same seed.  In games with
+** chance, per-move payoffs or more than two players the computer solves
+** on expected values (Star1 alpha-beta, or max^n), whatever the level,
+** and chance's moves are drawn by their weights with the same generator.
+**
+** Input is read a line at a time (fgets): the terminal's own line editing
+** serves, and the same code plays from a pipe or a file.
+*/
+#include <inttypes.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "search/alphabeta.h"
+#include "game/boardview.h"
+#include "search/expectimax.h"
+#include "gsolve.h"
+#include "engines/engines.h"
+#include "cli/play.h"
+#include "search/playout.h"
+#include "game/position.h"
+#include "search/retro.h"
+#include "search/search.h"
+#include "search/tt.h"
+#include "search/value.h"
+
+#define DEFAULT_LEVEL 4
+#define LINE_MAX_LEN 1024        /* longest command line read */
+#define MOVES_LISTED 40          /* legal moves listed in a message, at most */
+#define REPEATS_STOP 3           /* a position seen this often ends play */
+
+typedef struct Play {
+  Game *g;
+  const PlayOptions *o;
+  FILE *in, *out;
+  const char *title;
+  BoardStyle style;
+  int echo;                 /* input is not a terminal: echo what is read */
+  int human[GAME_MAX_PLAYERS];  /* 1: a person plays this player */
+  uint64_t seed;            /* the generator's seed, shown at the start */
+  uint64_t rng;             /* the tie-break generator's state */
+  int base_ply;             /* moves played before the game began */
+  unsigned char *by_human;  /* per move played here: a person made it */
+  int32_t *paid;            /* per move played here: nplayers `pay`s */
+  unsigned char *states;    /* the state before each move and after the
+                            ** last: repetitions end play */
+  int nplayed, cap;
+  size_t tt_mib;
+  Tt *tt;                   /* alpha-beta's table, kept between moves */
+  C4Solver *c4;             /* the Connect Four solver, for perfect play */
+  Retro retro;              /* for games with cycles: solved once */
+  int retro_ready;          /* retro holds the labels of every position */
+  int depth;                /* depth of the last search (0: exact) */
+  int score_only;           /* its values had no distances (`score only;`) */
+  Search search;
+  ExpSolver exp;            /* expected values (chance, pay, n players) */
+  Position pos;
+  Move legal[GAME_MAX_MOVES];
+} Play;
+
+/* ---- options ------------------------------------------------------- */
+
+void play_defaults(PlayOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->level = DEFAULT_LEVEL;
+}
+
+static const char *const value_options[] = { "--level", "--first", "--seed", NULL };
+static const char *const flag_options[] = { "--self-play", "--show-evals", "--ascii", NULL };
+
+static int listed(const char *const *list, const char *name) {
+  for (int i = 0; list[i] != NULL; i++)
+    if (strcmp(list[i], name) == 0) return 1;
+  return 0;
+}
+
+int play_option_takes_value(const char *name) {
+  return listed(value_options, name);
+}
+
+int play_is_option(const char *name) {
+  return listed(value_options, name) || listed(flag_options, name);
+}
+
+static int bad_value(const char *name, const char *want, const char *val) {
+  fprintf(stderr, "gsolve: error: %s needs %s, not '%s'\n", name, want, val);
+  return EXIT_USAGE;
+}
+
+int play_set_option(PlayOptions *o, const char *name, const char *val) {
+  if (strcmp(name, "--level") == 0) {
+    char *end;
+    long n;
+    if (strcmp(val, "perfect") == 0) {
+      o->level = PLAY_PERFECT;
+      return EXIT_OK;
+    }
+    n = strtol(val, &end, 10);
+    if (end == val || *end != '\0' || n < 1 || n > AB_MAX_DEPTH) {
+      char want[64];
+      snprintf(want, sizeof want, "a depth from 1 to %d or 'perfect'", AB_MAX_DEPTH);
+      return bad_value(name, want, val);
+    }
+    o->level = (int)n;
+  } else if (strcmp(name, "--first") == 0) {
+    if (strcmp(val, "human") == 0) o->computer_first = 0;
+    else if (strcmp(val, "computer") == 0) o->computer_first = 1;
+    else return bad_value(name, "'human' or 'computer'", val);
+  } else if (strcmp(name, "--seed") == 0) {
+    char *end;
+    unsigned long long s = strtoull(val, &end, 10);
+    if (end == val || *end != '\0' || val[0] == '-')
+      return bad_value(name, "a number from 0 to 18446744073709551615", val);
+    o->seed = (uint64_t)s;
+    o->seed_set = 1;
+  } else if (strcmp(name, "--self-play") == 0) {
+    o->self_play = 1;
+  } else if (strcmp(name, "--show-evals") == 0) {
+    o->show_evals = 1;
+  } else if (strcmp(name, "--ascii") == 0) {
+    o->ascii = 1;
+  }
+  return EXIT_OK;
+}
+
+/* ---- small helpers ------------------------------------------------- */
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *move_name(Game *g, const Move *m, char *buf, size_t size) {
+  buf[0] = '\0';
+  game_format_move(g, m, buf, size);
+  buf[size - 1] = '\0';
+  return buf;
+}
+
+/* A player's name in his colour. */
+static void put_player(Play *p, int who) {
+  fprintf(p->out, "%s%s%s", boardview_player_colour(p->g, &p->style, who),
+          p->g->player_names[who], boardview_colour_end(&p->style));
+}
+
+/* The legal moves into p->legal; their number, 0 when the game is over
+** (the end conditions hold, or the mover has no move). */
+static int legal_moves(Play *p) {
+  Outcome o;
+  if (game_ended(p->g, &o)) return 0;
+  return game_generate(p->g, p->legal);
+}
+
+static void list_moves(Play *p, int n) {
+  char buf[256];
+  fputs("legal moves: ", p->out);
+  for (int i = 0; i < n && i < MOVES_LISTED; i++)
+    fprintf(p->out, "%s%s", i ? ", " : "", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  if (n > MOVES_LISTED) fprintf(p->out, ", ... (%d in all)", n);
+  fputc('\n', p->out);
+}
+
+static int out_of_memory(void) {
+  fputs("gsolve: error: out of memory\n", stderr);
+  return EXIT_LIMIT;
+}
+
+/* ---- the computer's search ----------------------------------------- */
+
+/* The native Connect Four solver on the current position: every move's
+** exact value into p->search.result. */
+static int solve_connect4(Play *p, C4Query *q) {
+  Search *s = &p->search;
+  SolveResult *res = &s->result;
+  C4Answer a;
+  int cells = q->width * q->height;
+  if (search_root_begin(s) != EXIT_OK || res->terminal) return s->status;
+  q->all_moves = 1;
+  q->weak = 0;
+  C4Config cfg = { p->tt_mib ? p->tt_mib : 64, 1, 0, NULL };
+  if (p->c4 == NULL && (p->c4 = c4_new(q->width, q->height, &cfg)) == NULL)
+    return out_of_memory();
+  if (c4_solve(p->c4, q, &a) != 0) return out_of_memory();
+  s->nodes = a.nodes;
+  for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
+    int sc = a.move_score[i];
+    res->values[i] = value_make(sc, c4_plies_from_score(cells, q->moves, sc), res->mover);
+    res->exact[i] = 1;
+  }
+  search_root_finish(s);
+  return EXIT_OK;
+}
+
+/* Retrograde analysis, for games with cycles: every position reachable
+** from the current one is solved the first time, then looked up. */
+static int solve_retro(Play *p) {
+  int ply = p->base_ply + p->nplayed;
+  int st;
+  if (p->retro_ready) {
+    /* A position from before the solve (after an undo) is not in it:
+    ** then solve again from here. */
+    p->retro.err = NULL;
+    if (retro_answer(&p->retro, &p->search) == EXIT_OK) return EXIT_OK;
+    retro_free(&p->retro);
+    p->retro_ready = 0;
+    search_free(&p->search);
+    search_init(&p->search, p->g, ply, stderr);
+  }
+  retro_init(&p->retro, p->g, ply, stderr);
+  if ((st = retro_solve(&p->retro, &p->search)) != EXIT_OK) return st;
+  p->retro_ready = 1;
+  return EXIT_OK;
+}
+
+/* Searches the current position for its mover at the level of play:
+** p->search.result gets the values (of every move with all_moves) and
+** the optimal moves; p->depth the depth they are for. */
+static int think(Play *p, int all_moves) {
+  Game *g = p->g;
+  int ply = p->base_ply + p->nplayed, st;
+  AbOptions ab;
+  C4Query q;
+
+  search_free(&p->search);
+  search_init(&p->search, g, ply, stderr);
+  p->depth = 0;
+  p->score_only = 0;
+  if (p->retro_ready) return solve_retro(p);
+  if (p->o->level == PLAY_PERFECT && native_c4_query(g, &q)) return solve_connect4(p, &q);
+  if (p->tt == NULL && p->tt_mib > 0 && (p->tt = tt_new(p->tt_mib)) == NULL)
+    return out_of_memory();
+  alphabeta_options(&ab);
+  ab.all_moves = all_moves;
+  ab.depth = p->o->level;
+  ab.score_only = p->score_only = g->score_only;
+  /* Quietly: a line that repeats a position (a game with cycles) stops
+  ** the search, and retrograde analysis takes over. */
+  p->search.err = NULL;
+  st = alphabeta_run(&p->search, p->tt, &ab);
+  p->depth = ab.depth;
+  if (st == EXIT_OK) return EXIT_OK;
+  if (st != EXIT_LIMIT) {
+    fprintf(stderr, "gsolve: error: the computer's search failed\n");
+    return st;
+  }
+  fputs("(this game has cycles, which the search cannot follow: the "
+        "computer solves it by retrograde analysis)\n", p->out);
+  search_free(&p->search);
+  search_init(&p->search, g, ply, stderr);
+  p->depth = 0;
+  return solve_retro(p);
+}
+
+/* A move's value in words, for the player to move: "win in 3",
+** "loss in 4", "draw in 9", "win by 2 in 5" ("win by 2" when values
+** are scores only); beyond the depth searched, the eval's score: "+2". */
+static const char *value_words(Value v, int depth, int score_only, char *buf, size_t size) {
+  int64_t score, plies;
+  int proven;
+  alphabeta_decode(v, depth, &score, &plies, &proven);
+  if (proven && score_only && (score > 1 || score < -1))
+    snprintf(buf, size, "%s by %" PRId64, value_verdict(score), score > 0 ? score : -score);
+  else if (proven && score_only)
+    snprintf(buf, size, "%s", value_verdict(score));
+  else if (!proven && score == 0)
+    snprintf(buf, size, "0");
+  else if (!proven)
+    snprintf(buf, size, "%+" PRId64, score);
+  else if (plies >= RETRO_ENDLESS)
+    snprintf(buf, size, "draw (endless)");
+  else if (score > 1 || score < -1)
+    snprintf(buf, size, "%s by %" PRId64 " in %" PRId64, value_verdict(score),
+             score > 0 ? score : -score, plies);
+  else
+    snprintf(buf, size, "%s in %" PRId64, value_verdict(score), plies);
+  return buf;
+}
+
+/* --show-evals: one line per legal move, its value and whether best. */
+static void show_evals(Play *p, double seconds) {
+  const SolveResult *r = &p->search.result;
+  char mb[256], vb[64];
+  int width = 4;
+  for (int i = 0; i < r->nmoves; i++) {
+    int w = (int)strlen(move_name(p->g, &r->moves[i], mb, sizeof mb));
+    if (w > width) width = w;
+  }
+  fputs("evaluation by ", p->out);
+  put_player(p, r->mover);
+  if (p->depth) fprintf(p->out, " (depth %d", p->depth);
+  else fputs(" (exact", p->out);
+  fprintf(p->out, ", %.3f s, %" PRIu64 " nodes):\n", seconds, p->search.nodes);
+  for (int i = 0; i < r->nmoves; i++) {
+    move_name(p->g, &r->moves[i], mb, sizeof mb);
+    value_words(r->values[i], p->depth, p->score_only, vb, sizeof vb);
+    if (r->best[i]) fprintf(p->out, "  %-*s  %-14s  best\n", width, mb, vb);
+    else fprintf(p->out, "  %-*s  %s\n", width, mb, vb);
+  }
+}
+
+/* Keeps the current position's state at index p->nplayed. */
+static int keep_state(Play *p) {
+  size_t sb = p->g->state_bytes;
+  if (p->nplayed + 1 >= p->cap) {
+    int cap = p->cap ? 2 * p->cap : 64;
+    unsigned char *b = realloc(p->by_human, (size_t)cap), *s;
+    if (b == NULL) return out_of_memory();
+    p->by_human = b;
+    int32_t *paid = realloc(p->paid, (size_t)cap * GAME_MAX_PLAYERS * sizeof *paid);
+    if (paid == NULL) return out_of_memory();
+    p->paid = paid;
+    if ((s = realloc(p->states, (size_t)cap * (sb ? sb : 1))) == NULL) return out_of_memory();
+    p->states = s;
+    p->cap = cap;
+  }
+  memcpy(p->states + (size_t)p->nplayed * sb, game_state(p->g), sb);
+  return EXIT_OK;
+}
+
+/* Records a move just played (by a person or not) for undo, with what
+** it paid. */
+static int record(Play *p, int human) {
+  int32_t *paid = p->paid + (size_t)p->nplayed * GAME_MAX_PLAYERS;
+  if (!game_rewards(p->g, paid)) memset(paid, 0, GAME_MAX_PLAYERS * sizeof *paid);
+  p->by_human[p->nplayed++] = (unsigned char)human;
+  return keep_state(p);
+}
+
+/* Games the computer solves on expected values. */
+static int expected_game(const Game *g) {
+  return g->has_chance || g->has_rewards || g->nplayers > 2;
+}
+
+/* Chance moves: one drawn by the weights, with the game's generator. */
+static int chance_move(Play *p, int n) {
+  char buf[256];
+  int i = random_move(p->g, p->legal, n, &p->rng);
+  fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  game_apply(p->g, &p->legal[i]);
+  return record(p, 0);
+}
+
+/* The expected-value solve of the current position into p->exp. */
+static int think_expected(Play *p) {
+  exp_free(&p->exp);
+  exp_init(&p->exp, p->g, p->base_ply + p->nplayed, stderr);
+  p->exp.table_mib = p->tt_mib;
+  p->exp.all_moves = 1;
+  return p->g->nplayers > 2 ? expectimax_solve(&p->exp) : star1_solve(&p->exp);
+}
+
+/* The computer's move in such a game, with --show-evals the expected
+** score of every move. */
+static int computer_move_expected(Play *p) {
+  char buf[256];
+  double t0 = now(), seconds;
+  int st = think_expected(p), k, i;
+  const ExpResult *r = &p->exp.result;
+  if (st != EXIT_OK) return st;
+  seconds = now() - t0;
+  if (r->nbest == 0) return EXIT_OK;
+  if (p->o->show_evals) {
+    fputs("evaluation by ", p->out);
+    put_player(p, r->mover);
+    fprintf(p->out, " (expected, %.3f s, %" PRIu64 " nodes):\n", seconds, p->exp.nodes);
+    for (i = 0; i < r->nmoves; i++)
+      fprintf(p->out, "  %-12s  %+.4f%s\n", move_name(p->g, &r->moves[i], buf, sizeof buf),
+              exp_score(p->g, &r->values[i], r->mover), r->best[i] ? "  best" : "");
+  }
+  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
+  for (i = 0; i < r->nmoves; i++)
+    if (r->best[i] && k-- == 0) break;
+  put_player(p, r->mover);
+  fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r->moves[i], buf, sizeof buf), seconds);
+  game_apply(p->g, &r->moves[i]);
+  return record(p, 0);
+}
+
+/* How many times the current position has come up in this game. */
+static int times_seen(const Play *p) {
+  size_t sb = p->g->state_bytes;
+  int n = 0;
+  for (int i = 0; i <= p->nplayed; i++)
+    n += memcmp(p->states + (size_t)i * sb, p->states + (size_t)p->nplayed * sb, sb) == 0;
+  return n;
+}
+
+/* The computer chooses among the optimal moves at random and plays. */
+static int computer_move(Play *p) {
+  const SolveResult *r;
+  char buf[256];
+  double t0 = now(), seconds;
+  if (expected_game(p->g)) return computer_move_expected(p);
+  int st = think(p, p->o->show_evals), k, i;
+  if (st != EXIT_OK) return st;
+  seconds = now() - t0;
+  r = &p->search.result;
+  if (r->nbest == 0) return EXIT_OK;
+  if (p->o->show_evals) show_evals(p, seconds);
+  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
+  for (i = 0; i < r->nmoves; i++)
+    if (r->best[i] && k-- == 0) break;
+  put_player(p, r->mover);
+  fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r->moves[i], buf, sizeof buf),
+          seconds);
+  game_apply(p->g, &r->moves[i]);
+  return record(p, 0);
+}
+
+/* ---- the person's commands ----------------------------------------- */
+
+static void help(Play *p, int n) {
+  fputs("Type a move in the game's notation, as listed below, or a command:\n"
+        "  undo   take back your last move (and the computer's reply)\n"
+        "  hint   the computer's advice for your move\n"
+        "  help   this text\n"
+        "  quit   end the game\n", p->out);
+  list_moves(p, n);
+}
+
+static void hint(Play *p) {
+  const SolveResult *r;
+  char buf[256], vb[64];
+  int k = 0;
+  if (expected_game(p->g)) {
+    if (think_expected(p) != EXIT_OK) return;
+    fputs("hint: ", p->out);
+    for (int i = 0; i < p->exp.result.nmoves; i++)
+      if (p->exp.result.best[i])
+        fprintf(p->out, "%s%s", k++ ? ", " : "", move_name(p->g, &p->exp.result.moves[i], buf, sizeof buf));
+    fprintf(p->out, " (expected %+.4f)\n", exp_score(p->g, &p->exp.result.value, p->exp.result.mover));
+    return;
+  }
+  if (think(p, 0) != EXIT_OK) return;
+  r = &p->search.result;
+  fputs("hint: ", p->out);
+  for (int i = 0; i < r->nmoves; i++)
+    if (r->best[i])
+      fprintf(p->out, "%s%s", k++ ? ", " : "", move_name(p->g, &r->moves[i], buf, sizeof buf));
+  fprintf(p->out, " (%s)\n", value_words(r->value, p->depth, p->score_only, vb, sizeof vb));
+}
+
+/* Takes back moves up to and including the person's last one. */
+static void undo(Play *p) {
+  int last = p->nplayed - 1;
+  while (last >= 0 && !p->by_human[last]) last--;
+  if (last < 0) {
+    fputs("nothing to undo\n", p->out);
+    return;
+  }
+  while (p->nplayed > last) {
+    game_undo(p->g);
+    p->nplayed--;
+  }
+  fputs("move taken back\n", p->out);
+}
+
+/* Lower case, blanks dropped: the form a near miss is compared in. */
+static void squeeze(const char *s, char *out, size_t size) {
+  size_t n = 0;
+  for (; *s != '\0' && n + 1 < size; s++)
+    if (*s != ' ' && *s != '\t') out[n++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+  out[n] = '\0';
+}
+
+/* What was typed is no legal move: say so, suggest the move it nearly
+** spells (another case, other blanks), and list the legal ones. */
+static void not_a_move(Play *p, const char *text, int n) {
+  char want[LINE_MAX_LEN], have[LINE_MAX_LEN], buf[256];
+  squeeze(text, want, sizeof want);
+  fprintf(p->out, "'%s' is not a legal move here", text);
+  for (int i = 0; i < n; i++) {
+    squeeze(move_name(p->g, &p->legal[i], buf, sizeof buf), have, sizeof have);
+    if (strcmp(want, have) == 0) {
+      fprintf(p->out, "; did you mean '%s'?", buf);
+      break;
+    }
+  }
+  fputc('\n', p->out);
+  list_moves(p, n);
+}
+
+/* Reads a line; 0 at the end of the input.  The line is trimmed. */
+static int read_line(Play *p, char *line, size_t size) {
+  size_t len;
+  if (fgets(line, (int)size, p->in) == NULL) return 0;
+  len = strlen(line);
+  if (len > 0 && line[len - 1] != '\n' && !feof(p->in)) {
+    int c;   /* too long: the rest is dropped */
+    while ((c = fgetc(p->in)) != EOF && c != '\n') {}
+  }
+  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'
+                     || line[len - 1] == ' ' || line[len - 1] == '\t'))
+    line[--len] = '\0';
+  if (p->echo) fprintf(p->out, "%s\n", line);
+  return 1;
+}
+
+static int is_command(const char *line, const char *a, const char *b) {
+  return strcmp(line, a) == 0 || strcmp(line, b) == 0;
+}
+
+/* One line from the person.  Returns 1 to go on, 0 to stop (quit or end
+** of input), or -status on an error. */
+static int person_turn(Play *p, int n, int *moved) {
+  char line[LINE_MAX_LEN];
+  const char *text = line;
+  int st;
+  *moved = 0;
+  put_player(p, game_to_move(p->g));
+  fputs(" to move> ", p->out);
+  fflush(p->out);
+  if (!read_line(p, line, sizeof line)) {
+    fputc('\n', p->out);
+    return 0;
+  }
+  while (*text == ' ' || *text == '\t') text++;
+  if (*text == '\0') return 1;
+  st = position_play(p->g, text, &p->pos, NULL);
+  if (st == EXIT_OK && p->pos.n == 1) {
+    position_free(&p->pos);
+    if ((st = record(p, 1)) != EXIT_OK) return -st;
+    *moved = 1;
+    return 1;
+  }
+  for (int i = 0; i < p->pos.n; i++) game_undo(p->g);
+  if (st == EXIT_LIMIT) {
+    position_free(&p->pos);
+    return -out_of_memory();
+  }
+  if (st == EXIT_OK) {
+    fputs("one move at a time, please\n", p->out);
+  } else if (is_command(text, "quit", "q") || is_command(text, "exit", "resign")) {
+    position_free(&p->pos);
+    return 0;
+  } else if (is_command(text, "help", "?")) {
+    help(p, n);
+  } else if (is_command(text, "hint", "h")) {
+    hint(p);
+  } else if (is_command(text, "undo", "u")) {
+    undo(p);
+    *moved = 1;   /* the position changed: draw it again */
+  } else {
+    not_a_move(p, text, n);
+  }
+  position_free(&p->pos);
+  return 1;
+}
+
+/* ---- the game ------------------------------------------------------ */
+
+/* The end: who won (the payoffs' margin) and, in games with scores,
+** the final score. */
+static void announce_result(Play *p) {
+  Game *g = p->g;
+  Outcome o;
+  int plain = 1, winner = -1;
+  if (!game_ended(g, &o)) game_no_moves(g, &o);
+  /* Payoffs are the outcome's plus what the moves paid. */
+  for (int m = 0; m < p->nplayed; m++)
+    for (int i = 0; i < g->nplayers; i++) o.payoff[i] += p->paid[(size_t)m * GAME_MAX_PLAYERS + i];
+  if (g->has_rewards) plain = 0;
+  for (int i = 0; i < g->nplayers; i++) {
+    if (o.payoff[i] > 1 || o.payoff[i] < -1) plain = 0;
+    if (winner < 0 || o.payoff[i] > o.payoff[winner]) winner = i;
+  }
+  fputs("game over: ", p->out);
+  if (g->nplayers == 1) {
+    put_player(p, 0);
+    fputs(o.payoff[0] > 0 ? " wins" : o.payoff[0] < 0 ? " loses" : " draws", p->out);
+  } else if (g->nplayers == 2 && o.payoff[0] == o.payoff[1]) {
+    fputs("a draw", p->out);
+  } else {
+    put_player(p, winner);
+    fputs(" wins", p->out);
+  }
+  if (winner >= 0 && (g->nplayers > 1 ? o.payoff[0] != o.payoff[1] : o.payoff[0] != 0) && !p->o->self_play)
+    fputs(p->human[winner] ? " (you)" : " (the computer)", p->out);
+  if (!plain) {
+    fputs("; final score", p->out);
+    for (int i = 0; i < g->nplayers; i++) {
+      fputs(i ? ", " : " ", p->out);
+      put_player(p, i);
+      fprintf(p->out, " %" PRId32, o.payoff[i]);
+    }
+  }
+  fprintf(p->out, " (%d moves)\n", p->base_ply + p->nplayed);
+}
+
+static void introduce(Play *p, int n) {
+  char buf[256];
+  Game *g = p->g;
+  fprintf(p->out, "%s\n", p->title);
+  for (int i = 0; i < g->nplayers; i++) {
+    fputs(i ? ", " : "", p->out);
+    put_player(p, i);
+    fputs(p->human[i] ? ": you" : ": the computer", p->out);
+  }
+  if (p->o->level == PLAY_PERFECT) fputs("; level perfect (exact solve)", p->out);
+  else fprintf(p->out, "; level %d (searches %d plies)", p->o->level, p->o->level);
+  fprintf(p->out, "; seed %" PRIu64 "\n", p->seed);
+  if (!p->o->self_play && n > 0)
+    fprintf(p->out, "Type a move such as '%s', or help, hint, undo, quit.\n",
+            move_name(g, &p->legal[0], buf, sizeof buf));
+}
+
+/* The game loop: draw, then the computer or the person moves. */
+static int play_game(Play *p) {
+  int draw = 1, st;
+  if ((st = keep_state(p)) != EXIT_OK) return st;
+  introduce(p, legal_moves(p));
+  for (;;) {
+    int n = legal_moves(p), mover, moved;
+    if (draw) boardview_print(p->g, &p->style, p->out);
+    draw = 0;
+    if (n == 0) {
+      announce_result(p);
+      return EXIT_OK;
+    }
+    if (times_seen(p) >= REPEATS_STOP) {
+      /* A game with cycles may go round for ever: stop. */
+      fprintf(p->out, "game over: the same position has come up %d times (this game "
+              "goes round in cycles; the solvers count that as a draw)\n", REPEATS_STOP);
+      return EXIT_OK;
+    }
+    mover = game_to_move(p->g);
+    if (mover == GAME_CHANCE) {
+      if ((st = chance_move(p, n)) != EXIT_OK) return st;
+      draw = 1;
+      continue;
+    }
+    if (!p->human[mover]) {
+      if ((st = computer_move(p)) != EXIT_OK) return st;
+      draw = 1;
+      continue;
+    }
+    st = person_turn(p, n, &moved);
+    if (st <= 0) return -st;
+    draw = moved;
+  }
+}
+
+int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
+             const PlayOptions *o, FILE *in, FILE *out) {
+  jmp_buf trap, *outer = g->trap;
+  Play *p;
+  int st;
+  if ((p = calloc(1, sizeof *p)) == NULL) return out_of_memory();
+  p->g = g;
+  p->o = o;
+  p->in = in;
+  p->out = out;
+  p->title = title;
+  p->base_ply = base_ply;
+  p->tt_mib = tt_mib;
+  p->echo = !isatty(fileno(in));
+  boardview_style_for(out, o->ascii, &p->style);
+  p->style.hide_to_move = 1;
+  /* Without --seed, one from the clock and the process, kept short: it
+  ** is shown at the start, so that --seed can replay the game. */
+  if (o->seed_set) {
+    p->seed = o->seed;
+  } else {
+    uint64_t s = (uint64_t)time(NULL) * 1000003u ^ (uint64_t)getpid();
+    p->seed = random_next(&s) % 1000000u;
+  }
+  p->rng = p->seed;
+  /* The person plays the first player, or the second with --first
+  ** computer; the computer all the others. */
+  for (int i = 0; i < g->nplayers; i++)
+    p->human[i] = !o->self_play && (g->nplayers == 1 ? !o->computer_first
+                                    : i == (o->computer_first ? 1 : 0));
+  /* A rule failing at run time lands here; what play made is freed. */
+  g->trap = &trap;
+  if (setjmp(trap) == 0) {
+    st = play_game(p);
+  } else {
+    st = g->error_status;
+  }
+  g->trap = outer;
+  fflush(out);
+  search_free(&p->search);
+  exp_free(&p->exp);
+  position_free(&p->pos);
+  retro_free(&p->retro);
+  tt_free(p->tt);
+  c4_free(p->c4);
+  free(p->by_human);
+  free(p->paid);
+  free(p->states);
+  free(p);
+  return st;
+}

@@ -1,0 +1,45 @@
+/*
+** play.h -- `gsolve play FILE`: a person against the computer (or the
+** computer against itself) in the terminal, on any game the solvers take.
+*/
+#ifndef GSOLVE_PLAY_H
+#define GSOLVE_PLAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "game/game.h"
+
+#define PLAY_PERFECT 0          /* --level perfect: solve exactly */
+
+typedef struct PlayOptions {
+  int level;              /* search depth; PLAY_PERFECT: exact solve */
+  int computer_first;     /* --first computer: it plays the first player */
+  int self_play;          /* --self-play: it plays every side */
+  int show_evals;         /* --show-evals: each move's value after its move */
+  int ascii;              /* --ascii: the engine's plain drawing */
+  int seed_set;           /* --seed given */
+  uint64_t seed;          /* the tie-break generator's seed */
+} PlayOptions;
+
+/* The defaults: level 4, the person first, a seed from the clock. */
+void play_defaults(PlayOptions *o);
+
+/* Whether option `name` (e.g. "--level") is one of play's and takes a
+** value. */
+int play_is_option(const char *name);
+int play_option_takes_value(const char *name);
+
+/* Applies option `name` with its value (NULL for a flag); EXIT_OK or
+** EXIT_USAGE after a message on stderr. */
+int play_set_option(PlayOptions *o, const char *name, const char *val);
+
+/* Plays a game on g from its current position (the --position moves,
+** base_ply of them, already played), reading the person's commands from
+** `in` and drawing on `out`.  `title` names the game and its parameters.
+** Returns EXIT_OK (the game ended, or the person quit) or the status of
+** an error (a rule failing at run time, out of memory), reported. */
+int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
+             const PlayOptions *o, FILE *in, FILE *out);
+
+#endif

@@ -1,0 +1,476 @@
+/*
+** treedot.c -- draws the game tree as a Graphviz DOT graph.
+**
+** Step 1 builds the tree in memory, depth first without recursion (a
+** line may be long), each node with its drawing (game_print) and how it
+** ends: terminal (its outcome), cut off at the depth limit, a repetition
+** of a position earlier on its line (games with cycles), or expanded.
+** Step 2 backs the values up, negamax style with the solvers' value keys
+** (value.h): a node is settled when all its children are.  Step 3 writes
+** the DOT text, leaving out with --tree-prune the moves that do worse
+** than their node's result; optimal moves are drawn bold.  The text goes
+** to the file, or through Graphviz's `dot` to an image.
+*/
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gsolve.h"
+#include "cli/treedot.h"
+#include "search/value.h"
+
+enum { NODE_INNER, NODE_TERMINAL, NODE_CUT, NODE_REPEAT };
+
+typedef struct TreeNode {
+  int parent;             /* -1 for the root */
+  int first_child, next_sibling;  /* -1: none */
+  int kind;               /* NODE_* */
+  int mover;              /* player to move */
+  int ply;                /* from the root */
+  int settled;            /* value is known */
+  Value value;            /* for the mover, end ply absolute from the root */
+  char *move;             /* the move that led here (NULL at the root) */
+  char *board;            /* game_print of the position */
+} TreeNode;
+
+typedef struct Tree {
+  Game *g;
+  FILE *err;
+  TreeNode *nodes;
+  int n, cap;
+  Move *moves;            /* the moves of the open nodes, stacked */
+  size_t mtop, mcap;
+  unsigned char *states;  /* the states on the current line, for repeats */
+  uint64_t *hashes;
+  int path_cap;
+} Tree;
+
+/* One open node on the current line. */
+typedef struct Open {
+  int node;
+  size_t mbase;
+  int nmoves, next;
+} Open;
+
+static int fail(Tree *t, int status, const char *msg) {
+  if (t->err != NULL) fprintf(t->err, "gsolve: error: %s\n", msg);
+  return status;
+}
+
+static char *print_text(Game *g) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  if (m == NULL) return NULL;
+  game_print(g, m);
+  if (fclose(m) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* A new node for the engine's current position; its index, or -1. */
+static int add_node(Tree *t, int parent, const Move *m, int ply) {
+  TreeNode *nd;
+  char buf[256];
+  if (t->n == TREEDOT_MAX_NODES) return -2;
+  if (t->n == t->cap) {
+    int cap = t->cap ? 2 * t->cap : 256;
+    TreeNode *nn = realloc(t->nodes, (size_t)cap * sizeof *nn);
+    if (nn == NULL) return -1;
+    t->nodes = nn;
+    t->cap = cap;
+  }
+  nd = &t->nodes[t->n];
+  memset(nd, 0, sizeof *nd);
+  nd->parent = parent;
+  nd->first_child = nd->next_sibling = -1;
+  nd->mover = game_to_move(t->g);
+  nd->ply = ply;
+  if (m != NULL) {
+    buf[0] = '\0';
+    game_format_move(t->g, m, buf, sizeof buf);
+    buf[sizeof buf - 1] = '\0';
+    if ((nd->move = strdup(buf)) == NULL) return -1;
+  }
+  if ((nd->board = print_text(t->g)) == NULL) {
+    free(nd->move);
+    return -1;
+  }
+  return t->n++;
+}
+
+/* Whether the current position repeats one of the `len` before it on
+** the line; records it at index len. */
+static int repeats(Tree *t, int len) {
+  Game *g = t->g;
+  size_t sb = g->state_bytes;
+  uint64_t h = game_hash(g);
+  if (len >= t->path_cap) {
+    int cap = t->path_cap ? 2 * t->path_cap : 64;
+    unsigned char *s = realloc(t->states, (size_t)cap * (sb ? sb : 1));
+    uint64_t *hs;
+    if (s == NULL) return -1;
+    t->states = s;
+    if ((hs = realloc(t->hashes, (size_t)cap * sizeof *hs)) == NULL) return -1;
+    t->hashes = hs;
+    t->path_cap = cap;
+  }
+  for (int i = 0; i < len; i++)
+    if (t->hashes[i] == h && memcmp(t->states + (size_t)i * sb, game_state(g), sb) == 0)
+      return 1;
+  t->hashes[len] = h;
+  memcpy(t->states + (size_t)len * sb, game_state(g), sb);
+  return 0;
+}
+
+/* Grows the move stack to hold one more position's moves; 0 or -1. */
+static int room_for_moves(Tree *t) {
+  size_t cap = t->mcap ? 2 * t->mcap : 4 * GAME_MAX_MOVES;
+  Move *mv;
+  if (t->mcap - t->mtop >= GAME_MAX_MOVES) return 0;
+  while (cap - t->mtop < GAME_MAX_MOVES) cap *= 2;
+  if ((mv = realloc(t->moves, cap * sizeof *mv)) == NULL) return -1;
+  t->moves = mv;
+  t->mcap = cap;
+  return 0;
+}
+
+/* Links child idx last among its parent's children (generation order). */
+static void link_child(Tree *t, int parent, int idx) {
+  TreeNode *p = &t->nodes[parent];
+  if (p->first_child < 0) {
+    p->first_child = idx;
+  } else {
+    int c = p->first_child;
+    while (t->nodes[c].next_sibling >= 0) c = t->nodes[c].next_sibling;
+    t->nodes[c].next_sibling = idx;
+  }
+}
+
+/* Step 1: the tree below the engine's current position.  The engine
+** follows the walk: it is at the innermost open node, or at the node
+** just made. */
+static int build(Tree *t, int depth) {
+  Game *g = t->g;
+  Open *open = NULL;
+  int nopen = 0, ncap = 0, st = EXIT_OK;
+  const Move *m = NULL;
+  int parent = -1, ply = 0;
+
+  for (;;) {
+    Outcome o;
+    TreeNode *nd;
+    int n, idx, rep;
+    /* A new node at `ply` (its move applied): what it is, and its
+    ** moves if it is to be expanded. */
+    if ((idx = add_node(t, parent, m, ply)) < 0) {
+      st = EXIT_LIMIT;
+      if (idx == -2 && t->err != NULL)
+        fprintf(t->err, "gsolve: error: the tree has more than %d nodes; draw less of it "
+                "with --depth N\n", TREEDOT_MAX_NODES);
+      else
+        fail(t, st, "out of memory");
+      goto fail;
+    }
+    if (parent >= 0) link_child(t, parent, idx);
+    nd = &t->nodes[idx];
+    if (room_for_moves(t) != 0) {
+      st = fail(t, EXIT_LIMIT, "out of memory");
+      goto fail;
+    }
+    if (game_ended(g, &o)) {
+      nd->kind = NODE_TERMINAL;
+    } else if ((n = game_generate(g, t->moves + t->mtop)) == 0) {
+      game_no_moves(g, &o);
+      nd->kind = NODE_TERMINAL;
+    } else if (depth && ply >= depth) {
+      nd->kind = NODE_CUT;
+    } else if ((rep = repeats(t, nopen)) != 0) {
+      if (rep < 0) {
+        st = fail(t, EXIT_LIMIT, "out of memory");
+        goto fail;
+      }
+      nd->kind = NODE_REPEAT;
+    } else {
+      if (nopen == ncap) {
+        Open *op = realloc(open, (size_t)(ncap ? 2 * ncap : 64) * sizeof *op);
+        if (op == NULL) {
+          st = fail(t, EXIT_LIMIT, "out of memory");
+          goto fail;
+        }
+        open = op;
+        ncap = ncap ? 2 * ncap : 64;
+      }
+      open[nopen].node = idx;
+      open[nopen].mbase = t->mtop;
+      open[nopen].nmoves = n;
+      open[nopen].next = 0;
+      nopen++;
+      t->mtop += (size_t)n;
+    }
+    if (nd->kind == NODE_TERMINAL) {
+      nd->settled = 1;
+      nd->value = value_from_outcome(&o, g->nplayers, nd->mover, ply);
+    }
+    if (nd->kind != NODE_INNER && parent >= 0) game_undo(g);
+    /* The next move of the innermost open node with moves left. */
+    for (;;) {
+      Open *top;
+      if (nopen == 0) goto done;
+      top = &open[nopen - 1];
+      if (top->next < top->nmoves) {
+        m = &t->moves[top->mbase + (size_t)top->next++];
+        game_apply(g, m);
+        parent = top->node;
+        ply = t->nodes[parent].ply + 1;
+        break;
+      }
+      t->mtop = top->mbase;
+      if (--nopen > 0) game_undo(g);
+    }
+  }
+
+fail:
+  /* Take back the moves of the line still open, and the new node's. */
+  for (int i = 1; i < nopen; i++) game_undo(g);
+  if (parent >= 0) game_undo(g);
+done:
+  free(open);
+  return st;
+}
+
+/* A child's value for its parent's mover. */
+static Value for_parent(const Tree *t, const TreeNode *parent, const TreeNode *child) {
+  return child->mover != parent->mover && t->g->nplayers == 2 ? -child->value : child->value;
+}
+
+/* Step 2: children come after their parent, so a backward sweep sees
+** every child before its parent. */
+static void back_up(Tree *t) {
+  for (int i = t->n - 1; i >= 0; i--) {
+    TreeNode *nd = &t->nodes[i];
+    Value best = -VALUE_INF;
+    if (nd->kind != NODE_INNER) continue;
+    nd->settled = 1;
+    for (int c = nd->first_child; c >= 0; c = t->nodes[c].next_sibling) {
+      Value v;
+      if (!t->nodes[c].settled) {
+        nd->settled = 0;
+        break;
+      }
+      v = for_parent(t, nd, &t->nodes[c]);
+      if (v > best) best = v;
+    }
+    if (nd->settled) nd->value = best;
+  }
+}
+
+static int sign_of(Value v) {
+  int64_t score, ply;
+  value_decode(v, &score, &ply);
+  return score > 0 ? 1 : score < 0 ? -1 : 0;
+}
+
+/* Whether --tree-prune leaves out the move to child c of nd: both
+** settled, and the child's result is worse for nd's mover than nd's. */
+static int pruned(const Tree *t, const TreeNode *nd, const TreeNode *c) {
+  return nd->settled && c->settled && sign_of(for_parent(t, nd, c)) < sign_of(nd->value);
+}
+
+/* DOT string contents: quotes and backslashes escaped, each line ended
+** by \l (left-justified). */
+static void put_escaped(FILE *f, const char *s) {
+  for (; *s != '\0'; s++) {
+    if (*s == '\n') fputs("\\l", f);
+    else if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else fputc(*s, f);
+  }
+}
+
+/* The result line of a node: who wins (or a draw) in how many plies. */
+static void put_result(FILE *f, const Tree *t, const TreeNode *nd) {
+  Game *g = t->g;
+  int64_t score, end;
+  value_decode(nd->value, &score, &end);
+  if (nd->kind == NODE_CUT) {
+    fputs("cut off (depth limit)", f);
+    return;
+  }
+  if (nd->kind == NODE_REPEAT) {
+    fputs("repeats a position above", f);
+    return;
+  }
+  if (!nd->settled) {
+    fputs("not settled within the depth", f);
+    return;
+  }
+  if (score == 0) fputs("draw", f);
+  else if (g->nplayers == 1) fputs(score > 0 ? "win" : "loss", f);
+  else fprintf(f, "%s wins", g->player_names[score > 0 ? nd->mover : 1 - nd->mover]);
+  if (score > 1 || score < -1) fprintf(f, " by %lld", (long long)(score > 0 ? score : -score));
+  if (end > nd->ply) fprintf(f, " in %lld", (long long)(end - nd->ply));
+}
+
+/* A node's fill: who wins it (first player blue, second red), a draw
+** grey; unsettled white. */
+static const char *fill_of(const Tree *t, const TreeNode *nd) {
+  int s;
+  if (!nd->settled) return "white";
+  s = sign_of(nd->value);
+  if (s == 0) return "gray90";
+  if (t->g->nplayers == 1) return s > 0 ? "lightblue" : "mistyrose";
+  return (s > 0) == (nd->mover == 0) ? "lightblue" : "mistyrose";
+}
+
+/* Step 3. */
+static void write_dot(const Tree *t, int prune, FILE *f, TreeDotStats *stats) {
+  int *stack = malloc((size_t)(t->n > 0 ? t->n : 1) * sizeof *stack), top = 0;
+  fputs("digraph \"", f);
+  put_escaped(f, t->g->name);
+  fputs("\" {\n  node [shape=box, style=filled, fontname=\"monospace\", fontsize=10];\n"
+        "  edge [fontname=\"monospace\", fontsize=10];\n", f);
+  if (stack == NULL) return;
+  stack[top++] = 0;
+  while (top > 0) {
+    int i = stack[--top];
+    const TreeNode *nd = &t->nodes[i];
+    stats->nodes++;
+    if (nd->kind == NODE_CUT) stats->cutoffs++;
+    fprintf(f, "  n%d [label=\"", i);
+    put_escaped(f, nd->board);
+    put_result(f, t, nd);
+    fprintf(f, "\\l\", fillcolor=%s%s];\n", fill_of(t, nd),
+            nd->kind == NODE_CUT || nd->kind == NODE_REPEAT ? ", style=\"filled,dashed\"" : "");
+    /* Children pushed in reverse, so they are written in move order. */
+    int kids[GAME_MAX_MOVES], nk = 0;
+    for (int c = nd->first_child; c >= 0 && nk < GAME_MAX_MOVES; c = t->nodes[c].next_sibling)
+      kids[nk++] = c;
+    for (int k = 0; k < nk; k++) {
+      const TreeNode *c = &t->nodes[kids[k]];
+      int best = nd->settled && c->settled && for_parent(t, nd, c) == nd->value;
+      if (prune && pruned(t, nd, c)) {
+        stats->pruned++;
+        continue;
+      }
+      stats->edges++;
+      fprintf(f, "  n%d -> n%d [label=\"", i, kids[k]);
+      put_escaped(f, c->move);
+      fprintf(f, "\"%s];\n", best ? ", penwidth=2.5" : "");
+    }
+    for (int k = nk - 1; k >= 0; k--)
+      if (!(prune && pruned(t, nd, &t->nodes[kids[k]]))) stack[top++] = kids[k];
+  }
+  fputs("}\n", f);
+  free(stack);
+}
+
+/* The image format asked for by the file's name, or NULL for DOT text. */
+static const char *image_format(const char *path) {
+  const char *dot = strrchr(path, '.');
+  if (dot == NULL) return NULL;
+  if (strcmp(dot, ".svg") == 0) return "svg";
+  if (strcmp(dot, ".png") == 0) return "png";
+  if (strcmp(dot, ".pdf") == 0) return "pdf";
+  return NULL;
+}
+
+/* Writes the graph through `dot -Tformat -o path`; a status. */
+static int write_image(const Tree *t, int prune, const char *path, const char *format,
+                       TreeDotStats *stats) {
+  int fd[2], status;
+  char tflag[16];
+  pid_t pid;
+  FILE *f;
+  snprintf(tflag, sizeof tflag, "-T%s", format);
+  if (pipe(fd) != 0) return fail((Tree *)t, EXIT_IO, "cannot make a pipe to dot");
+  fflush(NULL);
+  if ((pid = fork()) < 0) {
+    close(fd[0]);
+    close(fd[1]);
+    return fail((Tree *)t, EXIT_IO, "cannot start dot");
+  }
+  if (pid == 0) {
+    dup2(fd[0], 0);
+    close(fd[0]);
+    close(fd[1]);
+    execlp("dot", "dot", tflag, "-o", path, (char *)NULL);
+    _exit(127);
+  }
+  close(fd[0]);
+  if ((f = fdopen(fd[1], "w")) == NULL) {
+    close(fd[1]);
+    waitpid(pid, &status, 0);
+    return fail((Tree *)t, EXIT_LIMIT, "out of memory");
+  }
+  write_dot(t, prune, f, stats);
+  fclose(f);
+  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    if (t->err != NULL) {
+      if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+        fprintf(t->err, "gsolve: error: cannot run 'dot' to draw '%s': Graphviz is not "
+                "installed (apt-get install graphviz), or write a .dot file\n", path);
+      else
+        fprintf(t->err, "gsolve: error: dot failed to draw '%s'\n", path);
+    }
+    return EXIT_IO;
+  }
+  return EXIT_OK;
+}
+
+int treedot_write(Game *g, int depth, int prune, const char *path,
+                  TreeDotStats *stats, FILE *err) {
+  Tree t;
+  const char *format = image_format(path);
+  int st;
+  memset(&t, 0, sizeof t);
+  memset(stats, 0, sizeof *stats);
+  t.g = g;
+  t.err = err;
+  if (g->nplayers < 1 || g->nplayers > 2) {
+    if (err != NULL)
+      fprintf(err, "gsolve: error: --tree-dot needs a game of one or two players "
+              "(this game has %d)\n", g->nplayers);
+    return EXIT_USAGE;
+  }
+  if (g->has_chance || g->has_rewards) {
+    /* Its values are minimax values: no expectations, no running pay. */
+    if (err != NULL)
+      fprintf(err, "gsolve: error: --tree-dot draws games without %s\n",
+              g->has_chance ? "chance moves" : "per-move payoffs");
+    return EXIT_USAGE;
+  }
+  st = build(&t, depth);
+  if (st == EXIT_OK) {
+    back_up(&t);
+    if (format != NULL) {
+      st = write_image(&t, prune, path, format, stats);
+    } else {
+      FILE *f = fopen(path, "w");
+      if (f == NULL) {
+        if (err != NULL)
+          fprintf(err, "gsolve: error: cannot write '%s': %s\n", path, strerror(errno));
+        st = EXIT_IO;
+      } else {
+        write_dot(&t, prune, f, stats);
+        if (fclose(f) != 0) {
+          if (err != NULL)
+            fprintf(err, "gsolve: error: cannot write '%s': %s\n", path, strerror(errno));
+          st = EXIT_IO;
+        }
+      }
+    }
+  }
+  for (int i = 0; i < t.n; i++) {
+    free(t.nodes[i].move);
+    free(t.nodes[i].board);
+  }
+  free(t.nodes);
+  free(t.moves);
+  free(t.states);
+  free(t.hashes);
+  return st;
+}

@@ -1,0 +1,218 @@
+/*
+** program.c -- the public entry points: compile a .game source into a
+** Program, free it, and describe its parameters and values.
+*/
+#include "compiler/resolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+Program *gs_compile(const char *filename, const char *text, size_t len,
+                    const ParamDef *defs, int ndefs, FILE *err, int *status) {
+  *status = EXIT_BAD_GAME;
+  Program *p = calloc(1, sizeof *p);
+  if (!p) { fprintf(err, "gsolve: error: out of memory\n"); *status = EXIT_LIMIT; return NULL; }
+  p->arena = arena_new();
+  p->filename = strdup(filename);
+  p->source = malloc(len + 1);
+  if (!p->arena || !p->filename || !p->source) {
+    fprintf(err, "gsolve: error: out of memory\n");
+    gs_program_free(p);
+    *status = EXIT_LIMIT;
+    return NULL;
+  }
+  memcpy(p->source, text, len);
+  p->source[len] = 0;
+  p->source_len = len;
+
+  Diag d;
+  diag_init(&d, p->filename, p->source, len, err);
+  d.mute = &p->oom;
+  ParseState ps;
+  memset(&ps, 0, sizeof ps);
+  ps.arena = p->arena;
+  ps.diag = &d;
+  p->ast = ast_parse(&ps, p->source, len);
+  if (ps.oom) {
+    fprintf(err, "gsolve: error: out of memory while parsing\n");
+    gs_program_free(p);
+    *status = EXIT_LIMIT;
+    return NULL;
+  }
+  if (d.errors) {
+    if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
+    gs_program_free(p);
+    return NULL;
+  }
+
+  Resolver *r = NULL;
+  int usage = 0;
+  int ok = resolve_program(p, &d, defs, ndefs, &usage, &r);
+  /* Bodies are checked even after declaration errors, to report more at
+  ** once; not after a bad -D, which is the user's command line. */
+  if (r && !usage && !p->oom && d.errors < DIAG_MAX_ERRORS) ok = compile_program(p, &d, r) && ok;
+  resolver_free(r);
+  if (p->oom) {      /* whatever else failed, and was not reported */
+    fprintf(err, "gsolve: error: out of memory while compiling\n");
+    gs_program_free(p);
+    *status = EXIT_LIMIT;
+    return NULL;
+  }
+  if (!ok) {
+    if (usage && d.errors == 0) *status = EXIT_USAGE;
+    else if (d.errors == 0) { fprintf(err, "gsolve: error: out of memory while compiling\n"); *status = EXIT_LIMIT; }
+    if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
+    gs_program_free(p);
+    return NULL;
+  }
+  *status = EXIT_OK;
+  return p;
+}
+
+void gs_program_free(Program *p) {
+  if (!p) return;
+  arena_free(p->arena);
+  free(p->filename);
+  free(p->source);
+  free(p->params);
+  free(p->enums);
+  free(p->konst);
+  free(p->vars);
+  free(p->lo);
+  free(p->hi);
+  free(p->init);
+  free(p->code);
+  free(p->pos);
+  free(p->chunks);
+  free(p->permute_vars);
+  free(p);
+}
+
+void gs_dump_ast(const Program *p, FILE *out) {
+  ast_dump(p->ast, 0, out);
+}
+
+/* Column letters as in a spreadsheet: a..z, aa, ab, ... */
+static int column_name(int x, char *buf, size_t n) {
+  char tmp[8];
+  int len = 0;
+  x++;
+  while (x > 0 && len < 7) {
+    x--;
+    tmp[len++] = (char)('a' + x % 26);
+    x /= 26;
+  }
+  int k = 0;
+  while (len > 0 && (size_t)k + 1 < n) buf[k++] = tmp[--len];
+  buf[k] = 0;
+  return k;
+}
+
+int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t n) {
+  switch (t.kind) {
+    case TY_BOOL: return snprintf(buf, n, "%s", v ? "true" : "false");
+    case TY_PLAYER: return snprintf(buf, n, "%s", v >= 1 && v <= p->nplayers ? p->players[v - 1] : "none");
+    case TY_DIR: return snprintf(buf, n, "%s", v >= 0 && v < DIR_COUNT ? dir_names[v] : "?");
+    case TY_ENUM:
+      if (v >= 0 && v < p->enums[t.enum_id].count) return snprintf(buf, n, "%s", p->enums[t.enum_id].members[v]);
+      return snprintf(buf, n, "%d", v);
+    case TY_CELL:
+      if (v < 0) return snprintf(buf, n, "nowhere");
+      if (p->board == BOARD_RECT && p->gtp_cells) {
+        /* GTP vertices: columns a..h, j..z (no i), at most 25. */
+        int x = v % p->width;
+        return snprintf(buf, n, "%c%d", (char)('a' + x + (x >= 8)), v / p->width + 1);
+      }
+      if (p->board == BOARD_RECT) {
+        int k = column_name(v % p->width, buf, n);
+        return k + snprintf(buf + k, n - (size_t)k, "%d", v / p->width + 1);
+      }
+      return snprintf(buf, n, "%d", v);
+    default: return snprintf(buf, n, "%d", v);
+  }
+}
+
+static void write_param_value(const Program *p, const ParamInfo *pi, FILE *out, int json) {
+  if (pi->type.kind == TY_LIST) {
+    fputs(json ? "[" : "", out);
+    for (int i = 0; i < pi->type.hi; i++)
+      fprintf(out, "%s%d", i ? "," : "", p->konst[pi->type.lo + i]);
+    fputs(json ? "]" : "", out);
+  } else if (pi->type.kind == TY_ENUM) {
+    fprintf(out, json ? "\"%s\"" : "%s", p->enums[pi->type.enum_id].members[pi->value]);
+  } else if (pi->type.kind == TY_BOOL) {
+    fprintf(out, "%s", pi->value ? "true" : "false");
+  } else {
+    fprintf(out, "%d", pi->value);
+  }
+}
+
+void gs_write_params_json(const Program *p, FILE *out) {
+  fputc('{', out);
+  for (int i = 0; i < p->nparams; i++) {
+    fprintf(out, "%s\"%s\":", i ? "," : "", p->params[i].name);
+    write_param_value(p, &p->params[i], out, 1);
+  }
+  fputc('}', out);
+}
+
+void gs_write_params_text(const Program *p, FILE *out) {
+  for (int i = 0; i < p->nparams; i++) {
+    fprintf(out, "%s%s=", i ? " " : "", p->params[i].name);
+    write_param_value(p, &p->params[i], out, 0);
+  }
+}
+
+/* FNV-1a over a buffer, continuing from h. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n) {
+  const unsigned char *p = data;
+  for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 0x100000001b3ULL; }
+  return h;
+}
+
+uint64_t gs_rules_hash(const Program *p) {
+  /* Parameters are folded into the code and the constants, so hashing
+  ** these covers them; player names and the state layout go in too. */
+  uint64_t h = 0xcbf29ce484222325ULL;
+  h = fnv(h, p->code, (size_t)p->ncode * sizeof *p->code);
+  if (p->nkonst) h = fnv(h, p->konst, (size_t)p->nkonst * sizeof *p->konst);
+  h = fnv(h, p->lo, (size_t)p->nslots * sizeof *p->lo);
+  h = fnv(h, p->hi, (size_t)p->nslots * sizeof *p->hi);
+  h = fnv(h, p->init, (size_t)p->nslots * sizeof *p->init);
+  for (int i = 0; i < p->nplayers; i++) h = fnv(h, p->players[i], strlen(p->players[i]) + 1);
+  for (int i = 0; i < p->nrules; i++) h = fnv(h, p->rules[i].name, strlen(p->rules[i].name) + 1);
+  if (p->sym) h = fnv(h, p->sym, (size_t)p->nsym * (size_t)p->nslots * sizeof *p->sym);
+  return h;
+}
+
+static const ParamInfo *find_param(const Program *p, const char *name) {
+  for (int i = 0; i < p->nparams; i++)
+    if (!strcmp(p->params[i].name, name)) return &p->params[i];
+  return NULL;
+}
+
+int gs_param_int(const Program *p, const char *name, int32_t *value) {
+  const ParamInfo *pi = find_param(p, name);
+  if (!pi || pi->type.kind == TY_LIST) return 0;
+  *value = pi->value;
+  return 1;
+}
+
+int gs_param_list(const Program *p, const char *name, const int32_t **values, int *n) {
+  const ParamInfo *pi = find_param(p, name);
+  if (!pi || pi->type.kind != TY_LIST) return 0;
+  *values = p->konst + pi->type.lo;
+  *n = pi->type.hi;
+  return 1;
+}
+
+const char *gs_native_name(const Program *p, int *allowed) {
+  *allowed = p->native_ok;
+  return p->native;
+}
+
+const char *gs_game_name(const Program *p) { return p->name; }
+int gs_player_count(const Program *p) { return p->nplayers; }
+const char *gs_player_name(const Program *p, int i) {
+  return i >= 0 && i < p->nplayers ? p->players[i] : "?";
+}

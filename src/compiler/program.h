@@ -1,0 +1,170 @@
+/*
+** program.h -- a compiled game: its declarations, state layout, bytecode.
+**
+** Built by resolve.c (declarations, parameters, state layout) and
+** compile.c (bodies to bytecode); read by the VM and the disassembler.
+*/
+#ifndef GSOLVE_PROGRAM_H
+#define GSOLVE_PROGRAM_H
+
+#include <stdint.h>
+#include "lang/ast.h"
+#include "util/diag.h"
+#include "game/game.h"
+#include "compiler/compiler.h"
+
+/* Limits of a compiled game, each with its own message. */
+#define PROG_MAX_SLOTS      65536   /* state vector entries */
+#define PROG_MAX_ARRAY      65536   /* entries of one array */
+#define PROG_MAX_SYMBOLS    4096    /* global names */
+#define PROG_MAX_LOCALS     16384   /* locals (including arrays) per frame */
+#define PROG_MAX_CODE       (1 << 22) /* code words */
+#define PROG_MAX_RULES      256     /* move rules */
+#define PROG_MAX_CELLS      4096    /* cells of a board */
+#define PROG_MAX_SYMMETRIES 64      /* elements of the symmetry group */
+#define PROG_MAX_LIST       4096    /* elements of a list parameter */
+
+/* Directions of a rectangular board, in this order (dir values 0..7). */
+#define DIR_COUNT 8
+extern const char *const dir_names[DIR_COUNT];
+extern const int dir_dx[DIR_COUNT], dir_dy[DIR_COUNT];
+
+typedef enum TypeKind {
+  TY_ERROR, TY_VOID, TY_INT, TY_BOOL, TY_PLAYER, TY_CELL, TY_DIR, TY_ENUM,
+  TY_LIST
+} TypeKind;
+
+/* A type; lo..hi bound the values a state slot or argument may hold. */
+typedef struct Type {
+  TypeKind kind;
+  int enum_id;          /* TY_ENUM: which enumeration */
+  int32_t lo, hi;       /* value bounds (TY_LIST: konst offset, length) */
+} Type;
+
+typedef struct EnumInfo {
+  const char *name;     /* declared name or "" for an anonymous one */
+  int count;
+  const char **members;
+} EnumInfo;
+
+typedef struct ParamInfo {
+  const char *name;
+  Type type;            /* TY_INT/TY_BOOL/TY_ENUM, or TY_LIST */
+  int32_t value;        /* scalar value */
+  int overridden;       /* set by -D */
+} ParamInfo;
+
+typedef struct StateVar {
+  const char *name;
+  int base;             /* first slot */
+  int ndims, dim[2];    /* 0, 1 or 2 dimensions */
+  int on_board;         /* the (single) dimension is the board's cells */
+  Type elem;            /* element type */
+  Span where;
+} StateVar;
+
+typedef enum ChunkKind {
+  CHUNK_GENERATE, CHUNK_LEGALITY, CHUNK_EFFECT, CHUNK_END, CHUNK_NOMOVES,
+  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT, CHUNK_BOUND
+} ChunkKind;
+
+/* A compiled body: where its code lies and how big its frame is. */
+typedef struct Chunk {
+  ChunkKind kind;
+  const char *name;     /* rule or function name */
+  int start, end;       /* code range [start, end) */
+  int nparams;          /* arguments (functions, effects) */
+  int nlocals;          /* frame size including arguments */
+  int maxstack;         /* operand stack needed beyond the locals */
+  int returns;          /* functions: 1 if it returns a value */
+} Chunk;
+
+typedef struct MoveRule {
+  const char *name;
+  int nargs;
+  Type arg[GAME_MAX_ARGS];
+  const char *argname[GAME_MAX_ARGS];
+  const char *notation;   /* "as" format or NULL */
+  int set_off[GAME_MAX_ARGS];   /* `in LIST` arguments: konst offset... */
+  int set_len[GAME_MAX_ARGS];   /* ...and length; 0 for a range */
+  int effect;             /* chunk index */
+  int chance;             /* a move of the chance player */
+  int weight;             /* chunk computing its weight, or -1: weight 1 */
+} MoveRule;
+
+typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH } BoardKind;
+enum { REP_NONE, REP_FORBIDDEN, REP_DRAW };
+
+struct Program {
+  Arena *arena;           /* the AST and every string */
+  int oom;                /* an allocation failed while compiling */
+  char *filename;
+  char *source;           /* a copy, for runtime error messages */
+  size_t source_len;
+  Node *ast;
+
+  const char *name;       /* game "..." */
+  const char *native;     /* native "engine" declared, or NULL */
+  int native_ok;          /* its `when` condition holds for the parameters */
+  int nplayers;
+  const char *players[GAME_MAX_PLAYERS];
+  /* Chance: the player value of the chance player (nplayers + 1) and the
+  ** hidden slot holding who moves after it; both 0 without chance moves. */
+  int chance, chance_slot;
+  int has_pay;            /* some effect says `pay` (per-move payoffs) */
+  /* The repetition rule in force: a position whose slots under rep_mask
+  ** equal those of an earlier position of the game may not be reached
+  ** (REP_FORBIDDEN; moves of rules with rep_except[rule] are exempt) or
+  ** ends the game in a draw (REP_DRAW). */
+  int rep_kind;
+  uint8_t *rep_mask;      /* nslots flags: the slots compared */
+  uint8_t *rep_except;    /* nrules flags */
+  int has_score;          /* some outcome is a `score` (margins beyond 1) */
+  int has_illegal;        /* some effect may say `illegal` */
+  int score_only;         /* `score only;`: a position's value is its score
+                          ** alone, not the distance to the end */
+
+  ParamInfo *params; int nparams;
+  EnumInfo *enums; int nenums;
+  int32_t *konst; int nkonst;       /* constant arrays (list parameters) */
+
+  BoardKind board;
+  int width, height, ncells;
+  int gtp_cells;          /* rect cells print GTP style: columns skip 'i' */
+  int *nbr_start;         /* ncells+1 offsets into nbr: adjacency (CSR) */
+  int *nbr;
+  int16_t *step;          /* rect: ncells*8 neighbour per direction, -1 off */
+
+  StateVar *vars; int nvars;
+  int nslots;             /* slot 0 is the player to move (1-based) */
+  int32_t *lo, *hi;       /* bounds of each slot */
+  int32_t *init;          /* the start position */
+
+  int32_t *code; int32_t *pos; int ncode;   /* pos: source offset per word */
+  Chunk *chunks; int nchunks;
+  MoveRule *rules; int nrules;
+  int gen_chunk, end_chunk, nomoves_chunk, eval_chunk, start_chunk; /* -1 if absent */
+  int bound_chunk;        /* bound(p: player), or -1 */
+  int maxargs;            /* max arguments over rules */
+
+  /* Symmetry: a group of slot permutations (element 0 the identity) and
+  ** the arrays whose entries are interchangeable (canonical: sorted). */
+  int nsym;
+  int32_t *sym;           /* nsym * nslots: slot i of the image = slot sym[i] */
+  int *permute_vars; int npermute;
+};
+
+/* resolve.c: declarations -> symbols, parameters, state layout. */
+typedef struct Resolver Resolver;
+int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
+                    int *usage_error, Resolver **out);
+void resolver_free(Resolver *r);
+
+/* compile.c: bodies -> bytecode (uses the resolver's symbols). */
+int compile_program(Program *p, Diag *d, Resolver *r);
+
+/* Helpers shared by the resolver, compiler, VM and printer. */
+int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t n);
+void *prog_alloc(Program *p, size_t n);   /* arena memory, zeroed */
+
+#endif

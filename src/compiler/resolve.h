@@ -1,0 +1,55 @@
+/*
+** resolve.h -- the global symbol table, shared by resolve.c and compile.c.
+*/
+#ifndef GSOLVE_RESOLVE_H
+#define GSOLVE_RESOLVE_H
+
+#include "compiler/program.h"
+
+typedef enum SymKind {
+  SYM_PARAM,     /* a parameter: value (scalar) or list (type TY_LIST) */
+  SYM_CONST,     /* const NAME = ...: value */
+  SYM_ENUMVAL,   /* an enumeration member: value, type */
+  SYM_TYPE,      /* a named type */
+  SYM_STATE,     /* a state variable: index into p->vars */
+  SYM_FUNC,      /* a function: index into the resolver's funcs */
+  SYM_MOVE,      /* a move rule: index into p->rules */
+  SYM_VALUE,     /* a built-in or player constant: value, type */
+  SYM_MOVER,     /* the player to move */
+  SYM_BOARDDECL  /* the board */
+} SymKind;
+
+typedef struct Symbol {
+  const char *name;
+  SymKind kind;
+  Type type;
+  int32_t value;
+  int index;
+  Span where;
+} Symbol;
+
+struct Resolver {
+  Program *p;
+  Diag *d;
+  Symbol *syms; int nsyms, cap;
+  Node **funcs; int nfuncs;         /* function declarations, by index */
+  Node **moves;                     /* move declarations, by rule index */
+  Node *end_decl, *nomoves_decl, *eval_decl, *start_decl, *bound_decl;
+  Node **symmetries; int nsymmetries;
+  Node **repetitions; int nrepetitions;
+  int depth;                        /* recursion guard for const folding */
+  Span players_span[GAME_MAX_PLAYERS];
+  int players_seen;                 /* a players declaration exists */
+};
+
+Symbol *resolve_lookup(Resolver *r, const char *name);
+/* Folds a constant expression; reports an error and returns 0 with *ok=0
+** when it is not constant.  *t receives its type. */
+int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok);
+/* A type node to a Type; `storable` demands bounds (state, arguments). */
+Type resolve_type(Resolver *r, Node *t, int storable);
+/* Same kind of value (int and cell mix; enums must be the same one). */
+int type_compatible(Type a, Type b);
+const char *type_name(const Program *p, Type t, char *buf, size_t n);
+
+#endif

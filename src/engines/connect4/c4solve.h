@@ -1,0 +1,90 @@
+/*
+** c4solve.h -- the strong Connect Four solver (c4solve.c): Pons' score of
+** a position, the exact plies to the end, every move's score, and opening
+** books.
+*/
+#ifndef GSOLVE_C4SOLVE_H
+#define GSOLVE_C4SOLVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "engines/connect4/c4book.h"
+
+typedef struct C4Query {
+  int width, height;
+  uint64_t cur, mask;       /* stones of the player to move; all stones */
+  int moves;                /* stones on the board */
+  int weak;                 /* only win/draw/loss: the scores are -1, 0, 1 */
+  int all_moves;            /* every legal move's exact score; else the
+                               optimal ones exact and the others bounded */
+  int root_only;            /* only the position's score (no nmoves) */
+} C4Query;
+
+typedef struct C4Answer {
+  int score;                /* Pons' score for the player to move */
+  int plies;                /* to the end under best play (not weak) */
+  uint64_t nodes;           /* all threads together */
+  uint64_t book_hits;
+  int nmoves;               /* legal moves, column order */
+  int col[64];              /* 0-based column */
+  int move_score[64];       /* its score for the player to move ... */
+  int move_exact[64];       /* ... exact, or else an upper bound */
+} C4Answer;
+
+/* The techniques, each of which --without can turn off to measure it
+** (make bench); every combination gives the same scores. */
+enum {
+  C4_NO_ANTICIPATION = 1 << 0,  /* never play under an opponent's threat */
+  C4_NO_THREATS = 1 << 1,       /* order moves by the threats they make */
+  C4_NO_CENTRE = 1 << 2,        /* centre columns first (else left first) */
+  C4_NO_TABLE = 1 << 3,         /* transposition table */
+  C4_NO_LOWER = 1 << 4,         /* lower bounds in the table, not only upper */
+  C4_NO_SYMMETRY = 1 << 5,      /* a position and its mirror share entries */
+  C4_NO_NARROWING = 1 << 6,     /* null-window bisection of the score range */
+  C4_NO_ETC = 1 << 7,           /* enhanced transposition cutoffs */
+  C4_NO_CLAIMEVEN = 1 << 8,     /* Allis' claimeven as an upper bound */
+  C4_NO_BESTMOVE = 1 << 9,      /* the table's best move tried first */
+  C4_NO_FORCED = 1 << 10,       /* a forced move played without a table entry */
+  C4_NO_BARETAIL = 1 << 11,     /* the last plies searched without the table */
+  C4_NO_ODDTHREAT = 1 << 12     /* a threat on the follow-up's parity wins */
+};
+
+/* The bit of a technique's name ("anticipation", "threats", "centre",
+** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven",
+** "best-move", "forced", "bare-tail"), 0
+** if unknown. */
+unsigned c4_technique(const char *name);
+extern const char *const c4_technique_names;   /* "anticipation, ..." */
+
+typedef struct C4Config {
+  size_t tt_mib;            /* table size (0: a small one) */
+  int threads;              /* search threads sharing the table (>= 1) */
+  unsigned without;         /* C4_NO_* */
+  const C4Book *book;       /* exact scores to use, or NULL */
+} C4Config;
+
+/* A solver for one board size (NULL: unsupported size or out of memory). */
+typedef struct C4Solver C4Solver;
+C4Solver *c4_new(int width, int height, const C4Config *cfg);
+void c4_free(C4Solver *s);
+/* Clears the table (cheaply: only the buckets written since). */
+void c4_reset(C4Solver *s);
+
+/* Solves a position that has not ended; 0, or -1 (another board size),
+** or -2 when stopped (stop.h: Ctrl-C, --time-limit; the answer and the
+** table are then worthless).  The table keeps what it learnt unless
+** c4_reset is called. */
+int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
+
+/* Solves every position of `to` stones down to 0 stones reachable from
+** the empty board (deepest first, each level then used as a book for the
+** next) into `book`, counting the nodes searched into *nodes.
+** `progress`, if set, is told each level's size.  0, -1 out of memory,
+** -2 stopped. */
+int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
+                 void (*progress)(int stones, size_t positions, void *arg), void *arg);
+
+/* Plies to the end from Pons' score at `moves` stones on `cells` cells. */
+int c4_plies_from_score(int cells, int moves, int score);
+
+#endif

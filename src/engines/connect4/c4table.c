@@ -1,0 +1,195 @@
+/*
+** c4table.c -- the Connect Four solver's transposition table.
+**
+** Compact exact keys: the key is first scrambled by a bijection h of the
+** 64-bit words (odd multipliers and right xor-shifts).  The low `bits`
+** bits of h choose one of 2^bits buckets (bits >= MIN_BITS = 13); the
+** entry stores h without its low 13 bits.  Bucket and stored bits give h
+** back, and h gives the key, so two keys never share an entry, yet an
+** entry takes 8 bytes instead of 16.
+**
+**   entry:  | h without its low 13 bits (51) | move (5) | value (8) |
+**
+** The caller's datum is 13 bits: a value byte (1..255) and a 5-bit move
+** (0: none), which the table stores and returns without looking at.
+**
+** A table that grows with the search: each search starts on START_BITS
+** worth of buckets (4 MiB, which the caches mostly hold) and doubles the
+** buckets in use whenever half of them are filled, up to the size asked
+** for.  Small searches (most test positions) thus stay in the cache; big
+** ones end up on the whole table.  Since the stored bits do not depend on
+** the size, a doubling never makes an entry answer for another key: the
+** entries whose h has the new bucket bit clear stay where they are found,
+** the others are out of reach, and the first to go.
+**
+** A bucket is one 64-byte cache line: seven entries (0 is empty) and
+** seven "work" bytes.  A new key takes the first empty entry, else an
+** entry a doubling left out of reach, else the one that cost the least
+** work to learn: deep positions make way for the roots of big subtrees.
+**
+**   +--------+--------+-----+--------+----+----+-----+----+-----+
+**   | e[0]   | e[1]   | ... | e[6]   | w0 | w1 | ... | w6 | pad |
+**   +--------+--------+-----+--------+----+----+-----+----+-----+
+**     8 bytes each                     1 byte each
+**
+** Threads share the table: every entry is read and written as one 64-bit
+** word (relaxed atomics), so a reader sees a whole entry or none; a lost
+** race only loses an entry.  Entries fill in order and are never emptied
+** one by one, so a bucket is empty exactly when its first entry is: the
+** table remembers which buckets it filled and clear() wipes only those.
+*/
+#define _DEFAULT_SOURCE 1     /* madvise's MADV_HUGEPAGE */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "engines/connect4/c4table.h"
+
+#define SLOTS 7
+#define MIN_BITS 13          /* 8192 buckets (512 KiB): the smallest table; the
+                                low bits of h the entries do not store */
+#define START_BITS 16        /* a search starts on 4 MiB of buckets */
+#define LOW_MASK ((UINT64_C(1) << MIN_BITS) - 1)
+
+/* A bijection of the 64-bit words (odd multipliers and right xor-shifts
+** are each invertible) that spreads every key bit over the low bits. */
+static uint64_t scramble(uint64_t key) {
+  uint64_t h = key * UINT64_C(0x9e3779b97f4a7c15);
+  h ^= h >> 29;
+  h *= UINT64_C(0xbf58476d1ce4e5b9);
+  return h ^ h >> 32;
+}
+
+typedef struct Bucket {
+  uint64_t e[SLOTS];
+  uint8_t work[SLOTS];
+  uint8_t pad;
+} Bucket;
+
+struct C4Table {
+  Bucket *b;                /* in `map`, on a huge-page boundary */
+  void *map;
+  size_t mapped;            /* bytes of `map` */
+  size_t nbuckets;          /* a power of two, >= 2^MIN_BITS */
+  int maxbits;              /* log2(nbuckets) */
+  int bits;                 /* log2 of the buckets in use now */
+  uint32_t *touched;        /* buckets filled since the last clear */
+  size_t ntouched, captouched;
+  int overflow;             /* touched list full: clear wipes everything */
+};
+
+/* A big table on huge pages where the kernel allows: random probes into
+** many MiB of 4 KiB pages spend more time in page walks than in search.
+** The memory comes straight from mmap, zero already, and the kernel
+** clears each page only when it is first touched: the table grows from
+** START_BITS as it fills, so a search that needs little of a big table
+** never pays for clearing all of it (memset on 1 GiB took 2.2 s of
+** system time before each search here). */
+static Bucket *table_alloc(C4Table *t, size_t bytes) {
+  size_t huge = (size_t)2 << 20;
+  size_t size = (bytes + huge - 1) / huge * huge + huge;    /* room to align */
+  void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  t->map = p;
+  t->mapped = size;
+  char *b = (char *)(((uintptr_t)p + huge - 1) & ~(uintptr_t)(huge - 1));
+#ifdef MADV_HUGEPAGE
+  madvise(b, size - (size_t)(b - (char *)p), MADV_HUGEPAGE);
+#endif
+  return (Bucket *)b;
+}
+
+C4Table *c4t_new(size_t mib) {
+  C4Table *t = calloc(1, sizeof *t);
+  if (!t) return NULL;
+  size_t bytes = mib << 20;
+  t->maxbits = MIN_BITS;
+  while (t->maxbits < 40 && ((size_t)2 << t->maxbits) * sizeof(Bucket) <= bytes) t->maxbits++;
+  t->nbuckets = (size_t)1 << t->maxbits;
+  t->bits = t->maxbits < START_BITS ? t->maxbits : START_BITS;
+  t->b = table_alloc(t, t->nbuckets * sizeof(Bucket));
+  t->captouched = t->nbuckets / 8 + 1024;
+  t->touched = malloc(t->captouched * sizeof *t->touched);
+  if (!t->b || !t->touched) { c4t_free(t); return NULL; }
+  return t;
+}
+
+void c4t_free(C4Table *t) {
+  if (!t) return;
+  if (t->map) munmap(t->map, t->mapped);
+  free(t->touched);
+  free(t);
+}
+
+size_t c4t_capacity(const C4Table *t) { return t->nbuckets * SLOTS; }
+
+static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+
+/* Where `key` lives with `bits` buckets in use: its bucket (the low bits
+** of the scrambled key) and the entry it has there but for the value
+** byte (the scrambled key without its low MIN_BITS bits). */
+static size_t locate(int bits, uint64_t key, uint64_t *tag) {
+  uint64_t h = scramble(key);
+  *tag = h & ~LOW_MASK;
+  return (size_t)(h & (((uint64_t)1 << bits) - 1));
+}
+
+int c4t_get(const C4Table *t, uint64_t key) {
+  uint64_t tag;
+  const Bucket *b = &t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)];
+  for (int i = 0; i < SLOTS; i++) {
+    uint64_t e = load(&b->e[i]);
+    if (e == 0) return 0;               /* the rest is empty too */
+    if ((e & ~LOW_MASK) == tag) return (int)(e & LOW_MASK);
+  }
+  return 0;
+}
+
+void c4t_prefetch(const C4Table *t, uint64_t key) {
+  uint64_t tag;
+  __builtin_prefetch(&t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)]);
+}
+
+void c4t_put(C4Table *t, uint64_t key, int val, int work) {
+  uint64_t tag;
+  int bits = __atomic_load_n(&t->bits, __ATOMIC_RELAXED);
+  size_t bi = locate(bits, key, &tag);
+  Bucket *b = &t->b[bi];
+  int victim = 0, least = 512;
+  for (int i = 0; i < SLOTS; i++) {
+    uint64_t e = load(&b->e[i]);
+    if (e == 0) {
+      if (i == 0) {
+        /* First entry of an empty bucket: remember it for clear(), and
+        ** double the buckets in use once half of them are filled. */
+        size_t k = __atomic_fetch_add(&t->ntouched, 1, __ATOMIC_RELAXED);
+        if (k < t->captouched) t->touched[k] = (uint32_t)bi;
+        else __atomic_store_n(&t->overflow, 1, __ATOMIC_RELAXED);
+        if (bits < t->maxbits && k == (size_t)1 << (bits - 1))
+          __atomic_compare_exchange_n(&t->bits, &bits, bits + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+      }
+      victim = i;
+      break;
+    }
+    if ((e & ~LOW_MASK) == tag) { victim = i; break; }
+    /* Entries that a doubling left out of reach (their scrambled key's
+    ** bits from MIN_BITS up to `bits` are not the bucket's) go first,
+    ** then the cheapest. */
+    int reachable = ((e ^ bi) & (((uint64_t)1 << bits) - 1) & ~LOW_MASK) == 0;
+    int w = reachable ? 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED) : 0;
+    if (w < least) { least = w; victim = i; }
+  }
+  __atomic_store_n(&b->e[victim], tag | (uint64_t)val, __ATOMIC_RELAXED);
+  __atomic_store_n(&b->work[victim], (uint8_t)work, __ATOMIC_RELAXED);
+}
+
+void c4t_clear(C4Table *t) {
+  if (t->overflow || t->ntouched > t->captouched) {
+    memset(t->b, 0, t->nbuckets * sizeof(Bucket));
+  } else {
+    for (size_t i = 0; i < t->ntouched; i++) memset(&t->b[t->touched[i]], 0, sizeof(Bucket));
+  }
+  t->ntouched = 0;
+  t->overflow = 0;
+  t->bits = t->maxbits < START_BITS ? t->maxbits : START_BITS;
+}

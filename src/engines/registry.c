@@ -1,0 +1,45 @@
+/*
+** native.c -- the registry of native engines: hand-written C
+** implementations of the game interface for games where speed matters.
+** A .game file names its engine with `native "name" when COND;`; the
+** command line picks it with --engine (auto by default).
+*/
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engines/engines.h"
+
+void native_out_of_memory(Game *g) {
+  fputs("gsolve: error: out of memory\n", stderr);
+  g->error_status = EXIT_LIMIT;
+  if (g->trap) longjmp(*g->trap, 1);
+  exit(EXIT_LIMIT);
+}
+
+typedef struct NativeEntry {
+  const char *name;
+  Game *(*create)(const Program *p, char *why, size_t n);
+} NativeEntry;
+
+static const NativeEntry engines[] = {
+  { "nim", native_nim_new },
+  { "connect4", native_c4_new },
+  { "matchsticks", native_sticks_new },
+};
+
+Game *native_new(const Program *p, char *why, size_t n) {
+  int allowed;
+  const char *name = gs_native_name(p, &allowed);
+  if (!name) {
+    snprintf(why, n, "the game declares no native engine");
+    return NULL;
+  }
+  if (!allowed) {
+    snprintf(why, n, "the native engine '%s' is declared only for other parameters", name);
+    return NULL;
+  }
+  for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+    if (!strcmp(engines[i].name, name)) return engines[i].create(p, why, n);
+  snprintf(why, n, "there is no native engine '%s' in this gsolve", name);
+  return NULL;
+}

@@ -1,0 +1,995 @@
+/*
+** alphabeta.c -- fail-soft negamax alpha-beta with a transposition table,
+** move ordering, null-window probes at the root, and depth-limited
+** search with the game's eval.
+**
+** The pieces, each measured on the bundled games (docs/cli.md, make
+** bench) and kept because it cut nodes and time:
+**   - a table of lower and upper bounds per position (tt.h), which also
+**     narrows the window of the nodes it does not settle;
+**   - at each node one pass over the children: terminal ones are folded
+**     in without being entered, each other child's table entry may cut
+**     the node at once (enhanced transposition cutoff), and the rest are
+**     ordered: the table's move, then a history of cutoff moves;
+**   - at the root, MTD(f): null-window probes from a guess of a draw,
+**     each moving the guess to the bound the probe returned; then a null
+**     window per move that may tie the root value, so the set of optimal
+**     moves is exact.
+**   - with scores only and the game's bounds, deepening: each probe is
+**     proved by searches to a growing horizon whose leaves are worth the
+**     bounds (probe_move), so that very long lines (Go under superko)
+**     are not followed to their end first.
+**
+** Contract of ab_search(window alpha, beta), value v of the position:
+**   result <= alpha   v <= result  (an upper bound)
+**   result >= beta    v >= result  (a lower bound)
+**   otherwise         v == result  (exact)
+** Fail-soft results are always values of real leaves (or bounds the
+** table proved), so they are valid keys (value.h) that the table can
+** re-base from ply to ply.  Because keys carry the end ply and the order
+** is zero-sum, the value found is exactly minimax's, plies included.
+**
+** An exact search goes to the end of the game, so its table entries
+** never go stale: a bound is a property of the position alone, once its
+** end ply is made relative to the node.  A search to a horizon stores the
+** plies left to it (the draft) with each entry, and uses only entries of
+** the same draft.
+*/
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+#include "search/alphabeta.h"
+#include "util/status.h"
+
+/* Depth-limited values: proven wins and losses are moved this far out,
+** beyond every heuristic value and draw (|key| < 2^55, value.h). */
+#define PROVEN        ((int64_t)1 << 56)
+#define PROVEN_HALF   ((int64_t)1 << 55)
+
+#define HISTORY_BITS     12                  /* 2^12 slots per player */
+#define HISTORY_MAX_BITS 40                  /* of one credit */
+#define HISTORY_LIMIT    ((int64_t)1 << 60)  /* halve the credits beyond */
+#define ORDER_FAR        ((int64_t)1 << 60)  /* beyond any eval or history */
+
+/* One move in the order a node searches them. */
+typedef struct OrderItem {
+  int64_t score;          /* larger first */
+  int index;              /* generation index */
+} OrderItem;
+
+/* The state of a solve.  It lives on the heap, hung off the Search
+** (s->work), so that its arrays are freed even if the engine longjmps out
+** of a solve, and are reused by the next one. */
+typedef struct Ab {
+  Search *s;
+  Game *g;
+  Tt *tt;
+  AbOptions *o;
+  int horizon;            /* depth-limited: ply of the horizon; 0: exact */
+  int deepen;             /* exact by bounded deepening: the horizon's
+                          ** leaves are worth the game's bounds */
+  int pessimist;          /* deepening: the player whose lower bound the
+                          ** leaves take (the other's upper bound) */
+  uint64_t leaves;        /* depth-limited: leaves cut at the horizon */
+  unsigned char *bcache;  /* the game's bounds of recent positions:
+                          ** BOUND_SLOTS slots of hash, lo, hi, key */
+  size_t bslot;           /* bytes of a slot; 0: no cache yet */
+  int score_only;         /* values carry no end ply (AbOptions) */
+  int bounds;             /* score_only, exact, and the game has bounds */
+  int ghi;                /* a repetition rule: entries carry what their
+                          ** subtree met of the line (ghi.h) */
+  size_t key_bytes;       /* size of a position's key (pack or state) */
+  unsigned char *keys;    /* the key of each node on the line, by ply */
+  size_t keys_cap;        /* bytes allocated for keys */
+  OrderItem *items;       /* search order, parallel to the move stack */
+  size_t nitems;
+  int64_t *history;       /* [player][slot]: cutoff credit of each move */
+  OrderItem *order;       /* the root's moves in search order ... */
+  Value *lo, *hi;         /* ... and the bounds of their values */
+  size_t nroot;           /* root moves these have room for */
+} Ab;
+
+/* ---- values --------------------------------------------------------- */
+
+Value alphabeta_proven(Value exact) {
+  if (exact > VALUE_BIG / 2) return exact + PROVEN;
+  if (exact < -VALUE_BIG / 2) return exact - PROVEN;
+  return exact;
+}
+
+Value alphabeta_horizon(int32_t h, int depth, int mover) {
+  return value_make(h, (int64_t)depth + 1, mover);
+}
+
+void alphabeta_decode(Value v, int depth, int64_t *score, int64_t *plies,
+                      int *proven) {
+  if (v > PROVEN_HALF) v -= PROVEN;
+  else if (v < -PROVEN_HALF) v += PROVEN;
+  value_decode(v, score, plies);
+  *proven = depth == 0 || *plies <= depth;
+}
+
+/* value_shift for both exact and depth-limited values.  Score-only
+** values have no end ply to move. */
+static Value shift(const Ab *a, Value v, int mover, int64_t delta) {
+  if (a->score_only) return v;
+  if (v > PROVEN_HALF) return value_shift(v - PROVEN, mover, delta) + PROVEN;
+  if (v < -PROVEN_HALF) return value_shift(v + PROVEN, mover, delta) - PROVEN;
+  return value_shift(v, mover, delta);
+}
+
+/* Whether this is a --depth N search (a horizon, and no deepening). */
+static int fixed_depth(const Ab *a) { return a->horizon && !a->deepen; }
+
+/* The value of a terminal position at `ply` for `mover`. */
+static Value terminal_value(const Ab *a, const Outcome *o, int mover,
+                            int ply) {
+  Value v = value_from_outcome(o, a->g->nplayers, mover, a->score_only ? 0 : ply);
+  return fixed_depth(a) ? alphabeta_proven(v) : v;
+}
+
+/* The table keeps entries of each draft apart.  Deepening's two kinds of
+** leaves give two kinds of bounds: the optimist's drafts lie above the
+** pessimist's. */
+#define DRAFT_OPTIMIST (2 * AB_MAX_DEPTH)
+
+static int draft_of(const Ab *a, int ply) {
+  if (!a->horizon) return TT_DRAFT_EXACT;
+  return a->horizon - ply
+         + (a->deepen && a->pessimist != a->s->result.mover ? DRAFT_OPTIMIST : 0);
+}
+
+/* --depth N: an entry whose subtree met no position at the horizon has
+** this added to its draft (the same value, one more fact). */
+#define DRAFT_LEAFLESS (4 * AB_MAX_DEPTH)
+
+/* Whether a table entry of `draft` holds at `ply`: the same draft, or
+** with deepening an exact one. */
+static int draft_fits(const Ab *a, int draft, int ply) {
+  return draft == draft_of(a, ply) || (a->deepen && draft == TT_DRAFT_EXACT)
+         || (fixed_depth(a) && draft == draft_of(a, ply) + DRAFT_LEAFLESS);
+}
+
+/* Whether an entry used at a node may stand for positions at the horizon
+** (so the node's subtree counts as having met one). */
+static int may_hide_leaves(const Ab *a, int draft) {
+  return draft != TT_DRAFT_EXACT && !(fixed_depth(a) && draft >= DRAFT_LEAFLESS);
+}
+
+/* ---- the game's bounds ---------------------------------------------- */
+
+/* Bounds depend on the position alone and cost a program run (Go's runs
+** Benson's algorithm), while deepening meets the same positions at every
+** depth: a direct-mapped cache, keyed by the full position key. */
+#define BOUND_SLOTS (1u << 16)
+
+static void game_bounds(Ab *a, uint64_t hash, const unsigned char *key,
+                        int32_t *lo, int32_t *hi) {
+  size_t head = sizeof(uint64_t) + 2 * sizeof(int32_t);
+  unsigned char *slot = NULL;
+  if (a->bslot != head + a->key_bytes) {
+    free(a->bcache);
+    a->bslot = head + a->key_bytes;
+    a->bcache = calloc(BOUND_SLOTS, a->bslot);   /* may fail: no cache */
+  }
+  if (a->bcache != NULL) {
+    uint64_t h;
+    slot = a->bcache + (size_t)(hash & (BOUND_SLOTS - 1)) * a->bslot;
+    memcpy(&h, slot, sizeof h);
+    if (h == hash && memcmp(slot + head, key, a->key_bytes) == 0) {
+      memcpy(lo, slot + sizeof h, sizeof *lo);
+      memcpy(hi, slot + sizeof h + sizeof *lo, sizeof *hi);
+      return;
+    }
+  }
+  if (!a->g->bounds(a->g, lo, hi)) {
+    *lo = -VALUE_SCORE_MAX;
+    *hi = VALUE_SCORE_MAX;
+  }
+  if (slot != NULL) {
+    memcpy(slot, &hash, sizeof hash);
+    memcpy(slot + sizeof hash, lo, sizeof *lo);
+    memcpy(slot + sizeof hash + sizeof *lo, hi, sizeof *hi);
+    memcpy(slot + head, key, a->key_bytes);
+  }
+}
+
+/* ---- memory --------------------------------------------------------- */
+
+static int fail_memory(Ab *a) {
+  return search_fail(a->s, EXIT_LIMIT, "out of memory");
+}
+
+/* The key of the current position, written at `ply` of the key array;
+** NULL (status set) if out of memory. */
+static const unsigned char *node_key(Ab *a, int ply) {
+  unsigned char *k;
+  const void *state;
+  if (((size_t)ply + 1) * a->key_bytes > a->keys_cap) {
+    size_t n = 64;
+    while (n <= (size_t)ply) n *= 2;
+    if ((k = realloc(a->keys, n * a->key_bytes)) == NULL) {
+      fail_memory(a);
+      return NULL;
+    }
+    a->keys = k;
+    a->keys_cap = n * a->key_bytes;
+  }
+  k = a->keys + (size_t)ply * a->key_bytes;
+  state = game_state(a->g);
+  if (a->g->vt->pack != NULL) {
+    a->g->vt->pack(a->g, state, k);
+  } else {
+    memset(k, 0, a->key_bytes);     /* a state of 0 bytes has a 1-byte key */
+    memcpy(k, state, a->g->state_bytes);
+  }
+  return k;
+}
+
+/* Room in the order array for every move on the stack; 0 or -1. */
+static int grow_items(Ab *a) {
+  OrderItem *it;
+  if (a->nitems >= a->s->ms.cap) return 0;
+  it = realloc(a->items, a->s->ms.cap * sizeof *it);
+  if (it == NULL) return fail_memory(a), -1;
+  a->items = it;
+  a->nitems = a->s->ms.cap;
+  return 0;
+}
+
+/* ---- move ordering -------------------------------------------------- */
+
+static unsigned history_slot(const Move *m) {
+  uint32_t h = (uint32_t)m->rule * 0x9e3779b1u;
+  for (int k = 0; k < GAME_MAX_ARGS; k++)
+    h = (h ^ (uint16_t)m->arg[k]) * 0x85ebca6bu;
+  return h >> (32 - HISTORY_BITS);
+}
+
+static int64_t *history_of(Ab *a, int mover, const Move *m) {
+  return &a->history[((size_t)(mover & 1) << HISTORY_BITS) + history_slot(m)];
+}
+
+/* Credits move m of `mover` with a cutoff whose subtree took `nodes`
+** nodes: 2^(bit length of nodes), so that a big refutation outweighs
+** many small ones.  Credits are halved before they can overflow. */
+static void history_credit(Ab *a, int mover, const Move *m, uint64_t nodes) {
+  int64_t *h = history_of(a, mover, m);
+  int w = 0;
+  while (w < HISTORY_MAX_BITS && (nodes >> w) != 0) w++;
+  *h += (int64_t)1 << w;
+  if (*h > HISTORY_LIMIT)
+    for (size_t i = 0; i < (size_t)2 << HISTORY_BITS; i++) a->history[i] /= 2;
+}
+
+/* Eval orders the moves of nodes near the root, but not those whose
+** children are at the horizon (they are about to be evaluated anyway);
+** history orders the others. */
+static int eval_orders(const Ab *a, int ply) {
+  return a->o->order == AB_ORDER_EVAL && ply < a->o->eval_plies
+      && (!a->horizon || ply + 1 < a->horizon);
+}
+
+/* Larger scores first; ties in generation order. */
+static int item_cmp(const void *x, const void *y) {
+  const OrderItem *p = x, *q = y;
+  if (p->score != q->score) return p->score > q->score ? -1 : 1;
+  return p->index - q->index;
+}
+
+static void sort_items(OrderItem *items, int n) {
+  if (n <= 16) {          /* insertion sort: stable, and n is small */
+    for (int i = 1; i < n; i++) {
+      OrderItem t = items[i];
+      int j = i;
+      for (; j > 0 && items[j - 1].score < t.score; j--) items[j] = items[j - 1];
+      items[j] = t;
+    }
+  } else {
+    qsort(items, (size_t)n, sizeof *items, item_cmp);
+  }
+}
+
+/* Step 4 of a node: one look at each child of the node at `ply` (frame
+** f, window f->alpha..f->beta).  A terminal child is never entered: its
+** exact value goes straight into f->best.  With `etc`, a child whose
+** table entry already proves a value >= beta for the node ends it
+** (enhanced transposition cutoff), and one whose entry says it cannot
+** raise alpha goes last.  The others are put in search order: the
+** table's move, then by eval or history.  Returns the number of children
+** left to search, or -1 at a cutoff (f->best is then the result). */
+static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
+                         int etc) {
+  Search *s = a->s;
+  Game *g = a->g;
+  const Move *moves = &s->ms.moves[f->mbase];
+  OrderItem *items = &a->items[f->mbase];
+  int use_eval = eval_orders(a, ply), k = 0;
+  for (int i = 0; i < f->nmoves; i++) {
+    Outcome o;
+    TtEntry e;
+    int64_t sc;
+    int child;
+    game_apply(g, &moves[i]);
+    child = game_to_move(g);
+    if (game_ended(g, &o)) {
+      Value v = terminal_value(a, &o, child, ply + 1);
+      game_undo(g);
+      if (child != f->mover) v = -v;
+      if (v > f->best) {
+        f->best = v;
+        f->best_i = i;
+      }
+      if (v > f->alpha) f->alpha = v;
+      if (v >= f->beta) return -1;
+      continue;
+    }
+    if (i == ttmove) {
+      sc = INT64_MAX;
+    } else if (use_eval) {
+      sc = game_eval(g);
+      a->o->stats.evals++;
+      if (child != f->mover) sc = -sc;
+    } else {
+      sc = *history_of(a, f->mover, &moves[i]);
+    }
+    if (etc) {
+      const unsigned char *key = node_key(a, ply + 1);
+      if (key == NULL) {
+        game_undo(g);
+        return -2;
+      }
+      GhiStored gs;
+      Ghi gv;
+      if (tt_probe_payload(a->tt, game_hash(g), key, &e, a->ghi ? &gs : NULL)
+          && draft_fits(a, e.draft, ply + 1)
+          && (!a->ghi || ghi_valid(&gs, g, f->line + 1, &gv))) {
+        /* The child's bounds, seen from this node. */
+        Value lo = e.lower == -TT_NO_BOUND ? -VALUE_INF
+                 : shift(a, e.lower, child, ply + 1);
+        Value hi = e.upper == TT_NO_BOUND ? VALUE_INF
+                 : shift(a, e.upper, child, ply + 1);
+        if (child != f->mover) {
+          Value t = lo;
+          lo = -hi;
+          hi = -t;
+        }
+        if (lo >= f->beta) {
+          game_undo(g);
+          f->best = lo;
+          f->best_i = i;
+          a->o->stats.etc_cutoffs++;
+          if (may_hide_leaves(a, e.draft)) a->leaves++;   /* it may hide some */
+          if (a->ghi) ghi_fold(&f->ghi, &gv, f->line);
+          return -1;
+        }
+        if (hi <= f->alpha) sc = -ORDER_FAR;
+      }
+    }
+    game_undo(g);
+    items[k].index = i;
+    items[k].score = sc;
+    k++;
+  }
+  sort_items(items, k);
+  return k;
+}
+
+/* ---- the search ----------------------------------------------------- */
+
+/* A node is done: stores its bounds and credits the move that cut. */
+static void finish_node(Ab *a, const SearchFrame *f, int ply) {
+  Search *s = a->s;
+  /* Deepening: a subtree that met no leaf at the horizon is exact, and
+  ** its entry serves every depth; one that did must not replace an exact
+  ** entry.  --depth N: such a subtree's entry is marked leafless (its
+  ** draft + DRAFT_LEAFLESS), for the test that ends the deepening. */
+  int leafless = a->leaves == f->leaves0, exact = a->deepen && leafless;
+  if (a->tt != NULL && (exact || !f->exact_entry)) {
+    Value rel = shift(a, f->best, f->mover, -ply);
+    int64_t lower = f->best > f->alpha0 ? rel : -TT_NO_BOUND;
+    int64_t upper = f->best < f->beta0 ? rel : TT_NO_BOUND;
+    int move = f->best > f->alpha0 ? f->best_i : TT_NO_MOVE;
+    GhiStored gs;
+    if (a->ghi) ghi_store(&f->ghi, &gs);
+    if (!a->ghi || !f->ghi.overflow)
+      tt_store_payload(a->tt, f->hash, a->keys + (size_t)ply * a->key_bytes, lower,
+                       upper, move, exact ? TT_DRAFT_EXACT
+                       : draft_of(a, ply) + (fixed_depth(a) && leafless ? DRAFT_LEAFLESS : 0),
+                       s->nodes - f->nodes0,
+                       a->ghi ? &gs : NULL);
+  }
+  if (a->o->order != AB_ORDER_NONE && !eval_orders(a, ply)
+      && f->best >= f->beta0 && f->nmoves > 1)
+    history_credit(a, f->mover, &s->ms.moves[f->mbase + (size_t)f->best_i],
+                   s->nodes - f->nodes0);
+}
+
+/* Alpha-beta value of the current position, at ply `top` (>= 1), for its
+** mover, within (alpha, beta).  On an error it sets s->status, takes back
+** the moves it made, and returns 0. */
+static Value ab_search(Ab *a, int top, Value alpha, Value beta) {
+  Search *s = a->s;
+  Game *g = a->g;
+  Tt *tt = a->tt;
+  size_t path0 = s->path_len, ms0 = s->ms.top;
+  int ply = top;
+  SearchFrame *f;
+  Outcome o;
+  TtEntry e;
+  Value r;
+  int n, ttmove;
+  int32_t blo = 0, bhi = 0;   /* the game's bounds (a->bounds) */
+  const unsigned char *key;   /* the node's key, once made */
+
+enter:
+  /* Step 1. A new node with window (alpha, beta): a terminal position?
+  ** At the horizon, a position with moves is worth its eval. */
+  s->nodes++;
+  key = NULL;
+  search_tick(s, ply);
+  if ((f = search_frame(s, ply)) == NULL) goto fail;
+  f->mover = game_to_move(g);
+  f->leaves0 = a->leaves;
+  f->exact_entry = 0;
+  if (a->ghi) {
+    ghi_clear(&f->ghi);
+    f->line = ghi_index(g);
+  }
+  if (game_ended(g, &o)) {
+    if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
+    r = terminal_value(a, &o, f->mover, ply);
+    goto leave;
+  }
+  if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
+  /* Step 1b. Scores only: where the game's proven bounds meet, the
+  ** score is known without search ("early win detection").  They
+  ** depend on the position alone, so the line's history plays no part.
+  ** (Bounds that only settle the window were measured too: their loose
+  ** fail-soft values cost more nodes than they save, 2x3 Go 23 k -> 222 k.
+  ** Deepening uses them at its horizon, and there they pay.) */
+  if (a->bounds) {
+    key = node_key(a, ply);
+    if (key == NULL) goto fail;
+    f->hash = game_hash(g);
+    game_bounds(a, f->hash, key, &blo, &bhi);
+    if (blo == bhi) {
+      a->o->stats.bound_cutoffs++;
+      r = value_make(blo, 0, f->mover);
+      goto leave;
+    }
+  }
+  if (a->horizon && ply >= a->horizon) {
+    size_t m0 = s->ms.top;
+    if ((n = movestack_generate(&s->ms, g)) < 0) {
+      fail_memory(a);
+      goto fail;
+    }
+    if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
+    s->ms.top = m0;
+    if (n == 0) {
+      game_no_moves(g, &o);
+      r = terminal_value(a, &o, f->mover, ply);
+    } else if (a->deepen) {
+      /* The pessimist's lower bound, or the other's upper bound. */
+      a->leaves++;
+      r = value_make(f->mover == a->pessimist ? blo : bhi, 0, f->mover);
+    } else {
+      a->leaves++;
+      r = alphabeta_horizon(game_eval(g), a->horizon, f->mover);
+      a->o->stats.evals++;
+    }
+    goto leave;
+  }
+  if (!a->bounds) f->hash = game_hash(g);   /* else Step 1b made it */
+  if (search_path_push(s, f->hash) != 0) goto fail;
+
+  /* Step 2. The table may settle it, narrow the window, or name a move. */
+  ttmove = TT_NO_MOVE;
+  if (tt != NULL) {
+    if (key == NULL) key = node_key(a, ply);   /* Step 1b may have made it */
+    if (key == NULL) goto fail;
+    GhiStored gs;
+    Ghi gv;
+    if (tt_probe_payload(tt, f->hash, key, &e, a->ghi ? &gs : NULL)) {
+      ttmove = e.move;
+      /* Under a repetition rule the bounds hold only for lines that meet
+      ** the subtree as the stored one did; then the node inherits that. */
+      f->exact_entry = a->deepen && e.draft == TT_DRAFT_EXACT;
+      if (draft_fits(a, e.draft, ply) && (!a->ghi || ghi_valid(&gs, g, f->line, &gv))) {
+        if (a->ghi) ghi_fold(&f->ghi, &gv, f->line + 1);
+        Value lo = e.lower == -TT_NO_BOUND ? -VALUE_INF
+                 : shift(a, e.lower, f->mover, ply);
+        Value hi = e.upper == TT_NO_BOUND ? VALUE_INF
+                 : shift(a, e.upper, f->mover, ply);
+        if (lo >= beta || hi <= alpha || lo == hi) {
+          r = lo >= beta ? lo : hi;
+          tt_stats(tt)->cutoffs++;
+          if (may_hide_leaves(a, e.draft)) a->leaves++;
+          search_path_pop(s);
+          goto leave;
+        }
+        /* A window narrowed by a depth's bound is that depth's too. */
+        if ((lo > alpha || hi < beta) && may_hide_leaves(a, e.draft)) a->leaves++;
+        if (lo > alpha) alpha = lo;
+        if (hi < beta) beta = hi;
+      }
+    }
+  }
+
+  /* Step 3. Generate. */
+  f->mbase = s->ms.top;
+  if ((n = movestack_generate(&s->ms, g)) < 0) {
+    fail_memory(a);
+    goto fail;
+  }
+  if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);
+  if (n == 0) {
+    game_no_moves(g, &o);
+    r = terminal_value(a, &o, f->mover, ply);
+    s->ms.top = f->mbase;
+    search_path_pop(s);
+    goto leave;
+  }
+  if (!search_depth_ok(s, ply) || grow_items(a) != 0) goto fail;
+  f->nmoves = n;
+  f->alpha = f->alpha0 = alpha;
+  f->beta = f->beta0 = beta;
+  f->best = -VALUE_INF;
+  f->best_i = 0;
+  f->nodes0 = s->nodes - 1;
+
+  /* Step 4. Look at the children: terminal ones settle at once, the
+  ** others are ordered. */
+  if (a->o->order == AB_ORDER_NONE || n == 1) {
+    for (int i = 0; i < n; i++) {
+      a->items[f->mbase + (size_t)i].index = i;
+      a->items[f->mbase + (size_t)i].score = 0;
+    }
+    if (ttmove > 0 && ttmove < n) {
+      a->items[f->mbase].index = ttmove;
+      a->items[f->mbase + (size_t)ttmove].index = 0;
+    }
+  } else {
+    int etc = tt != NULL && a->o->etc
+              && (!a->horizon || ply + 1 < a->horizon);
+    n = scan_children(a, f, ply, ttmove < n ? ttmove : -1, etc);
+    if (a->ghi) ghi_add_trace(&f->ghi, g, f->line);   /* the children's end tests */
+    if (n == -2) goto fail;
+    if (n <= 0) {         /* a cutoff, or every child was terminal */
+      finish_node(a, f, ply);
+      s->ms.top = f->mbase;
+      search_path_pop(s);
+      r = f->best;
+      goto leave;
+    }
+    f->nmoves = n;
+  }
+  f->i = 0;
+
+next:
+  /* Step 5. Descend into the f->i-th child.  If the same player moves
+  ** again the window and the value pass through unchanged, else both
+  ** are negated. */
+  game_apply(g, &s->ms.moves[f->mbase + (size_t)a->items[f->mbase + (size_t)f->i].index]);
+  f->flip = game_to_move(g) != f->mover;
+  alpha = f->flip ? -f->beta : f->alpha;
+  beta = f->flip ? -f->alpha : f->beta;
+  ply++;
+  goto enter;
+
+leave:
+  /* Step 6. Node at `ply` has value r: fold it into its parent, which
+  ** stops at a cutoff or after its last child. */
+  if (ply == top) return r;
+  ply--;
+  game_undo(g);
+  f = &s->frames[ply];
+  if (a->ghi) ghi_fold(&f->ghi, &s->frames[ply + 1].ghi, f->line);
+  if (f->flip) r = -r;
+  if (r > f->best) {
+    f->best = r;
+    f->best_i = a->items[f->mbase + (size_t)f->i].index;
+  }
+  if (r > f->alpha) f->alpha = r;
+  if (f->best < f->beta && ++f->i < f->nmoves) goto next;
+  finish_node(a, f, ply);
+  s->ms.top = f->mbase;
+  search_path_pop(s);
+  r = f->best;
+  goto leave;
+
+fail:
+  search_unwind(s, ply, top, path0, ms0);
+  return 0;
+}
+
+/* ---- the root --------------------------------------------------------- */
+
+/* The first order of the root moves: terminal ones by their value, the
+** others by eval (they are few: eval is worth its cost here). */
+static void order_root(Ab *a, OrderItem *order) {
+  SolveResult *r = &a->s->result;
+  Game *g = a->g;
+  for (int i = 0; i < r->nmoves; i++) {
+    Outcome o;
+    int child;
+    order[i].index = i;
+    order[i].score = 0;
+    if (a->o->order == AB_ORDER_NONE) continue;
+    game_apply(g, &r->moves[i]);
+    child = game_to_move(g);
+    if (game_ended(g, &o)) {
+      Value v = value_from_outcome(&o, g->nplayers, child, 1);
+      if (child != r->mover) v = -v;
+      order[i].score = v > VALUE_BIG / 2 ? ORDER_FAR + v
+                     : v < -VALUE_BIG / 2 ? -ORDER_FAR + v : 0;
+    } else {
+      order[i].score = game_eval(g);
+      a->o->stats.evals++;
+      if (child != r->mover) order[i].score = -order[i].score;
+    }
+    game_undo(g);
+  }
+  sort_items(order, r->nmoves);
+}
+
+/* Root move i's value for the root mover, searched within (alpha, beta)
+** of the root mover's view. */
+static Value search_move(Ab *a, int i, Value alpha, Value beta) {
+  SolveResult *r = &a->s->result;
+  Game *g = a->g;
+  int flip;
+  Value v;
+  a->o->stats.probes++;
+  a->s->root_move = i;
+  a->s->root_pass = a->o->stats.probes;
+  game_apply(g, &r->moves[i]);
+  if (a->ghi) {   /* the root's own tests: the root is not stored */
+    Ghi drop;
+    ghi_clear(&drop);
+    ghi_add_trace(&drop, g, 0);
+  }
+  flip = game_to_move(g) != r->mover;
+  v = flip ? -ab_search(a, 1, -beta, -alpha) : ab_search(a, 1, alpha, beta);
+  game_undo(g);
+  return v;
+}
+
+/* Whether root move i reaches x: its value is >= x if the result is,
+** else below it (and the result an upper bound).  Deepening answers it
+** with searches to a horizon 6, 12, 18, ... plies away, whose leaves are
+** worth the bounds the game proves: at each depth a search with the
+** root mover's lower bounds at the leaves (a result >= x proves it) and
+** one with his upper bounds (a result < x proves the contrary); a
+** search that met no leaf at the horizon is exact.  Thus a line that
+** goes on for a thousand moves under a repetition rule is never followed
+** blindly to its end: the first proof found is among the shallowest.
+** Steps of 6 plies were measured best of 1, 2, 3, 4, 6, 8, 12 and
+** doubling on Go 1x5, 1x6, 2x2, 2x3 and 3x3 (3x3: 150,746 nodes by steps
+** of 1, 53,879 by 6). */
+#define DEEPEN_STEP 6
+static Value probe_move(Ab *a, int i, Value x) {
+  SolveResult *r = &a->s->result;
+  Value v = 0;
+  int proven = 0;
+  if (!a->deepen) return search_move(a, i, x - 1, x);
+  for (int d = DEEPEN_STEP; d <= AB_MAX_DEPTH && !proven; d += DEEPEN_STEP) {
+    a->horizon = d;
+    a->o->stats.iterations++;
+    a->pessimist = r->mover;
+    a->leaves = 0;
+    v = search_move(a, i, x - 1, x);
+    if (a->s->status != EXIT_OK) break;
+    proven = v >= x || a->leaves == 0;
+    if (proven) break;
+    a->pessimist = 1 - r->mover;
+    a->leaves = 0;
+    v = search_move(a, i, x - 1, x);
+    if (a->s->status != EXIT_OK) break;
+    proven = v < x || a->leaves == 0;
+  }
+  a->horizon = 0;
+  if (a->s->status == EXIT_OK && !proven)
+    search_fail(a->s, EXIT_LIMIT, "no proof within %d plies", AB_MAX_DEPTH);
+  return v;
+}
+
+/* The smallest key with score s (value.h: a score's keys lie within
+** BIG/2 of s*BIG). */
+static Value score_floor(int64_t s) {
+  return s * VALUE_BIG - VALUE_BIG / 2 + 1;
+}
+
+static int64_t score_of(Value v) {
+  int64_t s, p;
+  value_decode(v, &s, &p);
+  return s;
+}
+
+/* MTD(f): the next null-window test x, lo < x <= hi, for a value known
+** to lie in [lo, hi]: just above the lower bound if the last probe
+** raised it (`raised`), else at the upper bound it lowered.  The first
+** guess is a draw, where most games' values are or start. */
+static Value next_test(const Ab *a, Value lo, Value hi, int raised) {
+  if (lo == -VALUE_INF && hi == VALUE_INF)
+    return a->horizon ? 0 : score_floor(0);
+  if (hi == VALUE_INF || (raised && lo != -VALUE_INF)) return lo + 1;
+  return hi;
+}
+
+/* Folds the result v of a probe at x into the bounds [*lo, *hi] of a
+** move.  Each probe narrows them strictly (v >= x > *lo, or v < x <=
+** *hi), so the probing loops end. */
+static void narrow(Value *lo, Value *hi, Value v, Value x) {
+  if (v >= x) {
+    if (v > *lo) *lo = v;
+  } else if (v < *hi) {
+    *hi = v;
+  }
+  assert(*lo <= *hi);
+}
+
+/* Whether v (exact search) is a score beyond a plain win or loss. */
+static int has_margin(const Ab *a, Value v) {
+  int64_t sc = score_of(v);
+  return !a->horizon && (sc > 1 || sc < -1);
+}
+
+/* Plain root: a window per move whose floor rises with the best value so
+** far (-infinity for all_moves); a result above the floor is exact, one
+** at or below it an upper bound.  Bounds already known are kept: a move
+** exact already is skipped, and one that cannot beat the floor too
+** (search_root checks the ties). */
+static void root_window(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
+  SolveResult *r = &a->s->result;
+  Value alpha = -VALUE_INF;
+  for (int i = 0; i < r->nmoves; i++)
+    if (lo[i] > alpha) alpha = lo[i];
+  for (int k = 0; k < r->nmoves; k++) {
+    int i = order[k].index;
+    Value floor = a->o->all_moves ? -VALUE_INF : alpha, v;
+    if (lo[i] == hi[i] || hi[i] <= floor) continue;
+    v = search_move(a, i, floor, VALUE_INF);
+    if (a->s->status != EXIT_OK) return;
+    if (v > floor) lo[i] = hi[i] = v;
+    else if (v < hi[i]) hi[i] = v;
+    if (lo[i] > alpha) alpha = lo[i];
+  }
+}
+
+/* Null-window probes on the root value: probe x asks each move in turn
+** whether it reaches x, and stops at the first that does.  Returns 1 if
+** a probe shows scores beyond a plain win or loss: probes would creep
+** towards such a value, wide windows do better (root_window). */
+static int root_probes(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
+  SolveResult *r = &a->s->result;
+  Search *s = a->s;
+  int raised = 0, first = order[0].index;
+  for (;;) {
+    Value vlo = -VALUE_INF, vhi = -VALUE_INF, x;
+    for (int i = 0; i < r->nmoves; i++) {
+      if (lo[i] > vlo) vlo = lo[i];
+      if (hi[i] > vhi) vhi = hi[i];
+    }
+    assert(vlo <= vhi);
+    if (vlo == vhi) return 0;
+    x = next_test(a, vlo, vhi, raised);
+    raised = 0;
+    /* The move that reached the last bound goes first. */
+    for (int k = -1; k < r->nmoves; k++) {
+      int i = k < 0 ? first : order[k].index;
+      Value v;
+      if ((k >= 0 && i == first) || hi[i] < x) continue;
+      v = probe_move(a, i, x);
+      if (s->status != EXIT_OK) return 0;
+      narrow(&lo[i], &hi[i], v, x);
+      if (!a->deepen && has_margin(a, v)) return 1;
+      if (v >= x) {
+        first = i;
+        raised = 1;
+        break;
+      }
+    }
+  }
+}
+
+/* Null-window probes on one move until its value is known (or, once a
+** probe shows margins, a wide window). */
+static void settle_move(Ab *a, int i, Value *lo, Value *hi) {
+  int raised = 0;
+  while (lo[i] < hi[i]) {
+    Value x = next_test(a, lo[i], hi[i], raised);
+    Value v = probe_move(a, i, x);
+    if (a->s->status != EXIT_OK) return;
+    raised = v >= x;
+    narrow(&lo[i], &hi[i], v, x);
+    if (!a->deepen && lo[i] < hi[i] && has_margin(a, v)) {
+      v = search_move(a, i, -VALUE_INF, VALUE_INF);
+      if (a->s->status != EXIT_OK) return;
+      lo[i] = hi[i] = v;
+    }
+  }
+}
+
+/* One search of the root at the current horizon (or exact): fills the
+** result's values, exact flags and best moves. */
+static void search_root(Ab *a, OrderItem *order, Value *lo, Value *hi) {
+  SolveResult *r = &a->s->result;
+  Search *s = a->s;
+  Value v = -VALUE_INF;
+  int i, n = r->nmoves;
+
+  for (i = 0; i < n; i++) {
+    lo[i] = -VALUE_INF;
+    hi[i] = VALUE_INF;
+  }
+  /* Step 1. The root value, or with all_moves every move's value.  When
+  ** the probes give way to windows, the history they taught (which
+  ** moves refute a null window) is dropped: measured, it misleads the
+  ** wide searches. */
+  if (a->o->root == AB_ROOT_WINDOW
+      || (a->o->root == AB_ROOT_AUTO && a->horizon)) {
+    root_window(a, order, lo, hi);
+  } else if (a->o->all_moves) {
+    for (int k = 0; k < n && s->status == EXIT_OK; k++)
+      settle_move(a, order[k].index, lo, hi);
+  } else if (root_probes(a, order, lo, hi)) {
+    memset(a->history, 0, ((size_t)2 << HISTORY_BITS) * sizeof *a->history);
+    root_window(a, order, lo, hi);
+  }
+  if (s->status != EXIT_OK) return;
+  for (i = 0; i < n; i++)
+    if (lo[i] > v) v = lo[i];
+
+  /* Step 2. A move whose upper bound reaches the root value may tie it:
+  ** a null window just below it says whether it does. */
+  for (i = 0; i < n; i++) {
+    Value t;
+    if (lo[i] == v || hi[i] < v) continue;
+    t = probe_move(a, i, v);
+    if (s->status != EXIT_OK) return;
+    if (t >= v) lo[i] = v;
+    hi[i] = t >= v ? v : t;
+  }
+  for (i = 0; i < n; i++) {
+    r->exact[i] = lo[i] == hi[i];
+    r->values[i] = r->exact[i] ? lo[i] : hi[i];
+  }
+}
+
+void alphabeta_options(AbOptions *o) {
+  memset(o, 0, sizeof *o);
+  o->order = AB_ORDER_HISTORY;
+  o->root = AB_ROOT_AUTO;
+  o->eval_plies = AB_MAX_DEPTH;
+  o->etc = 1;
+  o->deepen = 1;
+}
+
+static void free_ab(void *p) {
+  Ab *a = p;
+  free(a->keys);
+  free(a->items);
+  free(a->history);
+  free(a->order);
+  free(a->lo);
+  free(a->hi);
+  free(a->bcache);
+  free(a);
+}
+
+/* The Search's Ab, made on first use; its arrays grown for n root moves,
+** the history cleared.  NULL (status set) if out of memory. */
+static Ab *get_ab(Search *s, int n) {
+  Ab *a = s->work;
+  if (s->free_work != free_ab) {
+    if (s->free_work != NULL) s->free_work(s->work);
+    s->work = NULL;
+    s->free_work = NULL;
+    if ((a = calloc(1, sizeof *a)) == NULL) goto fail;
+    s->work = a;
+    s->free_work = free_ab;
+  }
+  if (a->history == NULL
+      && (a->history = malloc(((size_t)2 << HISTORY_BITS)
+                              * sizeof *a->history)) == NULL)
+    goto fail;
+  memset(a->history, 0, ((size_t)2 << HISTORY_BITS) * sizeof *a->history);
+  if ((size_t)n > a->nroot) {
+    OrderItem *order = realloc(a->order, (size_t)n * sizeof *order);
+    Value *lo, *hi;
+    if (order == NULL) goto fail;
+    a->order = order;
+    if ((lo = realloc(a->lo, (size_t)n * sizeof *lo)) == NULL) goto fail;
+    a->lo = lo;
+    if ((hi = realloc(a->hi, (size_t)n * sizeof *hi)) == NULL) goto fail;
+    a->hi = hi;
+    a->nroot = (size_t)n;
+  }
+  return a;
+
+fail:
+  search_fail(s, EXIT_LIMIT, "out of memory");
+  return NULL;
+}
+
+int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
+  SolveResult *r = &s->result;
+  Game *g = s->g;
+  Ab *a;
+  size_t key_bytes;
+  int n, d;
+
+  memset(&o->stats, 0, sizeof o->stats);
+  if (search_root_begin(s) != EXIT_OK || r->terminal) return s->status;
+
+  /* Step 1. Memory: the working arrays, the table's layout. */
+  n = r->nmoves;
+  key_bytes = g->vt->pack != NULL ? g->key_bytes : g->state_bytes;
+  if (key_bytes == 0) key_bytes = 1;
+  if ((a = get_ab(s, n)) == NULL) goto done;
+  a->s = s;
+  a->g = g;
+  a->tt = tt;
+  a->o = o;
+  a->score_only = o->score_only;
+  a->bounds = o->score_only && !o->depth && g->bounds != NULL;
+  a->deepen = a->bounds && o->deepen;
+  if (a->bcache != NULL) memset(a->bcache, 0, BOUND_SLOTS * a->bslot);
+  if (a->key_bytes != key_bytes) {
+    a->key_bytes = key_bytes;
+    free(a->keys);
+    a->keys = NULL;
+    a->keys_cap = 0;
+  }
+  /* A repetition rule: the keys leave the line out, and each entry says
+  ** what its subtree met of it (ghi.h); without a table, nothing to do. */
+  a->ghi = tt != NULL && g->has_history && g->vt->history_trace != NULL
+           && g->vt->history_key != NULL && g->vt->history_line != NULL;
+  if (g->vt->history_key != NULL) g->vt->history_key(g, !a->ghi);
+  key_bytes = g->vt->pack != NULL ? g->key_bytes : g->state_bytes;
+  if (key_bytes == 0) key_bytes = 1;
+  if (a->key_bytes != key_bytes) {
+    a->key_bytes = key_bytes;
+    free(a->keys);
+    a->keys = NULL;
+    a->keys_cap = 0;
+  }
+  if (tt != NULL && tt_prepare_payload(tt, key_bytes, a->ghi ? sizeof(GhiStored) : 0) != 0) {
+    fail_memory(a);
+    goto done;
+  }
+
+  /* Step 2. Exact: one search.  Depth N: iterative deepening, depth 1
+  ** to N, each depth ordering the root moves for the next by their
+  ** values (its table entries have another draft: they order the moves
+  ** of the next depth, and do not give it values).  A depth whose search
+  ** met no position at its horizon (nor a table entry that may stand for
+  ** one) solved the position exactly: deeper ones would repeat it (Nim
+  ** with --depth 10000: 22.6 M nodes -> 33,525). */
+  order_root(a, a->order);
+  for (d = o->depth ? 1 : 0; d <= o->depth; d++) {
+    a->horizon = d;
+    a->leaves = 0;
+    o->stats.iterations++;
+    if (d > 1) {
+      for (int k = 0; k < n; k++)
+        a->order[k].score = r->values[a->order[k].index];
+      sort_items(a->order, n);
+    }
+    search_root(a, a->order, a->lo, a->hi);
+    if (s->status != EXIT_OK || (d > 0 && a->leaves == 0)) break;
+  }
+
+done:
+  search_root_finish(s);
+  return s->status;
+}
+
+int alphabeta_solve(Search *s, Tt *tt, int all_moves) {
+  AbOptions o;
+  alphabeta_options(&o);
+  o.all_moves = all_moves;
+  return alphabeta_run(s, tt, &o);
+}

@@ -1,0 +1,225 @@
+/*
+** count.c -- the number of distinct positions reachable, and of terminal
+** ones, by a depth-first walk over the game graph (and of distinct
+** boards, where the game has per-cell arrays).
+**
+** Positions are told apart by their full state (game_state), never by
+** the hash alone, so the count is exact.  The engine only applies and
+** undoes moves, so the walk is depth first along real lines of play,
+** with an explicit stack: a line may be GAME_MAX_PLY deep.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "search/count.h"
+#include "util/status.h"
+#include "util/stop.h"
+
+void count_init(Count *c, Game *g, int base_ply, FILE *err) {
+  memset(c, 0, sizeof *c);
+  c->g = g;
+  c->base_ply = base_ply;
+  c->err = err;
+  c->set.size = g->state_bytes;
+}
+
+void count_free(Count *c) {
+  movestack_free(&c->ms);
+  free(c->frames);
+  free(c->set.hashes);
+  free(c->set.slots);
+  free(c->set.arena);
+  c->frames = NULL;
+  c->set.hashes = c->set.slots = NULL;
+  c->set.arena = NULL;
+}
+
+static int fail(Count *c, int status, const char *fmt, ...) {
+  if (c->err != NULL) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", c->err);
+    vfprintf(c->err, fmt, ap);
+    fputc('\n', c->err);
+    va_end(ap);
+  }
+  return c->status = status;
+}
+
+/* Doubles the slot array (kept at most half full) and re-inserts. */
+static int grow_slots(StateSet *s) {
+  size_t n = s->nslots ? s->nslots * 2 : 1024;
+  uint64_t *h, *sl;
+  if (n > SIZE_MAX / sizeof *h) return -1;
+  h = malloc(n * sizeof *h);
+  sl = calloc(n, sizeof *sl);
+  if (h == NULL || sl == NULL) {
+    free(h);
+    free(sl);
+    return -1;
+  }
+  for (size_t i = 0; i < s->nslots; i++) {
+    size_t j;
+    if (s->slots[i] == 0) continue;
+    for (j = s->hashes[i] & (n - 1); sl[j] != 0; j = (j + 1) & (n - 1)) {}
+    h[j] = s->hashes[i];
+    sl[j] = s->slots[i];
+  }
+  free(s->hashes);
+  free(s->slots);
+  s->hashes = h;
+  s->slots = sl;
+  s->nslots = n;
+  return 0;
+}
+
+static int grow_arena(StateSet *s) {
+  size_t n = s->arena_cap ? s->arena_cap * 2 : 1024;
+  size_t sz = s->size ? s->size : 1;
+  unsigned char *a;
+  if (n > SIZE_MAX / sz) return -1;
+  if ((a = realloc(s->arena, n * sz)) == NULL) return -1;
+  s->arena = a;
+  s->arena_cap = n;
+  return 0;
+}
+
+/* Adds the state; 1 if it is new, 0 if already there, -1 out of memory. */
+static int set_add(StateSet *s, uint64_t h, const void *state) {
+  size_t j;
+  if (2 * (s->n + 1) > s->nslots && grow_slots(s) != 0) return -1;
+  for (j = h & (s->nslots - 1); s->slots[j] != 0;
+       j = (j + 1) & (s->nslots - 1)) {
+    if (s->hashes[j] == h
+        && memcmp(s->arena + (size_t)(s->slots[j] - 1) * s->size, state,
+                  s->size) == 0)
+      return 0;
+  }
+  if (s->n == s->arena_cap && grow_arena(s) != 0) return -1;
+  memcpy(s->arena + s->n * s->size, state, s->size);
+  s->hashes[j] = h;
+  s->slots[j] = ++s->n;
+  return 1;
+}
+
+static size_t cmp_size;
+static int cmp_states(const void *a, const void *b) { return memcmp(a, b, cmp_size); }
+
+/* Distinct boards among the positions found: the board of every state,
+** sorted.  (Go: the other state -- passes, the ko point -- and the player
+** to move do not count.) */
+static int count_boards(Count *c) {
+  Game *g = c->g;
+  StateSet *s = &c->set;
+  size_t bb = g->board_bytes;
+  if (bb == 0 || s->n == 0) return EXIT_OK;
+  unsigned char *boards = malloc(s->n * bb);
+  if (boards == NULL) return fail(c, EXIT_LIMIT, "out of memory");
+  for (size_t i = 0; i < s->n; i++) g->board_key(g, s->arena + i * s->size, boards + i * bb);
+  cmp_size = bb;
+  qsort(boards, s->n, bb, cmp_states);
+  c->boards = 1;
+  for (size_t i = 1; i < s->n; i++)
+    c->boards += memcmp(boards + (i - 1) * bb, boards + i * bb, bb) != 0;
+  free(boards);
+  return EXIT_OK;
+}
+
+/* Positions up to symmetry: canonicalise every state found, sort, and
+** count the distinct ones. */
+static int count_classes(Count *c) {
+  Game *g = c->g;
+  StateSet *s = &c->set;
+  if (g->vt->canonical == NULL || s->n == 0) return EXIT_OK;
+  unsigned char *forms = malloc(s->n * s->size);
+  if (forms == NULL) return fail(c, EXIT_LIMIT, "out of memory");
+  for (size_t i = 0; i < s->n; i++)
+    g->vt->canonical(g, s->arena + i * s->size, forms + i * s->size);
+  cmp_size = s->size;
+  qsort(forms, s->n, s->size, cmp_states);
+  c->canonical = 1;
+  for (size_t i = 1; i < s->n; i++)
+    c->canonical += memcmp(forms + (i - 1) * s->size, forms + i * s->size, s->size) != 0;
+  free(forms);
+  return EXIT_OK;
+}
+
+static int count_walk(Count *c) {
+  Game *g = c->g;
+  CountFrame *f;
+  Outcome o;
+  int ply = 0, n;
+
+  c->status = EXIT_OK;
+  c->ms.top = 0;
+
+enter:
+  /* Step 1. A position: new?  terminal?  Else open its moves. */
+  c->nodes++;
+  n = set_add(&c->set, game_hash(g), game_state(g));
+  if (n < 0) goto oom;
+  if (n == 0) goto leave;
+  c->positions++;
+  if (game_ended(g, &o)) {
+    c->terminal++;
+    goto leave;
+  }
+  if ((size_t)ply >= c->nframes) {
+    size_t cap = c->nframes ? c->nframes * 2 : 64;
+    CountFrame *fr = realloc(c->frames, cap * sizeof *fr);
+    if (fr == NULL) goto oom;
+    c->frames = fr;
+    c->nframes = cap;
+  }
+  f = &c->frames[ply];
+  f->mbase = c->ms.top;
+  if ((n = movestack_generate(&c->ms, g)) < 0) goto oom;
+  if (n == 0) {
+    c->terminal++;
+    goto leave;
+  }
+  if (c->base_ply + ply >= GAME_MAX_PLY) {
+    for (; ply > 0; ply--) game_undo(g);
+    return fail(c, EXIT_LIMIT, "a line of play without repetitions is "
+                "longer than %d plies (GAME_MAX_PLY)", GAME_MAX_PLY);
+  }
+  if (stop_requested) {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, c->positions, "positions");
+    for (; ply > 0; ply--) game_undo(g);
+    return fail(c, st, "%s", msg);
+  }
+  f->nmoves = n;
+  f->i = 0;
+
+next:
+  /* Step 2. Follow move f->i. */
+  game_apply(g, &c->ms.moves[f->mbase + (size_t)f->i]);
+  ply++;
+  goto enter;
+
+leave:
+  /* Step 3. Back to the parent, and on to its next move. */
+  if (ply == 0) return count_classes(c) != EXIT_OK ? c->status : count_boards(c);
+  ply--;
+  game_undo(g);
+  f = &c->frames[ply];
+  if (++f->i < f->nmoves) goto next;
+  c->ms.top = f->mbase;
+  goto leave;
+
+oom:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(c, EXIT_LIMIT, "out of memory");
+}
+
+/* Positions are counted as positions: a repetition rule, which looks at
+** the line of play, is off meanwhile (Go's boards "ignoring the ko
+** history"). */
+int count_run(Count *c) {
+  int had = c->g->has_history;
+  if (had) game_set_history(c->g, 0);
+  int st = count_walk(c);
+  if (had) game_set_history(c->g, 1);
+  return st;
+}

@@ -1,0 +1,56 @@
+/*
+** count.h -- count the distinct positions reachable from a position.
+*/
+#ifndef GSOLVE_COUNT_H
+#define GSOLVE_COUNT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "game/game.h"
+#include "game/movestack.h"
+
+typedef struct CountFrame {
+  size_t mbase;           /* first move in the move stack */
+  int nmoves;
+  int i;                  /* next move to follow */
+} CountFrame;
+
+/* The set of positions seen: open addressing on game_hash, each slot
+** pointing into an arena of full states, which alone decide equality. */
+typedef struct StateSet {
+  uint64_t *hashes;       /* per slot: the hash of its state */
+  uint64_t *slots;        /* per slot: 1 + index in the arena, 0: empty */
+  size_t nslots;          /* a power of two */
+  size_t n;               /* states stored */
+  unsigned char *arena;   /* n states of `size` bytes, in discovery order */
+  size_t arena_cap;       /* states the arena has room for */
+  size_t size;            /* state_bytes */
+} StateSet;
+
+/* All memory hangs off the Count, so it can be freed after a runtime
+** error longjmps out of count_run. */
+typedef struct Count {
+  Game *g;
+  FILE *err;              /* error messages; NULL: silent */
+  int base_ply;           /* moves applied to the engine before the root */
+  int status;             /* EXIT_OK or the EXIT_* of the error reported */
+  uint64_t positions;     /* distinct positions, the root included */
+  uint64_t terminal;      /* of which terminal: ended, or no legal move */
+  uint64_t nodes;         /* positions entered, repeats included */
+  uint64_t canonical;     /* positions up to symmetry; 0: no symmetry */
+  uint64_t boards;        /* distinct boards; 0: the game has none */
+  MoveStack ms;
+  CountFrame *frames;     /* the current line of play */
+  size_t nframes;
+  StateSet set;
+} Count;
+
+void count_init(Count *c, Game *g, int base_ply, FILE *err);
+void count_free(Count *c);
+
+/* Explores every position reachable from the current one, depth first.
+** Returns EXIT_OK or the status of the error it reported (out of memory,
+** a line longer than GAME_MAX_PLY); the engine is then back at the root. */
+int count_run(Count *c);
+
+#endif

@@ -1,0 +1,561 @@
+/*
+** expectimax.c -- expectimax / max^n and Star1 alpha-beta on expected
+** values (see expectimax.h).
+**
+** Both solvers recurse in C, one frame per ply, so lines are limited to
+** EXP_MAX_PLY plies (games with chance are short; the deterministic
+** solvers handle long lines without recursion).  A position repeating
+** along a line is an error: cyclic games with chance would need value
+** iteration, which gsolve does not do.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "search/expectimax.h"
+#include "util/status.h"
+#include "util/stop.h"
+
+/* ---- the memo table ---------------------------------------------- */
+
+/* Open addressing on the position's hash; each entry holds the hash, the
+** value and the packed position (so a hit is never a collision).  When
+** it is 3/4 full it stops taking entries: the solve stays correct, only
+** slower. */
+typedef struct Memo {
+  unsigned char *slots;
+  size_t nslots, used, entry;   /* entry: bytes per slot */
+  size_t key_bytes;
+  unsigned char *key;           /* scratch: the packed current position */
+} Memo;
+
+static void memo_free(Memo *m) {
+  if (m == NULL) return;
+  free(m->slots);
+  free(m->key);
+  free(m);
+}
+
+static Memo *memo_new(Game *g, size_t mib) {
+  Memo *m = calloc(1, sizeof *m);
+  if (m == NULL) return NULL;
+  m->key_bytes = g->key_bytes ? g->key_bytes : g->state_bytes;
+  m->entry = (8 + sizeof(ExpValue) + m->key_bytes + 7) & ~(size_t)7;
+  size_t want = (mib << 20) / m->entry, n = 1024;
+  while (n * 2 <= want) n *= 2;
+  m->nslots = n;
+  m->slots = calloc(n, m->entry);
+  m->key = malloc(m->key_bytes);
+  if (m->slots == NULL || m->key == NULL) { memo_free(m); return NULL; }
+  return m;
+}
+
+static void memo_key(Memo *m, Game *g) {
+  if (g->vt->pack) g->vt->pack(g, game_state(g), m->key);
+  else memcpy(m->key, game_state(g), m->key_bytes);
+}
+
+/* The slot holding the current position (packed in m->key), or the empty
+** slot where it would go; NULL when the probe runs out. */
+static unsigned char *memo_slot(Memo *m, uint64_t h) {
+  h |= 1;   /* 0 marks an empty slot */
+  for (size_t i = 0, k = (size_t)(h >> 7) & (m->nslots - 1); i < 64; i++, k = (k + 1) & (m->nslots - 1)) {
+    unsigned char *e = m->slots + k * m->entry;
+    uint64_t eh;
+    memcpy(&eh, e, 8);
+    if (eh == 0) return e;
+    if (eh == h && memcmp(e + 8 + sizeof(ExpValue), m->key, m->key_bytes) == 0) return e;
+  }
+  return NULL;
+}
+
+static int memo_get(ExpSolver *s, uint64_t h, ExpValue *v) {
+  Memo *m = s->memo;
+  if (m == NULL) return 0;
+  memo_key(m, s->g);
+  unsigned char *e = memo_slot(m, h);
+  uint64_t eh;
+  if (e == NULL) return 0;
+  memcpy(&eh, e, 8);
+  if (eh == 0) return 0;
+  memcpy(v, e + 8, sizeof *v);
+  s->memo_hits++;
+  return 1;
+}
+
+static void memo_put(ExpSolver *s, uint64_t h, const ExpValue *v) {
+  Memo *m = s->memo;
+  if (m == NULL || m->used * 4 >= m->nslots * 3) return;
+  memo_key(m, s->g);
+  unsigned char *e = memo_slot(m, h);
+  if (e == NULL) return;
+  h |= 1;
+  memcpy(e, &h, 8);
+  memcpy(e + 8, v, sizeof *v);
+  memcpy(e + 8 + sizeof(ExpValue), m->key, m->key_bytes);
+  m->used++;
+  s->memo_stored++;
+}
+
+/* ---- shared scaffolding ------------------------------------------ */
+
+void exp_init(ExpSolver *s, Game *g, int base_ply, FILE *err) {
+  memset(s, 0, sizeof *s);
+  s->g = g;
+  s->err = err;
+  s->base_ply = base_ply;
+  s->table_mib = 64;
+}
+
+static void free_result(ExpResult *r) {
+  free(r->moves);
+  free(r->values);
+  free(r->prob);
+  free(r->exact);
+  free(r->best);
+  memset(r, 0, sizeof *r);
+}
+
+void exp_free(ExpSolver *s) {
+  free_result(&s->result);
+  movestack_free(&s->ms);
+  memo_free(s->memo);
+  free(s->path);
+  free(s->prob);
+  free(s->weights);
+  s->memo = NULL;
+  s->path = NULL;
+  s->prob = NULL;
+  s->weights = NULL;
+  s->prob_cap = 0;
+}
+
+static int fail(ExpSolver *s, int status, const char *fmt, ...) {
+  if (s->status != EXIT_OK) return s->status;   /* the first error counts */
+  if (s->err != NULL) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", s->err);
+    vfprintf(s->err, fmt, ap);
+    fputc('\n', s->err);
+    va_end(ap);
+  }
+  s->status = status;
+  return status;
+}
+
+double exp_score(const Game *g, const ExpValue *v, int mover) {
+  if (g->nplayers == 2) return v->pay[mover] - v->pay[1 - mover];
+  return v->pay[mover];
+}
+
+static int feq(double a, double b) {
+  return fabs(a - b) <= EXP_EPS * (1 + fabs(a) + fabs(b));
+}
+
+/* 1 if (sa, pa) is strictly better than (sb, pb) for `mover`: the larger
+** score, then the distance rule of value.h (win sooner, lose later; a
+** draw short for the first player, long for the second of two). */
+static int better(int nplayers, int mover, double sa, double pa, double sb, double pb) {
+  if (!feq(sa, sb)) return sa > sb;
+  if (feq(pa, pb)) return 0;
+  if (sa > EXP_EPS) return pa < pb;
+  if (sa < -EXP_EPS) return pa > pb;
+  return nplayers == 2 && mover == 1 ? pa > pb : pa < pb;
+}
+
+int exp_better(const Game *g, int mover, const ExpValue *a, const ExpValue *b) {
+  return better(g->nplayers, mover, exp_score(g, a, mover), a->plies,
+                exp_score(g, b, mover), b->plies);
+}
+
+/* The outcome of a terminal position as a value. */
+static void outcome_value(Game *g, const Outcome *o, ExpValue *v) {
+  memset(v, 0, sizeof *v);
+  for (int i = 0; i < g->nplayers; i++) v->pay[i] = o->payoff[i];
+}
+
+/* The payoffs of the move just applied (read before searching on: the
+** engine keeps only the last move's). */
+static void read_rewards(Game *g, int32_t *rw) {
+  if (!g->has_rewards || !game_rewards(g, rw)) memset(rw, 0, GAME_MAX_PLAYERS * sizeof *rw);
+}
+
+static void add_rewards(Game *g, const int32_t *rw, ExpValue *v) {
+  for (int i = 0; i < g->nplayers; i++) v->pay[i] += rw[i];
+}
+
+/* Pushes the position on the line; fails on a repetition or depth, or
+** after Ctrl-C or --time-limit (stop.h). */
+static int path_push(ExpSolver *s, int ply, uint64_t h) {
+  if (stop_requested) {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, s->nodes, "nodes");
+    return fail(s, st, "%s", msg);
+  }
+  if (ply >= EXP_MAX_PLY || s->base_ply + ply >= GAME_MAX_PLY)
+    return fail(s, EXIT_LIMIT, "a line of play is longer than %d plies, the limit "
+                "of the expectimax and chance solvers (EXP_MAX_PLY)", EXP_MAX_PLY);
+  if (s->path == NULL && (s->path = malloc(EXP_MAX_PLY * sizeof *s->path)) == NULL)
+    return fail(s, EXIT_LIMIT, "out of memory");
+  for (int i = 0; i < s->path_len; i++)
+    if (s->path[i] == h)
+      return fail(s, EXIT_LIMIT, "position repeats along a line of play; games with "
+                  "cycles need --solver retro, which does not handle chance, per-move "
+                  "payoffs or more than two players");
+  s->path[s->path_len++] = h;
+  return EXIT_OK;
+}
+
+/* Generates the moves of the current position on the move stack and, at a
+** chance node, their probabilities beside them in s->prob (same indices;
+** *chance is set).  The arrays hang off the solver, so a rule failing in
+** the middle (a longjmp) leaks nothing.  Returns the number of moves or -1. */
+static int gen_moves(ExpSolver *s, int *chance) {
+  int n = movestack_generate(&s->ms, s->g);
+  *chance = 0;
+  if (n < 0) { fail(s, EXIT_LIMIT, "out of memory"); return -1; }
+  if (n > 0 && game_to_move(s->g) == GAME_CHANCE) {
+    size_t base = s->ms.top - (size_t)n;
+    double total = 0;
+    if (s->prob_cap < s->ms.cap) {
+      double *p = realloc(s->prob, s->ms.cap * sizeof *p);
+      if (p == NULL) { fail(s, EXIT_LIMIT, "out of memory"); return -1; }
+      s->prob = p;
+      s->prob_cap = s->ms.cap;
+    }
+    if (s->weights == NULL && (s->weights = malloc(GAME_MAX_MOVES * sizeof *s->weights)) == NULL) {
+      fail(s, EXIT_LIMIT, "out of memory");
+      return -1;
+    }
+    game_weights(s->g, s->ms.moves + base, n, s->weights);
+    for (int i = 0; i < n; i++) total += s->weights[i];
+    for (int i = 0; i < n; i++) s->prob[base + (size_t)i] = s->weights[i] / total;
+    *chance = 1;
+  }
+  return n;
+}
+
+/* ---- expectimax / max^n ------------------------------------------ */
+
+static void em_search(ExpSolver *s, int ply, ExpValue *out);
+
+/* The value of the current position's move i (applied, searched, undone). */
+static void em_child(ExpSolver *s, int ply, size_t mi, ExpValue *v) {
+  Game *g = s->g;
+  int32_t rw[GAME_MAX_PLAYERS];
+  game_apply(g, &s->ms.moves[mi]);
+  read_rewards(g, rw);
+  em_search(s, ply + 1, v);
+  add_rewards(g, rw, v);
+  v->plies += 1;
+  game_undo(g);
+}
+
+static void em_search(ExpSolver *s, int ply, ExpValue *out) {
+  Game *g = s->g;
+  Outcome o;
+  int chance;
+  s->nodes++;
+  memset(out, 0, sizeof *out);
+  if (s->status != EXIT_OK) return;
+  if (game_ended(g, &o)) { outcome_value(g, &o, out); return; }
+  uint64_t h = game_hash(g);
+  if (memo_get(s, h, out)) return;
+  if (path_push(s, ply, h) != EXIT_OK) return;
+  size_t base = s->ms.top;
+  int n = gen_moves(s, &chance);
+  int mover = game_to_move(g);
+  if (n == 0) {
+    game_no_moves(g, &o);
+    outcome_value(g, &o, out);
+  } else if (n > 0 && chance) {
+    for (int i = 0; i < n && s->status == EXIT_OK; i++) {
+      ExpValue v;
+      em_child(s, ply, base + (size_t)i, &v);
+      double pr = s->prob[base + (size_t)i];   /* re-read: a child may grow it */
+      for (int k = 0; k < g->nplayers; k++) out->pay[k] += pr * v.pay[k];
+      out->plies += pr * v.plies;
+    }
+  } else if (n > 0) {
+    double best_s = 0;
+    for (int i = 0; i < n && s->status == EXIT_OK; i++) {
+      ExpValue v;
+      em_child(s, ply, base + (size_t)i, &v);
+      double sc = exp_score(g, &v, mover);
+      if (i == 0 || better(g->nplayers, mover, sc, v.plies, best_s, out->plies)) {
+        *out = v;
+        best_s = sc;
+      }
+    }
+  }
+  s->ms.top = base;
+  s->path_len--;
+  if (s->status == EXIT_OK) memo_put(s, h, out);
+}
+
+/* ---- the root ------------------------------------------------------ */
+
+/* Sets up the result: a terminal root, or its moves (and probabilities). */
+int exp_root_begin(ExpSolver *s) {
+  Game *g = s->g;
+  ExpResult *r = &s->result;
+  Outcome o;
+  int chance;
+  free_result(r);
+  s->status = EXIT_OK;
+  /* The memo keys on the position and the earlier positions (exact under
+  ** a repetition rule). */
+  if (g->vt->history_key != NULL) g->vt->history_key(g, 1);
+  r->deterministic = !g->has_chance;
+  r->vector = 1;
+  if (s->table_mib > 0 && s->memo == NULL && (s->memo = memo_new(g, s->table_mib)) == NULL)
+    return fail(s, EXIT_LIMIT, "out of memory for the memo table (--tt-size)");
+  s->nodes++;
+  r->mover = game_to_move(g);
+  if (game_ended(g, &o)) {
+    r->terminal = 1;
+    outcome_value(g, &o, &r->value);
+    return EXIT_OK;
+  }
+  s->ms.top = 0;
+  int n = gen_moves(s, &chance);
+  if (n < 0) return s->status;
+  if (n == 0) {
+    game_no_moves(g, &o);
+    r->terminal = 1;
+    outcome_value(g, &o, &r->value);
+    return EXIT_OK;
+  }
+  r->nmoves = n;
+  if (chance) {
+    if ((r->prob = malloc((size_t)n * sizeof *r->prob)) == NULL) return fail(s, EXIT_LIMIT, "out of memory");
+    memcpy(r->prob, s->prob, (size_t)n * sizeof *r->prob);
+  }
+  r->moves = malloc((size_t)n * sizeof *r->moves);
+  r->values = calloc((size_t)n, sizeof *r->values);
+  r->exact = calloc((size_t)n, 1);
+  r->best = calloc((size_t)n, 1);
+  if (!r->moves || !r->values || !r->exact || !r->best) return fail(s, EXIT_LIMIT, "out of memory");
+  memcpy(r->moves, s->ms.moves, (size_t)n * sizeof *r->moves);
+  s->ms.top = 0;
+  return path_push(s, 0, game_hash(g));
+}
+
+/* The root's value from its moves' (all exact where they matter), and the
+** optimal ones. */
+void exp_root_finish(ExpSolver *s) {
+  Game *g = s->g;
+  ExpResult *r = &s->result;
+  s->path_len = 0;
+  if (s->status != EXIT_OK || r->terminal) return;
+  memset(&r->value, 0, sizeof r->value);
+  if (r->prob != NULL) {
+    for (int i = 0; i < r->nmoves; i++) {
+      for (int k = 0; k < g->nplayers; k++) r->value.pay[k] += r->prob[i] * r->values[i].pay[k];
+      r->value.plies += r->prob[i] * r->values[i].plies;
+    }
+    return;
+  }
+  int b = -1;
+  double bs = 0;
+  for (int i = 0; i < r->nmoves; i++) {
+    if (!r->exact[i]) continue;
+    double sc = exp_score(g, &r->values[i], r->mover);
+    if (b < 0 || better(g->nplayers, r->mover, sc, r->values[i].plies, bs, r->values[b].plies)) {
+      b = i;
+      bs = sc;
+    }
+  }
+  r->value = r->values[b];
+  for (int i = 0; i < r->nmoves; i++) {
+    double sc = exp_score(g, &r->values[i], r->mover);
+    r->best[i] = r->exact[i] && !better(g->nplayers, r->mover, bs, r->values[b].plies,
+                                        sc, r->values[i].plies);
+    r->nbest += r->best[i];
+  }
+}
+
+int expectimax_solve(ExpSolver *s) {
+  ExpResult *r = &s->result;
+  if (exp_root_begin(s) != EXIT_OK || r->terminal) return s->status;
+  for (int i = 0; i < r->nmoves && s->status == EXIT_OK; i++) {
+    Game *g = s->g;
+    int32_t rw[GAME_MAX_PLAYERS];
+    game_apply(g, &r->moves[i]);
+    read_rewards(g, rw);
+    em_search(s, 1, &r->values[i]);
+    add_rewards(g, rw, &r->values[i]);
+    r->values[i].plies += 1;
+    game_undo(g);
+    r->exact[i] = 1;
+  }
+  exp_root_finish(s);
+  return s->status;
+}
+
+/* ---- Star1 alpha-beta ---------------------------------------------- */
+
+/* Values from the first player's point of view: m is his margin (his
+** payoff in a one-player game), p the expected plies.  A search in the
+** window [lo, hi] (inclusive) returns the exact value when it lies in
+** the window, else a bound beyond it (kind). */
+enum { EXACT, LOWER, UPPER };
+typedef struct Bound { double m, p; int kind; } Bound;
+
+static Bound ab_search(ExpSolver *s, int ply, double lo, double hi);
+
+static double widen(double x, int up) {
+  if (isinf(x)) return x;
+  double e = EXP_EPS * (1 + fabs(x));
+  return up ? x + e : x - e;
+}
+
+/* The value of move mi for the first player, its pay added. */
+static Bound ab_child(ExpSolver *s, int ply, size_t mi, double lo, double hi) {
+  Game *g = s->g;
+  int32_t rw[GAME_MAX_PLAYERS];
+  double r = 0;
+  game_apply(g, &s->ms.moves[mi]);
+  if (g->has_rewards && game_rewards(g, rw))
+    r = g->nplayers == 2 ? (double)rw[0] - rw[1] : rw[0];
+  Bound b = ab_search(s, ply + 1, lo - r, hi - r);
+  game_undo(g);
+  b.m += r;
+  b.p += 1;
+  return b;
+}
+
+static Bound terminal_bound(Game *g, const Outcome *o) {
+  Bound b = { g->nplayers == 2 ? (double)o->payoff[0] - o->payoff[1] : o->payoff[0], 0, EXACT };
+  return b;
+}
+
+static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
+  Game *g = s->g;
+  Outcome o;
+  int chance;
+  Bound best = { 0, 0, EXACT };
+  s->nodes++;
+  if (s->status != EXIT_OK) return best;
+  if (game_ended(g, &o)) return terminal_bound(g, &o);
+  uint64_t h = game_hash(g);
+  ExpValue mv;
+  if (memo_get(s, h, &mv)) {
+    best.m = mv.pay[0];
+    best.p = mv.plies;
+    return best;
+  }
+  if (path_push(s, ply, h) != EXIT_OK) return best;
+  size_t base = s->ms.top;
+  int n = gen_moves(s, &chance);
+  int mover = game_to_move(g);
+  if (n == 0) {
+    game_no_moves(g, &o);
+    best = terminal_bound(g, &o);
+  } else if (n > 0 && chance) {
+    /* Star1: the children's exact sum so far and the margin bounds bound
+    ** the node; each child is searched in the window that could still
+    ** move the node into [lo, hi]. */
+    double L = g->margin_bound && !g->has_rewards ? -(double)g->margin_bound : -INFINITY;
+    double U = -L;
+    double sum = 0, plies = 0, rest = 1;
+    for (int i = 0; i < n && s->status == EXIT_OK; i++) {
+      double pr = s->prob[base + (size_t)i];
+      double after = rest - pr;
+      if (after < 1e-12) after = 0;
+      double clo = after > 0 && isinf(U) ? -INFINITY : (lo - sum - after * U) / pr;
+      double chi = after > 0 && isinf(L) ? INFINITY : (hi - sum - after * L) / pr;
+      if (clo < L) clo = L;
+      if (chi > U) chi = U;
+      Bound c = ab_child(s, ply, base + (size_t)i, widen(clo, 0), widen(chi, 1));
+      if (c.kind == UPPER || (c.kind == EXACT && c.m < widen(clo, 0))) {
+        best.m = sum + pr * c.m + after * U;
+        best.kind = UPPER;
+        break;
+      }
+      if (c.kind == LOWER || (c.kind == EXACT && c.m > widen(chi, 1))) {
+        best.m = sum + pr * c.m + after * L;
+        best.kind = LOWER;
+        break;
+      }
+      sum += pr * c.m;
+      plies += pr * c.p;
+      rest = after;
+    }
+    if (best.kind == EXACT) { best.m = sum; best.p = plies; }
+  } else if (n > 0) {
+    /* The first player maximises m, the second minimises it.  A child
+    ** beyond the far end of the window cuts off; one beyond the near end
+    ** (below the best so far) cannot be chosen. */
+    int maxing = mover == 0, have = 0;
+    double far = maxing ? -INFINITY : INFINITY;   /* bound if none is exact */
+    for (int i = 0; i < n && s->status == EXIT_OK; i++) {
+      double clo = lo, chi = hi;
+      if (have && maxing && best.m > clo) clo = best.m;
+      if (have && !maxing && best.m < chi) chi = best.m;
+      Bound c = ab_child(s, ply, base + (size_t)i, widen(clo, 0), widen(chi, 1));
+      if (c.kind == (maxing ? LOWER : UPPER)) { best = c; have = 0; far = NAN; break; }
+      if (c.kind != EXACT) {
+        if (maxing ? c.m > far : c.m < far) far = c.m;
+        continue;
+      }
+      if (!have || better(2, maxing ? 0 : 1, maxing ? c.m : -c.m, c.p,
+                          maxing ? best.m : -best.m, best.p)) {
+        best = c;
+        have = 1;
+      }
+    }
+    if (!have && !isnan(far)) {
+      best.m = far;
+      best.p = 0;
+      best.kind = maxing ? UPPER : LOWER;
+    }
+  }
+  s->ms.top = base;
+  s->path_len--;
+  if (s->status == EXIT_OK && best.kind == EXACT) {
+    memset(&mv, 0, sizeof mv);
+    mv.pay[0] = best.m;
+    mv.plies = best.p;
+    memo_put(s, h, &mv);
+  }
+  return best;
+}
+
+int star1_solve(ExpSolver *s) {
+  Game *g = s->g;
+  ExpResult *r = &s->result;
+  if (g->nplayers > 2)
+    return fail(s, EXIT_USAGE, "the alphabeta solver needs one or two players (this game "
+                "has %d): use --solver expectimax (max^n)", g->nplayers);
+  if (exp_root_begin(s) != EXIT_OK || r->terminal) return s->status;
+  r->vector = g->nplayers == 1;
+  /* Each root move in the window where it can still be optimal, ties
+  ** included, so that all the best moves are found.  The root's moves
+  ** live in the result, not on the move stack. */
+  int maxing = r->mover == 0, have = 0;
+  double bm = 0;
+  for (int i = 0; i < r->nmoves && s->status == EXIT_OK; i++) {
+    double lo = -INFINITY, hi = INFINITY, rw = 0;
+    int32_t pay[GAME_MAX_PLAYERS];
+    if (have && !s->all_moves && r->prob == NULL) {
+      if (maxing) lo = widen(bm, 0);
+      else hi = widen(bm, 1);
+    }
+    game_apply(g, &r->moves[i]);
+    if (g->has_rewards && game_rewards(g, pay))
+      rw = g->nplayers == 2 ? (double)pay[0] - pay[1] : pay[0];
+    Bound b = ab_search(s, 1, lo - rw, hi - rw);
+    game_undo(g);
+    b.m += rw;
+    b.p += 1;
+    /* Back to payoffs: the first player's margin m as the pair (m, 0). */
+    r->values[i].pay[0] = b.m;
+    r->values[i].plies = b.p;
+    r->exact[i] = b.kind == EXACT;
+    if (r->exact[i] && (!have || (maxing ? b.m > bm : b.m < bm))) { bm = b.m; have = 1; }
+  }
+  exp_root_finish(s);
+  return s->status;
+}

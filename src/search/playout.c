@@ -1,0 +1,74 @@
+/*
+** playout.c -- random playouts (see playout.h).
+*/
+#include <stdlib.h>
+#include <string.h>
+#include "util/status.h"
+#include "search/playout.h"
+#include "util/stop.h"
+
+uint64_t random_next(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+int random_move(Game *g, const Move *moves, int n, uint64_t *rng) {
+  if (game_to_move(g) != GAME_CHANCE || g->vt->weights == NULL)
+    return (int)(random_next(rng) % (uint64_t)n);
+  static uint32_t w[GAME_MAX_MOVES];
+  uint64_t total = 0, x;
+  int i;
+  game_weights(g, moves, n, w);
+  for (i = 0; i < n; i++) total += w[i];
+  x = random_next(rng) % total;
+  for (i = 0; i < n - 1 && x >= w[i]; i++) x -= w[i];
+  return i;
+}
+
+int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err) {
+  static Move moves[GAME_MAX_MOVES];
+  uint64_t rng = seed;
+  memset(out, 0, sizeof *out);
+  for (uint64_t k = 0; k < n; k++) {
+    if (stop_requested) {
+      char msg[160];
+      int st = stop_message(msg, sizeof msg, out->games, "playouts");
+      if (err) fprintf(err, "gsolve: error: %s\n", msg);
+      return st;
+    }
+    int ply = 0, m;
+    int64_t paid[GAME_MAX_PLAYERS] = { 0 };
+    int32_t rw[GAME_MAX_PLAYERS];
+    Outcome o;
+    while (!game_ended(g, &o)) {
+      if ((m = game_generate(g, moves)) == 0) {
+        game_no_moves(g, &o);
+        break;
+      }
+      if (ply >= GAME_MAX_PLY - 1) {
+        while (ply-- > 0) game_undo(g);
+        if (err) fprintf(err, "gsolve: error: a playout ran past %d moves (GAME_MAX_PLY)\n", GAME_MAX_PLY);
+        return EXIT_LIMIT;
+      }
+      game_apply(g, &moves[random_move(g, moves, m, &rng)]);
+      if (g->has_rewards && game_rewards(g, rw))
+        for (int i = 0; i < g->nplayers; i++) paid[i] += rw[i];
+      ply++;
+    }
+    /* Who ended ahead: the best total payoff, alone. */
+    int best = 0, tie = 0;
+    for (int i = 1; i < g->nplayers; i++) {
+      int64_t a = o.payoff[i] + paid[i], b = o.payoff[best] + paid[best];
+      if (a > b) { best = i; tie = 0; } else if (a == b) tie = 1;
+    }
+    if (g->nplayers == 1) { if (o.payoff[0] + paid[0] > 0) out->wins[0]++; else out->draws++; }
+    else if (tie) out->draws++;
+    else out->wins[best]++;
+    out->games++;
+    out->moves += (uint64_t)ply;
+    while (ply-- > 0) game_undo(g);
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,742 @@
+/*
+** retro.c -- retrograde analysis (the game database of the source
+** material, done with counters and a work queue instead of passes).
+**
+** Step 1 walks every reachable position depth first with apply/undo and
+** records the move graph between stored positions (canonical forms when
+** the game declares symmetries).  Step 2 labels the ends, then propagates
+** backwards in order of distance: a position with a child lost for its
+** mover is won one ply later (the first such child found is the nearest);
+** a position whose children are all won for the opponent is lost one ply
+** after the last of them (the farthest).  Each move is looked at a
+** constant number of times, so the cost is linear in the moves, not
+** passes x positions.  What is never labelled is a draw.  Step 3 gives
+** draws their distance under gsolve's convention (player 0 prefers the
+** shortest draw, player 1 the longest), the same propagation again; a
+** draw that can last forever has no distance.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "util/status.h"
+#include "search/retro.h"
+#include "util/stop.h"
+
+typedef struct RetroFrame {
+  size_t mbase;             /* first move in the move stack */
+  int nmoves, i;
+  int64_t cls;              /* class recording edges, or -1 */
+} RetroFrame;
+
+void retro_init(Retro *r, Game *g, int base_ply, FILE *err) {
+  memset(r, 0, sizeof *r);
+  r->g = g;
+  r->base_ply = base_ply;
+  r->err = err;
+  r->max_positions = UINT32_MAX - 1;
+  r->canonical = g->vt->canonical;
+}
+
+static void keyset_free(KeySet *k) {
+  free(k->hash);
+  free(k->slot);
+  free(k->keys);
+  memset(k, 0, sizeof *k);
+}
+
+void retro_free(Retro *r) {
+  keyset_free(&r->states);
+  keyset_free(&r->classes);
+  free(r->value); free(r->mover); free(r->dist); free(r->count); free(r->terminal);
+  free(r->expanded);
+  free(r->score);
+  free(r->edge_from); free(r->edge_to);
+  free(r->edge_weight); free(r->edge_pay); free(r->wstack); free(r->vec);
+  free(r->parent_start); free(r->parents); free(r->queue);
+  free(r->frames);
+  free(r->canon);
+  free(r->key);
+  movestack_free(&r->ms);
+  memset(r, 0, sizeof *r);
+}
+
+static int fail(Retro *r, int status, const char *fmt, ...) {
+  if (r->err) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", r->err);
+    vfprintf(r->err, fmt, ap);
+    fputc('\n', r->err);
+    va_end(ap);
+  }
+  return r->status = status;
+}
+
+static int out_of_memory(Retro *r) {
+  return fail(r, EXIT_LIMIT, "out of memory in retrograde analysis after %llu "
+              "positions (%zu bytes each)", (unsigned long long)r->stored,
+              retro_bytes_per_position(r));
+}
+
+/* ------------------------------------------------------------------ */
+/* KeySet                                                             */
+/* ------------------------------------------------------------------ */
+
+static uint64_t hash_bytes(const unsigned char *p, size_t n) {
+  uint64_t h = 0x243f6a8885a308d3ULL ^ n;
+  for (size_t i = 0; i < n; i++) {
+    h ^= p[i];
+    h *= 0x100000001b3ULL;
+  }
+  h ^= h >> 29;
+  h *= 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 32);
+}
+
+static int keyset_grow(KeySet *k) {
+  size_t cap = k->cap ? k->cap * 2 : 1024;
+  uint64_t *h = malloc(cap * sizeof *h);
+  uint32_t *s = calloc(cap, sizeof *s);
+  if (!h || !s) { free(h); free(s); return -1; }
+  for (size_t i = 0; i < k->cap; i++) {
+    if (!k->slot[i]) continue;
+    size_t j = k->hash[i] & (cap - 1);
+    while (s[j]) j = (j + 1) & (cap - 1);
+    s[j] = k->slot[i];
+    h[j] = k->hash[i];
+  }
+  free(k->hash);
+  free(k->slot);
+  k->hash = h;
+  k->slot = s;
+  k->cap = cap;
+  return 0;
+}
+
+/* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
+** -1 when out of memory. */
+int retro_key_add(KeySet *k, const void *key, uint32_t *index) {
+  if ((k->n + 1) * 2 > k->cap && keyset_grow(k) < 0) return -1;
+  uint64_t h = hash_bytes(key, k->key_bytes);
+  size_t j = h & (k->cap - 1);
+  while (k->slot[j]) {
+    uint32_t i = k->slot[j] - 1;
+    if (k->hash[j] == h && memcmp(k->keys + (size_t)i * k->key_bytes, key, k->key_bytes) == 0) {
+      *index = i;
+      return 0;
+    }
+    j = (j + 1) & (k->cap - 1);
+  }
+  if (k->n == k->keys_cap) {
+    size_t cap = k->keys_cap ? k->keys_cap * 2 : 1024;
+    unsigned char *keys = realloc(k->keys, cap * k->key_bytes);
+    if (!keys) return -1;
+    k->keys = keys;
+    k->keys_cap = cap;
+  }
+  memcpy(k->keys + k->n * k->key_bytes, key, k->key_bytes);
+  k->slot[j] = (uint32_t)++k->n;
+  k->hash[j] = h;
+  *index = (uint32_t)(k->n - 1);
+  return 1;
+}
+
+static int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
+  if (!k->cap) return 0;
+  uint64_t h = hash_bytes(key, k->key_bytes);
+  for (size_t j = h & (k->cap - 1); k->slot[j]; j = (j + 1) & (k->cap - 1)) {
+    uint32_t i = k->slot[j] - 1;
+    if (k->hash[j] == h && memcmp(k->keys + (size_t)i * k->key_bytes, key, k->key_bytes) == 0) {
+      *index = i;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Bytes allocated now: the sets, the per-position arrays, the moves. */
+size_t retro_memory(const Retro *r) {
+  const KeySet *sets[2] = { &r->states, &r->classes };
+  size_t total = 0;
+  for (int i = 0; i < 2; i++)
+    total += sets[i]->cap * (sizeof(uint64_t) + sizeof(uint32_t)) + sets[i]->keys_cap * sets[i]->key_bytes;
+  total += r->class_cap * (3 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + 1);
+  total += r->nedges_cap * 2 * sizeof(uint32_t);
+  if (r->vector)
+    total += r->class_cap * sizeof(ExpValue)
+           + r->nedges_cap * (sizeof(uint32_t) + (size_t)r->g->nplayers * sizeof(int32_t));
+  return total;
+}
+
+/* The table key of a state: packed when the engine packs. */
+static size_t key_size(const Game *g) {
+  return g->vt->pack ? g->key_bytes : g->state_bytes;
+}
+
+static const void *make_key(Retro *r, const void *state) {
+  if (!r->g->vt->pack) return state;
+  r->g->vt->pack(r->g, state, r->key);
+  return r->key;
+}
+
+/* The key of the engine's current position: its own, or its canonical
+** form's (into r->canon first). */
+static const void *current_key(Retro *r, int canonical) {
+  Game *g = r->g;
+  if (!canonical) return make_key(r, game_state(g));
+  r->canonical(g, game_state(g), r->canon);
+  return make_key(r, r->canon);
+}
+
+size_t retro_bytes_per_position(const Retro *r) {
+  size_t key = key_size(r->g);
+  /* state key + table slot (hash, index) at most half full, and the labels */
+  size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
+               3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
+  if (r->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
+  if (r->vector) per += sizeof(ExpValue);
+  return per;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 1: the move graph                                             */
+/* ------------------------------------------------------------------ */
+
+/* Per-class arrays grow with the class set. */
+static int grow_class_arrays(Retro *r, size_t n) {
+  static const size_t sizes[] = { 1, 1, 4, 4, 1, 1, 4 };
+  void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
+                      (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded,
+                      (void **)&r->score };
+  for (int i = 0; i < 7; i++) {
+    void *p = realloc(*arrays[i], n * sizes[i]);
+    if (!p) return -1;
+    *arrays[i] = p;
+  }
+  if (r->vector) {
+    ExpValue *v = realloc(r->vec, n * sizeof *v);
+    if (!v) return -1;
+    r->vec = v;
+  }
+  return 0;
+}
+
+/* The stored position of the engine's current state (its canonical form
+** when there are symmetries), added if new.  *fresh: not yet expanded.
+** 0, -1 out of memory, -2 over --max-positions, -3 over --memory, -4
+** stopped (Ctrl-C, --time-limit). */
+static int current_class(Retro *r, uint32_t *cls, int *fresh) {
+  Game *g = r->g;
+  KeySet *set = r->canonical ? &r->classes : &r->states;
+  const void *key = current_key(r, r->canonical != NULL);
+  int a = retro_key_add(set, key, cls);
+  if (a < 0) return -1;
+  if (stop_requested) return -4;
+  if (set->n > r->max_positions) return -2;
+  if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
+  if (a && r->progress && (set->n & 0xffff) == 0)
+    fprintf(stderr, "\rretro: %zu positions stored, %zu reached", set->n, r->states.n);
+  if (set->n > r->class_cap) {
+    size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
+    if (grow_class_arrays(r, cap) < 0) return -1;
+    r->class_cap = cap;
+  }
+  if (*cls + 1 > r->nclass) {
+    /* First sight of this stored position. */
+    r->nclass = *cls + 1;
+    r->value[*cls] = RETRO_UNKNOWN;
+    r->terminal[*cls] = 0;
+    r->expanded[*cls] = 0;
+    r->count[*cls] = 0;
+    r->dist[*cls] = 0;
+    r->mover[*cls] = (uint8_t)game_to_move(g);
+  }
+  *fresh = !r->expanded[*cls];
+  return 0;
+}
+
+/* Records the move just applied from `from` to `to` (with its weight and
+** pay when solving payoff vectors). */
+static int add_edge(Retro *r, uint32_t from, uint32_t to, uint32_t weight) {
+  size_t np = (size_t)r->g->nplayers;
+  if (r->edges == r->nedges_cap) {
+    size_t cap = r->nedges_cap ? r->nedges_cap * 2 : 4096;
+    uint32_t *f = realloc(r->edge_from, cap * sizeof *f);
+    if (f) r->edge_from = f;
+    uint32_t *t = realloc(r->edge_to, cap * sizeof *t);
+    if (t) r->edge_to = t;
+    if (!f || !t) return -1;
+    if (r->vector) {
+      uint32_t *w = realloc(r->edge_weight, cap * sizeof *w);
+      if (w) r->edge_weight = w;
+      int32_t *p = realloc(r->edge_pay, cap * np * sizeof *p);
+      if (p) r->edge_pay = p;
+      if (!w || !p) return -1;
+    }
+    r->nedges_cap = cap;
+  }
+  r->edge_from[r->edges] = from;
+  r->edge_to[r->edges] = to;
+  if (r->vector) {
+    int32_t *pay = r->edge_pay + r->edges * np;
+    r->edge_weight[r->edges] = weight;
+    if (!r->g->has_rewards || !game_rewards(r->g, pay)) memset(pay, 0, np * sizeof *pay);
+  }
+  r->edges++;
+  return 0;
+}
+
+/* Terminal value of a class from an outcome: the margin for its mover.
+** Margins beyond +-1 make the game a scored one (see propagate_scores). */
+static int set_terminal(Retro *r, uint32_t c, const Outcome *o) {
+  Game *g = r->g;
+  int m = r->mover[c];
+  if (r->vector) {
+    memset(&r->vec[c], 0, sizeof r->vec[c]);
+    for (int i = 0; i < g->nplayers; i++) r->vec[c].pay[i] = o->payoff[i];
+    r->terminal[c] = 1;
+    return 0;
+  }
+  int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
+  if (margin > VALUE_SCORE_MAX) margin = VALUE_SCORE_MAX;
+  if (margin < -VALUE_SCORE_MAX) margin = -VALUE_SCORE_MAX;
+  if (margin > 1 || margin < -1) r->scored = 1;
+  r->terminal[c] = 1;
+  r->score[c] = (int32_t)margin;
+  r->value[c] = margin > 0 ? RETRO_WIN : margin < 0 ? RETRO_LOSS : RETRO_DRAW;
+  return 0;
+}
+
+/* Buffers for one canonical form and one key; sets the key sizes. */
+int retro_scratch(Retro *r) {
+  Game *g = r->g;
+  r->states.key_bytes = r->classes.key_bytes = key_size(g);
+  if (!r->canon && !(r->canon = malloc(g->state_bytes))) return -1;
+  if (!r->key && !(r->key = malloc(key_size(g)))) return -1;
+  return 0;
+}
+
+static int enumerate(Retro *r) {
+  Game *g = r->g;
+  int ply = 0, added;
+  uint32_t idx, cls;
+  Outcome o;
+  if (retro_scratch(r) < 0) return out_of_memory(r);
+  if (retro_key_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
+
+enter:
+  /* Step 1a. A new reachable state: its class, and whether to expand. */
+  {
+    int rc = current_class(r, &cls, &added);
+    if (rc == -1) goto oom;
+    if (rc == -2) goto limit;
+    if (rc == -3) goto memory;
+    if (rc == -4) goto stopped;
+    r->expanded[cls] = 1;
+  }
+  if ((size_t)ply >= r->nframes) {
+    size_t n = r->nframes ? r->nframes * 2 : 64;
+    RetroFrame *f = realloc(r->frames, n * sizeof *f);
+    if (!f) goto oom;
+    r->frames = f;
+    r->nframes = n;
+  }
+  {
+    RetroFrame *f = &r->frames[ply];
+    f->cls = added ? (int64_t)cls : -1;
+    f->mbase = r->ms.top;
+    f->i = 0;
+    f->nmoves = 0;
+    if (game_ended(g, &o)) {
+      if (added && set_terminal(r, cls, &o)) goto failed;
+      if (!added && !r->terminal[cls]) goto asymmetric;
+      goto leave;
+    }
+    int n = movestack_generate(&r->ms, g);
+    if (n < 0) goto oom;
+    if (n == 0) {
+      game_no_moves(g, &o);
+      if (added && set_terminal(r, cls, &o)) goto failed;
+      if (!added && !r->terminal[cls]) goto asymmetric;
+      goto leave;
+    }
+    f->nmoves = n;
+    if (r->vector) {
+      /* The weights live beside the moves, in an array as large. */
+      if (r->wstack_cap < r->ms.cap) {
+        uint32_t *w = realloc(r->wstack, r->ms.cap * sizeof *w);
+        if (!w) goto oom;
+        r->wstack = w;
+        r->wstack_cap = r->ms.cap;
+      }
+      if (game_to_move(g) == GAME_CHANCE) game_weights(g, r->ms.moves + f->mbase, n, r->wstack + f->mbase);
+      else for (int k = 0; k < n; k++) r->wstack[f->mbase + (size_t)k] = 1;
+    }
+    if (added) r->count[cls] = (uint32_t)n;
+    /* A symmetric image must have as many moves: a cheap check that the
+    ** declared symmetries are symmetries of the rules. */
+    else if (r->terminal[cls] || r->count[cls] != (uint32_t)n) goto asymmetric;
+  }
+
+next:
+  /* Step 1b. Follow the frame's next move; record the edge. */
+  {
+    RetroFrame *f = &r->frames[ply];
+    game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
+    int fresh = retro_key_add(&r->states, current_key(r, 0), &idx);
+    if (fresh < 0) goto oom;
+    if (f->cls >= 0) {
+      int rc = current_class(r, &cls, &added);
+      if (rc == -1) goto oom;
+      if (rc == -2) goto limit;
+      if (rc == -3) goto memory;
+      if (rc == -4) goto stopped;
+      if (add_edge(r, (uint32_t)f->cls, cls,
+                   r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
+    }
+    if (fresh) {
+      if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
+        game_undo(g);
+        for (; ply > 0; ply--) game_undo(g);
+        return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+      }
+      ply++;
+      goto enter;
+    }
+    game_undo(g);
+    if (++f->i < f->nmoves) goto next;
+    r->ms.top = f->mbase;
+  }
+
+leave:
+  /* Step 1c. Back to the parent and on to its next move. */
+  if (ply == 0) {
+    r->positions = r->states.n;
+    r->stored = r->canonical ? r->classes.n : r->states.n;
+    return EXIT_OK;
+  }
+  ply--;
+  game_undo(g);
+  {
+    RetroFrame *f = &r->frames[ply];
+    r->ms.top = f->mbase + (size_t)f->nmoves;
+    if (++f->i < f->nmoves) goto next;
+    r->ms.top = f->mbase;
+  }
+  goto leave;
+
+oom:
+  for (; ply > 0; ply--) game_undo(g);
+  return out_of_memory(r);
+limit:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+              (unsigned long long)r->max_positions);
+asymmetric:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
+              "positions that a declared symmetry maps onto each other differ (in legal moves "
+              "or in having ended); remove or correct the symmetry lines");
+stopped:
+  for (; ply > 0; ply--) game_undo(g);
+  {
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, r->states.n, "positions");
+    return fail(r, st, "%s", msg);
+  }
+memory:
+  for (; ply > 0; ply--) game_undo(g);
+  return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
+              "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
+              r->classes.n ? r->classes.n : r->states.n,
+              retro_memory(r) / (r->states.n ? r->states.n : 1));
+failed:
+  for (; ply > 0; ply--) game_undo(g);
+  return r->status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Step 2 and 3: backward induction                                   */
+/* ------------------------------------------------------------------ */
+
+/* The reverse graph: for each position, the positions with a move to it
+** (once per move). */
+static int build_parents(Retro *r) {
+  size_t n = r->stored;
+  r->parent_start = calloc(n + 1, sizeof *r->parent_start);
+  r->parents = malloc((r->edges + 1) * sizeof *r->parents);
+  r->queue = malloc((n + 1) * sizeof *r->queue);
+  if (!r->parent_start || !r->parents || !r->queue) return -1;
+  for (size_t e = 0; e < r->edges; e++) r->parent_start[r->edge_to[e] + 1]++;
+  for (size_t i = 0; i < n; i++) r->parent_start[i + 1] += r->parent_start[i];
+  uint32_t *fill = malloc((n + 1) * sizeof *fill);
+  if (!fill) return -1;
+  memcpy(fill, r->parent_start, (n + 1) * sizeof *fill);
+  for (size_t e = 0; e < r->edges; e++) r->parents[fill[r->edge_to[e]]++] = r->edge_from[e];
+  free(fill);
+  return 0;
+}
+
+static void propagate_wins_losses(Retro *r) {
+  size_t head = 0, tail = 0;
+  for (size_t c = 0; c < r->stored; c++)
+    if (r->terminal[c] && r->value[c] != RETRO_DRAW) r->queue[tail++] = (uint32_t)c;
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (r->value[p] != RETRO_UNKNOWN) continue;
+      int same = r->mover[p] == r->mover[x];
+      int good = (r->value[x] == RETRO_WIN) == same;
+      if (good) {
+        r->value[p] = RETRO_WIN;
+        r->dist[p] = r->dist[x] + 1;
+        r->queue[tail++] = p;
+      } else if (--r->count[p] == 0) {
+        r->value[p] = RETRO_LOSS;
+        r->dist[p] = r->dist[x] + 1;
+        r->queue[tail++] = p;
+      }
+    }
+  }
+  r->labelled = tail;
+}
+
+/* Draws: player 0 takes the shortest drawn line (the first child to get a
+** distance), player 1 the longest (the last).  Draws never reached stay
+** endless: the line can go on forever. */
+static void propagate_draws(Retro *r) {
+  size_t head = 0, tail = 0;
+  for (size_t c = 0; c < r->stored; c++) {
+    if (r->value[c] == RETRO_UNKNOWN) {
+      r->value[c] = RETRO_DRAW;
+      r->dist[c] = RETRO_ENDLESS;
+      r->count[c] = 0;
+    }
+  }
+  /* Count each draw's moves to draws: its choices. */
+  for (size_t e = 0; e < r->edges; e++) {
+    uint32_t p = r->edge_from[e], x = r->edge_to[e];
+    if (r->value[p] == RETRO_DRAW && !r->terminal[p] && r->value[x] == RETRO_DRAW) r->count[p]++;
+  }
+  for (size_t c = 0; c < r->stored; c++)
+    if (r->terminal[c] && r->value[c] == RETRO_DRAW) r->queue[tail++] = (uint32_t)c;
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (r->value[p] != RETRO_DRAW || r->dist[p] != RETRO_ENDLESS || r->terminal[p]) continue;
+      if (r->mover[p] == 0 || --r->count[p] == 0) {
+        r->dist[p] = r->dist[x] + 1;
+        r->queue[tail++] = p;
+      }
+    }
+  }
+}
+
+/* Games scored beyond win/loss/draw: plain backward induction over the
+** move graph, children before parents (the counters again: a position is
+** decided when its last child is), keeping the best child value in the
+** order every solver uses.  Needs an acyclic game. */
+static int propagate_scores(Retro *r) {
+  size_t head = 0, tail = 0;
+  Value *best = malloc((r->stored + 1) * sizeof *best);
+  if (!best) return out_of_memory(r);
+  for (size_t c = 0; c < r->stored; c++) {
+    best[c] = -VALUE_INF;
+    if (r->terminal[c]) { r->dist[c] = 0; r->queue[tail++] = (uint32_t)c; }
+  }
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      int64_t score = r->mover[p] == r->mover[x] ? r->score[x] : -(int64_t)r->score[x];
+      Value v = value_make(score, (int64_t)r->dist[x] + 1, r->mover[p]);
+      if (v > best[p]) best[p] = v;
+      if (--r->count[p] == 0) {
+        int64_t s, d;
+        value_decode(best[p], &s, &d);
+        r->score[p] = (int32_t)s;
+        r->dist[p] = (uint32_t)d;
+        r->value[p] = s > 0 ? RETRO_WIN : s < 0 ? RETRO_LOSS : RETRO_DRAW;
+        r->queue[tail++] = p;
+      }
+    }
+  }
+  free(best);
+  r->labelled = tail;
+  if (tail < r->stored)
+    return fail(r, EXIT_USAGE, "this game scores beyond win, loss and draw and has cycles: "
+                "retrograde analysis of scored games needs an acyclic game");
+  return EXIT_OK;
+}
+
+/* Payoff vectors: backward induction again, children before parents,
+** but each position's value is computed from its own moves (forward
+** edges, in generation order) once the last child is known: max^n for a
+** player, the weighted mean for chance.  Needs an acyclic game. */
+static int propagate_vectors(Retro *r) {
+  Game *g = r->g;
+  size_t n = r->stored, np = (size_t)g->nplayers, head = 0, tail = 0;
+  uint32_t *start = calloc(n + 1, sizeof *start);
+  uint32_t *out = malloc((r->edges + 1) * sizeof *out);
+  uint32_t *fill = malloc((n + 1) * sizeof *fill);
+  if (!start || !out || !fill) {
+    free(start); free(out); free(fill);
+    return out_of_memory(r);
+  }
+  for (size_t e = 0; e < r->edges; e++) start[r->edge_from[e] + 1]++;
+  for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
+  memcpy(fill, start, (n + 1) * sizeof *fill);
+  for (size_t e = 0; e < r->edges; e++) out[fill[r->edge_from[e]]++] = (uint32_t)e;
+  free(fill);
+  for (size_t c = 0; c < n; c++)
+    if (r->terminal[c]) r->queue[tail++] = (uint32_t)c;
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (--r->count[p] != 0) continue;
+      int chance = r->mover[p] == (uint8_t)GAME_CHANCE;
+      double total = 0;
+      ExpValue best;
+      memset(&best, 0, sizeof best);
+      if (chance)
+        for (uint32_t j = start[p]; j < start[p + 1]; j++) total += r->edge_weight[out[j]];
+      for (uint32_t j = start[p]; j < start[p + 1]; j++) {
+        uint32_t e = out[j];
+        ExpValue v = r->vec[r->edge_to[e]];
+        for (size_t i = 0; i < np; i++) v.pay[i] += r->edge_pay[e * np + i];
+        v.plies += 1;
+        if (chance) {
+          double w = r->edge_weight[e] / total;
+          for (size_t i = 0; i < np; i++) best.pay[i] += w * v.pay[i];
+          best.plies += w * v.plies;
+        } else if (j == start[p] || exp_better(g, r->mover[p], &v, &best)) {
+          best = v;
+        }
+      }
+      r->vec[p] = best;
+      r->queue[tail++] = p;
+    }
+  }
+  free(start);
+  free(out);
+  r->labelled = tail;
+  if (tail < n)
+    return fail(r, EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
+                "per-move payoffs or more than two players needs an acyclic game");
+  return EXIT_OK;
+}
+
+/* The stored position of the engine's current state. */
+static int lookup_current(Retro *r, uint32_t *cls) {
+  if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
+  return keyset_find(&r->states, current_key(r, 0), cls);
+}
+
+/* A stored position's value as a search key for `viewer` at `ply`. */
+static Value key_of(const Retro *r, uint32_t c, int viewer, int64_t ply) {
+  int64_t score = r->score[c];
+  if (r->mover[c] != viewer) score = -score;
+  int64_t end = r->dist[c] >= RETRO_ENDLESS ? RETRO_ENDLESS : ply + r->dist[c];
+  return value_make(score, end, viewer);
+}
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Retrograde analysis labels positions: rules that look at the line of
+** play (a repetition rule) have no value per position. */
+static int refuse_history(Retro *r) {
+  return fail(r, EXIT_USAGE, "retrograde analysis needs rules that depend on the position alone; "
+              "this game has a repetition rule (use --solver alphabeta)");
+}
+
+int retro_solve(Retro *r, Search *s) {
+  Game *g = r->g;
+  if (g->has_history) return refuse_history(r);
+  if (g->nplayers < 1 || g->nplayers > 2)
+    return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
+                g->nplayers);
+  double t0 = seconds_now();
+  if (enumerate(r) != EXIT_OK) return r->status;
+  double t1 = seconds_now();
+  if (r->progress) fprintf(stderr, "\rretro: %llu positions, %llu stored; labelling...",
+                           (unsigned long long)r->positions, (unsigned long long)r->stored);
+  if (build_parents(r) < 0) return out_of_memory(r);
+  if (r->scored) {
+    if (propagate_scores(r) != EXIT_OK) return r->status;
+  } else {
+    propagate_wins_losses(r);
+    propagate_draws(r);
+    for (size_t c = 0; c < r->stored; c++)
+      r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
+  }
+  if (r->progress) fprintf(stderr, "\r%60s\r", "");
+  r->enumerate_seconds = t1 - t0;
+  r->label_seconds = seconds_now() - t1;
+  s->nodes = r->positions;     /* every position was expanded once */
+  return retro_answer(r, s);
+}
+
+int retro_solve_vector(Retro *r, ExpSolver *s) {
+  Game *g = r->g;
+  if (g->has_history) return refuse_history(r);
+  r->vector = 1;
+  double t0 = seconds_now();
+  if (enumerate(r) != EXIT_OK) return r->status;
+  double t1 = seconds_now();
+  if (build_parents(r) < 0) return out_of_memory(r);
+  if (propagate_vectors(r) != EXIT_OK) return r->status;
+  r->enumerate_seconds = t1 - t0;
+  r->label_seconds = seconds_now() - t1;
+  /* The root's moves from the stored values, as expectimax reports them. */
+  s->table_mib = 0;
+  if (exp_root_begin(s) != EXIT_OK) return r->status = s->status;
+  s->nodes = r->positions;
+  ExpResult *res = &s->result;
+  for (int i = 0; i < res->nmoves && !res->terminal; i++) {
+    int32_t pay[GAME_MAX_PLAYERS];
+    uint32_t c;
+    game_apply(g, &res->moves[i]);
+    if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
+    int found = lookup_current(r, &c);
+    game_undo(g);
+    if (!found) return fail(r, EXIT_LIMIT, "a root move leads out of the enumerated positions");
+    res->values[i] = r->vec[c];
+    for (int k = 0; k < g->nplayers; k++) res->values[i].pay[k] += pay[k];
+    res->values[i].plies += 1;
+    res->exact[i] = 1;
+  }
+  exp_root_finish(s);
+  return s->status;
+}
+
+/* The root and its moves, read from the labels. */
+int retro_answer(Retro *r, Search *s) {
+  Game *g = r->g;
+  uint64_t nodes = s->nodes;
+  if (retro_scratch(r) < 0) return out_of_memory(r);
+  if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
+  s->nodes = nodes;
+  SolveResult *res = &s->result;
+  if (res->terminal) return EXIT_OK;
+  for (int i = 0; i < res->nmoves; i++) {
+    uint32_t c;
+    game_apply(g, &res->moves[i]);
+    int found = lookup_current(r, &c);
+    game_undo(g);
+    if (!found)
+      return fail(r, EXIT_USAGE, "the position after %s is not in the database (it was built "
+                  "from another position)", "a root move");
+    res->values[i] = key_of(r, c, res->mover, 1);
+    res->exact[i] = 1;
+  }
+  search_root_finish(s);
+  return EXIT_OK;
+}

@@ -1,0 +1,113 @@
+/*
+** retro.h -- retrograde analysis: enumerate every position reachable from
+** the root, then label each won, lost or drawn for the player to move with
+** its exact distance to the end, by backward induction from the ends.
+**
+** Works on games with cycles (what is never labelled is a draw), stores
+** positions that a declared symmetry maps onto each other once, and
+** answers with the same values and distances as minimax and alpha-beta.
+*/
+#ifndef GSOLVE_RETRO_H
+#define GSOLVE_RETRO_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "game/game.h"
+#include "game/movestack.h"
+#include "search/search.h"
+#include "search/expectimax.h"
+
+/* Plies of a draw that never ends (a cycle): reported as null. */
+#define RETRO_ENDLESS (VALUE_BIG / 2 - 1)
+
+/* A set of fixed-size keys (states) with dense indices 0, 1, 2, ... */
+typedef struct KeySet {
+  uint64_t *hash;           /* per slot: the key's hash */
+  uint32_t *slot;           /* per slot: 1 + index, 0 when empty */
+  size_t cap;               /* slots, a power of two */
+  size_t n;                 /* keys stored */
+  unsigned char *keys;      /* n keys of key_bytes, by index */
+  size_t key_bytes, keys_cap;
+} KeySet;
+
+typedef struct Retro {
+  Game *g;
+  FILE *err;
+  int status;
+  int base_ply;
+  uint64_t max_positions;   /* stop beyond this many stored positions */
+  size_t memory_limit;      /* bytes; 0: none */
+  int progress;             /* report progress on stderr */
+  double enumerate_seconds, label_seconds;
+  /* Results of the enumeration. */
+  uint64_t positions;       /* distinct reachable positions */
+  uint64_t stored;          /* positions kept after symmetry reduction */
+  uint64_t edges;           /* moves between stored positions */
+  uint64_t labelled;        /* won or lost positions (the rest are draws) */
+  KeySet states;            /* every reachable state (positions) */
+  KeySet classes;           /* canonical forms (stored), or NULL use */
+  /* Per stored position. */
+  uint8_t *value;           /* RETRO_WIN/LOSS/DRAW for the mover, or 0 */
+  uint8_t *mover;
+  uint32_t *dist;           /* plies to the end */
+  uint32_t *count;          /* children not yet decided */
+  uint8_t *terminal;
+  uint8_t *expanded;        /* its moves were recorded */
+  int32_t *score;           /* the margin for the mover under best play */
+  int scored;               /* some end has a margin beyond +-1 */
+  /* The game's canonical form, or NULL: no symmetry (--no-symmetry). */
+  void (*canonical)(Game *g, const void *state, void *out);
+  size_t nclass, class_cap; /* stored positions so far; room in the arrays */
+  uint32_t *edge_from, *edge_to;    /* the move graph, as pairs */
+  size_t nedges_cap;
+  uint32_t *parent_start, *parents; /* reverse graph (CSR) */
+  uint32_t *queue;
+  MoveStack ms;
+  struct RetroFrame *frames; size_t nframes;
+  unsigned char *canon;     /* scratch: one canonical form */
+  unsigned char *key;       /* scratch: one packed key */
+  /* Payoff vectors (chance, per-move payoffs, more than two players):
+  ** each move's weight and pay, each position's expected payoffs. */
+  int vector;
+  uint32_t *edge_weight;    /* per edge: the chance move's weight (else 1) */
+  int32_t *edge_pay;        /* per edge: nplayers payoffs of the move */
+  uint32_t *wstack;         /* weights of the moves on the move stack */
+  size_t wstack_cap;
+  ExpValue *vec;            /* per stored position */
+} Retro;
+
+/* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
+** -1 when out of memory. */
+int retro_key_add(KeySet *k, const void *key, uint32_t *index);
+
+enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
+
+void retro_init(Retro *r, Game *g, int base_ply, FILE *err);
+void retro_free(Retro *r);
+
+/* Enumerates and labels every position reachable from the engine's
+** current position, then fills s->result (root value, every root move's
+** exact value, the optimal moves) as the other solvers do.  Returns
+** EXIT_OK or the status of the error it reported. */
+int retro_solve(Retro *r, Search *s);
+
+/* The same for games with chance, per-move payoffs or more than two
+** players (acyclic ones): backward induction of payoff vectors, max^n at
+** the players' positions and the weighted mean at chance's; the answer
+** goes to s->result as expectimax_solve would give it. */
+int retro_solve_vector(Retro *r, ExpSolver *s);
+
+/* Allocates the scratch buffers and sets the key sizes; -1 when out of
+** memory.  (retro_solve and retro_answer call it; so does db_read.) */
+int retro_scratch(Retro *r);
+
+/* The answer for the engine's current position from the labels (after
+** retro_solve, or after loading a database). */
+int retro_answer(Retro *r, Search *s);
+
+/* Bytes per stored position without its moves (for --stats), and the
+** bytes allocated now (for --memory). */
+size_t retro_bytes_per_position(const Retro *r);
+size_t retro_memory(const Retro *r);
+
+#endif

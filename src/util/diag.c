@@ -1,0 +1,79 @@
+/*
+** diag.c -- printing diagnostics with the offending line and a caret.
+*/
+#include "util/diag.h"
+
+#include <stdarg.h>
+
+void diag_init(Diag *d, const char *filename, const char *text, size_t len,
+               FILE *out) {
+  d->filename = filename;
+  d->text = text;
+  d->len = len;
+  d->out = out;
+  d->errors = 0;
+  d->mute = NULL;
+}
+
+void diag_line_col(const Diag *d, int offset, int *line, int *col) {
+  int l = 1, c = 1;
+  if (offset < 0) offset = 0;
+  if ((size_t)offset > d->len) offset = (int)d->len;
+  for (int i = 0; i < offset; i++) {
+    if (d->text[i] == '\n') { l++; c = 1; }
+    else c++;
+  }
+  *line = l;
+  *col = c;
+}
+
+/* Prints the source line holding `at.start`, then a caret under the span
+** (clipped to that line).  Control characters print as spaces so binary
+** junk cannot garble the terminal. */
+static void print_excerpt(const Diag *d, Span at) {
+  size_t start = at.start < 0 ? 0 : (size_t)at.start;
+  if (start > d->len) start = d->len;
+  size_t bol = start, eol = start;
+  while (bol > 0 && d->text[bol - 1] != '\n') bol--;
+  while (eol < d->len && d->text[eol] != '\n') eol++;
+  if (eol - bol > 200) {           /* very long line: show a window */
+    if (start - bol > 100) bol = start - 100;
+    if (eol - bol > 200) eol = bol + 200;
+  }
+  for (size_t i = bol; i < eol; i++) {
+    unsigned char ch = (unsigned char)d->text[i];
+    fputc(ch == '\t' ? '\t' : (ch < 32 || ch == 127) ? ' ' : ch, d->out);
+  }
+  fputc('\n', d->out);
+  for (size_t i = bol; i < start; i++)
+    fputc(d->text[i] == '\t' ? '\t' : ' ', d->out);
+  fputc('^', d->out);
+  size_t end = at.end > at.start ? (size_t)at.end : start + 1;
+  if (end > eol) end = eol;
+  for (size_t i = start + 1; i < end; i++) fputc('~', d->out);
+  fputc('\n', d->out);
+}
+
+void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...) {
+  if (d->mute && *d->mute) {
+    if (kind[0] == 'e') d->errors++;
+    return;
+  }
+  int is_error = kind[0] != 'n';   /* notes do not count */
+  if (is_error) {
+    d->errors++;
+    if (d->errors > DIAG_MAX_ERRORS) return;
+  }
+  int line, col;
+  diag_line_col(d, at.start, &line, &col);
+  fprintf(d->out, "%s:%d:%d: %s: ", d->filename, line, col, kind);
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(d->out, fmt, ap);
+  va_end(ap);
+  fputc('\n', d->out);
+  print_excerpt(d, at);
+  if (is_error && d->errors == DIAG_MAX_ERRORS)
+    fprintf(d->out, "%s: note: too many errors, stopping reports (limit is %d)\n",
+            d->filename, DIAG_MAX_ERRORS);
+}

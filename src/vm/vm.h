@@ -1,0 +1,23 @@
+/*
+** vm.h -- the bytecode VM's extras beyond the game interface.
+*/
+#ifndef GSOLVE_VM_H
+#define GSOLVE_VM_H
+
+#include "compiler/program.h"
+
+#ifndef VM_MAX_STEPS              /* the fuzz build lowers it */
+#define VM_MAX_STEPS 10000000   /* loop iterations and calls per rule run */
+#endif
+
+/* The hash recomputed from the whole state (tests check it against the
+** incremental one). */
+/* A fresh VM engine at the game's start position; NULL when out of memory
+** (*status EXIT_LIMIT) or when the start block failed at run time
+** (*status EXIT_RUNTIME, the error already reported). */
+Game *vm_new(const Program *p, int *status);
+void vm_free(Game *g);
+
+uint64_t vm_hash_from_scratch(Game *g);
+
+#endif
