@@ -72,7 +72,7 @@ fi
 # --- --pv ----------------------------------------------------------------------
 # The line of first optimal moves is as long as the game under best play,
 # and the same whichever solver found the optimal moves.
-for args in "games/nim.game" "games/tictactoe.game" "games/hexapawn.game" "games/connect4.game -D width=4 -D height=4"; do
+for args in "games/nim.game --solver alphabeta" "games/tictactoe.game" "games/hexapawn.game" "games/connect4.game -D width=4 -D height=4"; do
   # shellcheck disable=SC2086
   out=$(gs $args --pv)
   n=$(field pv "$out" | tr ',' '\n' | wc -l)

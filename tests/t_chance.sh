@@ -74,12 +74,14 @@ out=$(gs games/pot.game --solver expectimax)
 check "pot: payoffs" "Ann 15, Bob 10, Cat 6" "$(field payoffs "$out")"
 
 # ---- What the other solvers say ------------------------------------
-out=$(gs games/pot.game 2>&1); st=$?
+out=$(gs games/pot.game --solver alphabeta 2>&1); st=$?
 check "pot: alphabeta refuses three players (exit 2)" "2" "$st"
-check "pot: alphabeta says what to use" "gsolve: error: the alphabeta solver needs one or two players (this game has 3): use --solver expectimax (max^n)" "$out"
+check "pot: alphabeta says what to use" "gsolve: error: the alphabeta solver needs one or two players (this game has 3): use --solver retro or expectimax" "$out"
+check "pot: auto takes max^n" "$(gs games/pot.game --solver expectimax --json | sed 's/"seconds":[0-9.]*//')" \
+  "$(gs games/pot.game --json | sed 's/"seconds":[0-9.]*//')"
 out=$(gs games/dice.game --solver minimax 2>&1); st=$?
 check "dice: minimax refuses chance (exit 2)" "2" "$st"
-check "dice: minimax says what to use" "gsolve: error: the minimax solver does not handle chance moves: use --solver expectimax or alphabeta" "$out"
+check "dice: minimax says what to use" "gsolve: error: the minimax solver does not handle chance moves: use --solver alphabeta, retro or expectimax" "$out"
 out=$(gs games/dice.game --depth 3 2>&1); st=$?
 check "dice: --depth refuses chance (exit 2)" "2 gsolve: error: --depth takes deterministic games without per-move payoffs" "$st $out"
 out=$(gs games/dice.game --solver retro --db /tmp/gsolve-dice.db 2>&1); st=$?

@@ -16,6 +16,11 @@
 xc_norm() {
   printf '%s\n' "$1" | sed 's/"nodes":[^,]*,"seconds":[^,]*,"solver":"[^"]*","engine":"[^"]*",//'
 }
+# The JSON without the distances and the best moves (which the
+# distances decide among moves of the same value).
+xc_values() {
+  xc_norm "$1" | sed 's/"plies":[^,]*,//g; s/"best":\[[^]]*\],//'
+}
 # value, score, plies and best of a JSON run.
 xc_root() {
   printf '%s\n' "$1" | sed 's/.*\("value":.*"best":\[[^]]*\]\).*/\1/'
@@ -65,6 +70,12 @@ xc_compare() {
     xc_ab=$(gs "$@" --position "$xc_p" --all-moves --json 2>&1)
     case $xc_ab in
       *'"solver":"alphabeta"'*) xc_default=alphabeta ;;
+      *',"plies":null,"best":'*)
+         # A solver that gives no distances (Nim's nim-sum rule): the same
+         # value and score for the root and every move.
+         xc_default=other
+         check "$xc_desc: --all-moves --json, default solver (values)" \
+           "$(xc_values "$xc_mm")" "$(xc_values "$xc_ab")" ;;
       *) xc_default=other
          check "$xc_desc: --all-moves --json, default solver" "$(xc_norm "$xc_mm")" "$(xc_norm "$xc_ab")"
          xc_ab=$(gs "$@" --position "$xc_p" --json 2>&1)

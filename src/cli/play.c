@@ -61,7 +61,7 @@ typedef struct Play {
   int nplayed, cap;
   size_t tt_mib;
   Tt *tt;                   /* alpha-beta's table, kept between moves */
-  C4Solver *c4;             /* the Connect Four solver, for perfect play */
+  EngineMoveValue *engine_moves;   /* the engine's solver's answers */
   Retro retro;              /* for games with cycles: solved once */
   int retro_ready;          /* retro holds the labels of every position */
   int depth;                /* depth of the last search (0: exact) */
@@ -182,24 +182,25 @@ static int out_of_memory(void) {
 
 /* ---- the computer's search ----------------------------------------- */
 
-/* The native Connect Four solver on the current position: every move's
-** exact value into p->search.result. */
-static int solve_connect4(Play *p, C4Query *q) {
+/* The engine's own solver on the current position (an engine that
+** knows distances too: Connect Four, matchsticks): every move's exact
+** value into p->search.result, its table kept from move to move. */
+static int solve_by_engine(Play *p) {
   Search *s = &p->search;
   SolveResult *res = &s->result;
-  C4Answer a;
-  int cells = q->width * q->height;
+  Game *g = p->g;
   if (search_root_begin(s) != EXIT_OK || res->terminal) return s->status;
-  q->all_moves = 1;
-  q->weak = 0;
-  C4Config cfg = { p->tt_mib ? p->tt_mib : 64, 1, 0, NULL };
-  if (p->c4 == NULL && (p->c4 = c4_new(q->width, q->height, &cfg)) == NULL)
+  if (p->engine_moves == NULL
+      && (p->engine_moves = calloc(GAME_MAX_MOVES, sizeof *p->engine_moves)) == NULL)
     return out_of_memory();
-  if (c4_solve(p->c4, q, &a) != 0) return out_of_memory();
+  EngineSolveOptions eo = { .table_mib = p->tt_mib ? p->tt_mib : 64, .threads = 1,
+                            .all_moves = 1, .keep_table = 1, .err = stderr };
+  EngineAnswer a = { .moves = p->engine_moves };
+  int st = g->vt->solve(g, &eo, &a);
+  if (st != EXIT_OK) return st;
   s->nodes = a.nodes;
   for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
-    int sc = a.move_score[i];
-    res->values[i] = value_make(sc, c4_plies_from_score(cells, q->moves, sc), res->mover);
+    res->values[i] = value_make(a.moves[i].margin, a.moves[i].plies, res->mover);
     res->exact[i] = 1;
   }
   search_root_finish(s);
@@ -234,14 +235,15 @@ static int think(Play *p, int all_moves) {
   Game *g = p->g;
   int ply = p->base_ply + p->nplayed, st;
   AbOptions ab;
-  C4Query q;
+  unsigned exact = ENGINE_SOLVES | ENGINE_DISTANCES;
 
   search_free(&p->search);
   search_init(&p->search, g, ply, stderr);
   p->depth = 0;
   p->score_only = 0;
   if (p->retro_ready) return solve_retro(p);
-  if (p->o->level == PLAY_PERFECT && native_c4_query(g, &q)) return solve_connect4(p, &q);
+  if (p->o->level == PLAY_PERFECT && g->vt->solve && (g->vt->features & exact) == exact)
+    return solve_by_engine(p);
   if (p->tt == NULL && p->tt_mib > 0 && (p->tt = tt_new(p->tt_mib)) == NULL)
     return out_of_memory();
   alphabeta_options(&ab);
@@ -699,7 +701,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   position_free(&p->pos);
   retro_free(&p->retro);
   tt_free(p->tt);
-  c4_free(p->c4);
+  free(p->engine_moves);
   free(p->by_human);
   free(p->paid);
   free(p->states);

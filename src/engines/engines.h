@@ -24,17 +24,14 @@ Game *native_sticks_new(const Program *p, char *why, size_t n);
 ** EXIT_LIMIT, or exit). */
 void native_out_of_memory(Game *g) __attribute__((noreturn));
 
-/* Matchsticks by its period: 1 (with the value, the exact plies and the
-** winning move) when g is the native matchsticks engine, else 0. */
-int native_sticks_analyze(Game *g, int *win, int *plies, Move *winning, int *nwinning);
+/* --engine: which engine runs the rules. */
+typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE } EngineChoice;
 
-/* The native Connect Four position for the strong solver; 0 when g is
-** another engine. */
-#include "engines/connect4/c4solve.h"
-int native_c4_query(Game *g, C4Query *q);
-
-/* Nim by the nim-sum rule: 1 (with *win and the winning moves) when g is
-** the native Nim engine, else 0. */
-int native_nim_analyze(Game *g, int *win, Move *winning, int *nwinning);
+/* The engine for a compiled game: the native one the game declares when
+** it supports these parameters (ENGINE_AUTO: else the VM, with a note on
+** err unless quiet), always the VM with ENGINE_VM; NULL with *status set
+** and the error reported (ENGINE_NATIVE without a native engine, out of
+** memory, a start block that fails). */
+Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, int *status);
 
 #endif

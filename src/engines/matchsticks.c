@@ -95,9 +95,40 @@ static void st_free(Game *g) {
   free(st);
 }
 
+/* By the period k + 1: n sticks are lost for the player to move exactly
+** when k + 1 divides n; the winner then takes n mod (k + 1) and answers
+** every take t with k + 1 - t, so the game lasts 2 * (n / (k + 1)) plies
+** more (+1 for the first take), both players playing their best. */
+static void st_value(const Sticks *st, int32_t n, int32_t *margin, int32_t *plies) {
+  int32_t r = n % (st->k + 1);
+  *margin = r != 0 ? 1 : -1;
+  *plies = 2 * (n / (st->k + 1)) + (r != 0);
+}
+
+static int st_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a) {
+  Sticks *st = (Sticks *)g;
+  st_value(st, st->s[1], &a->margin, &a->plies);
+  a->nodes = 1;
+  a->book_hits = 0;
+  a->nmoves = 0;
+  if (o->root_only) return EXIT_OK;
+  for (int32_t t = 1; t <= st->k && t <= st->s[1]; t++) {
+    EngineMoveValue *m = &a->moves[a->nmoves++];
+    int32_t margin, plies;
+    st_value(st, st->s[1] - t, &margin, &plies);
+    m->margin = -margin;          /* the opponent's value, seen from here */
+    m->plies = 1 + plies;
+    m->exact = 1;
+  }
+  return EXIT_OK;
+}
+
 static const GameVtable sticks_vtable = {
-  st_generate, st_apply, st_undo, st_ended, st_no_moves, st_eval,
-  st_to_move, st_hash, st_state, st_format, st_print, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  .generate = st_generate, .apply = st_apply, .undo = st_undo, .ended = st_ended,
+  .no_moves = st_no_moves, .eval = st_eval, .to_move = st_to_move, .hash = st_hash,
+  .state = st_state, .format_move = st_format, .print = st_print,
+  .features = ENGINE_SOLVES | ENGINE_DISTANCES,
+  .solve = st_solve,
 };
 
 Game *native_sticks_new(const Program *p, char *why, size_t n) {
@@ -126,19 +157,4 @@ Game *native_sticks_new(const Program *p, char *why, size_t n) {
   g->key_bytes = sizeof st->s;
   g->destroy = st_free;
   return g;
-}
-
-int native_sticks_analyze(Game *g, int *win, int *plies, Move *winning, int *nwinning) {
-  if (g->vt != &sticks_vtable) return 0;
-  Sticks *st = (Sticks *)g;
-  int32_t r = st->s[1] % (st->k + 1);
-  *win = r != 0;
-  *plies = 2 * (st->s[1] / (st->k + 1)) + (r != 0);
-  *nwinning = 0;
-  if (r) {
-    memset(&winning[0], 0, sizeof winning[0]);
-    winning[0].arg[0] = (int16_t)r;
-    *nwinning = 1;
-  }
-  return 1;
 }

@@ -128,9 +128,42 @@ static void nim_free(Game *g) {
   free(nim);
 }
 
+static int nim_lost(const Nim *nim, const int32_t *heaps);
+
+/* The nim-sum rule answers at once: a move wins exactly when it leaves
+** the opponent lost by the same rule.  It gives no distance to the end. */
+static int nim_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a) {
+  Nim *nim = (Nim *)g;
+  int32_t heaps[NIM_MAX_HEAPS];
+  memcpy(heaps, nim->s + 1, (size_t)nim->nheaps * sizeof *heaps);
+  int win = !nim_lost(nim, heaps);
+  a->margin = win ? 1 : -1;
+  a->plies = -1;
+  a->nodes = 1;
+  a->book_hits = 0;
+  a->nmoves = 0;
+  if (o->root_only) return EXIT_OK;
+  /* The moves in generation order: heap by heap, fewest matches first. */
+  for (int h = 0; h < nim->nheaps; h++) {
+    int32_t keep = heaps[h];
+    for (int32_t n = 1; n <= keep; n++) {
+      heaps[h] = keep - n;
+      EngineMoveValue *m = &a->moves[a->nmoves++];
+      m->margin = nim_lost(nim, heaps) ? 1 : -1;
+      m->plies = -1;
+      m->exact = 1;
+    }
+    heaps[h] = keep;
+  }
+  return EXIT_OK;
+}
+
 static const GameVtable nim_vtable = {
-  nim_generate, nim_apply, nim_undo, nim_ended, nim_no_moves, nim_eval,
-  nim_to_move, nim_hash, nim_state, nim_format, nim_print, nim_canonical, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  .generate = nim_generate, .apply = nim_apply, .undo = nim_undo, .ended = nim_ended,
+  .no_moves = nim_no_moves, .eval = nim_eval, .to_move = nim_to_move, .hash = nim_hash,
+  .state = nim_state, .format_move = nim_format, .print = nim_print, .canonical = nim_canonical,
+  .features = ENGINE_SOLVES,
+  .solve = nim_solve,
 };
 
 Game *native_nim_new(const Program *p, char *why, size_t n) {
@@ -203,26 +236,3 @@ static int nim_lost(const Nim *nim, const int32_t *heaps) {
   return x == 0;
 }
 
-int native_nim_analyze(Game *g, int *win, Move *winning, int *nwinning) {
-  if (g->vt != &nim_vtable) return 0;
-  Nim *nim = (Nim *)g;
-  int32_t heaps[NIM_MAX_HEAPS];
-  memcpy(heaps, nim->s + 1, (size_t)nim->nheaps * sizeof *heaps);
-  *win = !nim_lost(nim, heaps);
-  *nwinning = 0;
-  /* A winning move leaves the opponent lost by the same rule. */
-  for (int h = 0; h < nim->nheaps && *win; h++) {
-    int32_t keep = heaps[h];
-    for (int32_t n = 1; n <= keep && *nwinning < GAME_MAX_MOVES; n++) {
-      heaps[h] = keep - n;
-      if (nim_lost(nim, heaps)) {
-        memset(&winning[*nwinning], 0, sizeof *winning);
-        winning[*nwinning].arg[0] = (int16_t)(h + 1);
-        winning[*nwinning].arg[1] = (int16_t)n;
-        (*nwinning)++;
-      }
-    }
-    heaps[h] = keep;
-  }
-  return 1;
-}

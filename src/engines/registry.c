@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engines/engines.h"
+#include "vm/vm.h"
 
 void native_out_of_memory(Game *g) {
   fputs("gsolve: error: out of memory\n", stderr);
@@ -42,4 +43,30 @@ Game *native_new(const Program *p, char *why, size_t n) {
     if (!strcmp(engines[i].name, name)) return engines[i].create(p, why, n);
   snprintf(why, n, "there is no native engine '%s' in this gsolve", name);
   return NULL;
+}
+
+Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, int *status) {
+  char why[256];
+  int allowed;
+  Game *g = NULL;
+  *status = EXIT_OK;
+  if (choice != ENGINE_VM && (gs_native_name(p, &allowed) || choice == ENGINE_NATIVE)) {
+    g = native_new(p, why, sizeof why);
+    if (g == NULL && strcmp(why, "out of memory") == 0) {
+      /* Not a reason to fall back on the VM, whose answers may differ in
+      ** what they give (distances): out of memory is said as such. */
+      fputs("gsolve: error: out of memory\n", err);
+      *status = EXIT_LIMIT;
+      return NULL;
+    }
+    if (g == NULL && choice == ENGINE_NATIVE) {
+      fprintf(err, "gsolve: error: --engine native: %s\n", why);
+      *status = EXIT_USAGE;
+      return NULL;
+    }
+    if (g == NULL && !quiet) fprintf(err, "gsolve: note: %s; using the VM\n", why);
+  }
+  if (g == NULL && (g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
+    fputs("gsolve: error: out of memory\n", err);
+  return g;
 }

@@ -53,6 +53,58 @@ typedef struct HistoryTrace {
   int nhits;
 } HistoryTrace;
 
+/* What an engine's own solver (GameVtable.solve) is asked: the command
+** line's settings that such solvers take. */
+typedef struct EngineSolveOptions {
+  size_t table_mib;               /* --tt-size; 0: no table */
+  int threads;                    /* --threads (ENGINE_THREADS); 0: one */
+  const char *without;            /* --without LIST (ENGINE_TECHNIQUES) */
+  const char *book;               /* --book FILE (ENGINE_BOOK) */
+  int weak;                       /* --weak: win, draw or loss only */
+  int all_moves;                  /* every move's value exact; else the
+                                  ** best moves exact, the others bounded */
+  int root_only;                  /* the position's value alone (test sets) */
+  int keep_table;                 /* keep what the table learnt (play) */
+  FILE *err;                      /* where errors go */
+} EngineSolveOptions;
+
+/* One root move's value from an engine's solver, for the root's mover. */
+typedef struct EngineMoveValue {
+  int32_t margin;                 /* final margin: > 0 a win, 0 a draw */
+  int32_t plies;                  /* plies to the end from the root (this
+                                  ** move included); -1: not known */
+  int exact;                      /* else margin is an upper bound */
+} EngineMoveValue;
+
+/* An engine solver's answer.  moves has room for GAME_MAX_MOVES, filled
+** in generation order (not with root_only). */
+typedef struct EngineAnswer {
+  int32_t margin, plies;          /* the root's, as for a move */
+  int nmoves;
+  EngineMoveValue *moves;
+  uint64_t nodes;                 /* positions searched */
+  uint64_t book_hits;             /* positions found in the book */
+} EngineAnswer;
+
+/* What --make-book built (GameVtable.make_book). */
+typedef struct EngineBookInfo {
+  int width, height;              /* the board it is for */
+  int from, to;                   /* stones of the positions it holds */
+  size_t positions;
+  uint64_t nodes;                 /* positions searched to build it */
+} EngineBookInfo;
+
+/* GameVtable.features: what an engine's own solver offers. */
+enum {
+  ENGINE_SOLVES = 1 << 0,         /* solve: exact values of the root's moves */
+  ENGINE_DISTANCES = 1 << 1,      /* ... with the plies to the end */
+  ENGINE_WEAK = 1 << 2,           /* --weak: win/draw/loss only, faster */
+  ENGINE_THREADS = 1 << 3,        /* --threads */
+  ENGINE_TECHNIQUES = 1 << 4,     /* --without LIST */
+  ENGINE_BOOK = 1 << 5,           /* --book FILE, make_book */
+  ENGINE_TABLE = 1 << 6           /* --tt-size sizes its table */
+};
+
 typedef struct GameVtable {
   /* Writes the legal moves of the current position into buf (room for
   ** GAME_MAX_MOVES) and returns their number, in generation order. */
@@ -106,6 +158,21 @@ typedef struct GameVtable {
   void (*history_key)(Game *g, int on);
   int (*history_trace)(Game *g, HistoryTrace *t);
   int (*history_line)(Game *g, const uint64_t **hashes);
+
+  /* Optional: an engine's own solver (the `native` solver).  features
+  ** says what it offers (ENGINE_*).  solve answers the current position,
+  ** which has not ended; an exit status (errors, and a stop by Ctrl-C or
+  ** --time-limit, already reported on o->err). */
+  unsigned features;
+  int (*solve)(Game *g, const EngineSolveOptions *o, EngineAnswer *a);
+  /* Optional (ENGINE_BOOK): solves the positions of 0..depth stones from
+  ** the start into an opening book saved as `path`; `progress`, if set,
+  ** hears of each level.  An exit status, as for solve. */
+  int (*make_book)(Game *g, const EngineSolveOptions *o, int depth, const char *path,
+                   void (*progress)(int stones, size_t positions, void *arg), void *arg,
+                   EngineBookInfo *info);
+  /* Optional (ENGINE_TECHNIQUES): the names --without takes. */
+  const char *techniques;
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */

@@ -923,16 +923,15 @@ static void vm_canonical(Game *g, const void *state, void *result);
 static void vm_pack(Game *g, const void *state, void *key);
 
 /* Games without symmetry have no canonical method. */
-static const GameVtable vm_vtable = {
-  vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
-  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, NULL, vm_pack,
-  vm_weights, vm_rewards, vm_set_history, vm_history_key, vm_history_trace, vm_history_line,
-};
-static const GameVtable vm_vtable_symmetric = {
-  vm_generate, vm_apply, vm_undo, vm_ended, vm_no_moves, vm_eval,
-  vm_to_move, vm_hash, vm_state, vm_format_move, vm_print, vm_canonical, vm_pack,
-  vm_weights, vm_rewards, vm_set_history, vm_history_key, vm_history_trace, vm_history_line,
-};
+#define VM_METHODS \
+  .generate = vm_generate, .apply = vm_apply, .undo = vm_undo, .ended = vm_ended,          \
+  .no_moves = vm_no_moves, .eval = vm_eval, .to_move = vm_to_move, .hash = vm_hash,        \
+  .state = vm_state, .format_move = vm_format_move, .print = vm_print, .pack = vm_pack,    \
+  .weights = vm_weights, .rewards = vm_rewards, .set_history = vm_set_history,             \
+  .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
+  .history_line = vm_history_line
+static const GameVtable vm_vtable = { VM_METHODS };
+static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical };
 
 /* Bits for the values lo..hi of a slot. */
 static int slot_bits(int32_t lo, int32_t hi) {

@@ -151,8 +151,9 @@ static void nim_destroy(Game *g) {
 }
 
 static const GameVtable nim_vt = {
-  nim_generate, nim_apply, nim_undo, nim_ended, nim_no_moves, no_eval,
-  nim_to_move, nim_hash, nim_state, nim_format, nim_print, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  .generate = nim_generate, .apply = nim_apply, .undo = nim_undo, .ended = nim_ended,
+  .no_moves = nim_no_moves, .eval = no_eval, .to_move = nim_to_move, .hash = nim_hash,
+  .state = nim_state, .format_move = nim_format, .print = nim_print
 };
 
 Game *nim_new(int nheaps, const int *heaps) {
@@ -253,9 +254,9 @@ static void coins_destroy(Game *g) {
 }
 
 static const GameVtable coins_vt = {
-  coins_generate, coins_apply, coins_undo, coins_ended, coins_no_moves,
-  no_eval, coins_to_move, coins_hash, coins_state, coins_format, coins_print,
-  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  .generate = coins_generate, .apply = coins_apply, .undo = coins_undo, .ended = coins_ended,
+  .no_moves = coins_no_moves, .eval = no_eval, .to_move = coins_to_move, .hash = coins_hash,
+  .state = coins_state, .format_move = coins_format, .print = coins_print
 };
 
 Game *coins_new(int n, const int *values) {
@@ -356,9 +357,9 @@ static int32_t graph_eval(Game *g) {
 }
 
 static const GameVtable graph_vt = {
-  graph_generate, graph_apply, graph_undo, graph_ended, graph_no_moves,
-  graph_eval, graph_to_move, graph_hash, graph_state, graph_format, graph_print,
-  NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  .generate = graph_generate, .apply = graph_apply, .undo = graph_undo, .ended = graph_ended,
+  .no_moves = graph_no_moves, .eval = graph_eval, .to_move = graph_to_move, .hash = graph_hash,
+  .state = graph_state, .format_move = graph_format, .print = graph_print
 };
 
 Game *graph_new(const GraphNode *nodes, int n, int start, int nplayers) {

@@ -166,9 +166,7 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE }, { "forced", C4_NO_FORCED },
   { "bare-tail", C4_NO_BARETAIL }, { "odd-threat", C4_NO_ODDTHREAT },
 };
-const char *const c4_technique_names =
-    "anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, "
-    "best-move, forced, bare-tail, odd-threat";
+const char *const c4_technique_names = C4_TECHNIQUE_NAMES;
 
 unsigned c4_technique(const char *name) {
   for (size_t i = 0; i < sizeof techniques / sizeof techniques[0]; i++)

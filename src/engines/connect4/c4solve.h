@@ -54,6 +54,8 @@ enum {
 ** "best-move", "forced", "bare-tail"), 0
 ** if unknown. */
 unsigned c4_technique(const char *name);
+#define C4_TECHNIQUE_NAMES "anticipation, threats, centre, table, lower-bounds, symmetry, " \
+  "narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat"
 extern const char *const c4_technique_names;   /* "anticipation, ..." */
 
 typedef struct C4Config {

@@ -27,6 +27,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engines/engines.h"
+#include "engines/connect4/c4solve.h"
+#include "util/status.h"
+#include "util/stop.h"
 
 typedef struct C4State {
   uint64_t stones[2];       /* Yellow's and Red's cells */
@@ -43,6 +46,8 @@ typedef struct C4 {
   C4State *hist;            /* positions before each move */
   int *hist_winner;
   int nhist, caphist;
+  C4Solver *solver;         /* the strong solver, made at its first use */
+  C4Book *book;             /* --book FILE, read then */
 } C4;
 
 static uint64_t column_mask(const C4 *c, int col) {
@@ -219,12 +224,122 @@ static void c4_engine_free(Game *g) {
   if (!c) return;
   free(c->hist);
   free(c->hist_winner);
+  c4_free(c->solver);
+  c4book_free(c->book);
   free(c);
 }
 
+/* The current position as the strong solver takes it (c4solve.h). */
+static void c4_query(const C4 *c, C4Query *q) {
+  memset(q, 0, sizeof *q);
+  q->width = c->w;
+  q->height = c->h;
+  q->mask = c->s.stones[0] | c->s.stones[1];
+  q->cur = c->s.stones[c->moves & 1];
+  q->moves = c->moves;
+}
+
+static int c4_out_of_memory(FILE *err) {
+  if (err) fputs("gsolve: error: out of memory\n", err);
+  return EXIT_LIMIT;
+}
+
+/* The strong solver, made once with the options' table size, threads,
+** techniques and book; an exit status. */
+static int c4_solver(C4 *c, const EngineSolveOptions *o) {
+  if (c->solver) return EXIT_OK;
+  C4Config cfg = { o->table_mib, o->threads ? o->threads : 1, 0, NULL };
+  if (o->without) {
+    /* A comma-separated list of the techniques to leave out. */
+    char list[256];
+    snprintf(list, sizeof list, "%s", o->without);
+    for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
+      unsigned bit = c4_technique(t);
+      if (bit == 0) {
+        if (o->err) fprintf(o->err, "gsolve: error: --without: unknown technique '%s' (%s)\n", t,
+                            c4_technique_names);
+        return EXIT_USAGE;
+      }
+      cfg.without |= bit;
+    }
+  }
+  if (o->book && c->book == NULL) {
+    int st = c4book_load(o->book, c->w, c->h, &c->book, o->err);
+    if (st != EXIT_OK) return st;
+  }
+  cfg.book = c->book;
+  if (o->table_mib == 0) cfg.without |= C4_NO_TABLE;
+  if ((c->solver = c4_new(c->w, c->h, &cfg)) == NULL) return c4_out_of_memory(o->err);
+  return EXIT_OK;
+}
+
+/* The solver stopped (Ctrl-C, --time-limit). */
+static int c4_stopped(uint64_t nodes, FILE *err) {
+  char msg[160];
+  int st = stop_message(msg, sizeof msg, nodes, "nodes");
+  if (err) fprintf(err, "gsolve: error: %s\n", msg);
+  return st;
+}
+
+/* Every root move's exact Pons score (hence value and plies), or with
+** root_only the position's score alone; the table cleared first unless
+** asked to keep it. */
+static int c4_engine_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *ans) {
+  C4 *c = (C4 *)g;
+  C4Query q;
+  C4Answer a;
+  int st = c4_solver(c, o);
+  if (st != EXIT_OK) return st;
+  c4_query(c, &q);
+  q.weak = o->weak;
+  q.all_moves = o->all_moves;
+  q.root_only = o->root_only;
+  if (!o->keep_table) c4_reset(c->solver);
+  if (c4_solve(c->solver, &q, &a) != 0)
+    return stop_requested ? c4_stopped(a.nodes, o->err) : c4_out_of_memory(o->err);
+  int cells = c->w * c->h;
+  ans->nodes = a.nodes;
+  ans->book_hits = a.book_hits;
+  ans->margin = a.score;
+  ans->plies = o->weak ? -1 : c4_plies_from_score(cells, q.moves, a.score);
+  ans->nmoves = o->root_only ? 0 : a.nmoves;
+  for (int i = 0; i < ans->nmoves; i++) {
+    int sc = a.move_score[i];
+    ans->moves[i].margin = sc;
+    ans->moves[i].plies = o->weak ? -1 : c4_plies_from_score(cells, q.moves, sc);
+    ans->moves[i].exact = a.move_exact[i];
+  }
+  return EXIT_OK;
+}
+
+/* --make-book: the positions of 0..depth stones from the empty board. */
+static int c4_engine_make_book(Game *g, const EngineSolveOptions *o, int depth, const char *path,
+                               void (*progress)(int, size_t, void *), void *arg,
+                               EngineBookInfo *info) {
+  C4 *c = (C4 *)g;
+  int st = c4_solver(c, o);
+  if (st != EXIT_OK) return st;
+  C4Book *b = c4book_new(c->w, c->h);
+  if (!b) return c4_out_of_memory(o->err);
+  uint64_t nodes = 0;
+  int rc = c4_make_book(c->solver, depth, b, &nodes, progress, arg);
+  if (rc == -2) st = c4_stopped(nodes, o->err);
+  else if (rc != 0) st = c4_out_of_memory(o->err);
+  else st = c4book_save(b, path, o->err);
+  *info = (EngineBookInfo){ b->width, b->height, b->from, b->to, b->n, nodes };
+  c4book_free(b);
+  return st;
+}
+
 static const GameVtable c4_vtable = {
-  c4_generate, c4_apply, c4_undo, c4_ended, c4_no_moves, c4_eval,
-  c4_to_move, c4_hash, c4_state, c4_format, c4_print, c4_canonical, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+  .generate = c4_generate, .apply = c4_apply, .undo = c4_undo, .ended = c4_ended,
+  .no_moves = c4_no_moves, .eval = c4_eval, .to_move = c4_to_move, .hash = c4_hash,
+  .state = c4_state, .format_move = c4_format, .print = c4_print, .canonical = c4_canonical,
+  .features = ENGINE_SOLVES | ENGINE_DISTANCES | ENGINE_WEAK | ENGINE_THREADS
+            | ENGINE_TECHNIQUES | ENGINE_BOOK | ENGINE_TABLE,
+  .solve = c4_engine_solve,
+  .make_book = c4_engine_make_book,
+  .techniques = C4_TECHNIQUE_NAMES,
 };
 
 Game *native_c4_new(const Program *p, char *why, size_t n) {
@@ -265,18 +380,4 @@ Game *native_c4_new(const Program *p, char *why, size_t n) {
   g->key_bytes = sizeof(C4State);
   g->destroy = c4_engine_free;
   return g;
-}
-
-/* The current position as the strong solver takes it (c4solve.h); 0 if
-** g is not this engine. */
-int native_c4_query(Game *g, C4Query *q) {
-  if (g->vt != &c4_vtable) return 0;
-  C4 *c = (C4 *)g;
-  memset(q, 0, sizeof *q);
-  q->width = c->w;
-  q->height = c->h;
-  q->mask = c->s.stones[0] | c->s.stones[1];
-  q->cur = c->s.stones[c->moves & 1];
-  q->moves = c->moves;
-  return 1;
 }

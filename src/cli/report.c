@@ -1,0 +1,492 @@
+/*
+** report.c -- what a run reports: the header (game, parameters,
+** position, player to move), then the mode's result as text or as one
+** JSON object (docs/cli.md gives the schema), and --stats on stderr.
+*/
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "search/value.h"
+#include "util/json.h"
+
+/* ---- reporting ---------------------------------------------------- */
+
+/* The parameters as text ("heaps=1,3,5,7"), or NULL. */
+char *params_text(const Program *p) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  if (f == NULL) return NULL;
+  gs_write_params_text(p, f);
+  if (fclose(f) != 0) {
+    free(buf);
+    return NULL;
+  }
+  return buf;
+}
+
+char *move_text(Game *g, const Move *m, char *buf, size_t size) {
+  buf[0] = '\0';
+  game_format_move(g, m, buf, size);
+  buf[size - 1] = '\0';
+  return buf;
+}
+
+void report_header(const Run *r) {
+  char *params = params_text(r->prog);
+  printf("game: %s", r->g->name);
+  if (params != NULL && params[0] != '\0') printf(" (%s)", params);
+  free(params);
+  fputs("\nposition: ", stdout);
+  if (r->pos.n == 0) fputs("start", stdout);
+  for (int i = 0; i < r->pos.n; i++)
+    printf("%s%s", i ? ", " : "", r->pos.moves[i]);
+  printf("\nto move: %s\n", game_mover_name(r->g));
+}
+
+/* The report gives positions and stored for a retrograde solve and
+** for an answer from a database. */
+static int reports_positions(const Run *r) {
+  const SolverInfo *s = r->job.solver;
+  return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0);
+}
+
+/* A solver's value: score and plies; *proven is 0 for the eval of a
+** position at the --depth horizon (then only the score means anything). */
+static void decode_value(const Run *r, Value v, int64_t *score,
+                         int64_t *plies, int *proven) {
+  alphabeta_decode(v, r->opt->solve.depth, score, plies, proven);
+}
+
+static void text_solve(const Run *r) {
+  const SolveResult *res = &r->job.search.result;
+  char buf[256];
+  int64_t score, plies;
+  int i, k, proven;
+  decode_value(r, res->value, &score, &plies, &proven);
+  if (r->opt->solve.depth) printf("depth: %d\n", r->opt->solve.depth);
+  printf("value: %s\nscore: %" PRId64 "\n",
+         proven ? value_verdict(score) : "-", score);
+  if (plies >= RETRO_ENDLESS || r->job.no_plies || !proven) printf("plies: -\nbest: ");   /* a draw forever */
+  else printf("plies: %" PRId64 "\nbest: ", plies);
+  if (res->nbest == 0) fputs("-", stdout);
+  for (i = k = 0; i < res->nmoves; i++)
+    if (res->best[i])
+      printf("%s%s", k++ ? ", " : "",
+             move_text(r->g, &res->moves[i], buf, sizeof buf));
+  printf("\nnodes: %" PRIu64 "\n", r->job.search.nodes);
+  if (reports_positions(r))
+    printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->job.retro.positions, r->job.retro.stored);
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds,
+         solver_report_name(&r->job), r->g->engine);
+  if (r->opt->solve.all_moves && res->nmoves > 0) {
+    int width = 4;
+    for (i = 0; i < res->nmoves; i++) {
+      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
+      if (w > width) width = w;
+    }
+    printf("%-*s  value  score  plies\n", width, "move");
+    for (i = 0; i < res->nmoves; i++) {
+      decode_value(r, res->values[i], &score, &plies, &proven);
+      printf("%-*s  %-5s  %5" PRId64 "  ", width,
+             move_text(r->g, &res->moves[i], buf, sizeof buf),
+             proven ? value_verdict(score) : "-", score);
+      if (plies >= RETRO_ENDLESS || r->job.no_plies || !proven) printf("%5s\n", "-");
+      else printf("%5" PRId64 "\n", plies);
+    }
+  }
+}
+
+static void report_text(const Run *r) {
+  report_header(r);
+  switch (r->opt->mode) {
+  case MODE_PERFT:
+    printf("perft %d: %" PRIu64 "\ngames: %" PRIu64 "\nnodes: %" PRIu64
+           "\nseconds: %.3f\nengine: %s\n", r->opt->perft_depth, r->perft.count,
+           r->perft.games, r->perft.nodes, r->seconds, r->g->engine);
+    break;
+  case MODE_PLAYOUTS: {
+    const Playouts *pl = &r->playouts;
+    printf("playouts: %" PRIu64 "\nmoves: %" PRIu64 " (%.1f a game)\nwins:", pl->games,
+           pl->moves, pl->games ? (double)pl->moves / (double)pl->games : 0.0);
+    for (int i = 0; i < r->g->nplayers; i++)
+      printf("%s %s %" PRIu64, i ? "," : "", r->g->player_names[i], pl->wins[i]);
+    printf("\ndraws: %" PRIu64 "\nseconds: %.3f\nplayouts/s: %.0f\nengine: %s\n", pl->draws,
+           r->seconds, r->seconds > 0 ? (double)pl->games / r->seconds : 0.0, r->g->engine);
+    break;
+  }
+  case MODE_COUNT:
+    printf("positions: %" PRIu64 "\nterminal: %" PRIu64 "\n", r->count.positions,
+           r->count.terminal);
+    if (r->count.canonical)
+      printf("canonical: %" PRIu64 "\n", r->count.canonical);
+    if (r->count.boards)
+      printf("boards: %" PRIu64 "\n", r->count.boards);
+    printf("nodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",
+           r->count.nodes, r->seconds, r->g->engine);
+    break;
+  default:
+    text_solve(r);
+  }
+}
+
+/* The fields every JSON report starts with: the game, its parameters,
+** the position and the player to move (an object is left open). */
+void report_json_head(JsonWriter *w, const Run *r) {
+  json_init(w, stdout);
+  json_begin_object(w);
+  json_key(w, "game");
+  json_string(w, r->g->name);
+  json_key(w, "params");
+  json_raw(w);
+  gs_write_params_json(r->prog, stdout);
+  json_key(w, "position");
+  json_begin_array(w);
+  for (int i = 0; i < r->pos.n; i++) json_string(w, r->pos.moves[i]);
+  json_end_array(w);
+  json_key(w, "to_move");
+  json_string(w, game_mover_name(r->g));
+}
+
+/* One object with every field; those the mode does not compute are null. */
+static void report_json(const Run *r) {
+  const SolveResult *res = &r->job.search.result;
+  Mode mode = r->opt->mode;
+  JsonWriter w;
+  char buf[256];
+  int64_t score = 0, plies = 0;
+  int proven = 1;
+  uint64_t nodes = mode == MODE_PLAYOUTS ? r->playouts.moves + r->playouts.games
+                 : mode == MODE_PERFT ? r->perft.nodes
+                 : mode == MODE_COUNT ? r->count.nodes : r->job.search.nodes;
+  int i;
+
+  report_json_head(&w, r);
+
+  if (mode == MODE_SOLVE) decode_value(r, res->value, &score, &plies, &proven);
+  json_key(&w, "value");
+  if (mode == MODE_SOLVE && proven) json_string(&w, value_verdict(score));
+  else json_null(&w);
+  json_key(&w, "score");
+  if (mode == MODE_SOLVE) json_int(&w, score);
+  else json_null(&w);
+  json_key(&w, "plies");
+  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS && !r->job.no_plies && proven) json_int(&w, plies);
+  else json_null(&w);
+  json_key(&w, "best");
+  if (mode == MODE_SOLVE) {
+    json_begin_array(&w);
+    for (i = 0; i < res->nmoves; i++)
+      if (res->best[i])
+        json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+    json_end_array(&w);
+  } else {
+    json_null(&w);
+  }
+
+  json_key(&w, "nodes");
+  json_uint(&w, nodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "solver");
+  if (mode == MODE_SOLVE)
+    json_string(&w, solver_report_name(&r->job));
+  else
+    json_null(&w);
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  json_key(&w, "perft");
+  if (mode == MODE_PERFT) json_uint(&w, r->perft.count);
+  else json_null(&w);
+  json_key(&w, "depth");
+  if (mode == MODE_PERFT) json_int(&w, r->opt->perft_depth);
+  else if (mode == MODE_SOLVE && r->opt->solve.depth) json_int(&w, r->opt->solve.depth);
+  else json_null(&w);
+  json_key(&w, "positions");
+  if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
+  else if (mode == MODE_SOLVE && reports_positions(r)) json_uint(&w, r->job.retro.positions);
+  else json_null(&w);
+  json_key(&w, "stored");
+  if (mode == MODE_SOLVE && reports_positions(r)) json_uint(&w, r->job.retro.stored);
+  else json_null(&w);
+  json_key(&w, "terminal");
+  if (mode == MODE_COUNT) json_uint(&w, r->count.terminal);
+  else json_null(&w);
+  json_key(&w, "canonical");
+  if (mode == MODE_COUNT && r->count.canonical) json_uint(&w, r->count.canonical);
+  else json_null(&w);
+  json_key(&w, "games");
+  if (mode == MODE_PERFT) json_uint(&w, r->perft.games);
+  else json_null(&w);
+  json_key(&w, "boards");
+  if (mode == MODE_COUNT && r->count.boards) json_uint(&w, r->count.boards);
+  else json_null(&w);
+  json_key(&w, "playouts");
+  if (mode == MODE_PLAYOUTS) {
+    json_begin_object(&w);
+    json_key(&w, "games");
+    json_uint(&w, r->playouts.games);
+    json_key(&w, "moves");
+    json_uint(&w, r->playouts.moves);
+    json_key(&w, "wins");
+    json_begin_array(&w);
+    for (i = 0; i < r->g->nplayers; i++) json_uint(&w, r->playouts.wins[i]);
+    json_end_array(&w);
+    json_key(&w, "draws");
+    json_uint(&w, r->playouts.draws);
+    json_end_object(&w);
+  } else {
+    json_null(&w);
+  }
+  json_key(&w, "payoffs");
+  json_null(&w);
+
+  if (mode == MODE_SOLVE && r->opt->pv) {
+    json_key(&w, "pv");
+    json_begin_array(&w);
+    for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
+    json_end_array(&w);
+    json_key(&w, "pv_repeats_from");
+    if (r->pv.repeats_from >= 0) json_int(&w, r->pv.repeats_from); else json_null(&w);
+  }
+  if (mode == MODE_SOLVE && r->opt->solve.all_moves) {
+    json_key(&w, "moves");
+    json_begin_array(&w);
+    for (i = 0; i < res->nmoves; i++) {
+      decode_value(r, res->values[i], &score, &plies, &proven);
+      json_begin_object(&w);
+      json_key(&w, "move");
+      json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+      json_key(&w, "value");
+      if (proven) json_string(&w, value_verdict(score));
+      else json_null(&w);
+      json_key(&w, "score");
+      json_int(&w, score);
+      json_key(&w, "plies");
+      if (plies < RETRO_ENDLESS && !r->job.no_plies && proven) json_int(&w, plies);
+      else json_null(&w);
+      json_key(&w, "probability");
+      json_null(&w);
+      json_end_object(&w);
+    }
+    json_end_array(&w);
+  }
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+/* ---- reporting expected values ------------------------------------ */
+
+/* An expected value as shown: 0 when the solvers take it as equal to 0
+** (EXP_EPS), so rounding noise (2.8e-17 for a symmetric game) is neither
+** printed nor given a sign. */
+static double exp_shown(double x) {
+  return fabs(x) <= EXP_EPS * (1 + fabs(x)) ? 0.0 : x;
+}
+
+/* The score of an expected value for the root's mover; at a chance root,
+** for the first player. */
+static double exp_root_score(const Run *r, const ExpValue *v) {
+  int m = r->job.exp.result.mover;
+  return exp_shown(exp_score(r->g, v, m == GAME_CHANCE ? 0 : m));
+}
+
+/* "win", "loss" or "draw" when the value is certain, else NULL. */
+static const char *exp_verdict(const Run *r, double score) {
+  if (!r->job.exp.result.deterministic || r->g->nplayers > 2) return NULL;
+  return score > 0.5e-9 ? "win" : score < -0.5e-9 ? "loss" : "draw";
+}
+
+static void text_expected(const Run *r) {
+  const ExpResult *res = &r->job.exp.result;
+  char buf[256];
+  double sc = exp_root_score(r, &res->value);
+  const char *verdict = exp_verdict(r, sc);
+  int i, k;
+  printf("value: %s\nscore: %.10g\n", verdict ? verdict : "-", sc);
+  if (res->vector) {
+    fputs("payoffs:", stdout);
+    for (i = 0; i < r->g->nplayers; i++)
+      printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(res->value.pay[i]));
+    fputc('\n', stdout);
+  }
+  if (res->deterministic) printf("plies: %.0f\n", res->value.plies);
+  else printf("plies: -\n");
+  fputs("best: ", stdout);
+  if (res->nbest == 0) fputs("-", stdout);
+  for (i = k = 0; i < res->nmoves; i++)
+    if (res->best[i])
+      printf("%s%s", k++ ? ", " : "", move_text(r->g, &res->moves[i], buf, sizeof buf));
+  printf("\nnodes: %" PRIu64 "\n", r->job.exp.nodes);
+  if (reports_positions(r))
+    printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->job.retro.positions, r->job.retro.stored);
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, solver_report_name(&r->job), r->g->engine);
+  if (r->opt->solve.all_moves && res->nmoves > 0) {
+    int width = 4;
+    for (i = 0; i < res->nmoves; i++) {
+      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
+      if (w > width) width = w;
+    }
+    printf("%-*s  value  %12s  plies%s\n", width, "move", "score", res->prob ? "  probability" : "");
+    for (i = 0; i < res->nmoves; i++) {
+      double s = exp_root_score(r, &res->values[i]);
+      const char *v = exp_verdict(r, s);
+      printf("%-*s  %-5s  %12.10g  ", width, move_text(r->g, &res->moves[i], buf, sizeof buf),
+             v ? v : "-", s);
+      if (res->deterministic) printf("%5.0f", res->values[i].plies);
+      else printf("%5s", "-");
+      if (res->prob) printf("  %11.10g", res->prob[i]);
+      fputc('\n', stdout);
+    }
+  }
+}
+
+static void json_expected(const Run *r) {
+  const ExpResult *res = &r->job.exp.result;
+  JsonWriter w;
+  char buf[256];
+  int i;
+  double sc = exp_root_score(r, &res->value);
+  const char *verdict = exp_verdict(r, sc);
+  report_json_head(&w, r);
+  json_key(&w, "value");
+  if (verdict) json_string(&w, verdict); else json_null(&w);
+  json_key(&w, "score");
+  json_real(&w, sc);
+  json_key(&w, "plies");
+  if (res->deterministic) json_int(&w, (int64_t)res->value.plies); else json_null(&w);
+  json_key(&w, "best");
+  json_begin_array(&w);
+  for (i = 0; i < res->nmoves; i++)
+    if (res->best[i]) json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+  json_end_array(&w);
+  json_key(&w, "nodes");
+  json_uint(&w, r->job.exp.nodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "solver");
+  json_string(&w, solver_report_name(&r->job));
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  static const char *const nulls[] = { "perft", "depth" };
+  for (i = 0; i < 2; i++) { json_key(&w, nulls[i]); json_null(&w); }
+  json_key(&w, "positions");
+  if (reports_positions(r)) json_uint(&w, r->job.retro.positions); else json_null(&w);
+  json_key(&w, "stored");
+  if (reports_positions(r)) json_uint(&w, r->job.retro.stored); else json_null(&w);
+  static const char *const nulls2[] = { "terminal", "canonical", "games", "boards", "playouts" };
+  for (i = 0; i < 5; i++) { json_key(&w, nulls2[i]); json_null(&w); }
+  json_key(&w, "payoffs");
+  if (res->vector) {
+    json_begin_array(&w);
+    for (i = 0; i < r->g->nplayers; i++) json_real(&w, exp_shown(res->value.pay[i]));
+    json_end_array(&w);
+  } else {
+    json_null(&w);
+  }
+  if (r->opt->solve.all_moves) {
+    json_key(&w, "moves");
+    json_begin_array(&w);
+    for (i = 0; i < res->nmoves; i++) {
+      double s = exp_root_score(r, &res->values[i]);
+      const char *v = exp_verdict(r, s);
+      json_begin_object(&w);
+      json_key(&w, "move");
+      json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
+      json_key(&w, "value");
+      if (v) json_string(&w, v); else json_null(&w);
+      json_key(&w, "score");
+      json_real(&w, s);
+      json_key(&w, "plies");
+      if (res->deterministic) json_int(&w, (int64_t)res->values[i].plies); else json_null(&w);
+      json_key(&w, "probability");
+      if (res->prob) json_real(&w, res->prob[i]); else json_null(&w);
+      json_end_object(&w);
+    }
+    json_end_array(&w);
+  }
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+/* --stats for an alphabeta solve, on stderr, after the report. */
+static void alphabeta_stats(const Run *r) {
+  const AbStats *a = &r->job.ab.stats;
+  uint64_t nodes = r->job.search.nodes;
+  fflush(stdout);
+  fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), evals %" PRIu64
+          ", root searches %" PRIu64 ", depths %" PRIu64 ", bound cutoffs %" PRIu64 "\n", nodes,
+          r->seconds > 0 ? (double)nodes / r->seconds : 0.0, a->evals,
+          a->probes, a->iterations, a->bound_cutoffs);
+  if (r->job.tt != NULL) {
+    const TtStats *t = tt_stats(r->job.tt);
+    size_t cap, used = tt_used(r->job.tt, &cap);
+    double p = t->probes ? (double)t->probes : 1.0;
+    fprintf(stderr, "stats: table probes %" PRIu64 ", hits %" PRIu64
+            " (%.1f%%), cutoffs %" PRIu64 " (%.1f%%), child cutoffs %" PRIu64
+            ", stores %" PRIu64 ", replaced %" PRIu64 "\n", t->probes,
+            t->hits, 100.0 * (double)t->hits / p, t->cutoffs,
+            100.0 * (double)t->cutoffs / p, a->etc_cutoffs, t->stores,
+            t->replaced);
+    fprintf(stderr, "stats: table entries %zu of %zu (%.1f%% full)\n", used,
+            cap, cap ? 100.0 * (double)used / (double)cap : 0.0);
+  } else {
+    fputs("stats: no table (--tt-size 0)\n", stderr);
+  }
+}
+
+/* --stats for a retrograde solve, on stderr. */
+static void retro_stats(const Run *r) {
+  const Retro *x = &r->job.retro;
+  double mib = (double)retro_memory(x) / (1 << 20);
+  fprintf(stderr, "stats: positions %llu, stored %llu (symmetry factor %.2f), moves %llu\n"
+          "stats: %zu bytes per stored position plus 16 per move; %.1f MiB in all\n"
+          "stats: enumeration %.3f s (%.0f positions/s), labelling %.3f s (%.0f positions/s)\n",
+          (unsigned long long)x->positions, (unsigned long long)x->stored,
+          x->stored ? (double)x->positions / (double)x->stored : 1.0, (unsigned long long)x->edges,
+          retro_bytes_per_position(x), mib, x->enumerate_seconds,
+          x->enumerate_seconds > 0 ? (double)x->positions / x->enumerate_seconds : 0.0,
+          x->label_seconds, x->label_seconds > 0 ? (double)x->stored / x->label_seconds : 0.0);
+}
+
+
+/* The result of the mode, on stdout. */
+void report_result(const Run *r) {
+  if (r->job.expected) {
+    if (r->opt->json) json_expected(r);
+    else { report_header(r); text_expected(r); }
+  } else if (r->opt->json) {
+    report_json(r);
+  } else {
+    report_text(r);
+  }
+}
+
+/* --stats, on stderr after the report: what the solver did, and which
+** solver it was and why it was chosen. */
+void report_stats(const Run *r) {
+  const SolveJob *j = &r->job;
+  if (!r->opt->stats || j->solver == NULL) return;
+  fflush(stdout);
+  const char *name = j->solver->name;
+  if (strcmp(name, "retro") == 0) {
+    retro_stats(r);
+  } else if (j->expected) {
+    fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
+            ", memo entries %" PRIu64 "\n", j->exp.nodes,
+            r->seconds > 0 ? (double)j->exp.nodes / r->seconds : 0.0,
+            j->exp.memo_hits, j->exp.memo_stored);
+  } else if (strcmp(name, "alphabeta") == 0) {
+    alphabeta_stats(r);
+  } else if (strcmp(name, "native") == 0 && (r->g->vt->features & ENGINE_TABLE)) {
+    const EngineSolveOptions *e = &r->opt->solve.engine;
+    fprintf(stderr, "stats: %s solver: nodes %" PRIu64 " (%.0f nodes/s), "
+            "threads %d, table %zu MiB, book hits %" PRIu64 "\n", r->g->engine, j->search.nodes,
+            r->seconds > 0 ? (double)j->search.nodes / r->seconds : 0.0,
+            e->threads ? e->threads : 1, r->opt->solve.tt_mib, j->book_hits);
+  }
+  fprintf(stderr, "stats: solver %s (%s)\n", solver_report_name(j), j->why);
+}

@@ -1,0 +1,147 @@
+/*
+** testset.c -- --test-set FILE: every line "moves score" (moves from the
+** start) is solved from scratch and its score checked against the
+** expected one; the count, the mismatches, the mean time and nodes.
+*/
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli/cli.h"
+#include "search/value.h"
+#include "util/json.h"
+
+/* One line of a test set: "moves score", the score its last word, the
+** moves before it (glued digits or words; "-" for none).  Zero-based
+** moves are column digits from 0 (Steininger's sets, up to 10 columns),
+** rewritten as the game's moves "1" .. "10" one word each.  1 with the
+** moves (in `moves`) and the expected score, 0 for a blank or comment
+** line, -1 malformed. */
+static int test_line(const char *line, int zero_based, char *moves, size_t size, long *want) {
+  size_t len = strlen(line);
+  while (len > 0 && isspace((unsigned char)line[len - 1])) len--;
+  size_t start = 0;
+  while (start < len && isspace((unsigned char)line[start])) start++;
+  if (start == len || line[start] == '#') return 0;
+  size_t last = len;                      /* the score: the last word */
+  while (last > start && !isspace((unsigned char)line[last - 1])) last--;
+  if (last == start) return -1;
+  char *end;
+  errno = 0;
+  *want = strtol(line + last, &end, 10);
+  if (end != line + len || errno == ERANGE) return -1;
+  size_t n = 0;
+  for (size_t i = start; i < last; i++) {
+    unsigned char c = (unsigned char)line[i];
+    if (n + 4 > size) return -1;          /* not reached: 3 bytes a character */
+    if (zero_based && isdigit(c)) {
+      n += (size_t)snprintf(moves + n, size - n, "%s%d", n ? " " : "", c - '0' + 1);
+    } else {
+      moves[n++] = (char)c;
+    }
+  }
+  while (n > 0 && isspace((unsigned char)moves[n - 1])) n--;
+  moves[n] = '\0';
+  if (strcmp(moves, "-") == 0) moves[0] = '\0';    /* the start position */
+  return 1;
+}
+
+int run_test_set(Run *r) {
+  const Options *o = r->opt;
+  FILE *f = fopen(o->test_set, "r");
+  if (f == NULL) {
+    fprintf(stderr, "gsolve: error: cannot read '%s': %s\n", o->test_set, strerror(errno));
+    return EXIT_IO;
+  }
+  char line[4096];
+  long n = 0, bad = 0, lineno = 0;
+  uint64_t nodes = 0;
+  double seconds = 0;
+  int st = EXIT_OK;
+  while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
+    lineno++;
+    char moves[3 * sizeof line];
+    long want;
+    int k = test_line(line, o->zero_based, moves, sizeof moves, &want);
+    if (strchr(line, '\n') == NULL && !feof(f)) k = -2;
+    if (k == 0) continue;
+    if (k < 0) {
+      fprintf(stderr, "gsolve: error: %s:%ld: %s\n", o->test_set, lineno,
+              k == -2 ? "a line longer than 4095 bytes" : "expected \"moves score\"");
+      st = EXIT_USAGE;
+      break;
+    }
+    Position pos;
+    if ((st = position_play(r->g, moves, &pos, stderr)) != EXIT_OK) { position_free(&pos); break; }
+    double t0 = now();
+    int64_t score = 0, plies;
+    uint64_t used = 0;
+    Outcome out;
+    solve_job_init(&r->job, r->g, pos.n, &o->solve, stderr);
+    if ((st = solver_choose(&r->job)) != EXIT_OK) {
+      position_free(&pos);
+      break;
+    }
+    const char *name = r->job.solver->name;
+    if (strcmp(name, "retro") == 0 || strcmp(name, "db") == 0) {
+      fprintf(stderr, "gsolve: error: --test-set takes the alphabeta, minimax or native solver\n");
+      st = EXIT_USAGE;
+    } else if (strcmp(name, "native") == 0 && !game_ended(r->g, &out)) {
+      /* The engine's solver on the root alone, its table cleared per line. */
+      EngineSolveOptions eo = o->solve.engine;
+      EngineAnswer a = { 0 };
+      eo.table_mib = o->solve.tt_mib;
+      eo.root_only = 1;
+      eo.err = stderr;
+      st = r->g->vt->solve(r->g, &eo, &a);
+      score = a.margin;
+      used = a.nodes;
+    } else {
+      st = solver_run(&r->job);
+      value_decode(r->job.search.result.value, &score, &plies);
+      used = r->job.search.nodes;
+    }
+    seconds += now() - t0;
+    if (st == EXIT_OK) {
+      nodes += used;
+      if (o->solve.engine.weak) { score = score > 0 ? 1 : score < 0 ? -1 : 0; want = want > 0 ? 1 : want < 0 ? -1 : 0; }
+      if (score != want) {
+        bad++;
+        fprintf(stderr, "%s:%ld: %s: expected %ld, got %lld\n", o->test_set, lineno, moves, want,
+                (long long)score);
+      }
+      n++;
+    }
+    for (int i = 0; i < pos.n; i++) game_undo(r->g);
+    position_free(&pos);
+    if (st != EXIT_OK) break;
+    solve_job_free(&r->job);
+  }
+  fclose(f);
+  if (st != EXIT_OK) return st;
+  double mean = n ? seconds / (double)n : 0;
+  if (o->json) {
+    JsonWriter w;
+    json_init(&w, stdout);
+    json_begin_object(&w);
+    json_key(&w, "test_set"); json_string(&w, o->test_set);
+    json_key(&w, "engine"); json_string(&w, r->g->engine);
+    json_key(&w, "solver"); json_string(&w, solver_report_name(&r->job));
+    json_key(&w, "positions"); json_int(&w, n);
+    json_key(&w, "mismatches"); json_int(&w, bad);
+    json_key(&w, "seconds"); json_double(&w, seconds);
+    json_key(&w, "mean_seconds"); json_raw(&w); printf("%.9f", mean);
+    json_key(&w, "nodes"); json_uint(&w, nodes);
+    json_key(&w, "mean_nodes"); json_raw(&w); printf("%.1f", n ? (double)nodes / (double)n : 0.0);
+    json_key(&w, "nodes_per_second"); json_raw(&w);
+    printf("%.0f", seconds > 0 ? (double)nodes / seconds : 0.0);
+    json_end_object(&w);
+    putchar('\n');
+  } else
+    printf("test set: %s\nengine: %s\nsolver: %s\npositions: %ld\nmismatches: %ld\n"
+           "mean time: %.1f us\nmean nodes: %.1f\nnodes/s: %.0f\n", o->test_set, r->g->engine,
+           solver_report_name(&r->job), n, bad, mean * 1e6, n ? (double)nodes / (double)n : 0.0,
+           seconds > 0 ? (double)nodes / seconds : 0.0);
+  return bad ? 1 : EXIT_OK;
+}

@@ -1,0 +1,345 @@
+/*
+** solvers.c -- the solver registry (solvers.h): the table of solvers,
+** the choice among them, and each row's run function, which sets up the
+** solver's own module (minimax.c, alphabeta.c, retro.c, db.c,
+** expectimax.c, or the engine's solver through the game interface).
+*/
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "search/db.h"
+#include "search/minimax.h"
+#include "search/solvers.h"
+#include "util/status.h"
+
+static int run_alphabeta(SolveJob *j);
+static int run_minimax(SolveJob *j);
+static int run_retro(SolveJob *j);
+static int run_db(SolveJob *j);
+static int run_expectimax(SolveJob *j);
+static int run_engine(SolveJob *j);
+
+#define NEEDS_ALL (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY)
+
+/* In the order auto prefers them among those that fit (solver_choose). */
+const SolverInfo solver_table[] = {
+  { "alphabeta", NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
+    "negamax alpha-beta with a transposition table (Star1 with chance)", run_alphabeta },
+  { "minimax", NEEDS_HISTORY, 0, "plain minimax, the reference", run_minimax },
+  { "retro", NEEDS_ALL, 0,
+    "retrograde analysis of every reachable position (cycles, --db FILE)", run_retro },
+  { "expectimax", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
+    "expected values: chance, per-move payoffs, max^n for n players", run_expectimax },
+  { "native", NEEDS_ALL | NEEDS_ENGINE, NEEDS_ENGINE,
+    "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine },
+  { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db },
+  { NULL, 0, 0, NULL, NULL }
+};
+
+const SolverInfo *solver_find(const char *name) {
+  if (strcmp(name, "maxn") == 0) name = "expectimax";
+  for (const SolverInfo *s = solver_table; s->name; s++)
+    if (strcmp(s->name, name) == 0) return s;
+  return NULL;
+}
+
+const char *solver_names(void) {
+  return "auto, alphabeta, minimax, retro, expectimax (maxn), native or db";
+}
+
+unsigned solver_needs(Game *g, const SolveOptions *o) {
+  unsigned n = 0;
+  if (g->nplayers > 2) n |= NEEDS_PLAYERS;
+  if (g->has_chance) n |= NEEDS_CHANCE;
+  if (g->has_rewards) n |= NEEDS_PAYOFFS;
+  if (g->has_history) n |= NEEDS_HISTORY;
+  if (g->vt->solve && (g->vt->features & ENGINE_SOLVES)) n |= NEEDS_ENGINE;
+  if (o->db) n |= NEEDS_DB;
+  return n;
+}
+
+void solve_job_init(SolveJob *j, Game *g, int base_ply, const SolveOptions *o, FILE *err) {
+  memset(j, 0, sizeof *j);
+  j->g = g;
+  j->base_ply = base_ply;
+  j->o = o;
+  j->err = err;
+  search_init(&j->search, g, base_ply, err);
+  exp_init(&j->exp, g, base_ply, err);
+  retro_init(&j->retro, g, base_ply, err);
+}
+
+void solve_job_free(SolveJob *j) {
+  search_free(&j->search);
+  exp_free(&j->exp);
+  retro_free(&j->retro);
+  tt_free(j->tt);
+  j->tt = NULL;
+  free(j->engine_moves);
+  j->engine_moves = NULL;
+}
+
+static int usage(SolveJob *j, const char *fmt, const char *arg) {
+  fputs("gsolve: error: ", j->err);
+  fprintf(j->err, fmt, arg);
+  fputc('\n', j->err);
+  return EXIT_USAGE;
+}
+
+/* "use --solver a, b or c": the solvers that accept what `needs` asks. */
+static void accepting(unsigned needs, char *buf, size_t n) {
+  const char *names[16];
+  int k = 0;
+  for (const SolverInfo *s = solver_table; s->name; s++)
+    if ((s->accepts & needs) == needs && !(s->requires & ~needs)) names[k++] = s->name;
+  size_t len = (size_t)snprintf(buf, n, "use --solver ");
+  for (int i = 0; i < k && len < n; i++)
+    len += (size_t)snprintf(buf + len, n - len, "%s%s", names[i],
+                            i + 2 < k ? ", " : i + 2 == k ? " or " : "");
+}
+
+/* The message for a solver that does not take the game. */
+static int refuse(SolveJob *j, const SolverInfo *s, unsigned needs) {
+  char alt[160];
+  unsigned missing = needs & ~s->accepts & ~(NEEDS_ENGINE | NEEDS_DB);
+  if (s->requires & ~needs) {
+    if (s->requires & NEEDS_DB)
+      return usage(j, "%s", "--solver db needs --db FILE");
+    return usage(j, "--solver %s needs a native engine with a solver of its own "
+                 "(Connect Four, Nim, matchsticks: --engine native)", s->name);
+  }
+  accepting(missing, alt, sizeof alt);
+  if (missing & NEEDS_PLAYERS) {
+    fprintf(j->err, "gsolve: error: the %s solver needs one or two players (this game has %d): "
+            "%s\n", s->name, j->g->nplayers, alt);
+    return EXIT_USAGE;
+  }
+  fprintf(j->err, "gsolve: error: the %s solver does not handle %s: %s\n", s->name,
+          missing & NEEDS_CHANCE ? "chance moves" : missing & NEEDS_PAYOFFS ? "per-move payoffs"
+          : "a repetition rule", alt);
+  return EXIT_USAGE;
+}
+
+int solver_choose(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  unsigned needs = solver_needs(j->g, o);
+  unsigned asks = needs & ~(NEEDS_ENGINE | NEEDS_DB);
+  const SolverInfo *s;
+  if (o->solver && strcmp(o->solver, "auto") != 0) {
+    if ((s = solver_find(o->solver)) == NULL)
+      return usage(j, "unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, native "
+                   "or db)", o->solver);
+    /* retro with --db builds the database; the others read it. */
+    if (s != solver_find("retro") && s != solver_find("db") && o->db)
+      return usage(j, "--db FILE is read by the db solver and written by retro, not by %s",
+                   s->name);
+    if ((s->accepts & asks) != asks || (s->requires & ~needs)) return refuse(j, s, asks);
+    j->solver = s;
+    snprintf(j->why, sizeof j->why, "named by --solver");
+    return EXIT_OK;
+  }
+  if ((needs & NEEDS_DB) && (asks & (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS))) {
+    return usage(j, "%s", "--db takes the retrograde solver, which does not handle chance, "
+                 "per-move payoffs or more than two players");
+  } else if (needs & NEEDS_DB) {
+    s = solver_find("db");
+    snprintf(j->why, sizeof j->why, "--db FILE: answered from the database");
+  } else if ((needs & NEEDS_ENGINE) && !o->depth) {
+    s = solver_find("native");
+    snprintf(j->why, sizeof j->why, "the %s engine solves these positions itself", j->g->engine);
+  } else if (needs & NEEDS_PLAYERS) {
+    s = solver_find("expectimax");
+    snprintf(j->why, sizeof j->why, "%d players: max^n", j->g->nplayers);
+  } else {
+    s = solver_find("alphabeta");
+    snprintf(j->why, sizeof j->why, "%s", asks & (NEEDS_CHANCE | NEEDS_PAYOFFS)
+             ? "two players with chance or payoffs: Star1 alpha-beta on expected values"
+             : "two players: alpha-beta with a transposition table");
+  }
+  if ((s->accepts & asks) != asks) return refuse(j, s, asks);
+  j->solver = s;
+  return EXIT_OK;
+}
+
+/* Checks of the options that only some solvers take. */
+static int check_options(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  const char *name = j->solver->name;
+  int native = strcmp(name, "native") == 0, ab = strcmp(name, "alphabeta") == 0;
+  if (o->engine.weak && !native)
+    return usage(j, "%s", "--weak needs the native Connect Four solver (--engine native)");
+  if (o->score_only && !ab)
+    return usage(j, "%s", o->score_only > 0 ? "--score-only is a mode of the alphabeta solver"
+                 : "--with-plies is a mode of the alphabeta solver");
+  if (o->no_deepening && !ab)
+    return usage(j, "%s", "--no-deepening is a mode of the alphabeta solver");
+  if (o->depth && !ab)
+    return usage(j, "%s", "--depth is a search of the alphabeta solver "
+                 "(with --solve or --all-moves) or the depth of --tree-dot");
+  return EXIT_OK;
+}
+
+int solver_run(SolveJob *j) {
+  int st = check_options(j);
+  if (st != EXIT_OK) return st;
+  if (j->o->progress) {
+    progress_start(&j->progress, j->err);
+    j->search.progress = &j->progress;
+  }
+  st = j->solver->run(j);
+  progress_end(&j->progress);
+  return st;
+}
+
+const char *solver_report_name(const SolveJob *j) {
+  if (j->solver == NULL) return "alphabeta";
+  if (strcmp(j->solver->name, "native") == 0) return j->g->engine;
+  return j->solver->name;
+}
+
+/* ---- expected values ------------------------------------------------ */
+
+/* The solvers of expected values take no --depth, --pv or --db. */
+static int expected_begin(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  if (o->depth)
+    return usage(j, "%s", "--depth takes deterministic games without per-move payoffs");
+  if (o->pv)
+    return usage(j, "%s", "--pv takes games without chance, per-move payoffs or more than two "
+                 "players");
+  if (o->db)
+    return usage(j, "%s", "--db takes the retrograde solver, which does not handle chance, "
+                 "per-move payoffs or more than two players");
+  j->exp.table_mib = o->tt_mib;
+  j->exp.all_moves = o->all_moves;
+  j->expected = 1;
+  return EXIT_OK;
+}
+
+static int run_expectimax(SolveJob *j) {
+  int st = expected_begin(j);
+  return st != EXIT_OK ? st : expectimax_solve(&j->exp);
+}
+
+/* ---- exact values --------------------------------------------------- */
+
+static int run_alphabeta(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  if (j->g->has_chance || j->g->has_rewards) {
+    int st = expected_begin(j);
+    return st != EXIT_OK ? st : star1_solve(&j->exp);
+  }
+  if (o->tt_mib > 0 && j->tt == NULL && (j->tt = tt_new(o->tt_mib)) == NULL) {
+    fputs("gsolve: error: out of memory\n", j->err);
+    return EXIT_LIMIT;
+  }
+  alphabeta_options(&j->ab);
+  j->ab.all_moves = o->all_moves;
+  j->ab.depth = o->depth;
+  j->ab.score_only = o->score_only ? o->score_only > 0 : j->g->score_only;
+  j->no_plies = j->ab.score_only;
+  j->ab.deepen = !o->no_deepening;
+  return alphabeta_run(&j->search, j->tt, &j->ab);
+}
+
+static int run_minimax(SolveJob *j) {
+  return minimax_solve(&j->search);
+}
+
+/* The retrograde solver's memory limit without --memory: three quarters
+** of the physical memory, so that it stops with a message rather than
+** being killed by the system.  0 (none) if the size is unknown. */
+static size_t default_memory(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return 0;
+  return (size_t)pages / 4 * 3 * (size_t)size;
+}
+
+static int run_retro(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  Game *g = j->g;
+  int vector = g->has_chance || g->has_rewards || g->nplayers > 2;
+  if (vector) {
+    int st = expected_begin(j);
+    if (st != EXIT_OK) return st;
+  }
+  if (o->max_positions) j->retro.max_positions = o->max_positions;
+  /* Expected values take --memory alone (their tables are the retro's). */
+  j->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : vector ? 0 : default_memory();
+  j->retro.progress = o->progress;
+  if (o->no_symmetry) j->retro.canonical = NULL;
+  if (vector) return retro_solve_vector(&j->retro, &j->exp);
+  int st = retro_solve(&j->retro, &j->search);
+  if (st == EXIT_OK && o->db) {
+    j->from_db = 1;
+    st = db_write(&j->retro, o->db, g->name, j->db_params, j->rules_hash, j->err);
+  }
+  return st;
+}
+
+static int run_db(SolveJob *j) {
+  j->from_db = 1;
+  int st = db_read(&j->retro, j->o->db, j->g->name, j->db_params, j->rules_hash, j->err);
+  return st != EXIT_OK ? st : retro_answer(&j->retro, &j->search);
+}
+
+/* The engine's own solver, through the game interface: every root
+** move's value (and plies where the engine knows them). */
+static int run_engine(SolveJob *j) {
+  Search *s = &j->search;
+  SolveResult *res = &s->result;
+  Game *g = j->g;
+  EngineAnswer a;
+  if (search_root_begin(s) != EXIT_OK) return s->status;
+  if (res->terminal) return EXIT_OK;
+  if (j->engine_moves == NULL
+      && (j->engine_moves = calloc(GAME_MAX_MOVES, sizeof *j->engine_moves)) == NULL) {
+    fputs("gsolve: error: out of memory\n", j->err);
+    return EXIT_LIMIT;
+  }
+  EngineSolveOptions eo = j->o->engine;
+  eo.all_moves = j->o->all_moves;
+  eo.table_mib = j->o->tt_mib;
+  eo.err = j->err;
+  memset(&a, 0, sizeof a);
+  a.moves = j->engine_moves;
+  int st = g->vt->solve(g, &eo, &a);
+  if (st != EXIT_OK) return st;
+  s->nodes = a.nodes;
+  j->book_hits = a.book_hits;
+  j->no_plies = eo.weak || !(g->vt->features & ENGINE_DISTANCES);
+  for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
+    const EngineMoveValue *m = &a.moves[i];
+    res->values[i] = value_make(m->margin, m->plies < 0 ? 0 : m->plies, res->mover);
+    res->exact[i] = (unsigned char)m->exact;
+  }
+  search_root_finish(s);
+  return EXIT_OK;
+}
+
+/* --pv: the position `ply` moves past the root, solved like the root
+** (without all moves, with what is left of --depth).  The job's own
+** search is set aside meanwhile: the report still gives the root's. */
+int solver_pv_solve(void *ctx, Search *s, int ply, int depth) {
+  SolveJob *j = ctx;
+  Search root = j->search;
+  AbOptions ab = j->ab;
+  int st;
+  j->search = *s;
+  search_init(&j->search, j->g, j->base_ply + ply, j->err);
+  if (strcmp(j->solver->name, "native") == 0) {
+    st = run_engine(j);
+  } else if (j->from_db || strcmp(j->solver->name, "retro") == 0) {
+    st = retro_answer(&j->retro, &j->search);
+  } else if (strcmp(j->solver->name, "minimax") == 0) {
+    st = minimax_solve(&j->search);
+  } else {
+    j->ab.all_moves = 0;
+    j->ab.depth = depth;
+    st = alphabeta_run(&j->search, j->tt, &j->ab);
+  }
+  *s = j->search;
+  j->search = root;
+  j->ab = ab;
+  return st;
+}
