@@ -75,30 +75,12 @@ static const Type T_ERR = { TY_ERROR, 0, 0, 0 };
 /* Emitting                                                           */
 /* ------------------------------------------------------------------ */
 
-/* Net stack effect of an instruction (CALL is adjusted by the caller). */
-static int stack_effect(OpCode op, int a) {
-  switch (op) {
-    case OP_CONST: case OP_DUP: case OP_LOADL: case OP_LOADS: case OP_LOADLK:
-    case OP_LOADSL:
-      return 1;
-    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
-    case OP_LOADSXY:
-      return -1;
-    case OP_POP: case OP_STOREL: case OP_STORES: case OP_JMPF: case OP_JMPT:
-    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_MOD:
-    case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
-    case OP_RET: case OP_STEP: case OP_AT: case OP_LINE: case OP_NBR:
-    case OP_MIN: case OP_MAX: case OP_SETNEXT: case OP_WIN: case OP_LOSE:
-    case OP_COUNTS: case OP_NEXTCHANCE:
-      return -1;
-    case OP_PAY:
-      return -2;
-    case OP_STORELI: case OP_STORESI: case OP_JLT: case OP_JLE: case OP_JGT:
-    case OP_JGE: case OP_JEQ: case OP_JNE:
-      return -2;
-    case OP_SCORE: return -a;
-    default: return 0;
-  }
+/* Net stack effect of an instruction, as opcodes.def declares it.  A
+** CALL's operand A is still the function's index (compile_program makes
+** it a chunk index at the end). */
+static int stack_effect(const Compiler *c, OpCode op, int32_t a, int32_t b) {
+  int r = op == OP_CALL && a >= 0 && a < c->r->nfuncs && c->fret[a].kind != TY_VOID;
+  return op_pushes(op, a, b, r) - op_pops(op, a, b);
 }
 
 static int emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Span at) {
@@ -124,7 +106,7 @@ static int emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Sp
     p->code[p->ncode] = words[i];
     p->pos[p->ncode++] = at.start;
   }
-  c->stack += stack_effect(op, a);
+  c->stack += stack_effect(c, op, a, b);
   if (c->stack > c->maxstack) c->maxstack = c->stack;
   if (c->nrecent == 4) { memmove(c->recent, c->recent + 1, 3 * sizeof(int)); c->nrecent = 3; }
   c->recent[c->nrecent++] = at_pc;
@@ -143,7 +125,9 @@ static int recent_op(Compiler *c, int k) {
 static void drop_recent(Compiler *c, int k) {
   for (int i = 0; i < k; i++) {
     int pc = c->recent[--c->nrecent];
-    c->stack -= stack_effect((OpCode)c->p->code[pc], c->p->code[pc + 1 < c->p->ncode ? pc + 1 : pc]);
+    const int32_t *w = c->p->code + pc;
+    int n = op_operands[w[0]];
+    c->stack -= stack_effect(c, (OpCode)w[0], n > 0 ? w[1] : 0, n > 1 ? w[2] : 0);
     c->p->ncode = pc;
   }
 }
@@ -542,8 +526,6 @@ static Type call_expr(Compiler *c, Node *e) {
     }
     Type rt = c->fret[s->index];
     emit(c, OP_CALL, s->index, want, e->span);
-    c->stack += -want + (rt.kind != TY_VOID);
-    if (c->stack > c->maxstack) c->maxstack = c->stack;
     return rt;
   }
   /* Other names (a state called max, say) do not hide the built-ins. */

@@ -11,19 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const dir_names[DIR_COUNT] = {
-  "north", "northeast", "east", "southeast",
-  "south", "southwest", "west", "northwest",
-};
-const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
-const int dir_dy[DIR_COUNT] = { 1, 1, 0, -1, -1, -1, 0, 1 };
-
-void *prog_alloc(Program *p, size_t n) {
-  void *m = arena_alloc(p->arena, n ? n : 1);
-  if (!m) p->oom = 1;
-  return m;
-}
-
 static Type mktype(TypeKind k, int32_t lo, int32_t hi) {
   Type t = { k, 0, lo, hi };
   return t;

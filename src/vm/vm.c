@@ -22,7 +22,7 @@ typedef struct Frame {
   int chunk;          /* index into p->chunks */
   int base;           /* first local in the stack */
   int ret_pc;         /* where the caller resumes */
-  int ret_sp;         /* caller's stack height after the call's arguments */
+  int ret_sp;         /* VM_CHECK_STACK: the caller's height after the call */
 } Frame;
 
 typedef struct Mark {
@@ -165,22 +165,6 @@ static void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...)
   exit(status);
 }
 
-/* The name of a slot for messages: heap[2], cell[a3], winner. */
-static void slot_name(const Program *p, int s, char *buf, size_t n) {
-  if (s == 0) { snprintf(buf, n, "mover"); return; }
-  for (int i = 0; i < p->nvars; i++) {
-    const StateVar *v = &p->vars[i];
-    int size = v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];
-    if (s < v->base || s >= v->base + size) continue;
-    int k = s - v->base;
-    if (v->ndims == 0) snprintf(buf, n, "%s", v->name);
-    else if (v->ndims == 1) snprintf(buf, n, "%s[%d]", v->name, k);
-    else snprintf(buf, n, "%s[%d][%d]", v->name, k / v->dim[1], k % v->dim[1]);
-    return;
-  }
-  snprintf(buf, n, "slot %d", s);
-}
-
 /* ------------------------------------------------------------------ */
 /* State writes and the trail                                         */
 /* ------------------------------------------------------------------ */
@@ -198,7 +182,7 @@ static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int3
   if (!vm->writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
   if (v < p->lo[s] || v > p->hi[s]) {
     char name[96];
-    slot_name(p, s, name, sizeof name);
+    program_slot_name(p, s, name, sizeof name);
     vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "value %d out of range %d..%d for '%s'", v, p->lo[s], p->hi[s], name);
   }
   int32_t old = vm->slots[s];
@@ -283,6 +267,68 @@ static int32_t floor_mod(int32_t a, int32_t b) {
   return m;
 }
 
+#ifdef VM_CHECK_STACK
+/* The checked build (make asan) holds every instruction to the stack
+** effect opcodes.def declares, and every frame to the maxstack the
+** compiler computed: a mismatch is a bug in the compiler or the VM, so it
+** aborts with the instruction and the heights. */
+typedef struct StackCheck {
+  int op;             /* the instruction being checked, -1 before the first */
+  int pc, depth;      /* where it ran */
+  int expect;         /* its frame's operand height after it */
+} StackCheck;
+
+/* The operand height of the frame at `depth`: values above its locals. */
+static int frame_height(const VM *vm, const int32_t *sp, int depth) {
+  const Chunk *ch = &vm->p->chunks[vm->frames[depth].chunk];
+  return (int)(sp - (vm->stack + vm->frames[depth].base + ch->nlocals));
+}
+
+static void stack_fault(const VM *vm, const StackCheck *k, const char *what, int want, int got) {
+  const char *name = k->op >= 0 && k->op < OP__COUNT ? op_names[k->op] : "?";
+  fprintf(stderr, "gsolve: internal error: stack check: %s at pc %d: %s %d, found %d\n",
+          name, k->pc, what, want, got);
+  abort();
+}
+
+/* Before an instruction: its pops are there; what height it must leave. */
+static void stack_before(VM *vm, StackCheck *k, int op, int pc, const int32_t *sp, int depth) {
+  const int32_t *w = vm->p->code + pc + 1;
+  int n = op_operands[op];
+  int32_t a = n > 0 ? w[0] : 0, b = n > 1 ? w[1] : 0;
+  int r = op == OP_CALL ? vm->p->chunks[a].returns : 0;
+  int height = frame_height(vm, sp, depth);
+  k->op = op;
+  k->pc = pc;
+  k->depth = depth;
+  if (height < op_pops(op, a, b)) stack_fault(vm, k, "pops", op_pops(op, a, b), height);
+  k->expect = height - op_pops(op, a, b) + op_pushes(op, a, b, r);
+  /* The caller's height once the callee returns (checked at RET). */
+  if (op == OP_CALL && depth + 1 < VM_MAX_CALLS) vm->frames[depth + 1].ret_sp = k->expect;
+}
+
+/* After it: the height it declared, within the chunk's maxstack.  A CALL
+** leaves the callee's empty frame; a RET the caller's height the CALL
+** declared. */
+static void stack_after(const VM *vm, const StackCheck *k, const int32_t *sp, int depth) {
+  if (k->op < 0) return;
+  int height = frame_height(vm, sp, depth);
+  int want = k->expect;
+  if (k->op == OP_CALL) want = 0;
+  else if ((k->op == OP_RET || k->op == OP_RET0) && depth < k->depth) want = vm->frames[k->depth].ret_sp;
+  int want_depth = k->op == OP_CALL ? k->depth + 1 : depth < k->depth ? k->depth - 1 : k->depth;
+  if (depth != want_depth) stack_fault(vm, k, "call depth", want_depth, depth);
+  if (height != want) stack_fault(vm, k, "operand height", want, height);
+  int max = vm->p->chunks[vm->frames[depth].chunk].maxstack;
+  if (height > max) stack_fault(vm, k, "maxstack", max, height);
+}
+#define STACK_BEFORE() stack_before(vm, &check, op, op_pc, sp, depth)
+#define STACK_AFTER() stack_after(vm, &check, sp, depth)
+#else
+#define STACK_BEFORE() ((void)0)
+#define STACK_AFTER() ((void)0)
+#endif
+
 /* Runs chunk `ci` with `nargs` arguments; returns the value of a top-level
 ** `return` (eval), else 0.  An outcome statement stops the whole run. */
 static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
@@ -303,22 +349,25 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
   vm->frames[0].base = 0;
   vm->frames[0].ret_pc = -1;
   int32_t *locals = stack;
+#ifdef VM_CHECK_STACK
+  StackCheck check = { -1, 0, 0, 0 };
+#endif
 
   /* Dispatch: computed goto with GCC and clang, a switch elsewhere. */
 #if defined(__GNUC__)
   static const void *const dispatch[OP__COUNT] = {
-#define OPCODE_LABEL(name, n, syn) &&do_##name,
-    OPCODE_LIST(OPCODE_LABEL)
-#undef OPCODE_LABEL
+#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = &&do_##name,
+#include "compiler/opcodes.def"
+#undef OPCODE
   };
 #define CASE(name) do_##name:
-#define NEXT() do { op_pc = pc; op = code[pc++]; goto *dispatch[op]; } while (0)
+#define NEXT() do { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
 #define DISPATCH_START() NEXT();
 #define DISPATCH_END()
 #else
 #define CASE(name) case OP_##name:
 #define NEXT() break
-#define DISPATCH_START() for (;;) { op_pc = pc; op = code[pc++]; switch (op) {
+#define DISPATCH_START() for (;;) { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); switch (op) {
 #define DISPATCH_END() default: FAIL("bad opcode %d", op); } }
 #endif
 #define POP() (*--sp)
@@ -616,6 +665,8 @@ static int32_t run(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef PUSH
 #undef TOP
 #undef FAIL
+#undef STACK_BEFORE
+#undef STACK_AFTER
 }
 
 /* ------------------------------------------------------------------ */
