@@ -1141,8 +1141,9 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
   p->nrules = nmoves;
   if (nmoves == 0) diag_error(d, zero, "the game declares no moves (add: move NAME(...) { ... })");
 
-  /* Step 3. -D names must exist. */
-  for (int i = 0; i < ndefs; i++) {
+  /* Step 3. -D names must exist.  Out of memory, a parameter may have
+  ** been left undeclared: gs_compile reports the lack of memory alone. */
+  for (int i = 0; i < ndefs && !p->oom; i++) {
     int found = 0;
     for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, defs[i].name);
     if (!found) {
