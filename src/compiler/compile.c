@@ -11,6 +11,7 @@
 */
 #include "compiler/resolve.h"
 #include "compiler/opcodes.h"
+#include "compiler/builtins.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,15 +61,6 @@ typedef struct Compiler {
 
 static Type mkt(TypeKind k) { Type t = { k, 0, 0, 0 }; return t; }
 
-static int is_builtin_function(const char *name) {
-  static const char *const names[] = {
-    "len", "sum", "max", "min", "abs", "at", "col", "row", "step", "line",
-    "count", "opposite", "opponent", "neighbours", "neighbors", NULL,
-  };
-  for (int i = 0; names[i]; i++)
-    if (!strcmp(names[i], name)) return 1;
-  return 0;
-}
 static const Type T_ERR = { TY_ERROR, 0, 0, 0 };
 
 /* ------------------------------------------------------------------ */
@@ -365,7 +357,7 @@ static Type name_expr(Compiler *c, Node *e) {
   if (!s) {
     if (!strcmp(e->name, "chance"))
       diag_error(c->d, e->span, "'chance' needs a chance move (declare one: chance move NAME(...) { ... })");
-    else if (is_builtin_function(e->name))
+    else if (builtin_find(e->name, -1))
       diag_error(c->d, e->span, "'%s' is a built-in function, not a value", e->name);
     else
       diag_error(c->d, e->span, "unknown name '%s'", e->name);
@@ -488,8 +480,9 @@ static Type index_expr(Compiler *c, Node *e, int store, Node *value, int op) {
 static int arity(Compiler *c, Node *e, int want) {
   int n = ast_count(e->a);
   if (n != want) {
-    diag_error(c->d, e->span, "%s() takes %d argument%s, not %d", e->name, want,
-               want == 1 ? "" : "s", n);
+    char msg[160];
+    arity_message(msg, sizeof msg, e->name, want, n);
+    diag_error(c->d, e->span, "%s", msg);
     return 0;
   }
   return 1;
@@ -503,6 +496,57 @@ static Target array_arg(Compiler *c, Node *e, int need_board) {
                                          : "expected a state array");
     t.kind = TG_NONE;
   }
+  return t;
+}
+
+/* A call of a built-in function, as its row of the table (builtins.c)
+** says: folded to a constant, or its arguments and one instruction. */
+static Type builtin_call(Compiler *c, Node *e) {
+  Program *p = c->p;
+  int nargs = ast_count(e->a);
+  const Builtin *b = builtin_find(e->name, nargs);
+  if (!b) {
+    diag_error(c->d, e->span, "unknown function '%s'", e->name);
+    return T_ERR;
+  }
+  if (b->kind == BUILTIN_ITERATE) {
+    diag_error(c->d, e->span, "neighbours() can only be iterated: for n in neighbours(c) { ... }");
+    return T_ERR;
+  }
+  if (b->rect && p->board != BOARD_RECT) {
+    diag_error(c->d, e->span, "%s() needs a rect board", b->name);
+    return T_ERR;
+  }
+  if (!arity(c, e, b->nargs)) return T_ERR;
+  if (b->kind == BUILTIN_FOLD) {
+    int ok = 1;
+    Type t;
+    int32_t v = resolve_const(c->r, e, &t, &ok);
+    if (!ok) return T_ERR;
+    emit(c, OP_CONST, v, 0, e->span);
+    return mkt(TY_INT);
+  }
+  Target arr;
+  memset(&arr, 0, sizeof arr);
+  int k = 0;
+  for (Node *a = e->a; a; a = a->next, k++) {
+    switch (b->arg[k]) {
+      case BARG_ARRAY: case BARG_BOARD_ARRAY:
+        arr = array_arg(c, a, b->arg[k] == BARG_BOARD_ARRAY);
+        break;
+      case BARG_ELEMENT: {
+        Type vt = expr(c, a);
+        if (arr.kind != TG_NONE && !type_compatible(vt, arr.elem))
+          diag_error(c->d, a->span, "%s() compares values of another type", b->name);
+        break;
+      }
+      default: expect(c, a, builtin_arg_type(b->arg[k]), b->what[k]); break;
+    }
+  }
+  int size = arr.ndims == 2 ? arr.dim[0] * arr.dim[1] : arr.dim[0];
+  emit(c, b->op, arr.base, size, e->span);
+  Type t = mkt(b->result);
+  if (t.kind == TY_PLAYER) { t.lo = 1; t.hi = p->nplayers; }
   return t;
 }
 
@@ -529,7 +573,7 @@ static Type call_expr(Compiler *c, Node *e) {
     return rt;
   }
   /* Other names (a state called max, say) do not hide the built-ins. */
-  if (s && !is_builtin_function(e->name)) {
+  if (s && !builtin_find(e->name, -1)) {
     static const char *const what[] = { "parameter", "constant", "member of an enumeration",
                                         "type", "state variable", "function", "move", "value",
                                         "value", "board" };
@@ -537,94 +581,7 @@ static Type call_expr(Compiler *c, Node *e) {
                s->kind <= SYM_BOARDDECL ? what[s->kind] : "name");
     return T_ERR;
   }
-  const char *n = e->name;
-  int nargs = ast_count(e->a);
-  /* Built-ins over list parameters fold to constants. */
-  if ((!strcmp(n, "len") || !strcmp(n, "sum") || ((!strcmp(n, "max") || !strcmp(n, "min")) && nargs == 1))) {
-    int ok = 1;
-    Type t;
-    int32_t v = resolve_const(c->r, e, &t, &ok);
-    if (!ok) return T_ERR;
-    emit(c, OP_CONST, v, 0, e->span);
-    return mkt(TY_INT);
-  }
-  if (!strcmp(n, "max") || !strcmp(n, "min")) {
-    if (!arity(c, e, 2)) return T_ERR;
-    expect(c, e->a, TY_INT, "an argument of max/min");
-    expect(c, e->a->next, TY_INT, "an argument of max/min");
-    emit(c, n[1] == 'a' ? OP_MAX : OP_MIN, 0, 0, e->span);
-    return mkt(TY_INT);
-  }
-  if (!strcmp(n, "abs")) {
-    if (!arity(c, e, 1)) return T_ERR;
-    expect(c, e->a, TY_INT, "the argument of abs");
-    emit(c, OP_ABS, 0, 0, e->span);
-    return mkt(TY_INT);
-  }
-  if (!strcmp(n, "at") || !strcmp(n, "col") || !strcmp(n, "row") || !strcmp(n, "step") ||
-      !strcmp(n, "line")) {
-    if (p->board != BOARD_RECT) {
-      diag_error(c->d, e->span, "%s() needs a rect board", n);
-      return T_ERR;
-    }
-  }
-  if (!strcmp(n, "at")) {
-    if (!arity(c, e, 2)) return T_ERR;
-    expect(c, e->a, TY_INT, "a column");
-    expect(c, e->a->next, TY_INT, "a row");
-    emit(c, OP_AT, 0, 0, e->span);
-    return mkt(TY_CELL);
-  }
-  if (!strcmp(n, "col") || !strcmp(n, "row")) {
-    if (!arity(c, e, 1)) return T_ERR;
-    expect(c, e->a, TY_CELL, "a cell");
-    emit(c, n[0] == 'c' ? OP_COLOF : OP_ROWOF, 0, 0, e->span);
-    return mkt(TY_INT);
-  }
-  if (!strcmp(n, "step")) {
-    if (!arity(c, e, 2)) return T_ERR;
-    expect(c, e->a, TY_CELL, "a cell");
-    expect(c, e->a->next, TY_DIR, "a direction");
-    emit(c, OP_STEP, 0, 0, e->span);
-    return mkt(TY_CELL);
-  }
-  if (!strcmp(n, "opposite")) {
-    if (!arity(c, e, 1)) return T_ERR;
-    expect(c, e->a, TY_DIR, "a direction");
-    emit(c, OP_OPPOSITE, 0, 0, e->span);
-    return mkt(TY_DIR);
-  }
-  if (!strcmp(n, "opponent")) {
-    if (!arity(c, e, 1)) return T_ERR;
-    expect(c, e->a, TY_PLAYER, "a player");
-    emit(c, OP_NEXTP, 0, 0, e->span);
-    Type t = { TY_PLAYER, 0, 1, p->nplayers };
-    return t;
-  }
-  if (!strcmp(n, "line")) {
-    if (!arity(c, e, 3)) return T_ERR;
-    Target t = array_arg(c, e->a, 1);
-    expect(c, e->a->next, TY_CELL, "a cell");
-    expect(c, e->a->next->next, TY_DIR, "a direction");
-    emit(c, OP_LINE, t.base, p->ncells, e->span);
-    return mkt(TY_INT);
-  }
-  if (!strcmp(n, "count")) {
-    if (!arity(c, e, 2)) return T_ERR;
-    Target t = array_arg(c, e->a, 0);
-    Type vt = expr(c, e->a->next);
-    if (t.kind != TG_NONE && !type_compatible(vt, t.elem))
-      diag_error(c->d, e->a->next->span, "count() compares values of another type");
-    int size = t.ndims == 2 ? t.dim[0] * t.dim[1] : t.dim[0];
-    emit(c, OP_COUNTS, t.base, size, e->span);
-    return mkt(TY_INT);
-  }
-  if (!strcmp(n, "neighbours") || !strcmp(n, "neighbors")) {
-    diag_error(c->d, e->span, "neighbours() can only be iterated: for n in neighbours(c) { ... }");
-    return T_ERR;
-  }
-  diag_error(c->d, e->span, "unknown function '%s'", n);
-  return T_ERR;
+  return builtin_call(c, e);
 }
 
 static Type binary_expr(Compiler *c, Node *e) {
@@ -879,9 +836,8 @@ static int is_constant(Compiler *c, Node *e) {
     case NODE_UNARY: return is_constant(c, e->a);
     case NODE_BINARY: return e->op != '/' && e->op != '%' && is_constant(c, e->a) && is_constant(c, e->b);
     case NODE_CALL: {
-      if (strcmp(e->name, "len") && strcmp(e->name, "sum") && strcmp(e->name, "abs") &&
-          strcmp(e->name, "max") && strcmp(e->name, "min"))
-        return 0;
+      const Builtin *b = builtin_find(e->name, ast_count(e->a));
+      if (!b || b->fold == FOLD_NONE || b->nargs != ast_count(e->a)) return 0;
       if (resolve_lookup(c->r, e->name)) return 0;
       for (Node *a = e->a; a; a = a->next) {
         Symbol *s = a->kind == NODE_NAME && !find_local(c, a->name) ? resolve_lookup(c->r, a->name) : NULL;
@@ -985,7 +941,8 @@ static void for_stmt(Compiler *c, Node *s) {
     for_counted(c, s, mkt(TY_INT), it->a, it->b, 0, 0, -1, 0);
     return;
   }
-  if (it->kind == NODE_CALL && (!strcmp(it->name, "neighbours") || !strcmp(it->name, "neighbors"))) {
+  const Builtin *iterated = it->kind == NODE_CALL ? builtin_find(it->name, -1) : NULL;
+  if (iterated && iterated->kind == BUILTIN_ITERATE) {
     for_neighbours(c, s, it);
     return;
   }

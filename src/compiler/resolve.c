@@ -5,6 +5,7 @@
 ** functions and moves, which may be called or named from anywhere.
 */
 #include "compiler/resolve.h"
+#include "compiler/builtins.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -211,41 +212,38 @@ static int32_t fit32(Resolver *r, Node *e, int64_t v, int *ok) {
   return (int32_t)v;
 }
 
+/* A call of a built-in that folds (builtins.c): len, sum, max and min of
+** a list parameter; max, min and abs of constants. */
 static int32_t fold_builtin(Resolver *r, Node *e, Type *t, int *ok) {
   Program *p = r->p;
   int n = ast_count(e->a);
   *t = mktype(TY_INT, 0, 0);
-  if ((strcmp(e->name, "len") == 0 || strcmp(e->name, "max") == 0 ||
-       strcmp(e->name, "min") == 0 || strcmp(e->name, "sum") == 0) && n == 1) {
-    Type lt;
-    int32_t v = resolve_const(r, e->a, &lt, ok);
-    (void)v;
-    if (!*ok) return 0;
-    if (lt.kind != TY_LIST) return fail(r, e->a, ok, "expected a list parameter");
-    if (e->name[0] == 'l') return lt.hi;
-    if (lt.hi == 0 && e->name[0] == 'm') return fail(r, e, ok, "max() and min() of an empty list");
-    int64_t acc = e->name[0] == 's' ? 0 : p->konst[lt.lo];
-    for (int i = 0; i < lt.hi; i++) {
-      int32_t x = p->konst[lt.lo + i];
-      if (e->name[0] == 's') acc += x;
-      else if (e->name[1] == 'a') acc = x > acc ? x : acc;
+  const Builtin *b = builtin_find(e->name, n);
+  if (!b || b->fold == FOLD_NONE) return fail(r, e, ok, "not a constant expression");
+  if (b->nargs != n) {
+    char msg[160];
+    arity_message(msg, sizeof msg, e->name, b->nargs, n);
+    return fail(r, e, ok, msg);
+  }
+  Type ta, tb;
+  int32_t a = resolve_const(r, e->a, &ta, ok);
+  if (!*ok) return 0;
+  if (b->arg[0] == BARG_LIST) {
+    if (ta.kind != TY_LIST) return fail(r, e->a, ok, "expected a list parameter");
+    if (b->fold == FOLD_LEN) return ta.hi;
+    if (ta.hi == 0 && b->fold != FOLD_SUM) return fail(r, e, ok, "max() and min() of an empty list");
+    int64_t acc = b->fold == FOLD_SUM ? 0 : p->konst[ta.lo];
+    for (int i = 0; i < ta.hi; i++) {
+      int32_t x = p->konst[ta.lo + i];
+      if (b->fold == FOLD_SUM) acc += x;
+      else if (b->fold == FOLD_MAX) acc = x > acc ? x : acc;
       else acc = x < acc ? x : acc;
     }
     return fit32(r, e, acc, ok);
   }
-  if ((strcmp(e->name, "max") == 0 || strcmp(e->name, "min") == 0) && n == 2) {
-    Type ta, tb;
-    int32_t a = resolve_const(r, e->a, &ta, ok);
-    int32_t b = resolve_const(r, e->a->next, &tb, ok);
-    if (e->name[1] == 'a') return a > b ? a : b;
-    return a < b ? a : b;
-  }
-  if (strcmp(e->name, "abs") == 0 && n == 1) {
-    Type ta;
-    int32_t a = resolve_const(r, e->a, &ta, ok);
-    return fit32(r, e, a < 0 ? -(int64_t)a : a, ok);
-  }
-  return fail(r, e, ok, "not a constant expression");
+  if (b->fold == FOLD_ABS) return fit32(r, e, a < 0 ? -(int64_t)a : a, ok);
+  int32_t c = resolve_const(r, e->a->next, &tb, ok);
+  return b->fold == FOLD_MAX ? (a > c ? a : c) : (a < c ? a : c);
 }
 
 int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok) {
@@ -990,17 +988,10 @@ static void declare_players(Resolver *r, Node *decl) {
   }
 }
 
-/* The built-in functions (compile.c); user functions and moves may not
-** take their names. */
-static const char *const builtin_functions[] = {
-  "len", "sum", "max", "min", "abs", "at", "col", "row", "step", "line",
-  "count", "opposite", "opponent", "neighbours", "neighbors", NULL,
-};
-
+/* Names a function or move; the built-in functions' names are taken. */
 static int register_named(Resolver *r, Node *decl, SymKind k, Node ***arr, int *n) {
-  for (int i = 0; builtin_functions[i]; i++)
-    if (!strcmp(builtin_functions[i], decl->name))
-      diag_error(r->d, decl->span, "'%s' is a built-in function and cannot be redefined", decl->name);
+  if (builtin_find(decl->name, -1))
+    diag_error(r->d, decl->span, "'%s' is a built-in function and cannot be redefined", decl->name);
   Symbol *s = declare(r, decl->name, k, decl->span);
   Node **a = realloc(*arr, (size_t)(*n + 1) * sizeof(Node *));
   if (!a) { r->p->oom = 1; return 0; }
