@@ -69,6 +69,19 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   return p;
 }
 
+const char *const dir_names[DIR_COUNT] = {
+  "north", "northeast", "east", "southeast",
+  "south", "southwest", "west", "northwest",
+};
+const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
+const int dir_dy[DIR_COUNT] = { 1, 1, 0, -1, -1, -1, 0, 1 };
+
+void *prog_alloc(Program *p, size_t n) {
+  void *m = arena_alloc(p->arena, n ? n : 1);
+  if (!m) p->oom = 1;
+  return m;
+}
+
 void gs_program_free(Program *p) {
   if (!p) return;
   arena_free(p->arena);
@@ -130,6 +143,21 @@ int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t 
       return snprintf(buf, n, "%d", v);
     default: return snprintf(buf, n, "%d", v);
   }
+}
+
+void program_slot_name(const Program *p, int s, char *buf, size_t n) {
+  if (s == 0) { snprintf(buf, n, "mover"); return; }
+  for (int i = 0; i < p->nvars; i++) {
+    const StateVar *v = &p->vars[i];
+    int size = v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];
+    if (s < v->base || s >= v->base + size) continue;
+    int k = s - v->base;
+    if (v->ndims == 0) snprintf(buf, n, "%s", v->name);
+    else if (v->ndims == 1) snprintf(buf, n, "%s[%d]", v->name, k);
+    else snprintf(buf, n, "%s[%d][%d]", v->name, k / v->dim[1], k % v->dim[1]);
+    return;
+  }
+  snprintf(buf, n, "slot %d", s);
 }
 
 static void write_param_value(const Program *p, const ParamInfo *pi, FILE *out, int json) {

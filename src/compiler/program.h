@@ -1,8 +1,8 @@
 /*
 ** program.h -- a compiled game: its declarations, state layout, bytecode.
 **
-** Built by resolve.c (declarations, parameters, state layout) and
-** compile.c (bodies to bytecode); read by the VM and the disassembler.
+** Built by the resolver (declarations, parameters, state layout) and the
+** compiler (bodies to bytecode); read by the VM and the disassembler.
 */
 #ifndef GSOLVE_PROGRAM_H
 #define GSOLVE_PROGRAM_H
@@ -163,8 +163,10 @@ void resolver_free(Resolver *r);
 /* compile.c: bodies -> bytecode (uses the resolver's symbols). */
 int compile_program(Program *p, Diag *d, Resolver *r);
 
-/* Helpers shared by the resolver, compiler, VM and printer. */
+/* program.c: helpers shared by the resolver, compiler, VM and printer. */
 int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t n);
-void *prog_alloc(Program *p, size_t n);   /* arena memory, zeroed */
+/* The name of a state slot for messages: heap[2], cell[3][1], mover. */
+void program_slot_name(const Program *p, int slot, char *buf, size_t n);
+void *prog_alloc(Program *p, size_t n);   /* arena memory, zeroed; sets p->oom */
 
 #endif

@@ -1,33 +1,17 @@
 /*
-** resolve.c -- the declarations of a .game file: players, parameters (with
-** the -D overrides), constants, types, the board, the state layout and the
-** symmetry group.  Names must be declared before they are used, except
-** functions and moves, which may be called or named from anywhere.
+** resolve.c -- the declarations of a .game file: the symbol table, players,
+** parameters (with the -D overrides), constants, types and the state
+** layout, in the order written.  Names must be declared before they are
+** used, except functions and moves, which may be called or named from
+** anywhere.  Types and constant folding are in resolve_types.c, the board,
+** the symmetries and the repetition rule in resolve_board.c.
 */
 #include "compiler/resolve.h"
+#include "compiler/builtins.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-
-const char *const dir_names[DIR_COUNT] = {
-  "north", "northeast", "east", "southeast",
-  "south", "southwest", "west", "northwest",
-};
-const int dir_dx[DIR_COUNT] = { 0, 1, 1, 1, 0, -1, -1, -1 };
-const int dir_dy[DIR_COUNT] = { 1, 1, 0, -1, -1, -1, 0, 1 };
-
-void *prog_alloc(Program *p, size_t n) {
-  void *m = arena_alloc(p->arena, n ? n : 1);
-  if (!m) p->oom = 1;
-  return m;
-}
-
-static Type mktype(TypeKind k, int32_t lo, int32_t hi) {
-  Type t = { k, 0, lo, hi };
-  return t;
-}
 
 /* ------------------------------------------------------------------ */
 /* Symbols                                                            */
@@ -39,7 +23,7 @@ Symbol *resolve_lookup(Resolver *r, const char *name) {
   return NULL;
 }
 
-static const char *sym_kind_word(SymKind k) {
+const char *resolve_kind_word(SymKind k) {
   switch (k) {
     case SYM_PARAM: return "parameter";
     case SYM_CONST: return "constant";
@@ -53,7 +37,7 @@ static const char *sym_kind_word(SymKind k) {
 }
 
 /* Declares a global name; a second declaration is an error. */
-static Symbol *declare(Resolver *r, const char *name, SymKind k, Span where) {
+Symbol *resolve_declare(Resolver *r, const char *name, SymKind k, Span where) {
   Symbol *old = resolve_lookup(r, name);
   if (old) {
     if (old->where.end == 0 && old->where.start == 0)
@@ -61,7 +45,7 @@ static Symbol *declare(Resolver *r, const char *name, SymKind k, Span where) {
     else {
       diag_error(r->d, where, "duplicate definition of '%s'", name);
       diag_report(r->d, "note", old->where, "'%s' was first defined here as a %s",
-                  name, sym_kind_word(old->kind));
+                  name, resolve_kind_word(old->kind));
     }
     return NULL;
   }
@@ -88,301 +72,14 @@ static Symbol *declare(Resolver *r, const char *name, SymKind k, Span where) {
 ** type, so its uses do not cascade into "unknown name" errors. */
 static void poison(Resolver *r, Node *decl) {
   if (resolve_lookup(r, decl->name)) return;
-  Symbol *s = declare(r, decl->name, SYM_VALUE, decl->span);
+  Symbol *s = resolve_declare(r, decl->name, SYM_VALUE, decl->span);
   if (s) s->type = mktype(TY_ERROR, 0, 0);
 }
 
-static void declare_value(Resolver *r, const char *name, Type t, int32_t v) {
+void resolve_declare_value(Resolver *r, const char *name, Type t, int32_t v) {
   Span none = { 0, 0 };
-  Symbol *s = declare(r, name, SYM_VALUE, none);
+  Symbol *s = resolve_declare(r, name, SYM_VALUE, none);
   if (s) { s->type = t; s->value = v; }
-}
-
-/* ------------------------------------------------------------------ */
-/* Types                                                              */
-/* ------------------------------------------------------------------ */
-
-int type_compatible(Type a, Type b) {
-  if (a.kind == TY_ERROR || b.kind == TY_ERROR) return 1;
-  int ai = a.kind == TY_INT || a.kind == TY_CELL;
-  int bi = b.kind == TY_INT || b.kind == TY_CELL;
-  if (ai && bi) return 1;
-  if (a.kind != b.kind) return 0;
-  return a.kind != TY_ENUM || a.enum_id == b.enum_id;
-}
-
-const char *type_name(const Program *p, Type t, char *buf, size_t n) {
-  switch (t.kind) {
-    case TY_INT: snprintf(buf, n, "int"); break;
-    case TY_BOOL: snprintf(buf, n, "bool"); break;
-    case TY_PLAYER: snprintf(buf, n, "player"); break;
-    case TY_CELL: snprintf(buf, n, "cell"); break;
-    case TY_DIR: snprintf(buf, n, "dir"); break;
-    case TY_LIST: snprintf(buf, n, "list"); break;
-    case TY_VOID: snprintf(buf, n, "nothing"); break;
-    case TY_ENUM:
-      if (p->enums[t.enum_id].name[0]) snprintf(buf, n, "%s", p->enums[t.enum_id].name);
-      else snprintf(buf, n, "{%s, ...}", p->enums[t.enum_id].members[0]);
-      break;
-    default: snprintf(buf, n, "?"); break;
-  }
-  return buf;
-}
-
-/* Declares an enumeration's members as global constants. */
-static Type declare_enum(Resolver *r, const char *name, Node *members) {
-  Program *p = r->p;
-  int n = ast_count(members);
-  EnumInfo *e = realloc(p->enums, (size_t)(p->nenums + 1) * sizeof *e);
-  if (!e) { p->oom = 1; return mktype(TY_ERROR, 0, 0); }
-  p->enums = e;
-  EnumInfo *info = &p->enums[p->nenums];
-  info->name = name;
-  info->count = n;
-  info->members = prog_alloc(p, (size_t)n * sizeof(char *));
-  Type t = { TY_ENUM, p->nenums, 0, n - 1 };
-  p->nenums++;
-  int i = 0;
-  for (Node *m = members; m; m = m->next, i++) {
-    if (info->members) info->members[i] = m->name;
-    /* A member may be named like a built-in value (Go's `ko` has `none`):
-    ** it exists for -D and printing, but the name keeps its built-in
-    ** meaning in expressions. */
-    Symbol *old = resolve_lookup(r, m->name);
-    if (old && old->where.start == 0 && old->where.end == 0 && old->kind == SYM_VALUE) continue;
-    Symbol *s = declare(r, m->name, SYM_ENUMVAL, m->span);
-    if (s) { s->type = t; s->value = i; }
-  }
-  return t;
-}
-
-Type resolve_type(Resolver *r, Node *t, int storable) {
-  Program *p = r->p;
-  switch (t->kind) {
-    case NODE_TINT:
-      if (storable) {
-        diag_error(r->d, t->span, "a stored value needs bounds: write a range such as 0..9");
-        return mktype(TY_ERROR, 0, 0);
-      }
-      return mktype(TY_INT, INT32_MIN, INT32_MAX);
-    case NODE_TBOOL: return mktype(TY_BOOL, 0, 1);
-    case NODE_TPLAYER: return mktype(TY_PLAYER, 0, p->nplayers);
-    case NODE_TDIR: return mktype(TY_DIR, 0, DIR_COUNT - 1);
-    case NODE_TCELL:
-      if (p->board == BOARD_NONE) {
-        diag_error(r->d, t->span, "type 'cell' needs a board declaration before it");
-        return mktype(TY_ERROR, 0, 0);
-      }
-      return mktype(TY_CELL, -1, p->ncells - 1);
-    case NODE_TENUM: return declare_enum(r, "", t->a);
-    case NODE_TRANGE: {
-      int ok1 = 1, ok2 = 1;
-      Type t1, t2;
-      int32_t lo = resolve_const(r, t->a, &t1, &ok1);
-      int32_t hi = resolve_const(r, t->b, &t2, &ok2);
-      if (!ok1 || !ok2 || t1.kind == TY_ERROR || t2.kind == TY_ERROR) return mktype(TY_ERROR, 0, 0);
-      if (t1.kind != TY_INT || t2.kind != TY_INT) {
-        diag_error(r->d, t->span, "range bounds must be integers");
-        return mktype(TY_ERROR, 0, 0);
-      }
-      if (lo > hi) {
-        diag_error(r->d, t->span, "empty range %d..%d", lo, hi);
-        return mktype(TY_ERROR, 0, 0);
-      }
-      return mktype(TY_INT, lo, hi);
-    }
-    case NODE_TSET:
-      diag_error(r->d, t->span, "'in LIST' is only allowed for a move's arguments");
-      return mktype(TY_ERROR, 0, 0);
-    case NODE_NAME: case NODE_TNAME: {
-      Symbol *s = resolve_lookup(r, t->name);
-      if (!s || s->kind != SYM_TYPE) {
-        diag_error(r->d, t->span, "'%s' is not a type", t->name);
-        return mktype(TY_ERROR, 0, 0);
-      }
-      return s->type;
-    }
-    default:
-      diag_error(r->d, t->span, "expected a type");
-      return mktype(TY_ERROR, 0, 0);
-  }
-}
-
-/* ------------------------------------------------------------------ */
-/* Constant expressions                                               */
-/* ------------------------------------------------------------------ */
-
-static int32_t fail(Resolver *r, Node *e, int *ok, const char *msg) {
-  if (*ok) diag_error(r->d, e->span, "%s", msg);
-  *ok = 0;
-  return 0;
-}
-
-/* Checked 64-bit result back to 32 bits. */
-static int32_t fit32(Resolver *r, Node *e, int64_t v, int *ok) {
-  if (v < INT32_MIN || v > INT32_MAX) return fail(r, e, ok, "integer overflow in a constant");
-  return (int32_t)v;
-}
-
-static int32_t fold_builtin(Resolver *r, Node *e, Type *t, int *ok) {
-  Program *p = r->p;
-  int n = ast_count(e->a);
-  *t = mktype(TY_INT, 0, 0);
-  if ((strcmp(e->name, "len") == 0 || strcmp(e->name, "max") == 0 ||
-       strcmp(e->name, "min") == 0 || strcmp(e->name, "sum") == 0) && n == 1) {
-    Type lt;
-    int32_t v = resolve_const(r, e->a, &lt, ok);
-    (void)v;
-    if (!*ok) return 0;
-    if (lt.kind != TY_LIST) return fail(r, e->a, ok, "expected a list parameter");
-    if (e->name[0] == 'l') return lt.hi;
-    if (lt.hi == 0 && e->name[0] == 'm') return fail(r, e, ok, "max() and min() of an empty list");
-    int64_t acc = e->name[0] == 's' ? 0 : p->konst[lt.lo];
-    for (int i = 0; i < lt.hi; i++) {
-      int32_t x = p->konst[lt.lo + i];
-      if (e->name[0] == 's') acc += x;
-      else if (e->name[1] == 'a') acc = x > acc ? x : acc;
-      else acc = x < acc ? x : acc;
-    }
-    return fit32(r, e, acc, ok);
-  }
-  if ((strcmp(e->name, "max") == 0 || strcmp(e->name, "min") == 0) && n == 2) {
-    Type ta, tb;
-    int32_t a = resolve_const(r, e->a, &ta, ok);
-    int32_t b = resolve_const(r, e->a->next, &tb, ok);
-    if (e->name[1] == 'a') return a > b ? a : b;
-    return a < b ? a : b;
-  }
-  if (strcmp(e->name, "abs") == 0 && n == 1) {
-    Type ta;
-    int32_t a = resolve_const(r, e->a, &ta, ok);
-    return fit32(r, e, a < 0 ? -(int64_t)a : a, ok);
-  }
-  return fail(r, e, ok, "not a constant expression");
-}
-
-int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok) {
-  *t = mktype(TY_INT, 0, 0);
-  if (!e) return fail(r, e, ok, "missing expression");
-  if (++r->depth > AST_MAX_DEPTH) {
-    r->depth--;
-    return fail(r, e, ok, "constant expression nested too deeply");
-  }
-  int32_t v = 0;
-  switch (e->kind) {
-    case NODE_INT: v = (int32_t)e->ival; break;
-    case NODE_BOOL: *t = mktype(TY_BOOL, 0, 1); v = (int32_t)e->ival; break;
-    case NODE_NAME: {
-      Symbol *s = resolve_lookup(r, e->name);
-      if (!s) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "unknown name '%s'", e->name);
-        v = fail(r, e, ok, msg);
-        break;
-      }
-      switch (s->kind) {
-        case SYM_PARAM: case SYM_CONST: case SYM_ENUMVAL: case SYM_VALUE:
-          *t = s->type; v = s->value; break;
-        default: {
-          char msg[160];
-          snprintf(msg, sizeof msg, "'%s' is a %s, not a constant", e->name,
-                   sym_kind_word(s->kind));
-          v = fail(r, e, ok, msg);
-        }
-      }
-      break;
-    }
-    case NODE_UNARY: {
-      Type ta;
-      int32_t a = resolve_const(r, e->a, &ta, ok);
-      if (e->op == '-') v = fit32(r, e, -(int64_t)a, ok);
-      else { *t = mktype(TY_BOOL, 0, 1); v = !a; }
-      break;
-    }
-    case NODE_BINARY: {
-      Type ta, tb;
-      int64_t a = resolve_const(r, e->a, &ta, ok);
-      int64_t b = resolve_const(r, e->b, &tb, ok);
-      if (!*ok) break;
-      int arith = e->op == '+' || e->op == '-' || e->op == '*' || e->op == '/' || e->op == '%' ||
-                  e->op == '<' || e->op == '>' || e->op == OPR_LE || e->op == OPR_GE;
-      if (arith && (ta.kind != TY_INT || tb.kind != TY_INT)) { v = fail(r, e, ok, "arithmetic and ordering need integers"); break; }
-      if ((e->op == OPR_AND || e->op == OPR_OR) && (ta.kind != TY_BOOL || tb.kind != TY_BOOL)) {
-        v = fail(r, e, ok, "&& and || need booleans");
-        break;
-      }
-      int cmp = 1;
-      switch (e->op) {
-        case '+': v = fit32(r, e, a + b, ok); cmp = 0; break;
-        case '-': v = fit32(r, e, a - b, ok); cmp = 0; break;
-        case '*': v = fit32(r, e, a * b, ok); cmp = 0; break;
-        case '/': case '%':
-          cmp = 0;
-          if (b == 0) { v = fail(r, e, ok, "division by zero in a constant"); break; }
-          /* Floor division, as the VM does it. */
-          {
-            int64_t q = a / b, m = a % b;
-            if (m != 0 && ((m < 0) != (b < 0))) { q--; m += b; }
-            v = fit32(r, e, e->op == '/' ? q : m, ok);
-          }
-          break;
-        case '<': v = a < b; break;
-        case '>': v = a > b; break;
-        case OPR_LE: v = a <= b; break;
-        case OPR_GE: v = a >= b; break;
-        case OPR_EQ: v = a == b; break;
-        case OPR_NE: v = a != b; break;
-        case OPR_AND: v = a && b; break;
-        case OPR_OR: v = a || b; break;
-      }
-      if (cmp) *t = mktype(TY_BOOL, 0, 1);
-      break;
-    }
-    case NODE_COND: {
-      Type tc, ta, tb;
-      int32_t c = resolve_const(r, e->a, &tc, ok);
-      int32_t a = resolve_const(r, e->b, &ta, ok);
-      int32_t b = resolve_const(r, e->c, &tb, ok);
-      *t = c ? ta : tb;
-      v = c ? a : b;
-      break;
-    }
-    case NODE_CALL: v = fold_builtin(r, e, t, ok); break;
-    case NODE_LIST: v = fail(r, e, ok, "a list is not allowed here"); break;
-    default: v = fail(r, e, ok, "not a constant expression"); break;
-  }
-  r->depth--;
-  return v;
-}
-
-/* Appends values to the constant pool; returns the offset or -1. */
-static int konst_add(Program *p, const int32_t *v, int n) {
-  int32_t *k = realloc(p->konst, (size_t)(p->nkonst + n + 1) * sizeof *k);
-  if (!k) { p->oom = 1; return -1; }
-  p->konst = k;
-  memcpy(k + p->nkonst, v, (size_t)n * sizeof *v);
-  p->nkonst += n;
-  return p->nkonst - n;
-}
-
-/* A list literal of constants into the pool. */
-static Type const_list(Resolver *r, Node *list, int *ok) {
-  int n = ast_count(list->a);
-  if (n > PROG_MAX_LIST) {
-    fail(r, list, ok, "list too long");
-    return mktype(TY_ERROR, 0, 0);
-  }
-  int32_t *v = malloc((size_t)(n + 1) * sizeof *v);
-  if (!v) { r->p->oom = 1; *ok = 0; return mktype(TY_ERROR, 0, 0); }
-  int i = 0;
-  for (Node *e = list->a; e; e = e->next) {
-    Type t;
-    v[i++] = resolve_const(r, e, &t, ok);
-  }
-  int off = konst_add(r->p, v, n);
-  free(v);
-  if (off < 0) { *ok = 0; return mktype(TY_ERROR, 0, 0); }
-  return mktype(TY_LIST, off, n);
 }
 
 /* ------------------------------------------------------------------ */
@@ -476,7 +173,7 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
         if (!s[len]) break;
         s += len + 1;
       }
-      int off = konst_add(p, vals, count);
+      int off = resolve_konst_add(p, vals, count);
       if (off < 0) { snprintf(why, n, "out of memory"); return 0; }
       pi->type.lo = off;
       pi->type.hi = count;
@@ -506,7 +203,7 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
   /* The type first: an enumeration declares the members the default names. */
   Type want = decl->a ? resolve_type(r, decl->a, 0) : mktype(TY_VOID, 0, 0);
   if (want.kind == TY_ERROR) return;
-  if (decl->b && decl->b->kind == NODE_LIST) dt = const_list(r, decl->b, &ok);
+  if (decl->b && decl->b->kind == NODE_LIST) dt = resolve_const_list(r, decl->b, &ok);
   else v = resolve_const(r, decl->b, &dt, &ok);
   if (!ok) return;
   t = dt;
@@ -546,137 +243,11 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
     }
     pi->overridden = 1;
   }
-  Symbol *s = declare(r, decl->name, SYM_PARAM, decl->span);
+  Symbol *s = resolve_declare(r, decl->name, SYM_PARAM, decl->span);
   if (s) {
     s->type = pi->type;
     s->value = pi->value;
   }
-}
-
-/* ------------------------------------------------------------------ */
-/* The board                                                          */
-/* ------------------------------------------------------------------ */
-
-static void declare_board(Resolver *r, Node *decl) {
-  Program *p = r->p;
-  int ok = 1;
-  Type t;
-  if (decl->b) {   /* board ... when COND: in force only if COND holds */
-    int32_t v = resolve_const(r, decl->b, &t, &ok);
-    if (ok && t.kind != TY_BOOL) {
-      diag_error(r->d, decl->b->span, "the condition of 'board' must be bool");
-      return;
-    }
-    if (!ok || !v) return;
-  }
-  if (p->board != BOARD_NONE) {
-    diag_error(r->d, decl->span, decl->b ? "two boards are in force (make their when conditions exclusive)"
-                                         : "only one board may be declared");
-    return;
-  }
-  /* A bad notation is reported, and the board declared without it (so
-  ** that what uses the board does not fail too). */
-  p->gtp_cells = decl->c != NULL;
-  if (decl->c && (strcmp(decl->c->name, "gtp") != 0 || strcmp(decl->name, "rect") != 0)) {
-    diag_error(r->d, decl->c->span, strcmp(decl->c->name, "gtp") != 0
-               ? "unknown board notation '%s' (expected gtp)" : "'%s' notation is for rect boards",
-               decl->c->name);
-    p->gtp_cells = 0;
-  }
-  int nargs = ast_count(decl->a);
-  if (!strcmp(decl->name, "rect")) {
-    if (nargs != 2) {
-      diag_error(r->d, decl->span, "rect takes 2 arguments (width, height), not %d", nargs);
-      return;
-    }
-    int32_t w = resolve_const(r, decl->a, &t, &ok);
-    int32_t h = resolve_const(r, decl->a->next, &t, &ok);
-    if (!ok) return;
-    if (w < 1 || h < 1 || (int64_t)w * h > PROG_MAX_CELLS) {
-      diag_error(r->d, decl->span, "board %dx%d: each side must be at least 1 and the "
-                 "board at most %d cells", w, h, PROG_MAX_CELLS);
-      return;
-    }
-    if (p->gtp_cells && w > 25) {
-      diag_error(r->d, decl->c->span, "gtp notation has 25 columns at most, not %d", w);
-      p->gtp_cells = 0;
-    }
-    p->board = BOARD_RECT;
-    p->width = w;
-    p->height = h;
-    p->ncells = w * h;
-    p->step = prog_alloc(p, (size_t)p->ncells * DIR_COUNT * sizeof(int16_t));
-    p->nbr_start = prog_alloc(p, (size_t)(p->ncells + 1) * sizeof(int));
-    p->nbr = prog_alloc(p, (size_t)p->ncells * 4 * sizeof(int));
-    if (!p->step || !p->nbr_start || !p->nbr) return;
-    int k = 0;
-    for (int c = 0; c < p->ncells; c++) {
-      int x = c % w, y = c / w;
-      p->nbr_start[c] = k;
-      for (int d = 0; d < DIR_COUNT; d++) {
-        int nx = x + dir_dx[d], ny = y + dir_dy[d];
-        int ok2 = nx >= 0 && nx < w && ny >= 0 && ny < h;
-        p->step[c * DIR_COUNT + d] = (int16_t)(ok2 ? ny * w + nx : -1);
-        if (ok2 && (d % 2) == 0) p->nbr[k++] = ny * w + nx;   /* orthogonal */
-      }
-    }
-    p->nbr_start[p->ncells] = k;
-  } else if (!strcmp(decl->name, "graph")) {
-    if (nargs != 2) {
-      diag_error(r->d, decl->span, "graph takes 2 arguments (nodes, edges), not %d", nargs);
-      return;
-    }
-    int32_t n = resolve_const(r, decl->a, &t, &ok);
-    Node *edges = decl->a->next;
-    Type et;
-    if (edges->kind == NODE_LIST) et = const_list(r, edges, &ok);
-    else resolve_const(r, edges, &et, &ok);
-    if (!ok) return;
-    if (et.kind != TY_LIST || et.hi % 2 != 0) {
-      diag_error(r->d, edges->span, "edges must be a list of node pairs [a1, b1, a2, b2, ...]");
-      return;
-    }
-    if (n < 1 || n > PROG_MAX_CELLS) {
-      diag_error(r->d, decl->a->span, "a graph needs 1 to %d nodes", PROG_MAX_CELLS);
-      return;
-    }
-    p->board = BOARD_GRAPH;
-    p->width = n;
-    p->height = 1;
-    p->ncells = n;
-    int ne = et.hi / 2;
-    int *deg = calloc((size_t)n + 1, sizeof(int));
-    if (!deg) { p->oom = 1; return; }
-    for (int i = 0; i < ne; i++) {
-      int a = p->konst[et.lo + 2 * i], b = p->konst[et.lo + 2 * i + 1];
-      if (a < 0 || a >= n || b < 0 || b >= n || a == b) {
-        diag_error(r->d, edges->span, "edge %d-%d: nodes are 0..%d and an edge joins two "
-                   "different nodes", a, b, n - 1);
-        free(deg);
-        p->board = BOARD_NONE;
-        return;
-      }
-      deg[a]++;
-      deg[b]++;
-    }
-    p->nbr_start = prog_alloc(p, (size_t)(n + 1) * sizeof(int));
-    p->nbr = prog_alloc(p, (size_t)(2 * ne + 1) * sizeof(int));
-    if (!p->nbr_start || !p->nbr) { free(deg); return; }
-    for (int i = 0; i < n; i++) p->nbr_start[i + 1] = p->nbr_start[i] + deg[i];
-    memset(deg, 0, (size_t)n * sizeof(int));
-    for (int i = 0; i < ne; i++) {
-      int a = p->konst[et.lo + 2 * i], b = p->konst[et.lo + 2 * i + 1];
-      p->nbr[p->nbr_start[a] + deg[a]++] = b;
-      p->nbr[p->nbr_start[b] + deg[b]++] = a;
-    }
-    free(deg);
-  } else {
-    diag_error(r->d, decl->span, "unknown board kind '%s' (expected rect or graph)",
-               decl->name);
-    return;
-  }
-  Type ct = mktype(TY_INT, p->ncells, p->ncells);
-  declare_value(r, "cells", ct, p->ncells);
 }
 
 /* ------------------------------------------------------------------ */
@@ -759,7 +330,7 @@ static void declare_state_checked(Resolver *r, Node *decl) {
   if (decl->b) {
     Type it;
     int32_t iv = 0;
-    if (decl->b->kind == NODE_LIST) it = const_list(r, decl->b, &ok);
+    if (decl->b->kind == NODE_LIST) it = resolve_const_list(r, decl->b, &ok);
     else iv = resolve_const(r, decl->b, &it, &ok);
     if (!ok) goto declare;
     if (it.kind == TY_LIST) {
@@ -796,163 +367,9 @@ declare:
   if (!vars) { p->oom = 1; return; }
   p->vars = vars;
   p->vars[p->nvars] = v;
-  Symbol *s = declare(r, decl->name, SYM_STATE, decl->span);
+  Symbol *s = resolve_declare(r, decl->name, SYM_STATE, decl->span);
   if (s) { s->index = p->nvars; s->type = v.elem; }
   p->nvars++;
-}
-
-/* ------------------------------------------------------------------ */
-/* Symmetries                                                         */
-/* ------------------------------------------------------------------ */
-
-/* The cell that (x, y) goes to under a board symmetry. */
-static int map_cell(const Program *p, const char *kind, int c) {
-  int w = p->width, h = p->height, x = c % w, y = c / w;
-  if (!strcmp(kind, "mirror")) return y * w + (w - 1 - x);
-  if (!strcmp(kind, "flip")) return (h - 1 - y) * w + x;
-  if (w == h) return (w - 1 - x) * w + y;                /* rotate 90 degrees */
-  return (h - 1 - y) * w + (w - 1 - x);                  /* rotate 180 degrees */
-}
-
-/* Closes the generators under composition (at most PROG_MAX_SYMMETRIES). */
-static void build_symmetry_group(Resolver *r) {
-  Program *p = r->p;
-  int n = p->nslots;
-  int32_t *group = malloc((size_t)PROG_MAX_SYMMETRIES * (size_t)n * sizeof(int32_t));
-  int32_t *gens = malloc((size_t)(r->nsymmetries + 1) * (size_t)n * sizeof(int32_t));
-  if (!group || !gens) { r->p->oom = 1; free(group); free(gens); return; }
-  int ngens = 0;
-  for (int i = 0; i < r->nsymmetries; i++) {
-    Node *s = r->symmetries[i];
-    if (!strcmp(s->name, "permute")) continue;
-    int32_t *g = gens + (size_t)ngens * n;
-    for (int k = 0; k < n; k++) g[k] = k;
-    for (int vi = 0; vi < p->nvars; vi++) {
-      StateVar *v = &p->vars[vi];
-      if (!v->on_board) continue;
-      for (int c = 0; c < p->ncells; c++)
-        g[v->base + c] = v->base + map_cell(p, s->name, c);
-    }
-    ngens++;
-  }
-  int count = 1;
-  for (int k = 0; k < n; k++) group[k] = k;
-  /* Breadth-first closure: multiply every element by every generator. */
-  for (int e = 0; e < count; e++) {
-    for (int gi = 0; gi < ngens; gi++) {
-      int32_t *cand = group + (size_t)count * n;
-      if (count == PROG_MAX_SYMMETRIES) break;
-      for (int k = 0; k < n; k++) cand[k] = group[(size_t)e * n + gens[(size_t)gi * n + k]];
-      int seen = 0;
-      for (int f = 0; f < count && !seen; f++)
-        seen = memcmp(group + (size_t)f * n, cand, (size_t)n * sizeof(int32_t)) == 0;
-      if (!seen) count++;
-    }
-  }
-  p->nsym = count;
-  p->sym = prog_alloc(p, (size_t)count * (size_t)n * sizeof(int32_t));
-  if (p->sym) memcpy(p->sym, group, (size_t)count * (size_t)n * sizeof(int32_t));
-  free(group);
-  free(gens);
-}
-
-static void check_symmetry(Resolver *r, Node *s) {
-  Program *p = r->p;
-  const char *k = s->name;
-  if (!strcmp(k, "mirror") || !strcmp(k, "flip") || !strcmp(k, "rotate")) {
-    if (p->board != BOARD_RECT) {
-      diag_error(r->d, s->span, "symmetry '%s' needs a rect board", k);
-      return;
-    }
-    if (s->a) diag_error(r->d, s->a->span, "symmetry '%s' takes no operand", k);
-    return;
-  }
-  if (!strcmp(k, "permute")) {
-    Symbol *sym = s->a ? resolve_lookup(r, s->a->name) : NULL;
-    if (!s->a) { diag_error(r->d, s->span, "permute needs a state array: symmetry permute NAME;"); return; }
-    if (!sym || sym->kind != SYM_STATE || p->vars[sym->index].ndims != 1) {
-      diag_error(r->d, s->a->span, "'%s' is not a one-dimensional state array", s->a->name);
-      return;
-    }
-    int *pv = realloc(p->permute_vars, (size_t)(p->npermute + 1) * sizeof(int));
-    if (!pv) { p->oom = 1; return; }
-    p->permute_vars = pv;
-    p->permute_vars[p->npermute++] = sym->index;
-    return;
-  }
-  diag_error(r->d, s->span, "unknown symmetry '%s' (expected mirror, flip, rotate or permute)", k);
-}
-
-/* ------------------------------------------------------------------ */
-/* The repetition rule                                                */
-/* ------------------------------------------------------------------ */
-
-/* repetition forbidden|draw [of NAMES] [except RULES] [when COND]; */
-static void declare_repetition(Resolver *r, Node *n) {
-  Program *p = r->p;
-  int kind = !strcmp(n->name, "forbidden") ? REP_FORBIDDEN : !strcmp(n->name, "draw") ? REP_DRAW : REP_NONE;
-  if (kind == REP_NONE) {
-    diag_error(r->d, n->span, "unknown repetition rule '%s' (expected forbidden or draw)", n->name);
-    return;
-  }
-  if (n->b) {
-    int ok = 1;
-    Type t;
-    int32_t v = resolve_const(r, n->b, &t, &ok);
-    if (ok && t.kind != TY_BOOL) {
-      diag_error(r->d, n->b->span, "the condition of 'repetition' must be bool");
-      return;
-    }
-    if (!ok || !v) return;      /* not in force with these parameters */
-  }
-  if (p->rep_kind) {
-    diag_error(r->d, n->span, "a second repetition rule is in force (make their when conditions exclusive)");
-    return;
-  }
-  uint8_t *mask = prog_alloc(p, (size_t)p->nslots);
-  uint8_t *except = prog_alloc(p, (size_t)p->nrules + 1);
-  if (!mask || !except) return;
-  int has_of = 0, ok = 1;
-  for (Node *c = n->a; c; c = c->next) {
-    int is_of = !strcmp(c->name, "of");
-    if (!is_of && strcmp(c->name, "except") != 0) {
-      diag_error(r->d, c->span, "expected 'of' or 'except' in a repetition rule, not '%s'", c->name);
-      ok = 0;
-      continue;
-    }
-    if (!is_of && kind != REP_FORBIDDEN) {
-      diag_error(r->d, c->span, "'except' applies to 'repetition forbidden' only");
-      ok = 0;
-      continue;
-    }
-    has_of |= is_of;
-    for (Node *nm = c->a; nm; nm = nm->next) {
-      if (is_of && !strcmp(nm->name, "mover")) { mask[0] = 1; continue; }
-      int found = 0;
-      if (is_of) {
-        Symbol *s = resolve_lookup(r, nm->name);
-        if (s && s->kind == SYM_STATE) {
-          const StateVar *v = &p->vars[s->index];
-          int size = v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];
-          memset(mask + v->base, 1, (size_t)size);
-          found = 1;
-        }
-      } else {
-        for (int i = 0; i < p->nrules && !found; i++)
-          if (!strcmp(r->moves[i]->name, nm->name)) except[i] = found = 1;
-      }
-      if (!found) {
-        diag_error(r->d, nm->span, is_of ? "'%s' is not a state variable (or mover)" : "'%s' is not a move",
-                   nm->name);
-        ok = 0;
-      }
-    }
-  }
-  if (!ok) return;
-  if (!has_of) memset(mask, 1, (size_t)p->nslots);   /* the whole position */
-  p->rep_kind = kind;
-  p->rep_mask = mask;
-  p->rep_except = except;
 }
 
 /* ------------------------------------------------------------------ */
@@ -962,12 +379,12 @@ static void declare_repetition(Resolver *r, Node *n) {
 static void declare_builtins(Resolver *r) {
   Program *p = r->p;
   Span none = { 0, 0 };
-  Symbol *m = declare(r, "mover", SYM_MOVER, none);
+  Symbol *m = resolve_declare(r, "mover", SYM_MOVER, none);
   if (m) m->type = mktype(TY_PLAYER, 1, p->chance ? p->chance : p->nplayers);
-  declare_value(r, "none", mktype(TY_PLAYER, 0, 0), 0);
-  if (p->chance) declare_value(r, "chance", mktype(TY_PLAYER, p->chance, p->chance), p->chance);
-  declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);
-  for (int d = 0; d < DIR_COUNT; d++) declare_value(r, dir_names[d], mktype(TY_DIR, d, d), d);
+  resolve_declare_value(r, "none", mktype(TY_PLAYER, 0, 0), 0);
+  if (p->chance) resolve_declare_value(r, "chance", mktype(TY_PLAYER, p->chance, p->chance), p->chance);
+  resolve_declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);
+  for (int d = 0; d < DIR_COUNT; d++) resolve_declare_value(r, dir_names[d], mktype(TY_DIR, d, d), d);
   for (int i = 0; i < p->nplayers; i++) {
     int dup = 0;
     for (int j = 0; j < i; j++) dup |= !strcmp(p->players[j], p->players[i]);
@@ -976,7 +393,7 @@ static void declare_builtins(Resolver *r) {
       diag_error(r->d, r->players_span[i], "player name '%s' is a built-in name", p->players[i]);
       continue;
     }
-    Symbol *s = declare(r, p->players[i], SYM_VALUE, r->players_span[i]);
+    Symbol *s = resolve_declare(r, p->players[i], SYM_VALUE, r->players_span[i]);
     if (s) { s->type = mktype(TY_PLAYER, i + 1, i + 1); s->value = i + 1; }
   }
 }
@@ -1003,18 +420,11 @@ static void declare_players(Resolver *r, Node *decl) {
   }
 }
 
-/* The built-in functions (compile.c); user functions and moves may not
-** take their names. */
-static const char *const builtin_functions[] = {
-  "len", "sum", "max", "min", "abs", "at", "col", "row", "step", "line",
-  "count", "opposite", "opponent", "neighbours", "neighbors", NULL,
-};
-
+/* Names a function or move; the built-in functions' names are taken. */
 static int register_named(Resolver *r, Node *decl, SymKind k, Node ***arr, int *n) {
-  for (int i = 0; builtin_functions[i]; i++)
-    if (!strcmp(builtin_functions[i], decl->name))
-      diag_error(r->d, decl->span, "'%s' is a built-in function and cannot be redefined", decl->name);
-  Symbol *s = declare(r, decl->name, k, decl->span);
+  if (builtin_find(decl->name, -1))
+    diag_error(r->d, decl->span, "'%s' is a built-in function and cannot be redefined", decl->name);
+  Symbol *s = resolve_declare(r, decl->name, k, decl->span);
   Node **a = realloc(*arr, (size_t)(*n + 1) * sizeof(Node *));
   if (!a) { r->p->oom = 1; return 0; }
   *arr = a;
@@ -1080,19 +490,19 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         int ok = 1;
         Type t;
         int32_t v = resolve_const(r, n->b, &t, &ok);
-        Symbol *s = ok ? declare(r, n->name, SYM_CONST, n->span) : NULL;
+        Symbol *s = ok ? resolve_declare(r, n->name, SYM_CONST, n->span) : NULL;
         if (s) { s->type = t; s->value = v; }
         if (!ok) poison(r, n);
         break;
       }
       case NODE_TYPEDEF: {
-        Type t = n->a->kind == NODE_TENUM ? declare_enum(r, n->name, n->a->a)
+        Type t = n->a->kind == NODE_TENUM ? resolve_declare_enum(r, n->name, n->a->a)
                                            : resolve_type(r, n->a, 0);
-        Symbol *s = declare(r, n->name, SYM_TYPE, n->span);
+        Symbol *s = resolve_declare(r, n->name, SYM_TYPE, n->span);
         if (s) s->type = t;
         break;
       }
-      case NODE_BOARD: declare_board(r, n); break;
+      case NODE_BOARD: resolve_declare_board(r, n); break;
       case NODE_STATE: declare_state(r, n); break;
       case NODE_FUNC: register_named(r, n, SYM_FUNC, &r->funcs, &r->nfuncs); break;
       case NODE_MOVE:
@@ -1154,8 +564,9 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
   p->nrules = nmoves;
   if (nmoves == 0) diag_error(d, zero, "the game declares no moves (add: move NAME(...) { ... })");
 
-  /* Step 3. -D names must exist. */
-  for (int i = 0; i < ndefs; i++) {
+  /* Step 3. -D names must exist.  Out of memory, a parameter may have
+  ** been left undeclared: gs_compile reports the lack of memory alone. */
+  for (int i = 0; i < ndefs && !p->oom; i++) {
     int found = 0;
     for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, defs[i].name);
     if (!found) {
@@ -1173,9 +584,9 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
 
   /* Step 4. Symmetries and the repetition rule, once the state layout
   ** and the move rules are known. */
-  for (int i = 0; i < r->nsymmetries; i++) check_symmetry(r, r->symmetries[i]);
-  for (int i = 0; i < r->nrepetitions; i++) declare_repetition(r, r->repetitions[i]);
-  build_symmetry_group(r);
+  for (int i = 0; i < r->nsymmetries; i++) resolve_check_symmetry(r, r->symmetries[i]);
+  for (int i = 0; i < r->nrepetitions; i++) resolve_declare_repetition(r, r->repetitions[i]);
+  resolve_symmetry_group(r);
   return d->errors == 0 && !*usage_error;
 }
 

@@ -1,5 +1,7 @@
 /*
-** resolve.h -- the global symbol table, shared by resolve.c and compile.c.
+** resolve.h -- the resolver's symbol table and helpers, shared by its files
+** (resolve.c, resolve_types.c, resolve_board.c) and the compiler's.
+** Internal to src/compiler.
 */
 #ifndef GSOLVE_RESOLVE_H
 #define GSOLVE_RESOLVE_H
@@ -42,7 +44,31 @@ struct Resolver {
   int players_seen;                 /* a players declaration exists */
 };
 
+static inline Type mktype(TypeKind k, int32_t lo, int32_t hi) {
+  Type t = { k, 0, lo, hi };
+  return t;
+}
+
 Symbol *resolve_lookup(Resolver *r, const char *name);
+/* resolve.c: declares a global name (NULL and a message when taken), or a
+** built-in value; the word for a kind of symbol in messages. */
+Symbol *resolve_declare(Resolver *r, const char *name, SymKind k, Span where);
+void resolve_declare_value(Resolver *r, const char *name, Type t, int32_t v);
+const char *resolve_kind_word(SymKind k);
+
+/* resolve_types.c: an enumeration's members as constants; the constant
+** pool: values appended (offset, or -1 out of memory), a list literal. */
+Type resolve_declare_enum(Resolver *r, const char *name, Node *members);
+int resolve_konst_add(Program *p, const int32_t *v, int n);
+Type resolve_const_list(Resolver *r, Node *list, int *ok);
+
+/* resolve_board.c: the board declaration; each symmetry declaration
+** checked, then the group they generate; the repetition rule. */
+void resolve_declare_board(Resolver *r, Node *decl);
+void resolve_check_symmetry(Resolver *r, Node *s);
+void resolve_symmetry_group(Resolver *r);
+void resolve_declare_repetition(Resolver *r, Node *n);
+
 /* Folds a constant expression; reports an error and returns 0 with *ok=0
 ** when it is not constant.  *t receives its type. */
 int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok);

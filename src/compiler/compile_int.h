@@ -1,0 +1,92 @@
+/*
+** compile_int.h -- the compiler's state, shared by its files (internal to
+** src/compiler): emit.c (instructions, the peephole optimizer, locals and
+** scopes), compile_expr.c (expressions), compile_stmt.c (statements) and
+** compile.c (chunks, the move generator, the whole program).
+**
+** One pass per body: each expression is checked and emitted together, and
+** an ill-typed expression gets the type TY_ERROR so one mistake gives one
+** message.
+*/
+#ifndef GSOLVE_COMPILE_INT_H
+#define GSOLVE_COMPILE_INT_H
+
+#include "compiler/resolve.h"
+#include "compiler/opcodes.h"
+
+typedef struct Local {
+  const char *name;
+  int slot;               /* first frame slot */
+  Type type;
+  int ndims, dim[2];      /* arrays: dimensions */
+  int readonly;           /* arguments and loop variables */
+} Local;
+
+typedef struct Loop {
+  int cont;               /* -1 until known: continue target */
+  int *breaks; int nbreaks, capbreaks;
+  int *conts; int nconts, capconts;
+  struct Loop *outer;
+} Loop;
+
+typedef struct Compiler {
+  Program *p;
+  Diag *d;
+  Resolver *r;
+  int cap;                /* allocated code words */
+  Local *locals; int nlocals;
+  int slots;              /* frame slots in use */
+  int frame;              /* the most slots ever in use: the frame size */
+  int stack, maxstack;    /* operand stack depth */
+  ChunkKind kind;         /* what is being compiled */
+  Type ret;               /* functions: declared return type */
+  Loop *loop;
+  int depth;
+  int oom;
+  /* Peephole state: where the last instructions start, and the lowest pc
+  ** that may be fused (a jump may land at or after `barrier`). */
+  int recent[4]; int nrecent;
+  int barrier;
+  int scope_start;        /* first local of the innermost scope */
+  int too_deep;           /* "nested too deeply" was reported */
+  /* Function signatures, resolved once (an enumeration type declares its
+  ** members, so resolving it twice would declare them twice). */
+  Type *fparams;          /* FUNC_MAX_PARAMS per function */
+  Type *fret;
+} Compiler;
+
+#define FUNC_MAX_PARAMS 32   /* parameters of a user function */
+
+static inline Type mkt(TypeKind k) { Type t = { k, 0, 0, 0 }; return t; }
+
+static const Type T_ERR = { TY_ERROR, 0, 0, 0 };
+
+typedef struct Scope { int nlocals, slots, outer_start; } Scope;
+
+static inline int is_int(Type t) { return t.kind == TY_INT || t.kind == TY_CELL || t.kind == TY_ERROR; }
+
+/* emit.c: instructions go through a peephole optimizer (constant folding,
+** superinstructions); cg_emit returns the pc of the instruction, to patch
+** a jump.  cg_here takes the current pc as a jump target. */
+int cg_emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at);
+int cg_emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Span at);
+int cg_here(Compiler *c);
+void cg_patch(Compiler *c, int pc, int target);
+void cg_list_push(int **arr, int *n, int *cap, int v, Compiler *c);
+Local *cg_find_local(Compiler *c, const char *name);
+Local *cg_add_local(Compiler *c, const char *name, Type t, int size, Span at);
+Scope cg_scope_open(Compiler *c);
+void cg_scope_close(Compiler *c, Scope s);
+
+/* compile_expr.c: checks and emits an expression; returns its type. */
+Type cg_expr(Compiler *c, Node *e);
+Type cg_expect(Compiler *c, Node *e, TypeKind want, const char *what);
+Type cg_name_expr(Compiler *c, Node *e);
+/* a[i] loaded, or stored from `value` with '=' or a compound op. */
+Type cg_index_expr(Compiler *c, Node *e, int store, Node *value, int op);
+int cg_arity(Compiler *c, Node *e, int want);
+
+/* compile_stmt.c: a block of statements in a scope of its own. */
+void cg_block(Compiler *c, Node *b);
+
+#endif

@@ -1,0 +1,288 @@
+/*
+** resolve_board.c -- the board (rect or graph: cells, steps, adjacency),
+** the symmetry group of the declared symmetries, and the repetition rule.
+*/
+#include "compiler/resolve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* The board                                                          */
+/* ------------------------------------------------------------------ */
+
+void resolve_declare_board(Resolver *r, Node *decl) {
+  Program *p = r->p;
+  int ok = 1;
+  Type t;
+  if (decl->b) {   /* board ... when COND: in force only if COND holds */
+    int32_t v = resolve_const(r, decl->b, &t, &ok);
+    if (ok && t.kind != TY_BOOL) {
+      diag_error(r->d, decl->b->span, "the condition of 'board' must be bool");
+      return;
+    }
+    if (!ok || !v) return;
+  }
+  if (p->board != BOARD_NONE) {
+    diag_error(r->d, decl->span, decl->b ? "two boards are in force (make their when conditions exclusive)"
+                                         : "only one board may be declared");
+    return;
+  }
+  /* A bad notation is reported, and the board declared without it (so
+  ** that what uses the board does not fail too). */
+  p->gtp_cells = decl->c != NULL;
+  if (decl->c && (strcmp(decl->c->name, "gtp") != 0 || strcmp(decl->name, "rect") != 0)) {
+    diag_error(r->d, decl->c->span, strcmp(decl->c->name, "gtp") != 0
+               ? "unknown board notation '%s' (expected gtp)" : "'%s' notation is for rect boards",
+               decl->c->name);
+    p->gtp_cells = 0;
+  }
+  int nargs = ast_count(decl->a);
+  if (!strcmp(decl->name, "rect")) {
+    if (nargs != 2) {
+      diag_error(r->d, decl->span, "rect takes 2 arguments (width, height), not %d", nargs);
+      return;
+    }
+    int32_t w = resolve_const(r, decl->a, &t, &ok);
+    int32_t h = resolve_const(r, decl->a->next, &t, &ok);
+    if (!ok) return;
+    if (w < 1 || h < 1 || (int64_t)w * h > PROG_MAX_CELLS) {
+      diag_error(r->d, decl->span, "board %dx%d: each side must be at least 1 and the "
+                 "board at most %d cells", w, h, PROG_MAX_CELLS);
+      return;
+    }
+    if (p->gtp_cells && w > 25) {
+      diag_error(r->d, decl->c->span, "gtp notation has 25 columns at most, not %d", w);
+      p->gtp_cells = 0;
+    }
+    p->board = BOARD_RECT;
+    p->width = w;
+    p->height = h;
+    p->ncells = w * h;
+    p->step = prog_alloc(p, (size_t)p->ncells * DIR_COUNT * sizeof(int16_t));
+    p->nbr_start = prog_alloc(p, (size_t)(p->ncells + 1) * sizeof(int));
+    p->nbr = prog_alloc(p, (size_t)p->ncells * 4 * sizeof(int));
+    if (!p->step || !p->nbr_start || !p->nbr) return;
+    int k = 0;
+    for (int c = 0; c < p->ncells; c++) {
+      int x = c % w, y = c / w;
+      p->nbr_start[c] = k;
+      for (int d = 0; d < DIR_COUNT; d++) {
+        int nx = x + dir_dx[d], ny = y + dir_dy[d];
+        int ok2 = nx >= 0 && nx < w && ny >= 0 && ny < h;
+        p->step[c * DIR_COUNT + d] = (int16_t)(ok2 ? ny * w + nx : -1);
+        if (ok2 && (d % 2) == 0) p->nbr[k++] = ny * w + nx;   /* orthogonal */
+      }
+    }
+    p->nbr_start[p->ncells] = k;
+  } else if (!strcmp(decl->name, "graph")) {
+    if (nargs != 2) {
+      diag_error(r->d, decl->span, "graph takes 2 arguments (nodes, edges), not %d", nargs);
+      return;
+    }
+    int32_t n = resolve_const(r, decl->a, &t, &ok);
+    Node *edges = decl->a->next;
+    Type et;
+    if (edges->kind == NODE_LIST) et = resolve_const_list(r, edges, &ok);
+    else resolve_const(r, edges, &et, &ok);
+    if (!ok) return;
+    if (et.kind != TY_LIST || et.hi % 2 != 0) {
+      diag_error(r->d, edges->span, "edges must be a list of node pairs [a1, b1, a2, b2, ...]");
+      return;
+    }
+    if (n < 1 || n > PROG_MAX_CELLS) {
+      diag_error(r->d, decl->a->span, "a graph needs 1 to %d nodes", PROG_MAX_CELLS);
+      return;
+    }
+    p->board = BOARD_GRAPH;
+    p->width = n;
+    p->height = 1;
+    p->ncells = n;
+    int ne = et.hi / 2;
+    int *deg = calloc((size_t)n + 1, sizeof(int));
+    if (!deg) { p->oom = 1; return; }
+    for (int i = 0; i < ne; i++) {
+      int a = p->konst[et.lo + 2 * i], b = p->konst[et.lo + 2 * i + 1];
+      if (a < 0 || a >= n || b < 0 || b >= n || a == b) {
+        diag_error(r->d, edges->span, "edge %d-%d: nodes are 0..%d and an edge joins two "
+                   "different nodes", a, b, n - 1);
+        free(deg);
+        p->board = BOARD_NONE;
+        return;
+      }
+      deg[a]++;
+      deg[b]++;
+    }
+    p->nbr_start = prog_alloc(p, (size_t)(n + 1) * sizeof(int));
+    p->nbr = prog_alloc(p, (size_t)(2 * ne + 1) * sizeof(int));
+    if (!p->nbr_start || !p->nbr) { free(deg); return; }
+    for (int i = 0; i < n; i++) p->nbr_start[i + 1] = p->nbr_start[i] + deg[i];
+    memset(deg, 0, (size_t)n * sizeof(int));
+    for (int i = 0; i < ne; i++) {
+      int a = p->konst[et.lo + 2 * i], b = p->konst[et.lo + 2 * i + 1];
+      p->nbr[p->nbr_start[a] + deg[a]++] = b;
+      p->nbr[p->nbr_start[b] + deg[b]++] = a;
+    }
+    free(deg);
+  } else {
+    diag_error(r->d, decl->span, "unknown board kind '%s' (expected rect or graph)",
+               decl->name);
+    return;
+  }
+  Type ct = mktype(TY_INT, p->ncells, p->ncells);
+  resolve_declare_value(r, "cells", ct, p->ncells);
+}
+
+/* ------------------------------------------------------------------ */
+/* Symmetries                                                         */
+/* ------------------------------------------------------------------ */
+
+/* The cell that (x, y) goes to under a board symmetry. */
+static int map_cell(const Program *p, const char *kind, int c) {
+  int w = p->width, h = p->height, x = c % w, y = c / w;
+  if (!strcmp(kind, "mirror")) return y * w + (w - 1 - x);
+  if (!strcmp(kind, "flip")) return (h - 1 - y) * w + x;
+  if (w == h) return (w - 1 - x) * w + y;                /* rotate 90 degrees */
+  return (h - 1 - y) * w + (w - 1 - x);                  /* rotate 180 degrees */
+}
+
+/* Closes the generators under composition (at most PROG_MAX_SYMMETRIES). */
+void resolve_symmetry_group(Resolver *r) {
+  Program *p = r->p;
+  int n = p->nslots;
+  int32_t *group = malloc((size_t)PROG_MAX_SYMMETRIES * (size_t)n * sizeof(int32_t));
+  int32_t *gens = malloc((size_t)(r->nsymmetries + 1) * (size_t)n * sizeof(int32_t));
+  if (!group || !gens) { r->p->oom = 1; free(group); free(gens); return; }
+  int ngens = 0;
+  for (int i = 0; i < r->nsymmetries; i++) {
+    Node *s = r->symmetries[i];
+    if (!strcmp(s->name, "permute")) continue;
+    int32_t *g = gens + (size_t)ngens * n;
+    for (int k = 0; k < n; k++) g[k] = k;
+    for (int vi = 0; vi < p->nvars; vi++) {
+      StateVar *v = &p->vars[vi];
+      if (!v->on_board) continue;
+      for (int c = 0; c < p->ncells; c++)
+        g[v->base + c] = v->base + map_cell(p, s->name, c);
+    }
+    ngens++;
+  }
+  int count = 1;
+  for (int k = 0; k < n; k++) group[k] = k;
+  /* Breadth-first closure: multiply every element by every generator. */
+  for (int e = 0; e < count; e++) {
+    for (int gi = 0; gi < ngens; gi++) {
+      int32_t *cand = group + (size_t)count * n;
+      if (count == PROG_MAX_SYMMETRIES) break;
+      for (int k = 0; k < n; k++) cand[k] = group[(size_t)e * n + gens[(size_t)gi * n + k]];
+      int seen = 0;
+      for (int f = 0; f < count && !seen; f++)
+        seen = memcmp(group + (size_t)f * n, cand, (size_t)n * sizeof(int32_t)) == 0;
+      if (!seen) count++;
+    }
+  }
+  p->nsym = count;
+  p->sym = prog_alloc(p, (size_t)count * (size_t)n * sizeof(int32_t));
+  if (p->sym) memcpy(p->sym, group, (size_t)count * (size_t)n * sizeof(int32_t));
+  free(group);
+  free(gens);
+}
+
+void resolve_check_symmetry(Resolver *r, Node *s) {
+  Program *p = r->p;
+  const char *k = s->name;
+  if (!strcmp(k, "mirror") || !strcmp(k, "flip") || !strcmp(k, "rotate")) {
+    if (p->board != BOARD_RECT) {
+      diag_error(r->d, s->span, "symmetry '%s' needs a rect board", k);
+      return;
+    }
+    if (s->a) diag_error(r->d, s->a->span, "symmetry '%s' takes no operand", k);
+    return;
+  }
+  if (!strcmp(k, "permute")) {
+    Symbol *sym = s->a ? resolve_lookup(r, s->a->name) : NULL;
+    if (!s->a) { diag_error(r->d, s->span, "permute needs a state array: symmetry permute NAME;"); return; }
+    if (!sym || sym->kind != SYM_STATE || p->vars[sym->index].ndims != 1) {
+      diag_error(r->d, s->a->span, "'%s' is not a one-dimensional state array", s->a->name);
+      return;
+    }
+    int *pv = realloc(p->permute_vars, (size_t)(p->npermute + 1) * sizeof(int));
+    if (!pv) { p->oom = 1; return; }
+    p->permute_vars = pv;
+    p->permute_vars[p->npermute++] = sym->index;
+    return;
+  }
+  diag_error(r->d, s->span, "unknown symmetry '%s' (expected mirror, flip, rotate or permute)", k);
+}
+
+/* ------------------------------------------------------------------ */
+/* The repetition rule                                                */
+/* ------------------------------------------------------------------ */
+
+/* repetition forbidden|draw [of NAMES] [except RULES] [when COND]; */
+void resolve_declare_repetition(Resolver *r, Node *n) {
+  Program *p = r->p;
+  int kind = !strcmp(n->name, "forbidden") ? REP_FORBIDDEN : !strcmp(n->name, "draw") ? REP_DRAW : REP_NONE;
+  if (kind == REP_NONE) {
+    diag_error(r->d, n->span, "unknown repetition rule '%s' (expected forbidden or draw)", n->name);
+    return;
+  }
+  if (n->b) {
+    int ok = 1;
+    Type t;
+    int32_t v = resolve_const(r, n->b, &t, &ok);
+    if (ok && t.kind != TY_BOOL) {
+      diag_error(r->d, n->b->span, "the condition of 'repetition' must be bool");
+      return;
+    }
+    if (!ok || !v) return;      /* not in force with these parameters */
+  }
+  if (p->rep_kind) {
+    diag_error(r->d, n->span, "a second repetition rule is in force (make their when conditions exclusive)");
+    return;
+  }
+  uint8_t *mask = prog_alloc(p, (size_t)p->nslots);
+  uint8_t *except = prog_alloc(p, (size_t)p->nrules + 1);
+  if (!mask || !except) return;
+  int has_of = 0, ok = 1;
+  for (Node *c = n->a; c; c = c->next) {
+    int is_of = !strcmp(c->name, "of");
+    if (!is_of && strcmp(c->name, "except") != 0) {
+      diag_error(r->d, c->span, "expected 'of' or 'except' in a repetition rule, not '%s'", c->name);
+      ok = 0;
+      continue;
+    }
+    if (!is_of && kind != REP_FORBIDDEN) {
+      diag_error(r->d, c->span, "'except' applies to 'repetition forbidden' only");
+      ok = 0;
+      continue;
+    }
+    has_of |= is_of;
+    for (Node *nm = c->a; nm; nm = nm->next) {
+      if (is_of && !strcmp(nm->name, "mover")) { mask[0] = 1; continue; }
+      int found = 0;
+      if (is_of) {
+        Symbol *s = resolve_lookup(r, nm->name);
+        if (s && s->kind == SYM_STATE) {
+          const StateVar *v = &p->vars[s->index];
+          int size = v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];
+          memset(mask + v->base, 1, (size_t)size);
+          found = 1;
+        }
+      } else {
+        for (int i = 0; i < p->nrules && !found; i++)
+          if (!strcmp(r->moves[i]->name, nm->name)) except[i] = found = 1;
+      }
+      if (!found) {
+        diag_error(r->d, nm->span, is_of ? "'%s' is not a state variable (or mover)" : "'%s' is not a move",
+                   nm->name);
+        ok = 0;
+      }
+    }
+  }
+  if (!ok) return;
+  if (!has_of) memset(mask, 1, (size_t)p->nslots);   /* the whole position */
+  p->rep_kind = kind;
+  p->rep_mask = mask;
+  p->rep_except = except;
+}

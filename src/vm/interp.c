@@ -1,0 +1,502 @@
+/*
+** interp.c -- the bytecode interpreter: runs a chunk of a compiled game's
+** rules on the VM's state, and reports runtime errors with the rule and
+** the source position.
+*/
+#include "vm/vm_int.h"
+#include "compiler/opcodes.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* Runtime errors                                                     */
+/* ------------------------------------------------------------------ */
+
+/* The chunk whose code holds pc; legality ranges win over the generator. */
+static const Chunk *chunk_at(const Program *p, int pc) {
+  const Chunk *best = NULL;
+  for (int i = 0; i < p->nchunks; i++) {
+    const Chunk *c = &p->chunks[i];
+    if (pc >= c->start && pc < c->end && (!best || c->kind == CHUNK_LEGALITY)) best = c;
+  }
+  return best;
+}
+
+static int describe_chunk(const Chunk *c, char *buf, size_t n) {
+  if (!c) return snprintf(buf, n, "the rules");
+  switch (c->kind) {
+    case CHUNK_EFFECT: return snprintf(buf, n, "move '%s'", c->name);
+    case CHUNK_LEGALITY: return snprintf(buf, n, "the when condition of move '%s'", c->name);
+    case CHUNK_GENERATE: return snprintf(buf, n, "move generation");
+    case CHUNK_END: return snprintf(buf, n, "the end block");
+    case CHUNK_NOMOVES: return snprintf(buf, n, "the nomoves block");
+    case CHUNK_EVAL: return snprintf(buf, n, "eval");
+    case CHUNK_BOUND: return snprintf(buf, n, "bound");
+    case CHUNK_START: return snprintf(buf, n, "the start block");
+    case CHUNK_WEIGHT: return snprintf(buf, n, "the weight of move '%s'", c->name);
+    default: return snprintf(buf, n, "function '%s'", c->name);
+  }
+}
+
+/* Reports a runtime error at pc and leaves through the trap (or exits). */
+void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...) {
+  const Program *p = vm->p;
+  char msg[512], where[160];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const Chunk *inner = chunk_at(p, pc);
+  int len = describe_chunk(inner, where, sizeof where);
+  if (depth > 0 && len > 0 && (size_t)len < sizeof where) {
+    const Chunk *outer = chunk_at(p, vm->frames[1].ret_pc - 3);   /* the first CALL */
+    if (outer && outer != inner) {
+      snprintf(where + len, sizeof where - (size_t)len, " (called from ");
+      len = (int)strlen(where);
+      describe_chunk(outer, where + len, sizeof where - (size_t)len);
+      len = (int)strlen(where);
+      if ((size_t)len + 1 < sizeof where) { where[len] = ')'; where[len + 1] = 0; }
+    }
+  }
+  Diag d;
+  diag_init(&d, p->filename, p->source, p->source_len, stderr);
+  Span at = { pc >= 0 && pc < p->ncode ? p->pos[pc] : 0, 0 };
+  at.end = at.start + 1;
+  diag_report(&d, "runtime error", at, "%s in %s", msg, where);
+  vm->base.error_status = status;
+  vm->writable = vm->outcome_ok = 0;
+  if (vm->base.trap) longjmp(*vm->base.trap, 1);
+  exit(status);
+}
+
+/* ------------------------------------------------------------------ */
+/* State writes and the trail                                         */
+/* ------------------------------------------------------------------ */
+
+void vm_trail_grow(VM *vm, int pc) {
+  int cap = vm->captrail ? vm->captrail * 2 : 1024;
+  int32_t *t = realloc(vm->trail, (size_t)cap * 2 * sizeof *t);
+  if (!t) vm_fail(vm, pc, 0, EXIT_LIMIT, "out of memory for the undo trail");
+  vm->trail = t;
+  vm->captrail = cap;
+}
+
+/* ------------------------------------------------------------------ */
+/* The interpreter                                                    */
+/* ------------------------------------------------------------------ */
+
+static int32_t floor_div(int32_t a, int32_t b) {
+  int32_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+static int32_t floor_mod(int32_t a, int32_t b) {
+  int32_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+#ifdef VM_CHECK_STACK
+/* The checked build (make asan) holds every instruction to the stack
+** effect opcodes.def declares, and every frame to the maxstack the
+** compiler computed: a mismatch is a bug in the compiler or the VM, so it
+** aborts with the instruction and the heights. */
+typedef struct StackCheck {
+  int op;             /* the instruction being checked, -1 before the first */
+  int pc, depth;      /* where it ran */
+  int expect;         /* its frame's operand height after it */
+} StackCheck;
+
+/* The operand height of the frame at `depth`: values above its locals. */
+static int frame_height(const VM *vm, const int32_t *sp, int depth) {
+  const Chunk *ch = &vm->p->chunks[vm->frames[depth].chunk];
+  return (int)(sp - (vm->stack + vm->frames[depth].base + ch->nlocals));
+}
+
+static void stack_fault(const VM *vm, const StackCheck *k, const char *what, int want, int got) {
+  const char *name = k->op >= 0 && k->op < OP__COUNT ? op_names[k->op] : "?";
+  fprintf(stderr, "gsolve: internal error: stack check: %s at pc %d: %s %d, found %d\n",
+          name, k->pc, what, want, got);
+  abort();
+}
+
+/* Before an instruction: its pops are there; what height it must leave. */
+static void stack_before(VM *vm, StackCheck *k, int op, int pc, const int32_t *sp, int depth) {
+  const int32_t *w = vm->p->code + pc + 1;
+  int n = op_operands[op];
+  int32_t a = n > 0 ? w[0] : 0, b = n > 1 ? w[1] : 0;
+  int r = op == OP_CALL ? vm->p->chunks[a].returns : 0;
+  int height = frame_height(vm, sp, depth);
+  k->op = op;
+  k->pc = pc;
+  k->depth = depth;
+  if (height < op_pops(op, a, b)) stack_fault(vm, k, "pops", op_pops(op, a, b), height);
+  k->expect = height - op_pops(op, a, b) + op_pushes(op, a, b, r);
+  /* The caller's height once the callee returns (checked at RET). */
+  if (op == OP_CALL && depth + 1 < VM_MAX_CALLS) vm->frames[depth + 1].ret_sp = k->expect;
+}
+
+/* After it: the height it declared, within the chunk's maxstack.  A CALL
+** leaves the callee's empty frame; a RET the caller's height the CALL
+** declared. */
+static void stack_after(const VM *vm, const StackCheck *k, const int32_t *sp, int depth) {
+  if (k->op < 0) return;
+  int height = frame_height(vm, sp, depth);
+  int want = k->expect;
+  if (k->op == OP_CALL) want = 0;
+  else if ((k->op == OP_RET || k->op == OP_RET0) && depth < k->depth) want = vm->frames[k->depth].ret_sp;
+  int want_depth = k->op == OP_CALL ? k->depth + 1 : depth < k->depth ? k->depth - 1 : k->depth;
+  if (depth != want_depth) stack_fault(vm, k, "call depth", want_depth, depth);
+  if (height != want) stack_fault(vm, k, "operand height", want, height);
+  int max = vm->p->chunks[vm->frames[depth].chunk].maxstack;
+  if (height > max) stack_fault(vm, k, "maxstack", max, height);
+}
+#define STACK_BEFORE() stack_before(vm, &check, op, op_pc, sp, depth)
+#define STACK_AFTER() stack_after(vm, &check, sp, depth)
+#else
+#define STACK_BEFORE() ((void)0)
+#define STACK_AFTER() ((void)0)
+#endif
+
+/* Runs chunk `ci` with `nargs` arguments; returns the value of a top-level
+** `return` (eval), else 0.  An outcome statement stops the whole run. */
+int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
+  const Program *p = vm->p;
+  const int32_t *code = p->code;
+  const Chunk *ch = &p->chunks[ci];
+  int32_t *stack = vm->stack;
+  int depth = 0;
+  int pc = ch->start;
+  int base = 0;
+  int32_t *sp;
+  vm->steps = 0;
+  vm->depth = 0;
+  memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
+  for (int i = 0; i < nargs; i++) stack[i] = args[i];
+  sp = stack + ch->nlocals;
+  vm->frames[0].chunk = ci;
+  vm->frames[0].base = 0;
+  vm->frames[0].ret_pc = -1;
+  int32_t *locals = stack;
+#ifdef VM_CHECK_STACK
+  StackCheck check = { -1, 0, 0, 0 };
+#endif
+
+  /* Dispatch: computed goto with GCC and clang, a switch elsewhere. */
+#if defined(__GNUC__)
+  static const void *const dispatch[OP__COUNT] = {
+#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = &&do_##name,
+#include "compiler/opcodes.def"
+#undef OPCODE
+  };
+#define CASE(name) do_##name:
+#define NEXT() do { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
+#define DISPATCH_START() NEXT();
+#define DISPATCH_END()
+#else
+#define CASE(name) case OP_##name:
+#define NEXT() break
+#define DISPATCH_START() for (;;) { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); switch (op) {
+#define DISPATCH_END() default: FAIL("bad opcode %d", op); } }
+#endif
+#define POP() (*--sp)
+#define PUSH(v) (*sp++ = (v))
+#define TOP() (sp[-1])
+#define FAIL(...) vm_fail(vm, op_pc, depth, EXIT_RUNTIME, __VA_ARGS__)
+
+  int op_pc;
+  int32_t op;
+  DISPATCH_START();
+      CASE(CONST) PUSH(code[pc]); pc++; NEXT();
+      CASE(POP) sp--; NEXT();
+      CASE(DUP) sp[0] = sp[-1]; sp++; NEXT();
+      CASE(LOADL) PUSH(locals[code[pc]]); pc++; NEXT();
+      CASE(STOREL) locals[code[pc]] = POP(); pc++; NEXT();
+      CASE(CLEARL) memset(locals + code[pc], 0, (size_t)code[pc + 1] * sizeof(int32_t)); pc += 2; NEXT();
+      CASE(LOADLI) {
+        int32_t i = TOP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        TOP() = locals[code[pc] + i];
+        pc += 2;
+        NEXT();
+      }
+      CASE(STORELI) {
+        int32_t v = POP(), i = POP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        locals[code[pc] + i] = v;
+        pc += 2;
+        NEXT();
+      }
+      CASE(LOADS) PUSH(vm->slots[code[pc]]); pc++; NEXT();
+      CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, op_pc); pc++; NEXT(); }
+      CASE(LOADSI) {
+        int32_t i = TOP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        TOP() = vm->slots[code[pc] + i];
+        pc += 2;
+        NEXT();
+      }
+      CASE(STORESI) {
+        int32_t v = POP(), i = POP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        store_slot(vm, code[pc] + i, v, op_pc);
+        pc += 2;
+        NEXT();
+      }
+      CASE(LOADK) {
+        int32_t i = TOP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        TOP() = p->konst[code[pc] + i];
+        pc += 2;
+        NEXT();
+      }
+      CASE(CHECK) {
+        int32_t i = TOP();
+        if ((uint32_t)i >= (uint32_t)code[pc]) FAIL("index %d out of range 0..%d", i, code[pc] - 1);
+        pc++;
+        NEXT();
+      }
+      CASE(ADD) { int32_t b = POP(), r; if (__builtin_add_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; NEXT(); }
+      CASE(SUB) { int32_t b = POP(), r; if (__builtin_sub_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; NEXT(); }
+      CASE(MUL) { int32_t b = POP(), r; if (__builtin_mul_overflow(TOP(), b, &r)) FAIL("integer overflow"); TOP() = r; NEXT(); }
+      CASE(DIV) CASE(MOD) {
+        int32_t b = POP(), a = TOP();
+        if (b == 0) FAIL("division by zero");
+        if (b == -1 && a == INT32_MIN) FAIL("integer overflow");
+        TOP() = op == OP_DIV ? floor_div(a, b) : floor_mod(a, b);
+        NEXT();
+      }
+      CASE(NEG) if (TOP() == INT32_MIN) FAIL("integer overflow"); TOP() = -TOP(); NEXT();
+      CASE(NOT) TOP() = !TOP(); NEXT();
+      CASE(EQ) { int32_t b = POP(); TOP() = TOP() == b; NEXT(); }
+      CASE(NE) { int32_t b = POP(); TOP() = TOP() != b; NEXT(); }
+      CASE(LT) { int32_t b = POP(); TOP() = TOP() < b; NEXT(); }
+      CASE(LE) { int32_t b = POP(); TOP() = TOP() <= b; NEXT(); }
+      CASE(GT) { int32_t b = POP(); TOP() = TOP() > b; NEXT(); }
+      CASE(GE) { int32_t b = POP(); TOP() = TOP() >= b; NEXT(); }
+      CASE(JMP) pc = code[pc]; NEXT();
+      CASE(JMPF) pc = POP() ? pc + 1 : code[pc]; NEXT();
+      CASE(JMPT) pc = POP() ? code[pc] : pc + 1; NEXT();
+      CASE(LOOP)
+        if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        pc = code[pc];
+        NEXT();
+      CASE(CALL) {
+        const Chunk *callee = &p->chunks[code[pc]];
+        int n = code[pc + 1];
+        if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        if (depth + 1 >= VM_MAX_CALLS) FAIL("too many nested calls (limit is %d)", VM_MAX_CALLS);
+        int32_t *nbase = sp - n;
+        if (nbase + callee->nlocals + callee->maxstack > stack + VM_STACK_WORDS)
+          FAIL("out of stack space for locals");
+        depth++;
+        vm->depth = depth;
+        vm->frames[depth].chunk = code[pc];
+        vm->frames[depth].base = (int)(nbase - stack);
+        vm->frames[depth].ret_pc = pc + 2;
+        memset(nbase + n, 0, (size_t)(callee->nlocals - n) * sizeof *nbase);
+        locals = nbase;
+        sp = nbase + callee->nlocals;
+        base = (int)(nbase - stack);
+        pc = callee->start;
+        NEXT();
+      }
+      CASE(RET) CASE(RET0) {
+        int32_t v = op == OP_RET ? POP() : 0;
+        if (depth == 0) return v;
+        sp = stack + vm->frames[depth].base;
+        pc = vm->frames[depth].ret_pc;
+        depth--;
+        vm->depth = depth;
+        base = vm->frames[depth].base;
+        locals = stack + base;
+        if (op == OP_RET) PUSH(v);
+        NEXT();
+      }
+      CASE(NORET) FAIL("the function ended without returning a value");
+      CASE(STEP) {
+        int32_t d = POP(), c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        TOP() = p->step[c * DIR_COUNT + d];
+        NEXT();
+      }
+      CASE(AT) {
+        int32_t y = POP(), x = TOP();
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        TOP() = y * p->width + x;
+        NEXT();
+      }
+      CASE(COLOF) CASE(ROWOF) {
+        int32_t c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        TOP() = op == OP_COLOF ? c % p->width : c / p->width;
+        NEXT();
+      }
+      CASE(LINE) {
+        int32_t d = POP(), c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        const int32_t *arr = vm->slots + code[pc];
+        int32_t v = arr[c], n = 1;
+        for (int k = 0; k < 2; k++) {
+          int dd = k ? (d + 4) & (DIR_COUNT - 1) : d;   /* DIR_COUNT is 8 */
+          for (int x = p->step[c * DIR_COUNT + dd]; x >= 0 && arr[x] == v; x = p->step[x * DIR_COUNT + dd]) n++;
+        }
+        TOP() = n;
+        pc += 2;
+        NEXT();
+      }
+      CASE(COUNTS) {
+        int32_t v = TOP(), n = 0;
+        const int32_t *arr = vm->slots + code[pc];
+        for (int i = 0; i < code[pc + 1]; i++) n += arr[i] == v;
+        TOP() = n;
+        pc += 2;
+        NEXT();
+      }
+      CASE(NBRN) {
+        int32_t c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        TOP() = p->nbr_start[c + 1] - p->nbr_start[c];
+        NEXT();
+      }
+      CASE(NBR) {
+        int32_t i = POP(), c = TOP();
+        TOP() = p->nbr[p->nbr_start[c] + i];
+        NEXT();
+      }
+      CASE(OPPOSITE) TOP() = (TOP() + 4) % DIR_COUNT; NEXT();
+      CASE(NEXTP) {
+        int32_t pl = TOP();
+        if (pl < 1 || pl > p->nplayers) FAIL("opponent() of no player");
+        TOP() = pl % p->nplayers + 1;
+        NEXT();
+      }
+      CASE(ABS) if (TOP() == INT32_MIN) FAIL("integer overflow"); if (TOP() < 0) TOP() = -TOP(); NEXT();
+      CASE(MIN) { int32_t b = POP(); if (b < TOP()) TOP() = b; NEXT(); }
+      CASE(MAX) { int32_t b = POP(); if (b > TOP()) TOP() = b; NEXT(); }
+      CASE(EMIT) {
+        if (vm->nmoves >= GAME_MAX_MOVES) FAIL("too many legal moves (limit is %d)", GAME_MAX_MOVES);
+        Move *m = &vm->movebuf[vm->nmoves++];
+        memset(m, 0, sizeof *m);
+        m->rule = (uint16_t)code[pc];
+        for (int i = 0; i < code[pc + 1]; i++) m->arg[i] = (int16_t)locals[i];
+        pc += 2;
+        NEXT();
+      }
+      CASE(SETNEXT) {
+        int32_t pl = POP();
+        if (!vm->writable) FAIL("'next' outside a move's effect");
+        if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
+        vm->next_mover = pl;
+        NEXT();
+      }
+      CASE(NEXTCHANCE) {
+        int32_t pl = POP();
+        if (!vm->writable) FAIL("'next' outside a move's effect");
+        if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
+        vm->next_mover = p->chance;
+        vm->chance_after = pl;
+        NEXT();
+      }
+      CASE(ILLEGAL)
+        if (!vm->writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
+        vm->rejected = 1;
+        return 0;
+      CASE(PAY) {
+        int32_t amount = POP(), pl = POP();
+        if (!vm->writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
+        if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
+        if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
+        vm->rewarded = 1;
+        NEXT();
+      }
+      CASE(WIN) CASE(LOSE) {
+        int32_t pl = POP();
+        if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
+        if (pl < 1 || pl > p->nplayers) FAIL("'%s' needs a player, not none", op == OP_WIN ? "win" : "lose");
+        memset(&vm->out, 0, sizeof vm->out);
+        vm->out.payoff[pl - 1] = op == OP_WIN ? 1 : -1;
+        vm->ended = 1;
+        return 0;
+      }
+      CASE(DRAW)
+        if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
+        memset(&vm->out, 0, sizeof vm->out);
+        vm->ended = 1;
+        return 0;
+      CASE(SCORE) {
+        if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
+        int n = code[pc];
+        memset(&vm->out, 0, sizeof vm->out);
+        for (int i = 0; i < n; i++) vm->out.payoff[i] = sp[i - n];
+        sp -= n;
+        vm->ended = 1;
+        return 0;
+      }
+      CASE(ADDK) { int32_t r; if (__builtin_add_overflow(TOP(), code[pc], &r)) FAIL("integer overflow"); TOP() = r; pc++; NEXT(); }
+      CASE(JLT) { int32_t b = POP(), a = POP(); pc = a < b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JLE) { int32_t b = POP(), a = POP(); pc = a <= b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JGT) { int32_t b = POP(), a = POP(); pc = a > b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JGE) { int32_t b = POP(), a = POP(); pc = a >= b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JEQ) { int32_t b = POP(), a = POP(); pc = a == b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JNE) { int32_t b = POP(), a = POP(); pc = a != b ? code[pc] : pc + 1; NEXT(); }
+      CASE(JLTK) { int32_t a = POP(); pc = a < code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JLEK) { int32_t a = POP(); pc = a <= code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JGTK) { int32_t a = POP(); pc = a > code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JGEK) { int32_t a = POP(); pc = a >= code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JEQK) { int32_t a = POP(); pc = a == code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JNEK) { int32_t a = POP(); pc = a != code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(LOADLK) {
+        int32_t r;
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
+        PUSH(r);
+        pc += 2;
+        NEXT();
+      }
+      CASE(LOADSL) {
+        int32_t i = locals[code[pc + 2]];
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        PUSH(vm->slots[code[pc] + i]);
+        pc += 3;
+        NEXT();
+      }
+      CASE(LOADSXY) {
+        int32_t y = POP(), x = TOP();
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        TOP() = vm->slots[code[pc] + y * p->width + x];
+        pc += 2;
+        NEXT();
+      }
+      CASE(FORL) CASE(FORK) {
+        /* Counted loops: the counter cannot overflow, it stops at a limit
+        ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
+        int32_t lim = op == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
+        if (locals[code[pc]] < lim) {
+          locals[code[pc]]++;
+          if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+          pc = code[pc + 2];
+        } else {
+          pc += 3;
+        }
+        NEXT();
+      }
+      CASE(HALT) return 0;
+      DISPATCH_END();
+#undef CASE
+#undef NEXT
+#undef DISPATCH_START
+#undef DISPATCH_END
+#undef POP
+#undef PUSH
+#undef TOP
+#undef FAIL
+#undef STACK_BEFORE
+#undef STACK_AFTER
+}

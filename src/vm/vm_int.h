@@ -1,0 +1,116 @@
+/*
+** vm_int.h -- the VM's state, shared by the interpreter (interp.c) and the
+** game interface built on it (vm.c).  Internal to src/vm.
+**
+** The state is a flat vector of 32-bit slots (slot 0: the player to move).
+** Every write goes through one place, store_slot(), which checks the
+** slot's bounds, records (slot, old value) on the undo trail and updates
+** the Zobrist hash, so apply/undo never copy the state and the hash is
+** always current.
+*/
+#ifndef GSOLVE_VM_INT_H
+#define GSOLVE_VM_INT_H
+
+#include "vm/vm.h"
+
+#define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
+#define VM_MAX_CALLS   256         /* nested function calls */
+
+typedef struct Frame {
+  int chunk;          /* index into p->chunks */
+  int base;           /* first local in the stack */
+  int ret_pc;         /* where the caller resumes */
+  int ret_sp;         /* VM_CHECK_STACK: the caller's height after the call */
+} Frame;
+
+typedef struct Mark {
+  int trail;          /* trail height before the move */
+  uint64_t hash;      /* hash before the move */
+} Mark;
+
+typedef struct VM {
+  Game base;
+  const Program *p;
+  int32_t *slots;
+  uint64_t hash;
+  int32_t *trail; int ntrail, captrail;   /* pairs: slot, old value */
+  Mark *marks; int nmarks, capmarks;
+  int32_t *stack;
+  Frame frames[VM_MAX_CALLS];
+  /* What the running code may do, and what it produced. */
+  int writable;       /* state writes allowed (a move's effect) */
+  int outcome_ok;     /* win/lose/draw/score allowed (end, nomoves) */
+  int ended;          /* an outcome statement ran */
+  int next_mover;     /* set by `next`, 0 if not */
+  int chance_after;   /* set by `next chance, P`, 0 if not */
+  int32_t reward[GAME_MAX_PLAYERS];   /* `pay` of the move applied last */
+  int rewarded;       /* some reward[] is nonzero */
+  int rejected;       /* the effect said `illegal` */
+  int filtering;      /* generate is trying its moves */
+  Outcome out;
+  Move *movebuf; int nmoves;
+  long steps;
+  int depth;          /* call depth of the running code (for messages) */
+  int32_t *scratch;   /* nslots words for canonical forms */
+  uint8_t *bits;      /* per slot: bits in a packed key */
+  /* zobrist(s, v) tabled when the slot ranges are small enough:
+  ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
+  uint64_t *zob_table;
+  const uint64_t **zob_base;
+  /* The repetition rule: per position of the line of play (0: the start,
+  ** k: after k moves), the hash and values of the compared slots, and a
+  ** hash of the set of the earlier ones (what a table must key on). */
+  int rep_on;             /* applied (off: positions alone decide, --count) */
+  int *rep_slots, rep_n;  /* the compared slots */
+  uint64_t *rep_hash, *rep_set;
+  int32_t *rep_vals;
+  int nrep, caprep;
+  int rep_in_key;         /* the set of earlier positions is in the key */
+  /* What the repetition tests compared since the searcher last asked
+  ** (vm_history_trace): positions tested, and earlier ones matched. */
+  uint64_t trace_tested[GAME_MAX_MOVES + 1];
+  uint64_t trace_hit[GAME_MAX_MOVES + 1];
+  int trace_hit_index[GAME_MAX_MOVES + 1];
+  int ntested, nhits;
+} VM;
+
+/* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
+** than tabled so that any slot range works. */
+static inline uint64_t zobrist(int slot, int32_t v) {
+  uint64_t x = ((uint64_t)(uint32_t)slot << 32 | (uint32_t)v) + 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/* interp.c: runs chunk `ci` with `nargs` arguments; returns the value of
+** a top-level `return` (eval), else 0.  An outcome statement stops the
+** whole run. */
+int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs);
+/* Reports a runtime error at pc (naming the rule, and its caller at call
+** depth > 0) and leaves through the game's trap, or exits. */
+void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6), noreturn));
+/* Doubles the undo trail (a runtime error when out of memory). */
+void vm_trail_grow(VM *vm, int pc);
+
+static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int32_t v, int pc) {
+  const Program *p = vm->p;
+  if (!vm->writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
+  if (v < p->lo[s] || v > p->hi[s]) {
+    char name[96];
+    program_slot_name(p, s, name, sizeof name);
+    vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "value %d out of range %d..%d for '%s'", v, p->lo[s], p->hi[s], name);
+  }
+  int32_t old = vm->slots[s];
+  if (old == v) return;
+  if (vm->ntrail == vm->captrail) vm_trail_grow(vm, pc);
+  vm->trail[2 * vm->ntrail] = s;
+  vm->trail[2 * vm->ntrail + 1] = old;
+  vm->ntrail++;
+  if (vm->zob_base) vm->hash ^= vm->zob_base[s][old] ^ vm->zob_base[s][v];
+  else vm->hash ^= zobrist(s, old) ^ zobrist(s, v);
+  vm->slots[s] = v;
+}
+
+#endif

@@ -1,0 +1,50 @@
+# tests/t_opcodes.sh -- the instruction set has one source,
+# src/compiler/opcodes.def: docs/language.md's table must be the one
+# tests/gen_opcode_table.py prints from it, and the --dump-bytecode
+# listing and the compiler's stack accounting follow it.  (make asan runs
+# the whole suite with VM_CHECK_STACK, which checks each instruction's
+# stack effect as it runs.)  Sourced by tests/run.sh.
+
+if command -v python3 >/dev/null 2>&1; then
+  op_out=$(python3 tests/gen_opcode_table.py --check docs/language.md 2>&1)
+  op_st=$?
+  check "docs/language.md's instruction table is the one opcodes.def gives" 0 "$op_st"
+  [ "$op_st" -eq 0 ] || printf '%s\n' "$op_out" | head -n 30
+  # Every instruction of the .def is in the table, none twice.
+  op_def=$(sed -n 's/^OPCODE(\([A-Z0-9]*\),.*/\1/p' src/compiler/opcodes.def | sort)
+  op_doc=$(sed -n 's/^| `\([A-Z0-9]*\)` |.*/\1/p' docs/language.md | sort)
+  check "the table lists each instruction of opcodes.def once" "$op_def" "$op_doc"
+  check "opcodes.def lists the newer instructions (PAY, ILLEGAL, NEXTCHANCE)" 3 \
+    "$(printf '%s\n' "$op_def" | grep -c -x -E 'PAY|ILLEGAL|NEXTCHANCE')"
+else
+  check "python3 is installed (for tests/gen_opcode_table.py)" yes no
+fi
+
+# The listing puts the operands' values into the synopsis and names what
+# they refer to.
+op_nim=$(gs games/nim.game --dump-bytecode)
+check "listing: STOREL 1 reads local[1] := pop" yes \
+  "$(printf '%s\n' "$op_nim" | grep -q -E '^ +[0-9]+ +[|0-9]+  STOREL +1 +; local\[1\] := pop$' && echo yes)"
+check "listing: a state array access names the array" yes \
+  "$(printf '%s\n' "$op_nim" | grep -q -E 'LOADSI +1 4 +; i := pop; push state\[1\+i\]  \(0 <= i < 4\)  -- heap$' && echo yes)"
+check "listing: EMIT names the move rule" yes \
+  "$(printf '%s\n' "$op_nim" | grep -q -E 'EMIT +0 2 +; add the move: rule 0 with arguments local\[0\.\.2\)  -- move take$' && echo yes)"
+check "listing: a body's header gives its operand stack" yes \
+  "$(printf '%s\n' "$op_nim" | grep -q -E "^generator 'generate'  \(code 0\.\.[0-9]+, 2 locals, 0 args, stack [0-9]+\)$" && echo yes)"
+check "listing: a call names the function" yes \
+  "$(gs games/go.game --dump-bytecode | grep -q -E 'CALL +[0-9]+ [0-9]+ +; call function [0-9]+ with the top [0-9]+ values as arguments  -- [a-z_]+\(\)$' && echo yes)"
+
+# Regression: COUNTS takes one value and leaves one; counted as a pop, the
+# end block got a frame of 3 for the 5 values it holds.
+op_counts=$(gs tests/data/counts_nested.game --dump-bytecode | sed -n "s/^end 'end'  (code [0-9.]*, 0 locals, 0 args, stack \([0-9]*\))$/\1/p")
+check "the end block holding 5 count() values needs a stack of 5 (+2 spare)" 7 "$op_counts"
+check "nested count() values run (checked under make asan)" "perft 3: 24" \
+  "$(gs tests/data/counts_nested.game --perft 3 | grep '^perft')"
+
+# Every bundled game lists only known instructions.
+op_bad=""
+for g in games/*.game; do
+  gs "$g" --dump-bytecode >/dev/null 2>&1 || op_bad="$op_bad $g:exit"
+  gs "$g" --dump-bytecode 2>/dev/null | grep -q '???' && op_bad="$op_bad $g:unknown-opcode"
+done
+check "every bundled game's listing decodes" "" "$op_bad"
