@@ -1,6 +1,8 @@
 /*
-** options.c -- the command line of gsolve: its options, their checks,
-** and --help.
+** options.c -- the command line of gsolve, as one table: each option's
+** name, argument, the modes that use it, its help line and its setter.
+** Parsing, --help, --help-options and the check that no option is given
+** to a mode that would ignore it all read the table.
 */
 #include <errno.h>
 #include <stdio.h>
@@ -10,31 +12,27 @@
 #include "search/alphabeta.h"
 #include "util/stop.h"
 
-static const char usage_text[] =
-  "usage: gsolve FILE [options]       solve, count or draw the game in FILE\n"
-  "       gsolve play FILE [options]  play it against the computer\n"
-  "modes: --solve (default)  --all-moves (every move's value)  --perft N\n"
-  "  --count (distinct positions)  --depth N (alphabeta to N plies, by eval)\n"
-  "  --tree-dot OUT (.dot, .svg, .png: the game tree; --depth N, --tree-prune)\n"
-  "  --pv (the best line, as boards)  --playouts N (random games; --seed S)\n"
-  "  --test-set FILE [--limit N --zero-based]  --dump-ast  --dump-bytecode\n"
-  "options: --position MOVES (\"4 4 3\", \"take 1 3, take 2 1\")  -D NAME=VALUE\n"
-  "  --solver auto|alphabeta|minimax|retro|expectimax|native|db  --engine auto|vm|native\n"
-  "  --tt-size MB  --db FILE  --dump-db  --max-positions N  --memory MB\n"
-  "  --time-limit S  --no-symmetry  --no-deepening  --weak  --json  --stats\n"
-  "  --quiet (no progress)  --progress (even off a tty)\n"
-  "  --score-only (no distances: plies -)  --with-plies (distances again)\n"
-  "connect4: --threads N  --without LIST  --book FILE\n"
-  "  --make-book FILE [--book-depth N] (solve the first N plies into a book)\n"
-  "play: --level N|perfect (default 4)  --first human|computer  --self-play\n"
-  "  --seed N  --show-evals  --ascii; type moves, or undo, hint, help, quit\n"
-  "gtp: gsolve gtp FILE [--level N]: the Go Text Protocol on stdin/stdout\n"
-  "  --help  --version\n"
-  "exit: 0 ok, 2 bad command line or move, 3 errors in the game file,\n"
-  "  4 runtime error in a rule, 5 a limit (memory, time, depth, cycles),\n"
-  "  6 I/O, 130 interrupted (Ctrl-C)\n"
-  "Values are for the player to move: score = his payoff minus the other's;\n"
-  "plies = moves to the end.  man gsolve, docs/cli.md, docs/tutorial.md.\n";
+/* Modes as bits, for the modes an option goes with. */
+#define M(mode) (1u << (mode))
+#define M_SOLVE M(MODE_SOLVE)
+#define M_ANY 0xffffu
+#define M_RUN (M_ANY & ~M(MODE_GTP))    /* every mode but GTP's session */
+
+/* Sections of --help. */
+enum { SEC_MODE, SEC_OPTION, SEC_SOLVER, SEC_ENGINE, SEC_PLAY, SEC_INFO, SEC_COUNT };
+static const char *const section_names[SEC_COUNT] = {
+  "modes", "options", "solvers", "engine's solver", "play", "info"
+};
+
+typedef struct OptionSpec {
+  const char *name;         /* "--tt-size" */
+  const char *arg;          /* "MB", or NULL for a flag */
+  int section;
+  unsigned modes;           /* M_* of the modes that use it */
+  const char *misuse;       /* the message when the mode does not, or NULL */
+  const char *help;         /* one line for --help-options */
+  int (*set)(Options *o, const struct OptionSpec *spec, const char *val);
+} OptionSpec;
 
 int usage_error(const char *fmt, const char *arg) {
   fputs("gsolve: error: ", stderr);
@@ -48,9 +46,6 @@ int out_of_memory(void) {
   return EXIT_LIMIT;
 }
 
-
-
-
 void options_free(Options *o) {
   for (int i = 0; i < o->ndefs; i++) free(o->def_text[i]);
   free(o->def_text);
@@ -63,7 +58,7 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
   long v;
   errno = 0;
   v = strtol(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi) return -1;
+  if (errno != 0 || end == s || *end != '\0' || v < lo || v > hi || s[0] == '+') return -1;
   *out = v;
   return 0;
 }
@@ -102,9 +97,387 @@ static int add_define(Options *o, const char *text) {
   return EXIT_OK;
 }
 
-/* Returns EXIT_OK to run, -1 after --help or --version, else a status. */
+/* ---- setters -------------------------------------------------------- */
+
+#define SETTER(fn) static int fn(Options *o, const OptionSpec *spec, const char *val)
+
+static int print_help(void);
+static int print_help_options(void);
+
+SETTER(set_help) { return print_help(); }
+SETTER(set_help_options) { return print_help_options(); }
+SETTER(set_version) {
+  printf("gsolve %s\n", GSOLVE_VERSION);
+  return -1;
+}
+SETTER(set_solve) { return set_mode(o, MODE_SOLVE, spec->name); }
+SETTER(set_all_moves) {
+  o->solve.all_moves = 1;
+  return set_mode(o, MODE_SOLVE, spec->name);
+}
+SETTER(set_count) { return set_mode(o, MODE_COUNT, spec->name); }
+SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
+SETTER(set_perft) {
+  long n;
+  if (parse_int(val, 0, GAME_MAX_PLY, &n) != 0) {
+    fprintf(stderr, "gsolve: error: --perft needs a number of plies from "
+            "0 to %d, not '%s'\n", GAME_MAX_PLY, val);
+    return EXIT_USAGE;
+  }
+  o->perft_depth = (int)n;
+  return set_mode(o, MODE_PERFT, spec->name);
+}
+SETTER(set_playouts) {
+  long n;
+  if (parse_int(val, 1, 1000000000L, &n) != 0)
+    return usage_error("--playouts needs a number of games from 1, not '%s'", val);
+  o->playouts = n;
+  return set_mode(o, MODE_PLAYOUTS, spec->name);
+}
+SETTER(set_test_set) {
+  o->test_set = val;
+  return set_mode(o, MODE_TESTSET, spec->name);
+}
+SETTER(set_tree_dot) {
+  o->tree_dot = val;
+  return set_mode(o, MODE_TREEDOT, spec->name);
+}
+SETTER(set_make_book) {
+  o->make_book = val;
+  return set_mode(o, MODE_MAKEBOOK, spec->name);
+}
+SETTER(set_depth) {
+  long n;
+  if (parse_int(val, 1, AB_MAX_DEPTH, &n) != 0) {
+    fprintf(stderr, "gsolve: error: --depth needs a number of plies from "
+            "1 to %d, not '%s'\n", AB_MAX_DEPTH, val);
+    return EXIT_USAGE;
+  }
+  o->solve.depth = (int)n;
+  return EXIT_OK;
+}
+SETTER(set_time_limit) {
+  long n;
+  if (parse_int(val, 1, STOP_MAX_SECONDS, &n) != 0) {
+    fprintf(stderr, "gsolve: error: --time-limit needs a number of seconds from "
+            "1 to %d, not '%s'\n", STOP_MAX_SECONDS, val);
+    return EXIT_USAGE;
+  }
+  o->time_limit = (unsigned)n;
+  return EXIT_OK;
+}
+SETTER(set_position) {
+  o->position = val;
+  return EXIT_OK;
+}
+SETTER(set_solver) {
+  if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
+    return usage_error("unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
+                       "native or db)", val);
+  o->solve.solver = val;
+  return EXIT_OK;
+}
+SETTER(set_tt_size) {
+  long n;
+  if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
+    fprintf(stderr, "gsolve: error: --tt-size needs a size in MiB from "
+            "0 to %zu, not '%s'\n", TT_MAX_MIB, val);
+    return EXIT_USAGE;
+  }
+  o->solve.tt_mib = (size_t)n;
+  return EXIT_OK;
+}
+SETTER(set_engine) {
+  if (strcmp(val, "auto") == 0) o->engine = ENGINE_AUTO;
+  else if (strcmp(val, "vm") == 0) o->engine = ENGINE_VM;
+  else if (strcmp(val, "native") == 0) o->engine = ENGINE_NATIVE;
+  else return usage_error("unknown engine '%s' (auto, vm or native)", val);
+  return EXIT_OK;
+}
+SETTER(set_db) {
+  o->solve.db = val;
+  return EXIT_OK;
+}
+SETTER(set_limit) {
+  long n;
+  if (parse_int(val, 1, 1000000000L, &n) != 0)
+    return usage_error("--limit needs a number of lines from 1, not '%s'", val);
+  o->limit = n;
+  return EXIT_OK;
+}
+SETTER(set_zero_based) {
+  o->zero_based = 1;
+  return EXIT_OK;
+}
+SETTER(set_weak) {
+  o->solve.engine.weak = 1;
+  return EXIT_OK;
+}
+SETTER(set_score_only) {
+  o->solve.score_only = strcmp(spec->name, "--score-only") == 0 ? 1 : -1;
+  return EXIT_OK;
+}
+SETTER(set_threads) {
+  long n;
+  if (parse_int(val, 1, 64, &n) != 0)
+    return usage_error("--threads needs a number from 1 to 64, not '%s'", val);
+  o->solve.engine.threads = (int)n;
+  return EXIT_OK;
+}
+SETTER(set_without) {
+  /* A comma-separated list, checked by the engine's solver. */
+  o->solve.engine.without = val;
+  return EXIT_OK;
+}
+SETTER(set_book) {
+  o->solve.engine.book = val;
+  return EXIT_OK;
+}
+SETTER(set_book_depth) {
+  long n;
+  if (parse_int(val, 0, 63, &n) != 0)
+    return usage_error("--book-depth needs a number of stones from 0 to 63, not '%s'", val);
+  o->book_depth = (int)n;
+  return EXIT_OK;
+}
+SETTER(set_no_symmetry) {
+  o->solve.no_symmetry = 1;
+  return EXIT_OK;
+}
+SETTER(set_no_deepening) {
+  o->solve.no_deepening = 1;
+  return EXIT_OK;
+}
+SETTER(set_stats) {
+  o->stats = 1;
+  return EXIT_OK;
+}
+SETTER(set_quiet) {
+  o->quiet = 1;
+  return EXIT_OK;
+}
+SETTER(set_progress) {
+  o->progress = 1;
+  return EXIT_OK;
+}
+SETTER(set_max_positions) {
+  long n;
+  if (parse_int(val, 1, 4000000000L, &n) != 0)
+    return usage_error("--max-positions needs a number from 1 to 4000000000, not '%s'", val);
+  o->solve.max_positions = (uint64_t)n;
+  return EXIT_OK;
+}
+SETTER(set_memory) {
+  long n;
+  if (parse_int(val, 1, (long)TT_MAX_MIB, &n) != 0)
+    return usage_error("--memory needs a size in MiB from 1 to 1048576, not '%s'", val);
+  o->solve.memory_mib = (size_t)n;
+  return EXIT_OK;
+}
+SETTER(set_json) {
+  o->json = 1;
+  return EXIT_OK;
+}
+SETTER(set_dump_ast) {
+  o->dump_ast = 1;
+  return EXIT_OK;
+}
+SETTER(set_dump_bytecode) {
+  o->dump_bytecode = 1;
+  return EXIT_OK;
+}
+SETTER(set_tree_prune) {
+  o->tree_prune = 1;
+  return EXIT_OK;
+}
+SETTER(set_pv) {
+  o->pv = 1;
+  return EXIT_OK;
+}
+SETTER(set_play) { return play_set_option(&o->play, spec->name, val); }
+
+/* ---- the table ------------------------------------------------------ */
+
+#define M_TABLE (M_SOLVE | M(MODE_TESTSET) | M(MODE_PLAY) | M(MODE_GTP) | M(MODE_MAKEBOOK))
+#define M_ENGINE (M_SOLVE | M(MODE_TESTSET) | M(MODE_MAKEBOOK))
+#define PLAY_ONLY "%s is an option of 'gsolve play FILE'"
+
+static const OptionSpec option_table[] = {
+  { "--solve", NULL, SEC_MODE, M_ANY, NULL, "the value, distance and best moves (the default)",
+    set_solve },
+  { "--all-moves", NULL, SEC_MODE, M_ANY, NULL, "every move's value", set_all_moves },
+  { "--perft", "N", SEC_MODE, M_ANY, NULL, "move sequences of N plies", set_perft },
+  { "--count", NULL, SEC_MODE, M_ANY, NULL, "distinct reachable positions", set_count },
+  { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts },
+  { "--tree-dot", "OUT", SEC_MODE, M_ANY, NULL,
+    "the game tree as DOT (.svg, .png drawn by Graphviz)", set_tree_dot },
+  { "--test-set", "FILE", SEC_MODE, M_ANY, NULL, "solve lines \"moves score\", check scores",
+    set_test_set },
+  { "--make-book", "FILE", SEC_MODE, M_ANY, NULL, "an opening book of the engine's solver",
+    set_make_book },
+  { "--dump-db", NULL, SEC_MODE, M_ANY, NULL, "list the database of --db FILE", set_dump_db },
+  { "--dump-ast", NULL, SEC_MODE, M_ANY, NULL, "the parsed game", set_dump_ast },
+  { "--dump-bytecode", NULL, SEC_MODE, M_ANY, NULL, "the compiled rules", set_dump_bytecode },
+
+  { "--position", "MOVES", SEC_OPTION, M_RUN, NULL, "play MOVES first (\"4 4 3\")",
+    set_position },
+  { "--engine", "auto|vm|native", SEC_OPTION, M_RUN, NULL, "which engine runs the rules",
+    set_engine },
+  { "--json", NULL, SEC_OPTION, M_RUN & ~M(MODE_PLAY), NULL, "the report as one JSON object",
+    set_json },
+  { "--time-limit", "S", SEC_OPTION, M_RUN, NULL, "stop after S seconds (exit 5)",
+    set_time_limit },
+  { "--quiet", NULL, SEC_OPTION, M_ANY, NULL, "no progress display, no notes", set_quiet },
+  { "--progress", NULL, SEC_OPTION, M_SOLVE, NULL, "progress even when stderr is no terminal",
+    set_progress },
+  { "--stats", NULL, SEC_OPTION, M_SOLVE, NULL, "the solver's statistics and choice on stderr",
+    set_stats },
+  { "--pv", NULL, SEC_OPTION, M_SOLVE, "--pv goes with --solve or --all-moves",
+    "the best line, as boards", set_pv },
+  { "--depth", "N", SEC_OPTION, M_SOLVE | M(MODE_TREEDOT),
+    "--depth is a search of the alphabeta solver (with --solve or --all-moves) or the depth "
+    "of --tree-dot", "alphabeta to N plies by eval; --tree-dot's depth", set_depth },
+  { "--tree-prune", NULL, SEC_OPTION, M(MODE_TREEDOT), "--tree-prune needs --tree-dot OUT",
+    "leave losing moves out of the tree", set_tree_prune },
+  { "--limit", "N", SEC_OPTION, M(MODE_TESTSET), "--limit goes with --test-set FILE",
+    "the first N lines of the test set", set_limit },
+  { "--zero-based", NULL, SEC_OPTION, M(MODE_TESTSET), "--zero-based goes with --test-set FILE",
+    "test-set columns from 0", set_zero_based },
+
+  { "--solver", "NAME", SEC_SOLVER, M_SOLVE | M(MODE_TESTSET), NULL,
+    "auto, alphabeta, minimax, retro, expectimax, native, db", set_solver },
+  { "--tt-size", "MB", SEC_SOLVER, M_TABLE, NULL, "search table size in MiB (default 64)",
+    set_tt_size },
+  { "--db", "FILE", SEC_SOLVER, M_SOLVE | M(MODE_DUMPDB), NULL,
+    "retro writes a database, others answer from it", set_db },
+  { "--max-positions", "N", SEC_SOLVER, M_SOLVE, NULL, "retro stops beyond N positions",
+    set_max_positions },
+  { "--memory", "MB", SEC_SOLVER, M_ENGINE, NULL, "retro's memory limit; caps --tt-size",
+    set_memory },
+  { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro stores every position",
+    set_no_symmetry },
+  { "--no-deepening", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta without deepening",
+    set_no_deepening },
+  { "--score-only", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta by score alone (plies -)",
+    set_score_only },
+  { "--with-plies", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta with distances again",
+    set_score_only },
+
+  { "--weak", NULL, SEC_ENGINE, M_SOLVE | M(MODE_TESTSET), NULL,
+    "win/draw/loss only (Connect Four)", set_weak },
+  { "--threads", "N", SEC_ENGINE, M_ENGINE, NULL, "search threads (Connect Four)",
+    set_threads },
+  { "--without", "LIST", SEC_ENGINE, M_ENGINE, NULL, "techniques left out, to measure them",
+    set_without },
+  { "--book", "FILE", SEC_ENGINE, M_SOLVE | M(MODE_TESTSET), NULL,
+    "an opening book made by --make-book", set_book },
+  { "--book-depth", "N", SEC_ENGINE, M(MODE_MAKEBOOK), "--book-depth goes with --make-book FILE",
+    "stones of the book's deepest positions (4)", set_book_depth },
+
+  { "--level", "N|perfect", SEC_PLAY, M(MODE_PLAY) | M(MODE_GTP), PLAY_ONLY,
+    "search depth, or an exact solve (default 4)", set_play },
+  { "--first", "human|computer", SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "who moves first",
+    set_play },
+  { "--self-play", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer plays both sides",
+    set_play },
+  { "--seed", "N", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS),
+    "--seed goes with gsolve play FILE or --playouts N", "the random seed", set_play },
+  { "--show-evals", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer's evaluations",
+    set_play },
+  { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play },
+
+  { "--help", NULL, SEC_INFO, M_ANY, NULL, "this summary", set_help },
+  { "--help-options", NULL, SEC_INFO, M_ANY, NULL, "every option, its modes and a line on it",
+    set_help_options },
+  { "--version", NULL, SEC_INFO, M_ANY, NULL, "the version", set_version },
+  { NULL, NULL, 0, 0, NULL, NULL, NULL }
+};
+
+static const OptionSpec *find_option(const char *name) {
+  if (strcmp(name, "-h") == 0) name = "--help";
+  for (const OptionSpec *s = option_table; s->name; s++)
+    if (strcmp(s->name, name) == 0) return s;
+  return NULL;
+}
+
+/* The flag that names a mode, for messages. */
+static const char *mode_name(Mode m) {
+  static const char *const names[] = {
+    [MODE_NONE] = "--solve", [MODE_SOLVE] = "--solve", [MODE_PERFT] = "--perft",
+    [MODE_COUNT] = "--count", [MODE_DUMPDB] = "--dump-db", [MODE_TESTSET] = "--test-set",
+    [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
+    [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book"
+  };
+  return names[m];
+}
+
+/* ---- help ----------------------------------------------------------- */
+
+/* --help: the options of each section, wrapped to one screen. */
+static int print_help(void) {
+  fputs("usage: gsolve FILE [options]       solve, count or draw the game in FILE\n"
+        "       gsolve play FILE [options]  play it against the computer\n"
+        "       gsolve gtp FILE [--level N] the Go Text Protocol on stdin/stdout\n", stdout);
+  for (int sec = 0; sec < SEC_COUNT; sec++) {
+    int col = printf("%s:", section_names[sec]);
+    if (sec == SEC_OPTION) col += printf(" -D NAME=VALUE");
+    for (const OptionSpec *s = option_table; s->name; s++) {
+      if (s->section != sec) continue;
+      int w = (int)strlen(s->name) + (s->arg ? 1 + (int)strlen(s->arg) : 0) + 2;
+      if (col + w > 79) {
+        fputs("\n ", stdout);
+        col = 1;
+      }
+      col += printf("  %s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+    }
+    putchar('\n');
+  }
+  fputs("exit: 0 ok, 2 bad command line or move, 3 errors in the game file,\n"
+        "  4 runtime error in a rule, 5 a limit (memory, time, depth, cycles),\n"
+        "  6 I/O, 130 interrupted (Ctrl-C)\n"
+        "Values are for the player to move: score = his payoff minus the other's;\n"
+        "plies = moves to the end.  --help-options, man gsolve, docs/cli.md.\n", stdout);
+  return -1;
+}
+
+/* --help-options: one line an option, with the modes that take it. */
+static int print_help_options(void) {
+  for (const OptionSpec *s = option_table; s->name; s++) {
+    char head[48];
+    snprintf(head, sizeof head, "%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+    printf("%-30s %s", head, s->help);
+    if (s->modes != M_ANY) {
+      fputs(" [", stdout);
+      int k = 0;
+      for (int m = MODE_SOLVE; m <= MODE_MAKEBOOK; m++)
+        if (s->modes & M(m)) printf("%s%s", k++ ? ", " : "", mode_name((Mode)m));
+      putchar(']');
+    }
+    putchar('\n');
+  }
+  return -1;
+}
+
+/* ---- parsing -------------------------------------------------------- */
+
+/* An option given to a mode that would not use it is an error. */
+static int check_modes(const Options *o, const OptionSpec *const *given, int ngiven) {
+  Mode m = o->mode == MODE_NONE ? MODE_SOLVE : o->mode;
+  for (int i = 0; i < ngiven; i++) {
+    const OptionSpec *s = given[i];
+    if (s->modes & M(m)) continue;
+    if (s->misuse) return usage_error(s->misuse, s->name);
+    fprintf(stderr, "gsolve: error: %s is not used by %s\n", s->name, mode_name(m));
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
+}
+
 int options_parse(int argc, char **argv, Options *o) {
-  int only_files = 0, first = 1;
+  int only_files = 0, first = 1, ngiven = 0;
+  const OptionSpec **given = calloc((size_t)argc + 1, sizeof *given);
+  int st = EXIT_OK;
+  if (given == NULL) return out_of_memory();
   o->solve.tt_mib = TT_DEFAULT_MIB;
   o->book_depth = -1;
   play_defaults(&o->play);
@@ -118,16 +491,14 @@ int options_parse(int argc, char **argv, Options *o) {
     o->play.level = 2;      /* genmove's depth on boards too big to solve */
     first = 2;
   }
-  for (int i = first; i < argc; i++) {
+  for (int i = first; i < argc && st == EXIT_OK; i++) {
     const char *a = argv[i], *val = NULL, *eq;
     char name[32];
-    long n;
-    int st;
     if (only_files || a[0] != '-' || a[1] == '\0') {
       if (o->file != NULL) {
         fprintf(stderr, "gsolve: error: more than one game file ('%s' and "
                 "'%s')\n", o->file, a);
-        return EXIT_USAGE;
+        st = EXIT_USAGE;
       }
       o->file = a;
       continue;
@@ -137,14 +508,9 @@ int options_parse(int argc, char **argv, Options *o) {
       continue;
     }
     if (strncmp(a, "-D", 2) == 0) {
-      if (a[2] != '\0') {
-        st = add_define(o, a + 2);
-      } else if (i + 1 < argc) {
-        st = add_define(o, argv[++i]);
-      } else {
-        return usage_error("option '%s' needs an argument NAME=VALUE", a);
-      }
-      if (st != EXIT_OK) return st;
+      if (a[2] != '\0') st = add_define(o, a + 2);
+      else if (i + 1 < argc) st = add_define(o, argv[++i]);
+      else st = usage_error("option '%s' needs an argument NAME=VALUE", a);
       continue;
     }
     /* --name=value or --name value for the options that take one. */
@@ -156,181 +522,38 @@ int options_parse(int argc, char **argv, Options *o) {
     } else if (strlen(a) < sizeof name) {
       strcpy(name, a);
     } else {
-      return usage_error("unknown option '%s' (try --help)", a);
+      st = usage_error("unknown option '%s' (try --help)", a);
+      break;
     }
-    if (strcmp(name, "--perft") == 0 || strcmp(name, "--playouts") == 0 || strcmp(name, "--position") == 0
-        || strcmp(name, "--solver") == 0 || strcmp(name, "--tt-size") == 0
-        || strcmp(name, "--db") == 0 || strcmp(name, "--max-positions") == 0
-        || strcmp(name, "--memory") == 0 || strcmp(name, "--engine") == 0
-        || strcmp(name, "--test-set") == 0 || strcmp(name, "--limit") == 0
-        || strcmp(name, "--depth") == 0 || strcmp(name, "--tree-dot") == 0
-        || strcmp(name, "--time-limit") == 0 || strcmp(name, "--threads") == 0
-        || strcmp(name, "--without") == 0 || strcmp(name, "--book") == 0
-        || strcmp(name, "--make-book") == 0 || strcmp(name, "--book-depth") == 0
-        || play_option_takes_value(name)) {
-      if (val == NULL) {
-        if (i + 1 == argc)
-          return usage_error("option '%s' needs an argument", name);
-        val = argv[++i];
-      }
-    } else if (val != NULL) {
-      return usage_error("unknown option '%s' (try --help)", a);
+    const OptionSpec *s = find_option(name);
+    if (s == NULL || (val != NULL && s->arg == NULL)) {
+      st = usage_error("unknown option '%s' (try --help)", a);
+      break;
     }
-
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
-      fputs(usage_text, stdout);
-      return -1;
-    } else if (strcmp(name, "--version") == 0) {
-      printf("gsolve %s\n", GSOLVE_VERSION);
-      return -1;
-    } else if (strcmp(name, "--solve") == 0) {
-      if ((st = set_mode(o, MODE_SOLVE, "--solve")) != EXIT_OK) return st;
-    } else if (strcmp(name, "--all-moves") == 0) {
-      if ((st = set_mode(o, MODE_SOLVE, "--all-moves")) != EXIT_OK) return st;
-      o->solve.all_moves = 1;
-    } else if (strcmp(name, "--perft") == 0) {
-      if (parse_int(val, 0, GAME_MAX_PLY, &n) != 0) {
-        fprintf(stderr, "gsolve: error: --perft needs a number of plies from "
-                "0 to %d, not '%s'\n", GAME_MAX_PLY, val);
-        return EXIT_USAGE;
+    if (s->arg != NULL && val == NULL) {
+      if (i + 1 == argc) {
+        st = usage_error("option '%s' needs an argument", name);
+        break;
       }
-      if ((st = set_mode(o, MODE_PERFT, "--perft")) != EXIT_OK) return st;
-      o->perft_depth = (int)n;
-    } else if (strcmp(name, "--depth") == 0) {
-      if (parse_int(val, 1, AB_MAX_DEPTH, &n) != 0) {
-        fprintf(stderr, "gsolve: error: --depth needs a number of plies from "
-                "1 to %d, not '%s'\n", AB_MAX_DEPTH, val);
-        return EXIT_USAGE;
-      }
-      o->solve.depth = (int)n;
-    } else if (strcmp(name, "--time-limit") == 0) {
-      if (parse_int(val, 1, STOP_MAX_SECONDS, &n) != 0) {
-        fprintf(stderr, "gsolve: error: --time-limit needs a number of seconds from "
-                "1 to %d, not '%s'\n", STOP_MAX_SECONDS, val);
-        return EXIT_USAGE;
-      }
-      o->time_limit = (unsigned)n;
-    } else if (strcmp(name, "--count") == 0) {
-      if ((st = set_mode(o, MODE_COUNT, "--count")) != EXIT_OK) return st;
-    } else if (strcmp(name, "--playouts") == 0) {
-      if (parse_int(val, 1, 1000000000L, &n) != 0)
-        return usage_error("--playouts needs a number of games from 1, not '%s'", val);
-      if ((st = set_mode(o, MODE_PLAYOUTS, "--playouts")) != EXIT_OK) return st;
-      o->playouts = n;
-    } else if (strcmp(name, "--position") == 0) {
-      o->position = val;
-    } else if (strcmp(name, "--solver") == 0) {
-      if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
-        return usage_error("unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                           "native or db)", val);
-      o->solve.solver = val;
-    } else if (strcmp(name, "--tt-size") == 0) {
-      if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
-        fprintf(stderr, "gsolve: error: --tt-size needs a size in MiB from "
-                "0 to %zu, not '%s'\n", TT_MAX_MIB, val);
-        return EXIT_USAGE;
-      }
-      o->solve.tt_mib = (size_t)n;
-    } else if (strcmp(name, "--engine") == 0) {
-      if (strcmp(val, "auto") == 0) o->engine = ENGINE_AUTO;
-      else if (strcmp(val, "vm") == 0) o->engine = ENGINE_VM;
-      else if (strcmp(val, "native") == 0) o->engine = ENGINE_NATIVE;
-      else return usage_error("unknown engine '%s' (auto, vm or native)", val);
-    } else if (strcmp(name, "--db") == 0) {
-      o->solve.db = val;
-    } else if (strcmp(name, "--dump-db") == 0) {
-      if ((st = set_mode(o, MODE_DUMPDB, "--dump-db")) != EXIT_OK) return st;
-    } else if (strcmp(name, "--test-set") == 0) {
-      if ((st = set_mode(o, MODE_TESTSET, "--test-set")) != EXIT_OK) return st;
-      o->test_set = val;
-    } else if (strcmp(name, "--limit") == 0) {
-      if (parse_int(val, 1, 1000000000L, &n) != 0)
-        return usage_error("--limit needs a number of lines from 1, not '%s'", val);
-      o->limit = n;
-    } else if (strcmp(name, "--zero-based") == 0) {
-      o->zero_based = 1;
-    } else if (strcmp(name, "--weak") == 0) {
-      o->solve.engine.weak = 1;
-    } else if (strcmp(name, "--score-only") == 0) {
-      o->solve.score_only = 1;
-    } else if (strcmp(name, "--with-plies") == 0) {
-      o->solve.score_only = -1;
-    } else if (strcmp(name, "--threads") == 0) {
-      if (parse_int(val, 1, 64, &n) != 0)
-        return usage_error("--threads needs a number from 1 to 64, not '%s'", val);
-      o->solve.engine.threads = (int)n;
-    } else if (strcmp(name, "--without") == 0) {
-      /* A comma-separated list, checked by the engine's solver. */
-      o->solve.engine.without = val;
-    } else if (strcmp(name, "--book") == 0) {
-      o->solve.engine.book = val;
-    } else if (strcmp(name, "--make-book") == 0) {
-      if ((st = set_mode(o, MODE_MAKEBOOK, "--make-book")) != EXIT_OK) return st;
-      o->make_book = val;
-    } else if (strcmp(name, "--book-depth") == 0) {
-      if (parse_int(val, 0, 63, &n) != 0)
-        return usage_error("--book-depth needs a number of stones from 0 to 63, not '%s'", val);
-      o->book_depth = (int)n;
-    } else if (strcmp(name, "--no-symmetry") == 0) {
-      o->solve.no_symmetry = 1;
-    } else if (strcmp(name, "--no-deepening") == 0) {
-      o->solve.no_deepening = 1;
-    } else if (strcmp(name, "--stats") == 0) {
-      o->stats = 1;
-    } else if (strcmp(name, "--quiet") == 0) {
-      o->quiet = 1;
-    } else if (strcmp(name, "--max-positions") == 0) {
-      if (parse_int(val, 1, 4000000000L, &n) != 0)
-        return usage_error("--max-positions needs a number from 1 to 4000000000, not '%s'", val);
-
-      o->solve.max_positions = (uint64_t)n;
-    } else if (strcmp(name, "--memory") == 0) {
-      if (parse_int(val, 1, (long)TT_MAX_MIB, &n) != 0)
-        return usage_error("--memory needs a size in MiB from 1 to 1048576, not '%s'", val);
-      o->solve.memory_mib = (size_t)n;
-    } else if (strcmp(name, "--json") == 0) {
-      o->json = 1;
-    } else if (strcmp(name, "--dump-ast") == 0) {
-      o->dump_ast = 1;
-    } else if (strcmp(name, "--dump-bytecode") == 0) {
-      o->dump_bytecode = 1;
-    } else if (play_is_option(name)) {
-      if (o->mode != MODE_PLAY && !(o->mode == MODE_GTP && strcmp(name, "--level") == 0)
-          && strcmp(name, "--seed") != 0)
-        return usage_error("%s is an option of 'gsolve play FILE'", name);
-      if ((st = play_set_option(&o->play, name, val)) != EXIT_OK) return st;
-    } else if (strcmp(name, "--tree-dot") == 0) {
-      if ((st = set_mode(o, MODE_TREEDOT, "--tree-dot")) != EXIT_OK) return st;
-      o->tree_dot = val;
-    } else if (strcmp(name, "--tree-prune") == 0) {
-      o->tree_prune = 1;
-    } else if (strcmp(name, "--pv") == 0) {
-      o->pv = 1;
-    } else if (strcmp(name, "--progress") == 0) {
-      o->progress = 1;
-    } else {
-      return usage_error("unknown option '%s' (try --help)", a);
+      val = argv[++i];
     }
+    given[ngiven++] = s;
+    st = s->set(o, s, val);
   }
-  if (o->file == NULL)
-    return usage_error("%s", "no game file given (try --help)");
+  if (st == EXIT_OK && o->file == NULL)
+    st = usage_error("%s", "no game file given (try --help)");
+  if (st == EXIT_OK) st = check_modes(o, given, ngiven);
+  free(given);
+  if (st != EXIT_OK) return st;
   if (o->mode == MODE_DUMPDB && o->solve.db == NULL)
     return usage_error("%s", "--dump-db needs --db FILE");
   if (o->solve.depth && o->mode != MODE_TREEDOT
-      && ((o->mode != MODE_NONE && o->mode != MODE_SOLVE)
-          || (o->solve.solver && strcmp(o->solve.solver, "alphabeta") != 0
-              && strcmp(o->solve.solver, "auto") != 0) || o->solve.db))
+      && ((o->solve.solver && strcmp(o->solve.solver, "alphabeta") != 0
+           && strcmp(o->solve.solver, "auto") != 0) || o->solve.db))
     return usage_error("%s", "--depth is a search of the alphabeta solver "
                        "(with --solve or --all-moves) or the depth of --tree-dot");
-  if (o->tree_prune && o->mode != MODE_TREEDOT)
-    return usage_error("%s", "--tree-prune needs --tree-dot OUT");
-  if (o->pv && o->mode != MODE_NONE && o->mode != MODE_SOLVE)
-    return usage_error("%s", "--pv goes with --solve or --all-moves");
-  if (o->book_depth >= 0 && o->mode != MODE_MAKEBOOK)
-    return usage_error("%s", "--book-depth goes with --make-book FILE");
-  if ((o->limit || o->zero_based) && o->mode != MODE_TESTSET)
-    return usage_error("%s goes with --test-set FILE", o->limit ? "--limit" : "--zero-based");
   /* --memory bounds the transposition tables too. */
-  if (o->solve.memory_mib && o->solve.tt_mib > o->solve.memory_mib) o->solve.tt_mib = o->solve.memory_mib;
+  if (o->solve.memory_mib && o->solve.tt_mib > o->solve.memory_mib)
+    o->solve.tt_mib = o->solve.memory_mib;
   return EXIT_OK;
 }

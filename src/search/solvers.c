@@ -176,6 +176,25 @@ static int check_options(SolveJob *j) {
   if (o->depth && !ab)
     return usage(j, "%s", "--depth is a search of the alphabeta solver "
                  "(with --solve or --all-moves) or the depth of --tree-dot");
+  /* The engine's solver's own settings: only where it runs and takes them. */
+  static const struct { unsigned feature; const char *flag; } engine_flags[] = {
+    { ENGINE_THREADS, "--threads" }, { ENGINE_TECHNIQUES, "--without" }, { ENGINE_BOOK, "--book" }
+  };
+  for (int i = 0; i < 3; i++) {
+    const EngineSolveOptions *e = &o->engine;
+    int given = i == 0 ? e->threads != 0 : i == 1 ? e->without != NULL : e->book != NULL;
+    if (!given) continue;
+    if (!native) {
+      fprintf(j->err, "gsolve: error: %s is an option of an engine's own solver (Connect Four's); "
+              "the %s solver does not use it\n", engine_flags[i].flag, name);
+      return EXIT_USAGE;
+    }
+    if (!(j->g->vt->features & engine_flags[i].feature)) {
+      fprintf(j->err, "gsolve: error: %s: the %s engine's solver does not take it\n",
+              engine_flags[i].flag, j->g->engine);
+      return EXIT_USAGE;
+    }
+  }
   return EXIT_OK;
 }
 
