@@ -98,12 +98,12 @@ check "misere nim 0,0,0,0: win in 0 plies" "win 1 0 -" \
 # Misere by hand: from a heap of 1 the mover must take the last match
 # and loses (1 ply); from a heap of 2 he takes 1, the opponent must take
 # the last one: a win in 2 plies; 1,1,1 is lost in 3 plies.
-out=$(pub_gs games/nim.game -D heaps=1 -D misere=true)
+out=$(pub_gs games/nim.game -D heaps=1 -D misere=true --solver alphabeta)
 check "misere nim 1: loss in 1 ply" "loss 1" "$(pub_get value "$out") $(pub_get plies "$out")"
-out=$(pub_gs games/nim.game -D heaps=2 -D misere=true)
+out=$(pub_gs games/nim.game -D heaps=2 -D misere=true --solver alphabeta)
 check "misere nim 2: win in 2 plies, by taking 1" "win 2 take 1 1" \
   "$(pub_get value "$out") $(pub_get plies "$out") $(pub_get best "$out")"
-out=$(pub_gs games/nim.game -D heaps=1,1,1 -D misere=true)
+out=$(pub_gs games/nim.game -D heaps=1,1,1 -D misere=true --solver alphabeta)
 check "misere nim 1,1,1: loss in 3 plies" "loss 3" "$(pub_get value "$out") $(pub_get plies "$out")"
 
 # ---------------------------------------------------------------------
