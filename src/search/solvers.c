@@ -144,7 +144,8 @@ int solver_choose(SolveJob *j) {
   } else if (needs & NEEDS_DB) {
     s = solver_find("db");
     snprintf(j->why, sizeof j->why, "--db FILE: answered from the database");
-  } else if ((needs & NEEDS_ENGINE) && !o->depth) {
+  } else if ((needs & NEEDS_ENGINE) && !o->depth && !o->score_only && !o->no_deepening) {
+    /* (--depth, --score-only and --no-deepening ask for alphabeta.) */
     s = solver_find("native");
     snprintf(j->why, sizeof j->why, "the %s engine solves these positions itself", j->g->engine);
   } else if (needs & NEEDS_PLAYERS) {
