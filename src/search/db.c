@@ -197,7 +197,7 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
                    path, version, DB_VERSION);
   return EXIT_OK;
 corrupt:
-  return db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated, altered or checksum mismatch)",
+  return db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)",
                  path);
 }
 
@@ -476,7 +476,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   st = verify_sample(r, path, err);
   goto done;
 corrupt:
-  st = db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated, altered or checksum mismatch)", path);
+  st = db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)", path);
   goto done;
 oom:
   st = db_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);

@@ -69,6 +69,8 @@ int file_fill(FileIn *in, size_t want, FILE *err) {
     in->len += got;
     in->data[in->len] = 0;
     if (got < chunk) {
+      if (ferror(in->f) && errno == EINTR && stop_requested != STOP_NONE)
+        continue;           /* a signal broke a blocked read: the stop above */
       if (ferror(in->f))
         return file_fail(err, EXIT_IO, "cannot read '%s': %s", in->path, strerror(errno));
       in->eof = 1;
