@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -186,11 +187,15 @@ void file_abort(FileOut *o) {
 
 /* Syncs the folder holding `path`, so that the rename survives a crash. */
 static int sync_folder(const char *path) {
+  /* On the stack: the file is in place already, and a failed allocation
+  ** here must not turn a written file into an error. */
+  char dir[PATH_MAX];
   const char *slash = strrchr(path, '/');
-  char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
-  if (dir == NULL) return -1;
+  size_t n = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+  if (n >= sizeof dir) { errno = ENAMETOOLONG; return -1; }
+  memcpy(dir, slash ? path : ".", n);
+  dir[n] = 0;
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  free(dir);
   if (fd < 0) return -1;
   /* Some file systems cannot sync a folder (EINVAL): not a failure. */
   int rc = fsync(fd) == 0 || errno == EINVAL ? 0 : -1;
