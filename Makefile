@@ -36,7 +36,7 @@ help:
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
 	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
 	@echo "make opcode-table  docs/language.md's instruction table from src/compiler/opcodes.def"
-	@echo "make fuzz       libFuzzer on the three harnesses, FUZZ_SECS=N seconds each"
+	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
 # Flex, Bison: installed with apt-get when missing and running as root.
@@ -97,7 +97,7 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(wildcard src/search/*.c) \
-            src/game/position.c src/util/json.c src/util/stop.c
+            src/game/position.c src/util/json.c src/util/stop.c src/util/file.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
@@ -148,18 +148,20 @@ bench: gsolve
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
 
-# Fuzzing: three harnesses under libFuzzer (clang), each for FUZZ_SECS
+# Fuzzing: five harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
-# compile, disassemble) and fuzz_pipeline (compile, then run the rules on
-# the VM and a short bounded search).  Seeds: the bundled games, the error
-# tests, the malformed inputs and the saved corpus; new inputs go to
+# compile, disassemble), fuzz_pipeline (compile, then run the rules on
+# the VM and a short bounded search), fuzz_db and fuzz_book (the database
+# and opening-book readers).  Seeds: the bundled games, the error tests,
+# the malformed inputs and the saved corpus (fuzz/corpus_db and
+# fuzz/corpus_book for the two readers); new inputs go to
 # build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
 # build lowers the VM's step budget so runaway rules end quickly.  The
 # replay driver runs every harness over files without libFuzzer (make test).
 FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 4096
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= parse compile pipeline
+FUZZ_TARGETS ?= parse compile pipeline db book
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz-build: tools
@@ -173,12 +175,14 @@ fuzz-build: tools
 fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t; \
+	  case $$t in db|book) seeds=fuzz/corpus_$$t; dict= ;; \
+	    *) seeds="$(FUZZ_SEEDS)"; dict=-dict=fuzz/game.dict ;; esac; \
 	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
-	    -max_total_time=$(FUZZ_SECS) -dict=fuzz/game.dict -artifact_prefix=build-fuzz/crash-$$t- \
-	    -print_final_stats=1 build-fuzz/corpus-$$t $(FUZZ_SEEDS) || exit 1; \
+	    -max_total_time=$(FUZZ_SECS) $$dict -artifact_prefix=build-fuzz/crash-$$t- \
+	    -print_final_stats=1 build-fuzz/corpus-$$t $$seeds || exit 1; \
 	done
 
-FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c
+FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_db.c fuzz/fuzz_book.c
 $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 

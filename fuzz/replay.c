@@ -2,10 +2,11 @@
 ** replay.c -- runs files through every fuzz harness without libFuzzer, so
 ** the corpus and past crashes replay as ordinary tests (make test).
 **
-**   replay [-t SECONDS] [-h parse|compile|pipeline] FILE...
+**   replay [-t SECONDS] [-h HARNESS]... FILE...
 **
 ** Each file runs in a child process with an alarm of SECONDS (default 20)
-** through the harnesses (all three unless -h names one): a crash, a
+** through the harnesses (parse, compile, pipeline, db, book: all unless
+** -h names some; -h may be repeated): a crash, a
 ** sanitizer report or a timeout names the file and harness, and the exit
 ** status is 1.  The last line reads "replayed N input(s)" when all passed.
 */
@@ -20,6 +21,8 @@
 int fuzz_parse_one(const uint8_t *data, size_t size);
 int fuzz_compile_one(const uint8_t *data, size_t size);
 int fuzz_pipeline_one(const uint8_t *data, size_t size);
+int fuzz_db_one(const uint8_t *data, size_t size);
+int fuzz_book_one(const uint8_t *data, size_t size);
 
 static const struct {
   const char *name;
@@ -28,6 +31,8 @@ static const struct {
   { "parse", fuzz_parse_one },
   { "compile", fuzz_compile_one },
   { "pipeline", fuzz_pipeline_one },
+  { "db", fuzz_db_one },
+  { "book", fuzz_book_one },
 };
 #define NHARNESS ((int)(sizeof harnesses / sizeof harnesses[0]))
 
@@ -78,20 +83,22 @@ static int run_one(const char *path, int h, unsigned secs) {
 
 int main(int argc, char **argv) {
   unsigned secs = 20;
-  int only = -1, i = 1, failed = 0;
+  int only[NHARNESS] = { 0 }, some = 0, i = 1, failed = 0;
   for (; i < argc && argv[i][0] == '-'; i++) {
     if (strcmp(argv[i], "-t") == 0 && i + 1 < argc) secs = (unsigned)atoi(argv[++i]);
     else if (strcmp(argv[i], "-h") == 0 && i + 1 < argc) {
       const char *name = argv[++i];
-      for (int h = 0; h < NHARNESS; h++) if (strcmp(name, harnesses[h].name) == 0) only = h;
-      if (only < 0) { fprintf(stderr, "replay: no harness '%s'\n", name); return 2; }
+      int found = 0;
+      for (int h = 0; h < NHARNESS; h++)
+        if (strcmp(name, harnesses[h].name) == 0) only[h] = found = some = 1;
+      if (!found) { fprintf(stderr, "replay: no harness '%s'\n", name); return 2; }
     } else if (strcmp(argv[i], "--") == 0) { i++; break; }
-    else { fprintf(stderr, "usage: replay [-t SECONDS] [-h parse|compile|pipeline] FILE...\n"); return 2; }
+    else { fprintf(stderr, "usage: replay [-t SECONDS] [-h parse|compile|pipeline|db|book]... FILE...\n"); return 2; }
   }
   int first = i;
   for (; i < argc; i++)
     for (int h = 0; h < NHARNESS; h++)
-      if (only < 0 || only == h) failed += run_one(argv[i], h, secs);
+      if (!some || only[h]) failed += run_one(argv[i], h, secs);
   if (failed) { printf("replay: %d failure(s)\n", failed); return 1; }
   printf("replayed %d input(s)\n", argc - first);
   return 0;

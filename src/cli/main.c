@@ -20,42 +20,13 @@
 #include "cli/gtp.h"
 #include "search/db.h"
 #include "util/stop.h"
+#include "util/file.h"
+#include "lang/ast.h"
 
 /* Reads the whole file into a NUL-terminated buffer. */
 static int read_file(const char *path, char **text, size_t *len) {
-  FILE *f = fopen(path, "rb");
-  size_t cap = 1 << 16, n = 0;
-  char *buf = NULL;
-  if (f == NULL) goto io_error;
-  for (;;) {
-    char *b = realloc(buf, cap + 1);
-    if (b == NULL) {
-      free(buf);
-      fclose(f);
-      return out_of_memory();
-    }
-    buf = b;
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    cap *= 2;
-  }
-  if (ferror(f)) {
-    int e = errno;
-    free(buf);
-    fclose(f);
-    errno = e;
-    goto io_error;
-  }
-  fclose(f);
-  buf[n] = '\0';
-  *text = buf;
-  *len = n;
-  return EXIT_OK;
-
-io_error:
-  fprintf(stderr, "gsolve: error: cannot read '%s': %s\n", path,
-          strerror(errno));
-  return EXIT_IO;
+  /* Bounded by the parser's own limit: /dev/zero is refused, not read. */
+  return file_read(path, AST_MAX_SOURCE, text, len, stderr);
 }
 
 double now(void) {

@@ -8,11 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/db.h"
+#include "search/value.h"
+#include "util/file.h"
 #include "util/status.h"
 
 static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_ENDLESS 0xffffffffu
 #define DB_MAX_TEXT 65536        /* longest name or parameter text */
+#define DB_MAX_KEY (1 << 20)     /* largest key (state) a record may hold */
+#define DB_FIXED_HEAD 48         /* bytes before the game name */
+#define DB_RECORD_TAIL 10        /* bytes after a record's key */
+#define DB_SUM_SEED 0xcbf29ce484222325ULL
+/* The sample checked against the rules on load (verify_sample). */
+#define DB_VERIFY_POSITIONS 4096
 
 static int db_fail(FILE *err, int status, const char *fmt, ...) {
   if (err) {
@@ -32,9 +40,13 @@ typedef struct Out {
   uint64_t sum;
 } Out;
 
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 0x100000001b3ULL; }
+  return h;
+}
+
 static void put(Out *o, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; i++) { o->sum ^= p[i]; o->sum *= 0x100000001b3ULL; }
+  o->sum = fnv1a(o->sum, data, n);
   fwrite(data, 1, n, o->f);
 }
 
@@ -63,17 +75,10 @@ static const KeySet *stored_keys(const Retro *r) {
 int db_write(const Retro *r, const char *path, const char *game, const char *params,
              uint64_t rules_hash, FILE *err) {
   const KeySet *k = stored_keys(r);
-  size_t len = strlen(path);
-  char *tmp = malloc(len + 5);
-  if (!tmp) return db_fail(err, EXIT_LIMIT, "out of memory");
-  memcpy(tmp, path, len);
-  memcpy(tmp + len, ".tmp", 5);
-  Out o = { fopen(tmp, "wb"), 0xcbf29ce484222325ULL };
-  if (!o.f) {
-    int st = db_fail(err, EXIT_IO, "cannot write '%s': %s", tmp, strerror(errno));
-    free(tmp);
-    return st;
-  }
+  FileOut fo;
+  int st = file_create(&fo, path, DB_MAGIC, sizeof DB_MAGIC, "gsolve database", err);
+  if (st != EXIT_OK) return st;
+  Out o = { fo.f, DB_SUM_SEED };
   put(&o, DB_MAGIC, sizeof DB_MAGIC);
   put_u32(&o, DB_VERSION);
   put_u32(&o, (uint32_t)k->key_bytes);
@@ -94,127 +99,339 @@ int db_write(const Retro *r, const char *path, const char *game, const char *par
   }
   uint64_t sum = o.sum;
   put_u64(&o, sum);
-  int bad = ferror(o.f);
-  if (fclose(o.f) != 0) bad = 1;
-  if (bad || rename(tmp, path) != 0) {
-    int st = db_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
-    remove(tmp);
-    free(tmp);
-    return st;
-  }
-  free(tmp);
-  return EXIT_OK;
+  return file_commit(&fo, err);
 }
 
-/* A reader over the whole file in memory, checksumming as it goes. */
+/* A reader over the file in memory (its checksum verified first). */
 typedef struct In {
   const unsigned char *p, *end;
-  uint64_t sum;
   int short_read;
 } In;
 
 static const unsigned char *take(In *in, size_t n) {
   if ((size_t)(in->end - in->p) < n) { in->short_read = 1; return NULL; }
   const unsigned char *p = in->p;
-  for (size_t i = 0; i < n; i++) { in->sum ^= p[i]; in->sum *= 0x100000001b3ULL; }
   in->p += n;
   return p;
 }
 
-static uint32_t get_u32(In *in) {
-  const unsigned char *b = take(in, 4);
-  if (!b) return 0;
+static uint32_t le32(const unsigned char *b) {
   return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
 }
 
-static uint64_t get_u64(In *in) {
-  uint64_t lo = get_u32(in);
-  return lo | (uint64_t)get_u32(in) << 32;
+static uint64_t le64(const unsigned char *b) {
+  return (uint64_t)le32(b) | (uint64_t)le32(b + 4) << 32;
 }
 
-/* A length-prefixed string, NUL-terminated into buf. */
-static int get_str(In *in, char *buf, size_t size) {
+static uint32_t get_u32(In *in) {
+  const unsigned char *b = take(in, 4);
+  return b ? le32(b) : 0;
+}
+
+static uint64_t get_u64(In *in) {
+  const unsigned char *b = take(in, 8);
+  return b ? le64(b) : 0;
+}
+
+/* A length-prefixed string, as stored (it may hold any byte). */
+typedef struct Str {
+  const unsigned char *s;
+  size_t n;
+} Str;
+
+static int get_str(In *in, Str *out) {
   uint32_t n = get_u32(in);
-  if (n >= size) return -1;
-  const unsigned char *s = take(in, n);
-  if (!s) return -1;
-  memcpy(buf, s, n);
-  buf[n] = 0;
+  if (n > DB_MAX_TEXT) return -1;
+  if ((out->s = take(in, n)) == NULL) return -1;
+  out->n = n;
   return 0;
 }
 
-static unsigned char *slurp(const char *path, size_t *len, int *st, FILE *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) { *st = db_fail(err, EXIT_IO, "cannot read '%s': %s", path, strerror(errno)); return NULL; }
-  size_t cap = 1 << 16, n = 0;
-  unsigned char *buf = NULL;
-  for (;;) {
-    unsigned char *b = realloc(buf, cap);
-    if (!b) { free(buf); fclose(f); *st = db_fail(err, EXIT_LIMIT, "out of memory reading '%s'", path); return NULL; }
-    buf = b;
-    n += fread(buf + n, 1, cap - n, f);
-    if (n < cap) break;
-    cap *= 2;
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) { free(buf); *st = db_fail(err, EXIT_IO, "cannot read '%s'", path); return NULL; }
-  *len = n;
-  return buf;
+static int same_str(Str a, const char *b) {
+  return a.n == strlen(b) && memcmp(a.s, b, a.n) == 0;
 }
+
+/* The text escaped for a message: a file's bytes never reach the
+** terminal raw. */
+static const char *shown(Str a, char *buf, size_t size) {
+  return file_escape(a.s, a.n, buf, size);
+}
+
+/* Reads the file: the header first, which gives the exact size, then that
+** many bytes (one more shows trailing bytes), bounded by the memory the
+** records would need.  The checksum is verified before anything else is
+** believed: a damaged header is "corrupt", not "other rules". */
+static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err) {
+  int st = file_open(fi, path, err);
+  if (st != EXIT_OK) return st;
+  if ((st = file_fill(fi, DB_FIXED_HEAD, err)) != EXIT_OK) return st;
+  if (fi->len < sizeof DB_MAGIC || memcmp(fi->data, DB_MAGIC, sizeof DB_MAGIC) != 0)
+    return db_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
+  if (fi->len < DB_FIXED_HEAD) goto corrupt;
+  uint32_t version = le32(fi->data + 8), key_bytes = le32(fi->data + 12);
+  uint64_t stored = le64(fi->data + 40);
+  if (version != 1 && version != DB_VERSION)    /* a layout unknown: no size */
+    return db_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
+                   path, version, DB_VERSION);
+  size_t at = DB_FIXED_HEAD;
+  for (int i = 0; i < (version == 1 ? 2 : 3); i++) {      /* name, parameters, engine */
+    if ((st = file_fill(fi, at + 4, err)) != EXIT_OK) return st;
+    if (fi->len < at + 4) goto corrupt;
+    uint32_t n = le32(fi->data + at);
+    if (n > DB_MAX_TEXT) goto corrupt;
+    at += 4 + (size_t)n;
+  }
+  size_t rec = (size_t)key_bytes + DB_RECORD_TAIL;
+  if (key_bytes > DB_MAX_KEY || stored > UINT32_MAX) goto corrupt;
+  size_t mem = file_memory_bytes();
+  if (mem && stored > mem / (rec + retro_bytes_per_position(r)))
+    return db_fail(err, EXIT_LIMIT, "'%s' is too large: its header announces %llu positions, "
+                   "more than fit in memory (%zu MiB)", path, (unsigned long long)stored,
+                   mem >> 20);
+  size_t total = at + (size_t)stored * rec + 8;
+  if ((st = file_fill(fi, total + 1, err)) != EXIT_OK) return st;
+  if (fi->len != total || le64(fi->data + total - 8) != fnv1a(DB_SUM_SEED, fi->data, total - 8))
+    goto corrupt;
+  if (version != DB_VERSION)
+    return db_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
+                   path, version, DB_VERSION);
+  return EXIT_OK;
+corrupt:
+  return db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)",
+                 path);
+}
+
+/* Why a record cannot have been written by retrograde analysis, or NULL:
+** the value agrees with the score's sign, wins and losses end, distances
+** stay below the number of positions (a shortest or longest line never
+** visits a position twice), the mover is a player. */
+static const char *bad_record(const unsigned char *vm, uint32_t d, int32_t score,
+                              uint32_t nplayers, uint64_t stored) {
+  if (vm[0] < RETRO_WIN || vm[0] > RETRO_DRAW) return "a value that is not win, loss or draw";
+  if (vm[1] >= nplayers) return "a mover that is not a player";
+  if (score > VALUE_SCORE_MAX || score < -VALUE_SCORE_MAX) return "a score out of range";
+  if ((vm[0] == RETRO_WIN) != (score > 0) || (vm[0] == RETRO_LOSS) != (score < 0))
+    return "a value that disagrees with its score";
+  if (d == DB_ENDLESS) return vm[0] == RETRO_DRAW ? NULL : "a win or loss without end";
+  if ((uint64_t)d >= stored) return "a distance beyond the number of positions";
+  return NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* A sample re-verified against the rules                             */
+/* ------------------------------------------------------------------ */
+
+/* The stored key of the engine's current position (canonical when the
+** database is symmetric), as retro.c makes it. */
+static const void *current_key(Retro *r) {
+  Game *g = r->g;
+  const void *s = game_state(g);
+  if (r->canonical) {
+    r->canonical(g, s, r->canon);
+    s = r->canon;
+  }
+  if (!g->vt->pack) return s;
+  g->vt->pack(g, s, r->key);
+  return r->key;
+}
+
+/* The index of the current position: 1 if stored, 0 if not, -1 when out
+** of memory.  A miss adds the key (retro_key_add is the only lookup), so
+** after a miss the set is left alone: the load then fails. */
+static int find_current(Retro *r, uint32_t *idx) {
+  int a = retro_key_add(r->canonical ? &r->classes : &r->states, current_key(r), idx);
+  return a < 0 ? -1 : a == 0;
+}
+
+/* The root by a scan, since a miss must not add it: a database built
+** from another position is not wrong, only not about this one. */
+static int find_root(Retro *r, uint32_t *idx) {
+  const KeySet *k = stored_keys(r);
+  const void *key = current_key(r);
+  for (size_t i = 0; i < r->stored; i++)
+    if (memcmp(k->keys + i * k->key_bytes, key, k->key_bytes) == 0) { *idx = (uint32_t)i; return 1; }
+  return 0;
+}
+
+/* Checks position c (the engine's current one, with its n moves, or
+** ended) against its children by one ply of lookups, as retro.c labels:
+** a win has a child lost for the opponent at distance d-1 and none
+** sooner, a loss has only such children and the farthest at d-1, a draw
+** has no winning child and a drawn one, at the distance its mover
+** chooses; a
+** scored game takes the best child's score.  An end is checked against
+** the outcome.  NULL, or what is wrong; *oom when out of memory. */
+static const char *verify_position(Retro *r, uint32_t c, int scored, const Outcome *o,
+                                   const Move *moves, int n, int *oom) {
+  Game *g = r->g;
+  if (o) {
+    int m = r->mover[c];
+    int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
+    int v = margin > 0 ? RETRO_WIN : margin < 0 ? RETRO_LOSS : RETRO_DRAW;
+    if (r->value[c] != v || r->dist[c] != 0) return "the value of a finished game";
+    if (scored && margin > -VALUE_SCORE_MAX && margin < VALUE_SCORE_MAX && r->score[c] != margin)
+      return "the score of a finished game";
+    return NULL;
+  }
+  int64_t best = INT64_MIN;
+  uint32_t win_min = RETRO_ENDLESS, loss_max = 0, d = r->dist[c];
+  uint32_t draw_min = RETRO_ENDLESS, draw_max = 0;   /* over draws that end */
+  int wins = 0, draws = 0, endless = 0, best_at = 0;
+  for (int i = 0; i < n; i++) {
+    uint32_t x;
+    game_apply(g, &moves[i]);
+    int f = find_current(r, &x);
+    game_undo(g);
+    if (f < 0) { *oom = 1; return NULL; }
+    if (f == 0) return "a move to a position that is not stored";
+    int same = r->mover[x] == r->mover[c], v = r->value[x];
+    if (!same && v != RETRO_DRAW) v = v == RETRO_WIN ? RETRO_LOSS : RETRO_WIN;
+    int64_t s = same ? r->score[x] : -(int64_t)r->score[x];
+    uint32_t dx = r->dist[x];
+    int next = dx < RETRO_ENDLESS && dx + 1 == d;
+    if (v == RETRO_WIN) { wins++; if (dx < win_min) win_min = dx; }
+    else if (v == RETRO_LOSS) { if (dx > loss_max) loss_max = dx; }
+    else if (dx >= RETRO_ENDLESS) { draws++; endless++; }
+    else { draws++; if (dx < draw_min) draw_min = dx; if (dx > draw_max) draw_max = dx; }
+    if (s > best) best = s;
+    if (s == r->score[c]) best_at |= next;
+  }
+  if (scored)
+    return best != r->score[c] || (d < RETRO_ENDLESS && !best_at) ? "the best move's score" : NULL;
+  switch (r->value[c]) {
+  case RETRO_WIN: return wins && win_min + 1 == d ? NULL : "a win without its winning move";
+  case RETRO_LOSS: return !wins && !draws && loss_max + 1 == d ? NULL : "a loss with a better move";
+  default:
+    if (wins || !draws) return "a draw with a winning move or none drawn";
+    /* The first player takes the shortest drawn line, the second the
+    ** longest; a line without end wins over both (propagate_draws). */
+    if (r->mover[c] == 0)
+      return d == (draw_min < RETRO_ENDLESS ? draw_min + 1 : RETRO_ENDLESS) ? NULL : "a draw's length";
+    return d == (endless ? RETRO_ENDLESS : draw_max + 1) ? NULL : "a draw's length";
+  }
+}
+
+/* One position on the verifier's line of play. */
+typedef struct VFrame {
+  size_t mbase;           /* its moves on r->ms */
+  int n, i, start;        /* moves, the next to try, where the order begins */
+} VFrame;
+
+/* A depth-first walk from the current position over stored positions,
+** each checked once (verify_position) until DB_VERIFY_POSITIONS: all of
+** a small database, a sample of a large one (children are tried from a
+** pseudo-random first one, so the sample is not one corner of the game
+** and a run is reproducible).  The position is restored. */
+static int verify_sample(Retro *r, const char *path, FILE *err) {
+  Game *g = r->g;
+  uint32_t c;
+  if (game_to_move(g) == GAME_CHANCE || !find_root(r, &c)) return EXIT_OK;
+  int scored = 0;
+  for (size_t i = 0; i < r->stored && !scored; i++)
+    scored = r->score[i] > 1 || r->score[i] < -1;
+  VFrame *stack = NULL;
+  size_t depth = 0, cap = 0, checked = 0;
+  uint64_t rng = 0x9e3779b97f4a7c15ULL;
+  const char *why = NULL;
+  int oom = 0;
+  uint8_t *seen = r->expanded;         /* unused after a load: zeroed again below */
+  r->ms.top = 0;
+enter:
+  /* Step 1. A position not seen yet (its frame pushed first, so that
+  ** frames are always one more than the moves applied): its moves or its
+  ** end, checked. */
+  seen[c] = 1;
+  checked++;
+  if (depth == cap) {
+    size_t ncap = cap ? cap * 2 : 64;
+    VFrame *s = realloc(stack, ncap * sizeof *s);
+    if (!s) {
+      if (depth > 0) game_undo(g);
+      oom = 1;
+      goto unwind;
+    }
+    stack = s;
+    cap = ncap;
+  }
+  stack[depth++] = (VFrame){ r->ms.top, 0, 0, 0 };
+  {
+    VFrame *f = &stack[depth - 1];
+    Outcome o;
+    int n = 0, ended = game_to_move(g) != (int)r->mover[c] ? -1 : game_ended(g, &o);
+    if (ended < 0) { why = "the player to move"; goto unwind; }
+    if (!ended && (n = movestack_generate(&r->ms, g)) < 0) { oom = 1; goto unwind; }
+    if (!ended && n == 0) { game_no_moves(g, &o); ended = 1; }
+    why = verify_position(r, c, scored, ended ? &o : NULL, r->ms.moves + f->mbase, n, &oom);
+    if (why || oom) goto unwind;
+    rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
+    f->n = ended ? 0 : n;
+    f->start = n ? (int)(rng % (uint64_t)n) : 0;
+  }
+next:
+  /* Step 2. The next child not seen; back up when there is none. */
+  while (checked < DB_VERIFY_POSITIONS && depth > 0) {
+    VFrame *f = &stack[depth - 1];
+    if (f->i < f->n) {
+      game_apply(g, &r->ms.moves[f->mbase + (size_t)((f->start + f->i++) % f->n)]);
+      int found = find_current(r, &c);
+      if (found < 0) { oom = 1; game_undo(g); goto unwind; }
+      if (found == 0) { why = "a move to a position that is not stored"; game_undo(g); goto unwind; }
+      if (!seen[c] && game_to_move(g) != GAME_CHANCE) goto enter;
+      game_undo(g);
+      goto next;
+    }
+    r->ms.top = f->mbase;
+    if (--depth > 0) game_undo(g);
+  }
+unwind:
+  /* Step 3. Back to the start, whatever happened. */
+  for (; depth > 1; depth--) game_undo(g);
+  r->ms.top = 0;
+  free(stack);
+  memset(seen, 0, r->stored);
+  if (oom) return db_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
+  if (why)
+    return db_fail(err, EXIT_USAGE, "'%s' is corrupt: a position's record disagrees with the "
+                   "rules (%s)", path, why);
+  return EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                            */
+/* ------------------------------------------------------------------ */
 
 int db_read(Retro *r, const char *path, const char *game, const char *params,
             uint64_t rules_hash, FILE *err) {
-  size_t len;
-  int st = EXIT_OK;
-  unsigned char *buf = slurp(path, &len, &st, err);
-  if (!buf) return st;
-  In in = { buf, buf + len, 0xcbf29ce484222325ULL, 0 };
-  char name[DB_MAX_TEXT], par[DB_MAX_TEXT], engine[DB_MAX_TEXT];
-  const unsigned char *magic = take(&in, sizeof DB_MAGIC);
-  if (!magic || memcmp(magic, DB_MAGIC, sizeof DB_MAGIC) != 0) {
-    st = db_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
-    goto done;
-  }
-  uint32_t version = get_u32(&in);
-  if (in.short_read) goto corrupt;      /* not another format: cut short */
-  if (version != DB_VERSION) {
-    st = db_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
-                 path, version, DB_VERSION);
-    goto done;
-  }
+  FileIn fi;
+  int st = db_load_file(&fi, path, r, err);
+  if (st != EXIT_OK) { file_close(&fi); return st; }
+  In in = { fi.data, fi.data + fi.len - 8, 0 };
+  Str name, par, engine;
+  char shown1[256], shown2[256];
+  take(&in, sizeof DB_MAGIC + 4);
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
-  if (get_str(&in, name, sizeof name) < 0 || get_str(&in, par, sizeof par) < 0 ||
-      get_str(&in, engine, sizeof engine) < 0)
-    goto corrupt;
-  if (in.short_read) goto corrupt;      /* not other rules: cut short */
-  if (strcmp(name, game) == 0 && strcmp(par, params) == 0 && hash == rules_hash &&
-      strcmp(engine, r->g->engine) != 0) {
+  if (get_str(&in, &name) < 0 || get_str(&in, &par) < 0 || get_str(&in, &engine) < 0)
+    goto corrupt;     /* cannot happen: db_load_file measured them */
+  int same_game = same_str(name, game) && same_str(par, params);
+  if (same_game && hash == rules_hash && !same_str(engine, r->g->engine)) {
     /* The same game, but positions stored in another engine's format. */
     st = db_fail(err, EXIT_USAGE, "'%s' was built with the %s engine, which stores positions "
                  "differently; this run uses %s: read it with --engine %s, or build it again",
-                 path, engine, r->g->engine, strcmp(engine, "vm") == 0 ? "vm" : "native");
+                 path, shown(engine, shown1, sizeof shown1), r->g->engine,
+                 same_str(engine, "vm") ? "vm" : "native");
     goto done;
   }
-  if (strcmp(name, game) != 0 || strcmp(par, params) != 0 || hash != rules_hash ||
+  if (!same_game || hash != rules_hash ||
       key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) ||
       (symmetric && r->canonical == NULL) ||
       nplayers != (uint32_t)r->g->nplayers) {
     st = db_fail(err, EXIT_USAGE, "'%s' was built for other rules: %s (%s)%s; this is %s (%s)",
-                 path, name, par, hash != rules_hash && !strcmp(name, game) && !strcmp(par, params)
-                 ? " with different rules" : "", game, params);
+                 path, shown(name, shown1, sizeof shown1), shown(par, shown2, sizeof shown2),
+                 hash != rules_hash && same_game ? " with different rules" : "", game, params);
     goto done;
   }
-  size_t rec = (size_t)key_bytes + 10;
-  if (stored > UINT32_MAX || (size_t)(in.end - in.p) < stored * rec + 8) goto corrupt;
-  /* Verify the checksum before trusting any record. */
-  {
-    In check = in;
-    take(&check, stored * rec);
-    uint64_t want = check.sum;
-    if (get_u64(&check) != want || check.p != check.end) goto corrupt;
-  }
+  if (symmetric > 1 || positions < stored || (!symmetric && positions != stored)) goto corrupt;
   if (!symmetric) r->canonical = NULL;   /* built with --no-symmetry */
   KeySet *k = r->canonical ? &r->classes : &r->states;
   if (retro_scratch(r) < 0) goto oom;
@@ -235,18 +452,28 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     uint32_t d = get_u32(&in);
     int32_t score = (int32_t)get_u32(&in);
     uint32_t idx;
+    const char *why = bad_record(vm, d, score, nplayers, stored);
+    if (why) {
+      st = db_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu has %s", path,
+                   (unsigned long long)i + 1, why);
+      goto done;
+    }
     int a = retro_key_add(k, key, &idx);
     if (a < 0) goto oom;
-    if (a == 0 || idx != i || vm[0] < RETRO_WIN || vm[0] > RETRO_DRAW || vm[1] >= nplayers) goto corrupt;
+    if (a == 0 || idx != i) {
+      st = db_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu repeats a position", path,
+                   (unsigned long long)i + 1);
+      goto done;
+    }
     r->value[i] = vm[0];
     r->score[i] = score;
     r->mover[i] = vm[1];
     r->dist[i] = d == DB_ENDLESS ? RETRO_ENDLESS : d;
-    if (d != DB_ENDLESS && d >= RETRO_ENDLESS) goto corrupt;
   }
   r->positions = positions;
   r->stored = stored;
   r->nclass = stored;
+  st = verify_sample(r, path, err);
   goto done;
 corrupt:
   st = db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)", path);
@@ -254,7 +481,7 @@ corrupt:
 oom:
   st = db_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
 done:
-  free(buf);
+  file_close(&fi);
   return st;
 }
 

@@ -73,10 +73,15 @@ static int fail(Retro *r, int status, const char *fmt, ...) {
   return r->status = status;
 }
 
+/* r->stored is set only when the enumeration ends: before that, the
+** positions found so far are the states (and classes) in the sets. */
 static int out_of_memory(Retro *r) {
-  return fail(r, EXIT_LIMIT, "out of memory in retrograde analysis after %llu "
-              "positions (%zu bytes each)", (unsigned long long)r->stored,
-              retro_bytes_per_position(r));
+  int enumerating = r->stored == 0;
+  uint64_t found = enumerating ? r->states.n : r->stored;
+  return fail(r, EXIT_LIMIT, "out of memory in retrograde analysis %s %llu positions "
+              "(%zu bytes each, about %zu MiB in use)",
+              enumerating ? "while enumerating, after" : "while labelling",
+              (unsigned long long)found, retro_bytes_per_position(r), retro_memory(r) >> 20);
 }
 
 /* ------------------------------------------------------------------ */

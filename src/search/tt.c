@@ -31,10 +31,16 @@ Tt *tt_new(size_t mib) {
   if ((t = calloc(1, sizeof *t)) == NULL) return NULL;
   t->bytes = mib << 20;
   /* calloc: work 0 marks every slot empty; the pages stay untouched
-  ** until used. */
-  if (t->bytes > 0 && (t->mem = calloc(1, t->bytes)) == NULL) {
-    free(t);
-    return NULL;
+  ** until used.  When the memory (or an address-space limit) refuses
+  ** the size, the table halves until it fits: a smaller table only
+  ** slows the search down, and a bare "out of memory" would not say
+  ** which table to shrink. */
+  while (t->bytes > 0 && (t->mem = calloc(1, t->bytes)) == NULL) {
+    if (t->bytes <= ((size_t)TT_MIN_MIB << 20)) {
+      free(t);
+      return NULL;
+    }
+    t->bytes /= 2;
   }
   return t;
 }
@@ -44,6 +50,8 @@ void tt_free(Tt *t) {
   free(t->mem);
   free(t);
 }
+
+size_t tt_bytes(const Tt *t) { return t->bytes; }
 
 int tt_prepare(Tt *t, size_t key_bytes) { return tt_prepare_payload(t, key_bytes, 0); }
 

@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #define TT_DEFAULT_MIB 64
+#define TT_MIN_MIB     1        /* tt_new shrinks a table no further */
 #define TT_NO_MOVE     0xffff   /* an entry without a best move */
 #define TT_DRAFT_EXACT 0xffff   /* searched to the end of the game */
 #define TT_NO_BOUND    ((int64_t)1 << 62)  /* |bound| beyond every value */
@@ -61,8 +62,12 @@ typedef struct TtStats {
 
 typedef struct Tt Tt;
 
-/* A table of about `mib` MiB (at least one bucket); NULL if out of memory. */
+/* A table of about `mib` MiB (at least one bucket), or of half, a
+** quarter ... of that, down to TT_MIN_MIB, when so much memory cannot be
+** had (--tt-size is an upper bound); NULL if not even that.  tt_bytes:
+** the size it got. */
 Tt *tt_new(size_t mib);
+size_t tt_bytes(const Tt *t);
 void tt_free(Tt *t);
 
 /* Lays the table out for keys of `key_bytes` bytes.  A table keeps its

@@ -3,7 +3,9 @@
 */
 #include "util/stop.h"
 
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -13,11 +15,35 @@ volatile sig_atomic_t stop_requested = STOP_NONE;
 static unsigned limit_seconds;
 static struct timespec started;
 
+/* The temporary file being written: a copy the handler can read at any
+** time (cleanup_set is cleared while the name changes). */
+static char cleanup_path[PATH_MAX + 64];
+static volatile sig_atomic_t cleanup_set;
+
+void stop_set_cleanup(const char *path) {
+  cleanup_set = 0;
+  if (path == NULL || strlen(path) >= sizeof cleanup_path) return;
+  memcpy(cleanup_path, path, strlen(path) + 1);
+  cleanup_set = 1;
+}
+
+/* A second Ctrl-C or SIGTERM: only async-signal-safe calls (unlink,
+** write, _exit) -- the temporary file goes, a message says why. */
+static void stop_at_once(void) {
+  static const char msg[] = "gsolve: error: interrupted again; stopped at once, no result\n";
+  if (cleanup_set) unlink(cleanup_path);
+  ssize_t w = write(2, msg, sizeof msg - 1);
+  (void)w;
+  _exit(EXIT_INTERRUPTED);
+}
+
 /* An atomic store (lock-free, so safe in a handler): the Connect Four
 ** solver's threads read the flag too. */
 static void on_signal(int sig) {
   if (stop_requested == STOP_NONE)
     __atomic_store_n(&stop_requested, sig == SIGALRM ? STOP_TIME : STOP_INTERRUPT, __ATOMIC_RELAXED);
+  else if (sig != SIGALRM)
+    stop_at_once();
 }
 
 void stop_install(unsigned seconds) {
@@ -25,13 +51,12 @@ void stop_install(unsigned seconds) {
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
-  sa.sa_flags = SA_RESETHAND;          /* the second Ctrl-C kills */
+  sa.sa_flags = 0;                     /* the second Ctrl-C: stop_at_once */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
   clock_gettime(CLOCK_MONOTONIC, &started);
   limit_seconds = seconds;
   if (seconds > 0) {
-    sa.sa_flags = 0;
     sigaction(SIGALRM, &sa, NULL);
     alarm(seconds);
   }

@@ -7,7 +7,9 @@
 ** when it is set, unwind, free what they hold and fail with the status
 ** and message of stop_message().  Nothing is written after a stop (a
 ** database is written only after a complete solve, through a temporary
-** file renamed into place).  A second Ctrl-C kills at once.
+** file renamed into place).  A second Ctrl-C (or SIGTERM) ends the
+** program at once with EXIT_INTERRUPTED and a message, after removing
+** the temporary file being written, if any (stop_set_cleanup).
 */
 #ifndef GSOLVE_STOP_H
 #define GSOLVE_STOP_H
@@ -24,6 +26,10 @@ extern volatile sig_atomic_t stop_requested;   /* STOP_* */
 /* Installs the handlers of SIGINT and SIGTERM and, if seconds > 0, a
 ** timer of that many seconds of wall time (SIGALRM); starts the clock. */
 void stop_install(unsigned seconds);
+
+/* Names the temporary file that a second Ctrl-C must remove (util/file.c
+** while it writes one); NULL: none.  The name is copied. */
+void stop_set_cleanup(const char *path);
 
 /* Seconds since stop_install. */
 double stop_elapsed(void);

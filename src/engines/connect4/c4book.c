@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engines/connect4/c4book.h"
+#include "util/file.h"
 #include "util/status.h"
 
 static const char BOOK_MAGIC[8] = { 'G', 'S', 'C', '4', 'B', 'O', 'O', 'K' };
@@ -122,47 +123,52 @@ int c4book_save(const C4Book *b, const char *path, FILE *err) {
     p[8] = (unsigned char)b->score[i];
   }
   put_le(p, fnv1a(buf, size - 8), 8);
-  /* Written beside the target and renamed: a stop never leaves half a book. */
-  char tmp[4096];
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "wb");
-  int ok = f && fwrite(buf, 1, size, f) == size;
-  if (f && fclose(f) != 0) ok = 0;
-  free(buf);
-  if (!ok || rename(tmp, path) != 0) {
-    fprintf(err, "gsolve: error: cannot write '%s': %s\n", path, strerror(errno));
-    remove(tmp);
-    return EXIT_IO;
+  /* Written beside the target and renamed (util/file.c): a stop never
+  ** leaves half a book, and only a book is replaced. */
+  FileOut fo;
+  int st = file_create(&fo, path, BOOK_MAGIC, sizeof BOOK_MAGIC, "gsolve Connect Four book", err);
+  if (st == EXIT_OK) {
+    fwrite(buf, 1, size, fo.f);
+    st = file_commit(&fo, err);
   }
-  return EXIT_OK;
+  free(buf);
+  return st;
+}
+
+/* Reads the book's header, then exactly the size it announces (one byte
+** more shows trailing bytes), never more than a table that fits in
+** memory: an endless input is refused after a few bytes. */
+static int read_book(FileIn *in, const char *path, FILE *err) {
+  int st = file_open(in, path, err);
+  if (st == EXIT_OK) st = file_fill(in, BOOK_HEAD, err);
+  if (st != EXIT_OK) return st;
+  if (in->len < 8 || memcmp(in->data, BOOK_MAGIC, 8) != 0) {
+    fprintf(err, "gsolve: error: '%s' is not a gsolve Connect Four book\n", path);
+    return EXIT_USAGE;
+  }
+  if (in->len < BOOK_HEAD) return EXIT_OK;      /* truncated: the caller says so */
+  uint64_t n = get_le(in->data + 28, 8);
+  size_t mem = file_memory_bytes();
+  if (n > (mem ? mem : SIZE_MAX / 2) / (BOOK_RECORD + sizeof(uint64_t) + 1)) {
+    fprintf(err, "gsolve: error: '%s' is too large: its header announces %llu positions, more "
+            "than fit in memory (%zu MiB)\n", path, (unsigned long long)n, mem >> 20);
+    return EXIT_LIMIT;
+  }
+  return file_fill(in, BOOK_HEAD + (size_t)n * BOOK_RECORD + 8 + 1, err);
 }
 
 int c4book_load(const char *path, int width, int height, C4Book **out, FILE *err) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    fprintf(err, "gsolve: error: cannot read '%s': %s\n", path, strerror(errno));
-    return EXIT_IO;
+  FileIn in;
+  int st = read_book(&in, path, err);
+  if (st != EXIT_OK) {
+    file_close(&in);
+    return st;
   }
-  unsigned char *buf = NULL;
-  size_t size = 0, cap = 0, got;
-  do {
-    if (size == cap) {
-      cap = cap ? cap * 2 : 65536;
-      unsigned char *nb = realloc(buf, cap);
-      if (!nb) { free(buf); fclose(f); fprintf(err, "gsolve: error: out of memory\n"); return EXIT_LIMIT; }
-      buf = nb;
-    }
-    got = fread(buf + size, 1, cap - size, f);
-    size += got;
-  } while (got > 0);
-  fclose(f);
-  int st = EXIT_USAGE;
+  const unsigned char *buf = in.data;
+  size_t size = in.len;
+  st = EXIT_USAGE;
   C4Book *b = NULL;
-  if (size < 8 || memcmp(buf, BOOK_MAGIC, 8) != 0) {
-    fprintf(err, "gsolve: error: '%s' is not a gsolve Connect Four book\n", path);
-    goto done;
-  }
   if (size < BOOK_HEAD + 8) goto corrupt;
   uint64_t n = get_le(buf + 28, 8);
   if (n > (size - BOOK_HEAD - 8) / BOOK_RECORD || size != BOOK_HEAD + n * BOOK_RECORD + 8 ||
@@ -202,6 +208,6 @@ corrupt:
   st = EXIT_USAGE;
 done:
   c4book_free(b);
-  free(buf);
+  file_close(&in);
   return st;
 }

@@ -1,0 +1,262 @@
+/*
+** file.c -- bounded reading and safe writing of whole files (file.h).
+*/
+#include "util/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "util/status.h"
+#include "util/stop.h"
+
+static int file_fail(FILE *err, int status, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", err);
+    vfprintf(err, fmt, ap);
+    fputc('\n', err);
+    va_end(ap);
+  }
+  return status;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                            */
+/* ------------------------------------------------------------------ */
+
+int file_open(FileIn *in, const char *path, FILE *err) {
+  memset(in, 0, sizeof *in);
+  in->path = path;
+  if ((in->f = fopen(path, "rb")) == NULL)
+    return file_fail(err, EXIT_IO, "cannot read '%s': %s", path, strerror(errno));
+  return EXIT_OK;
+}
+
+/* Room for `need` bytes and the NUL after them. */
+static int reserve(FileIn *in, size_t need, FILE *err) {
+  if (need < in->cap) return EXIT_OK;
+  size_t cap = in->cap ? in->cap : 1 << 16;
+  while (cap <= need) cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
+  unsigned char *d = realloc(in->data, cap);
+  if (d == NULL)
+    return file_fail(err, EXIT_LIMIT, "out of memory reading '%s' (%zu bytes)", in->path, need);
+  in->data = d;
+  in->cap = cap;
+  return EXIT_OK;
+}
+
+int file_fill(FileIn *in, size_t want, FILE *err) {
+  int st = reserve(in, in->len, err);
+  if (st != EXIT_OK) return st;
+  in->data[in->len] = 0;
+  while (in->len < want && !in->eof) {
+    /* A stop between chunks: an endless input still ends on Ctrl-C. */
+    if (stop_requested != STOP_NONE) {
+      char msg[160];
+      st = stop_message(msg, sizeof msg, in->len, "bytes read");
+      return file_fail(err, st, "reading '%s': %s", in->path, msg);
+    }
+    size_t chunk = want - in->len < FILE_CHUNK ? want - in->len : FILE_CHUNK;
+    if ((st = reserve(in, in->len + chunk, err)) != EXIT_OK) return st;
+    size_t got = fread(in->data + in->len, 1, chunk, in->f);
+    in->len += got;
+    in->data[in->len] = 0;
+    if (got < chunk) {
+      if (ferror(in->f) && errno == EINTR && stop_requested != STOP_NONE)
+        continue;           /* a signal broke a blocked read: the stop above */
+      if (ferror(in->f))
+        return file_fail(err, EXIT_IO, "cannot read '%s': %s", in->path, strerror(errno));
+      in->eof = 1;
+    }
+  }
+  return EXIT_OK;
+}
+
+int file_fill_all(FileIn *in, size_t limit, FILE *err) {
+  int st = file_fill(in, limit == SIZE_MAX ? limit : limit + 1, err);
+  if (st != EXIT_OK) return st;
+  if (in->len > limit) {
+    double mib = (double)limit / (1 << 20);
+    return file_fail(err, EXIT_LIMIT, "'%s' is too large (limit %.*f MiB)", in->path,
+                     mib == (double)(uint64_t)mib ? 0 : 2, mib);
+  }
+  return EXIT_OK;
+}
+
+void file_close(FileIn *in) {
+  if (in->f) fclose(in->f);
+  free(in->data);
+  memset(in, 0, sizeof *in);
+}
+
+int file_read(const char *path, size_t limit, char **data, size_t *len, FILE *err) {
+  FileIn in;
+  int st = file_open(&in, path, err);
+  if (st == EXIT_OK) st = file_fill_all(&in, limit, err);
+  if (st == EXIT_OK) {
+    *data = (char *)in.data;
+    *len = in.len;
+    in.data = NULL;
+  }
+  file_close(&in);
+  return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                            */
+/* ------------------------------------------------------------------ */
+
+/* Refuses to replace something that is not a file of the same kind: a
+** .game source given as --db must not be overwritten. */
+static int check_target(const char *path, const char *magic, size_t magic_len,
+                        const char *kind, FILE *err) {
+  struct stat sb;
+  if (lstat(path, &sb) != 0) {
+    if (errno == ENOENT) return EXIT_OK;
+    return file_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
+  }
+  if (!S_ISREG(sb.st_mode))
+    return file_fail(err, EXIT_USAGE, "'%s' exists and is not a regular file; not replaced",
+                     path);
+  if (sb.st_size == 0) return EXIT_OK;
+  unsigned char head[16];
+  FILE *f = fopen(path, "rb");
+  size_t got = f ? fread(head, 1, magic_len, f) : 0;
+  if (f) fclose(f);
+  if (got != magic_len || memcmp(head, magic, magic_len) != 0)
+    return file_fail(err, EXIT_USAGE, "'%s' exists and is not a %s; not replaced (remove it "
+                     "or choose another name)", path, kind);
+  return EXIT_OK;
+}
+
+/* Creates a temporary file of a fresh name beside the target. */
+static int create_temporary(FileOut *o, FILE *err) {
+  size_t n = strlen(o->path) + 48;
+  if ((o->tmp = malloc(n)) == NULL) return file_fail(err, EXIT_LIMIT, "out of memory");
+  static unsigned counter;
+  for (int tries = 0; tries < 100; tries++) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    snprintf(o->tmp, n, "%s.tmp-%ld-%lx", o->path, (long)getpid(),
+             (unsigned long)ts.tv_nsec ^ (unsigned long)++counter << 20);
+    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0 && errno == EEXIST) continue;
+    if (fd < 0) break;
+    /* From here a second Ctrl-C removes it (stop.c). */
+    stop_set_cleanup(o->tmp);
+    if ((o->f = fdopen(fd, "wb")) == NULL) {
+      int e = errno;
+      close(fd);
+      unlink(o->tmp);
+      errno = e;
+    }
+    break;
+  }
+  if (o->f) return EXIT_OK;
+  int e = errno;
+  stop_set_cleanup(NULL);
+  return file_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
+}
+
+int file_create(FileOut *o, const char *path, const char *magic, size_t magic_len,
+                const char *kind, FILE *err) {
+  memset(o, 0, sizeof *o);
+  int st = check_target(path, magic, magic_len, kind, err);
+  if (st != EXIT_OK) return st;
+  if ((o->path = strdup(path)) == NULL) return file_fail(err, EXIT_LIMIT, "out of memory");
+  if ((st = create_temporary(o, err)) != EXIT_OK) file_abort(o);
+  return st;
+}
+
+void file_abort(FileOut *o) {
+  if (o->f) fclose(o->f);
+  if (o->tmp && o->f) unlink(o->tmp);
+  stop_set_cleanup(NULL);
+  free(o->tmp);
+  free(o->path);
+  memset(o, 0, sizeof *o);
+}
+
+/* Syncs the folder holding `path`, so that the rename survives a crash. */
+static int sync_folder(const char *path) {
+  /* On the stack: the file is in place already, and a failed allocation
+  ** here must not turn a written file into an error. */
+  char dir[PATH_MAX];
+  const char *slash = strrchr(path, '/');
+  size_t n = slash ? (slash == path ? 1 : (size_t)(slash - path)) : 1;
+  if (n >= sizeof dir) { errno = ENAMETOOLONG; return -1; }
+  memcpy(dir, slash ? path : ".", n);
+  dir[n] = 0;
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return -1;
+  /* Some file systems cannot sync a folder (EINVAL): not a failure. */
+  int rc = fsync(fd) == 0 || errno == EINVAL ? 0 : -1;
+  close(fd);
+  return rc;
+}
+
+int file_commit(FileOut *o, FILE *err) {
+  int e = 0;
+  if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) e = errno ? errno : EIO;
+  if (fclose(o->f) != 0 && !e) e = errno;
+  o->f = NULL;
+  if (!e && stop_requested != STOP_NONE) {
+    /* Stopped while writing: no result, the target stays as it was. */
+    unlink(o->tmp);
+    char msg[160];
+    int st = stop_message(msg, sizeof msg, 0, "bytes written");
+    st = file_fail(err, st, "'%s' not written: %s", o->path, msg);
+    o->f = NULL;
+    file_abort(o);
+    return st;
+  }
+  if (!e && rename(o->tmp, o->path) != 0) e = errno;
+  if (e) {
+    unlink(o->tmp);
+    int st = file_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
+    file_abort(o);
+    return st;
+  }
+  stop_set_cleanup(NULL);
+  int st = sync_folder(o->path) == 0 ? EXIT_OK
+           : file_fail(err, EXIT_IO, "cannot sync the folder of '%s': %s", o->path,
+                       strerror(errno));
+  file_abort(o);    /* frees; the temporary name is gone (renamed) */
+  return st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Messages and memory                                                */
+/* ------------------------------------------------------------------ */
+
+char *file_escape(const void *s, size_t n, char *buf, size_t size) {
+  const unsigned char *p = s;
+  size_t w = 0;
+  for (size_t i = 0; i < n && size > 0; i++) {
+    if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\') {
+      if (w + 1 >= size) break;
+      buf[w++] = (char)p[i];
+    } else {
+      if (w + 4 >= size) break;
+      snprintf(buf + w, 5, "\\x%02x", p[i]);
+      w += 4;
+    }
+  }
+  if (size > 0) buf[w] = 0;
+  return buf;
+}
+
+size_t file_memory_bytes(void) {
+  long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || size <= 0) return 0;
+  if ((uint64_t)pages > SIZE_MAX / (uint64_t)size) return SIZE_MAX;
+  return (size_t)pages * (size_t)size;
+}
