@@ -154,13 +154,13 @@ struct Program {
   int *permute_vars; int npermute;
 };
 
-/* resolve.c: declarations -> symbols, parameters, state layout. */
+/* resolve*.c: declarations -> symbols, parameters, state layout. */
 typedef struct Resolver Resolver;
 int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
                     int *usage_error, Resolver **out);
 void resolver_free(Resolver *r);
 
-/* compile.c: bodies -> bytecode (uses the resolver's symbols). */
+/* compile*.c: bodies -> bytecode (uses the resolver's symbols). */
 int compile_program(Program *p, Diag *d, Resolver *r);
 
 /* program.c: helpers shared by the resolver, compiler, VM and printer. */
