@@ -35,7 +35,7 @@ help:
 	@echo "make tsan       the threaded Connect Four solver's tests under ThreadSanitizer"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
 	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
-	@echo "make fuzz       libFuzzer on the three harnesses, FUZZ_SECS=N seconds each"
+	@echo "make fuzz       libFuzzer on the four harnesses, FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
 # Flex, Bison: installed with apt-get when missing and running as root.
@@ -139,10 +139,11 @@ bench: gsolve
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
 
-# Fuzzing: three harnesses under libFuzzer (clang), each for FUZZ_SECS
+# Fuzzing: four harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
-# compile, disassemble) and fuzz_pipeline (compile, then run the rules on
-# the VM and a short bounded search).  Seeds: the bundled games, the error
+# compile, disassemble), fuzz_pipeline (compile, then run the rules on
+# the VM and a short bounded search) and fuzz_gtp (the input as GTP
+# commands to Go and Tic-tac-toe).  Seeds: the bundled games, the error
 # tests, the malformed inputs and the saved corpus; new inputs go to
 # build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
 # build lowers the VM's step budget so runaway rules end quickly.  The
@@ -150,7 +151,7 @@ bench: gsolve
 FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 4096
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= parse compile pipeline
+FUZZ_TARGETS ?= parse compile pipeline gtp
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz-build: tools
@@ -169,7 +170,7 @@ fuzz: fuzz-build
 	    -print_final_stats=1 build-fuzz/corpus-$$t $(FUZZ_SEEDS) || exit 1; \
 	done
 
-FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c
+FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_gtp.c
 $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 

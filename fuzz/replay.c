@@ -2,10 +2,10 @@
 ** replay.c -- runs files through every fuzz harness without libFuzzer, so
 ** the corpus and past crashes replay as ordinary tests (make test).
 **
-**   replay [-t SECONDS] [-h parse|compile|pipeline] FILE...
+**   replay [-t SECONDS] [-h parse|compile|pipeline|gtp] FILE...
 **
 ** Each file runs in a child process with an alarm of SECONDS (default 20)
-** through the harnesses (all three unless -h names one): a crash, a
+** through the harnesses (all four unless -h names one): a crash, a
 ** sanitizer report or a timeout names the file and harness, and the exit
 ** status is 1.  The last line reads "replayed N input(s)" when all passed.
 */
@@ -20,6 +20,7 @@
 int fuzz_parse_one(const uint8_t *data, size_t size);
 int fuzz_compile_one(const uint8_t *data, size_t size);
 int fuzz_pipeline_one(const uint8_t *data, size_t size);
+int fuzz_gtp_one(const uint8_t *data, size_t size);
 
 static const struct {
   const char *name;
@@ -28,6 +29,7 @@ static const struct {
   { "parse", fuzz_parse_one },
   { "compile", fuzz_compile_one },
   { "pipeline", fuzz_pipeline_one },
+  { "gtp", fuzz_gtp_one },
 };
 #define NHARNESS ((int)(sizeof harnesses / sizeof harnesses[0]))
 
@@ -86,7 +88,7 @@ int main(int argc, char **argv) {
       for (int h = 0; h < NHARNESS; h++) if (strcmp(name, harnesses[h].name) == 0) only = h;
       if (only < 0) { fprintf(stderr, "replay: no harness '%s'\n", name); return 2; }
     } else if (strcmp(argv[i], "--") == 0) { i++; break; }
-    else { fprintf(stderr, "usage: replay [-t SECONDS] [-h parse|compile|pipeline] FILE...\n"); return 2; }
+    else { fprintf(stderr, "usage: replay [-t SECONDS] [-h parse|compile|pipeline|gtp] FILE...\n"); return 2; }
   }
   int first = i;
   for (; i < argc; i++)
