@@ -148,11 +148,12 @@ bench: gsolve
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
 
-# Fuzzing: five harnesses under libFuzzer (clang), each for FUZZ_SECS
+# Fuzzing: six harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
 # compile, disassemble), fuzz_pipeline (compile, then run the rules on
-# the VM and a short bounded search), fuzz_db and fuzz_book (the database
-# and opening-book readers).  Seeds: the bundled games, the error tests,
+# the VM and a short bounded search), fuzz_gtp (the input as GTP commands
+# to Go and Tic-tac-toe), fuzz_db and fuzz_book (the database and
+# opening-book readers).  Seeds: the bundled games, the error tests,
 # the malformed inputs and the saved corpus (fuzz/corpus_db and
 # fuzz/corpus_book for the two readers); new inputs go to
 # build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
@@ -161,7 +162,7 @@ bench: gsolve
 FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 4096
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= parse compile pipeline db book
+FUZZ_TARGETS ?= parse compile pipeline gtp db book
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz-build: tools
@@ -182,7 +183,8 @@ fuzz: fuzz-build
 	    -print_final_stats=1 build-fuzz/corpus-$$t $$seeds || exit 1; \
 	done
 
-FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_db.c fuzz/fuzz_book.c
+FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_gtp.c \
+                  fuzz/fuzz_db.c fuzz/fuzz_book.c
 $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 

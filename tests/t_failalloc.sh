@@ -44,6 +44,45 @@ fa_run() {
   [ "${fa_total:-0}" -gt 10 ] || check "failalloc: $fa_desc counts its allocations" yes no
 }
 
+# fa_gtp DESC SCRIPT ARGS...: every n for a GTP session reading SCRIPT.
+# Each run ends with exit 5 and the message, or exit 0 with the answers
+# of the run without failures, or with as many answers of which at least
+# one is "? out of memory" (the session goes on with the game it had).
+fa_gtp() {
+  fa_desc=$1
+  fa_script=$2
+  shift 2
+  $GSOLVE gtp "$@" <"$fa_script" >"$fa_tmp/ref" 2>/dev/null
+  fa_answers=$(grep -c '^[=?]' "$fa_tmp/ref")
+  fa_total=$(GSOLVE_COUNT_ALLOC=1 "$fa_bin" gtp "$@" <"$fa_script" 2>&1 >/dev/null | sed -n 's/^allocations: //p')
+  fa_bad=""
+  fa_n=1
+  fa_oom=0
+  fa_answered=0
+  while [ "$fa_n" -le "${fa_total:-0}" ]; do
+    GSOLVE_FAIL_ALLOC=$fa_n timeout 60 "$fa_bin" gtp "$@" <"$fa_script" >"$fa_tmp/out" 2>"$fa_tmp/err"
+    fa_st=$?
+    if [ "$fa_st" -eq 5 ]; then
+      grep -q -E '(^gsolve: error: |runtime error: )out of memory' "$fa_tmp/err" || fa_bad="$fa_bad n=$fa_n:message"
+      fa_oom=$((fa_oom + 1))
+    elif [ "$fa_st" -eq 0 ]; then
+      if ! cmp -s "$fa_tmp/out" "$fa_tmp/ref"; then
+        if grep -q '^? out of memory$' "$fa_tmp/out" && [ "$(grep -c '^[=?]' "$fa_tmp/out")" -eq "$fa_answers" ]; then
+          fa_answered=$((fa_answered + 1))
+        else
+          fa_bad="$fa_bad n=$fa_n:answer"
+        fi
+      fi
+    else
+      [ -z "$fa_bad" ] && head -n 12 "$fa_tmp/err"
+      fa_bad="$fa_bad n=$fa_n:exit$fa_st"
+    fi
+    fa_n=$((fa_n + 1))
+  done
+  check "failalloc: $fa_desc (${fa_total:-?} allocations, $fa_oom exit 5, $fa_answered answered out of memory)" "" "$fa_bad"
+  [ "${fa_total:-0}" -gt 10 ] || check "failalloc: $fa_desc counts its allocations" yes no
+}
+
 if [ -x "$fa_bin" ]; then
   fa_run "nim 1,2 native" games/nim.game -D heaps=1,2
   fa_run "nim 1,2 VM, all moves, json" games/nim.game -D heaps=1,2 --engine vm --all-moves --json
@@ -62,6 +101,11 @@ if [ -x "$fa_bin" ]; then
   printf 'game "Deep";\nplayers A, B;\nconst c = %s1%s;\nstate n: 0..3;\nmove m() when n < c + 2 { n += 1; }\n' \
     "$fa_open" "$fa_close" >"$fa_tmp/deep.game"
   fa_run "150 nested parentheses" "$fa_tmp/deep.game"
+  # GTP: a failed boardsize or komi keeps the game in play (issue 25).
+  printf 'boardsize 4\nplay b b2\ngenmove w\nboardsize 20\nkomi 2\nplay b c3\nfinal_score\nquit\n' >"$fa_tmp/go.gtp"
+  fa_gtp "gtp session, go 4x4" "$fa_tmp/go.gtp" games/go.game -D width=4 -D height=4 --tt-size 1
+  printf 'komi 0\nplay b b2\ngenmove w\nquit\n' >"$fa_tmp/ttt.gtp"
+  fa_gtp "gtp session, tictactoe" "$fa_tmp/ttt.gtp" games/tictactoe.game --tt-size 1
 else
   check "failalloc binary $fa_bin exists" yes no
 fi

@@ -23,6 +23,63 @@ check "gtp: showboard" "=|  3  . . .|  2  . B .|  1  . . .|" "$gt_out"
 gt_out=$(printf 'boardsize 3\nplay b b2\nplay b a1\nfinal_score\nquit\n' | gs gtp games/go.game | tr '\n' '|')
 check "gtp: two black moves in a row" "= ||= ||= ||= B+9||= ||" "$gt_out"
 
+# A failed boardsize or komi keeps the game in play, its moves and all
+# (issue 25: the old game was dropped first, and the next command
+# crashed).  Sizes are those the game's width and height take (1..19).
+gt_out=$(printf 'boardsize 20\nname\n' | gs gtp games/go.game 2>/dev/null | tr '\n' '|')
+check "gtp: boardsize 20 is refused, the session goes on" "? unacceptable size||= gsolve||" "$gt_out"
+gt_out=$(printf 'boardsize 5\nplay b c3\nboardsize 20\nkomi 1001\nkomi 2.5\nkomi\nboardsize x\nplay w d4\nfinal_score\nquit\n' \
+  | gs gtp games/go.game 2>/dev/null | tr '\n' '|')
+gt_st=$?
+check "gtp: after a refused boardsize and komi, the 5x5 game and its moves stay" \
+  "= ||= ||? unacceptable size||? unacceptable komi||? komi must be a whole number in this game||? syntax error||? syntax error||= ||= 0||= ||" \
+  "$gt_out"
+check "gtp: ... and the session ends normally" 0 "$gt_st"
+gt_out=$(printf 'boardsize 3\nkomi 0\nplay b b2\nplay w a1\nname\n' | gs gtp games/tictactoe.game 2>/dev/null | tr '\n' '|')
+check "gtp: boardsize and komi on Tic-tac-toe (no such parameters) are refused, play goes on" \
+  "? unacceptable size||? unacceptable komi||= ||= ||= gsolve||" "$gt_out"
+
+# One line, one answer (issue 25).  A comment runs to the end of its line
+# however long (the play in it was once executed after byte 4095); a
+# line beginning with NUL is answered; control characters other than HT
+# and LF go, HT is a space; a line of more than 64 KB gets one error
+# and is read to its end; blank lines get no answer.
+gt_out=$(python3 -c '
+import sys
+w = sys.stdout.buffer.write
+w(b"boardsize 5\n# " + b"x" * 5000 + b" play black c3\n")
+w(b"\0name\n" + b"na\x01m\x7fe\r\n" + b"\tprotocol_version\t\n")
+w(b"5 " + b"a" * 70000 + b"\n")
+w(b"7 version # " + b"y" * 100000 + b"\n")
+w(b"\x00\x1b\n   \n\t\n12\n")
+w(b"final_score\nquit")' | gs gtp games/go.game | tr '\n' '|')
+check "gtp: one answer per line whatever its length and bytes" \
+  "= ||= gsolve||= gsolve||= 2||?5 line too long (limit is 65536 bytes)||=7 0.1.0||?12 no command||= 0||= ||" \
+  "$gt_out"
+
+# genmove's time: time_settings 0 1 1 gives each move one second (one
+# stone per one-second byo-yomi period); 19x19 at depth 2 takes minutes
+# without it.  The answer must come in well under 5 s, and be a legal
+# move.  With no time left (time_left b 0 1: the least, 10 ms) not even
+# depth 1 ends, and the first legal move is played; then, with no limit
+# (time_settings 0 1 0), a 3x3 genmove solves exactly (b2): the stop
+# that ended the first search does not stop the next.
+gt_start=$(date +%s)
+gt_out=$(printf 'boardsize 19\ntime_settings 0 1 1\ngenmove b\nquit\n' | gs gtp games/go.game | grep '^[=?]' | sed -n 3p)
+gt_secs=$(($(date +%s) - gt_start))
+check "gtp: a 19x19 genmove with one second answers within 5 s (took ${gt_secs}s)" yes \
+  "$([ "$gt_secs" -lt 5 ] && echo yes || echo no)"
+gt_move=$(printf '%s' "$gt_out" | sed -n 's/^= //p')
+gt_legal=$(printf 'boardsize 19\nplay b %s\n' "$gt_move" | gs gtp games/go.game | tr '\n' '|')
+check "gtp: ... with a legal move ($gt_out)" "= ||= ||" "$gt_legal"
+gt_out=$(printf 'boardsize 19\ntime_left b 0 1\ngenmove b\nboardsize 3\ntime_settings 0 1 0\ngenmove b\nquit\n' \
+  | gs gtp games/go.game | grep '^[=?]' | sed -n 6p)
+check "gtp: after a genmove stopped by its time, the next one is not stopped" "= B2" "$gt_out"
+gt_out=$(printf 'time_settings 1 2\ntime_settings -1 0 0\ntime_left x 1 1\ntime_left b 1 -2\ntime_left w 10 0\nknown_command time_left\n' \
+  | gs gtp games/go.game | tr '\n' '|')
+check "gtp: time_settings and time_left check their arguments" \
+  "? syntax error||? syntax error||? syntax error||? syntax error||= ||= true||" "$gt_out"
+
 gt_gnugo=/usr/games/gnugo
 [ -x "$gt_gnugo" ] || gt_gnugo=$(command -v gnugo)
 if [ -n "$gt_gnugo" ] && command -v python3 >/dev/null 2>&1; then

@@ -55,4 +55,8 @@ const char *gs_player_name(const Program *p, int i);
 ** whether its condition holds for these parameters; NULL if none. */
 const char *gs_native_name(const Program *p, int *allowed);
 
+/* The number of points of the board the game declares (its cells), 0
+** without a board. */
+int gs_board_cells(const Program *p);
+
 #endif

@@ -244,3 +244,5 @@ int gs_player_count(const Program *p) { return p->nplayers; }
 const char *gs_player_name(const Program *p, int i) {
   return i >= 0 && i < p->nplayers ? p->players[i] : "?";
 }
+
+int gs_board_cells(const Program *p) { return p->ncells; }
