@@ -94,3 +94,13 @@ if [ -n "$gt_gnugo" ] && command -v python3 >/dev/null 2>&1; then
 else
   check "gnugo and python3 are installed (make test-tools, .ci/run)" yes no
 fi
+
+# --move-time S: genmove's budget without a clock (the option table sends
+# it to gtp only).
+gtp_mt=$(printf 'boardsize 19\ngenmove b\nquit\n' | gs gtp games/go.game --move-time 1 | grep -c '^= [A-T][0-9]')
+check "gtp --move-time 1 on 19x19: a move" "1" "$gtp_mt"
+check "--move-time outside gtp" "gsolve: error: --move-time goes with gsolve gtp FILE" \
+  "$(gs games/go.game --move-time 1 2>&1)"
+check "--move-time 0 refused" \
+  "gsolve: error: --move-time needs a number of seconds above 0 and at most 86400, not '0'" \
+  "$(gs gtp games/go.game --move-time 0 2>&1 </dev/null)"

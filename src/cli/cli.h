@@ -43,6 +43,7 @@ typedef struct Options {
   char **def_text;          /* ... kept here to be freed */
   int ndefs;
   PlayOptions play;         /* gsolve play FILE: its options */
+  double move_time;         /* --move-time S (gtp); 0: its default */
   const char *tree_dot;     /* --tree-dot OUT */
   int tree_prune;           /* --tree-prune: losing moves left out */
   int pv;                   /* --pv: the principal variation, as boards */

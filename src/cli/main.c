@@ -149,7 +149,7 @@ int main(int argc, char **argv) {
   if (opt.mode == MODE_GTP) {
     GtpOptions go = { opt.file, text, len, opt.defs, opt.ndefs,
                       opt.play.level ? opt.play.level : 2, opt.solve.tt_mib };
-    st = gtp_run(&go, stdin, stdout);
+    st = gtp_run_timed(&go, opt.move_time, stdin, stdout);
     goto done;
   }
   prog = gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);

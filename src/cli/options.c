@@ -294,6 +294,16 @@ SETTER(set_pv) {
   o->pv = 1;
   return EXIT_OK;
 }
+SETTER(set_move_time) {
+  char *end;
+  errno = 0;
+  double t = strtod(val, &end);
+  if (errno != 0 || end == val || *end != '\0' || !(t > 0) || t > 86400)
+    return usage_error("--move-time needs a number of seconds above 0 and at most 86400, "
+                       "not '%s'", val);
+  o->move_time = t;
+  return EXIT_OK;
+}
 SETTER(set_play) { return play_set_option(&o->play, spec->name, val); }
 
 /* ---- the table ------------------------------------------------------ */
@@ -385,6 +395,9 @@ static const OptionSpec option_table[] = {
   { "--show-evals", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer's evaluations",
     set_play },
   { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play },
+
+  { "--move-time", "S", SEC_PLAY, M(MODE_GTP), "--move-time goes with gsolve gtp FILE",
+    "GTP: seconds a genmove may take without a clock (default 10)", set_move_time },
 
   { "--help", NULL, SEC_INFO, M_ANY, NULL, "this summary", set_help },
   { "--help-options", NULL, SEC_INFO, M_ANY, NULL, "every option, its modes and a line on it",
