@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/expectimax.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -131,16 +132,11 @@ void exp_free(ExpSolver *s) {
 }
 
 static int fail(ExpSolver *s, int status, const char *fmt, ...) {
+  va_list ap;
   if (s->status != EXIT_OK) return s->status;   /* the first error counts */
-  if (s->err != NULL) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", s->err);
-    vfprintf(s->err, fmt, ap);
-    fputc('\n', s->err);
-    va_end(ap);
-  }
-  s->status = status;
+  va_start(ap, fmt);
+  s->status = diag_vfail(s->err, status, fmt, ap);
+  va_end(ap);
   return status;
 }
 
