@@ -77,9 +77,10 @@ static inline int walk_begin(Walk *w) {
 }
 
 /* Expands the current node: generates its moves on the move stack, and
-** with any, opens it, so that walk_step follows them in generation
-** order (or walk_into enters the first).  Returns their number (0: the node stays a leaf), -1 when out of
-** memory.  The node must not be open yet (w->open == w->ply). */
+** with any, opens it, so that walk_step follows them in generation order
+** (or walk_into enters the first).  Returns their number (0: the node
+** stays a leaf), -1 when out of memory.  The node must not be open yet
+** (w->open == w->ply). */
 static inline int walk_expand(Walk *w) {
   WalkFrame *f;
   int n;
@@ -152,7 +153,10 @@ static inline int walk_next(Walk *w) {
   int ply = w->ply;
   for (;;) {
     WalkFrame *f;
-    if (ply == 0) return WALK_DONE;
+    if (ply == 0) {
+      w->ply = 0;
+      return WALK_DONE;
+    }
     game_undo(w->g);
     f = &w->frames[--ply];
     if (++f->i < f->nmoves) {

@@ -1017,7 +1017,7 @@ static void test_walk(void) {
     if (!graph_nodes(g, &n)[graph_node(g)].ended && walk_expand(&w) > 0) e = walk_into(&w);
     else e = walk_next(&w);
   }
-  CHECK(nodes == 5 && graph_node(g) == 0 && w.open == 0);
+  CHECK(nodes == 5 && graph_node(g) == 0 && w.ply == 0 && w.open == 0 && w.ms.top == 0);
   /* Unwinding takes back the moves of a walk abandoned half way. */
   walk_begin(&w);
   walk_expand(&w);
