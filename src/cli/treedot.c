@@ -1,8 +1,8 @@
 /*
 ** treedot.c -- draws the game tree as a Graphviz DOT graph.
 **
-** Step 1 builds the tree in memory, depth first without recursion (a
-** line may be long), each node with its drawing (game_print) and how it
+** Step 1 builds the tree in memory, depth first with the search's walker
+** (search/walk.h, no recursion: a line may be long), each node with its drawing (game_print) and how it
 ** ends: terminal (its outcome), cut off at the depth limit, a repetition
 ** of a position earlier on its line (games with cycles), or expanded.
 ** Step 2 backs the values up, negamax style with the solvers' value keys
@@ -20,6 +20,8 @@
 #include "gsolve.h"
 #include "cli/treedot.h"
 #include "search/value.h"
+#include "search/walk.h"
+#include "util/diag.h"
 
 enum { NODE_INNER, NODE_TERMINAL, NODE_CUT, NODE_REPEAT };
 
@@ -40,24 +42,11 @@ typedef struct Tree {
   FILE *err;
   TreeNode *nodes;
   int n, cap;
-  Move *moves;            /* the moves of the open nodes, stacked */
-  size_t mtop, mcap;
+  Walk walk;              /* the line being built (search/walk.h) */
   unsigned char *states;  /* the states on the current line, for repeats */
   uint64_t *hashes;
   int path_cap;
 } Tree;
-
-/* One open node on the current line. */
-typedef struct Open {
-  int node;
-  size_t mbase;
-  int nmoves, next;
-} Open;
-
-static int fail(Tree *t, int status, const char *msg) {
-  if (t->err != NULL) fprintf(t->err, "gsolve: error: %s\n", msg);
-  return status;
-}
 
 static char *print_text(Game *g) {
   char *text = NULL;
@@ -127,18 +116,6 @@ static int repeats(Tree *t, int len) {
   return 0;
 }
 
-/* Grows the move stack to hold one more position's moves; 0 or -1. */
-static int room_for_moves(Tree *t) {
-  size_t cap = t->mcap ? 2 * t->mcap : 4 * GAME_MAX_MOVES;
-  Move *mv;
-  if (t->mcap - t->mtop >= GAME_MAX_MOVES) return 0;
-  while (cap - t->mtop < GAME_MAX_MOVES) cap *= 2;
-  if ((mv = realloc(t->moves, cap * sizeof *mv)) == NULL) return -1;
-  t->moves = mv;
-  t->mcap = cap;
-  return 0;
-}
-
 /* Links child idx last among its parent's children (generation order). */
 static void link_child(Tree *t, int parent, int idx) {
   TreeNode *p = &t->nodes[parent];
@@ -151,96 +128,55 @@ static void link_child(Tree *t, int parent, int idx) {
   }
 }
 
-/* Step 1: the tree below the engine's current position.  The engine
-** follows the walk: it is at the innermost open node, or at the node
-** just made. */
+/* Step 1: the tree below the engine's current position, walked with the
+** search's walker: a node is terminal, cut off, a repetition, or
+** expanded. */
 static int build(Tree *t, int depth) {
   Game *g = t->g;
-  Open *open = NULL;
-  int nopen = 0, ncap = 0, st = EXIT_OK;
-  const Move *m = NULL;
-  int parent = -1, ply = 0;
+  Walk *w = &t->walk;
+  int cur = -1;           /* the node the engine is at */
 
-  for (;;) {
+  for (int e = walk_begin(w); e != WALK_DONE; e = walk_step(w)) {
     Outcome o;
     TreeNode *nd;
     int n, idx, rep;
-    /* A new node at `ply` (its move applied): what it is, and its
-    ** moves if it is to be expanded. */
-    if ((idx = add_node(t, parent, m, ply)) < 0) {
-      st = EXIT_LIMIT;
-      if (idx == -2 && t->err != NULL)
-        fprintf(t->err, "gsolve: error: the tree has more than %d nodes; draw less of it "
-                "with --depth N\n", TREEDOT_MAX_NODES);
-      else
-        fail(t, st, "out of memory");
-      goto fail;
+    if (e == WALK_BACK) cur = t->nodes[cur].parent;
+    if (e != WALK_NODE) continue;
+    if ((idx = add_node(t, cur, w->ply > 0 ? walk_move(w) : NULL, w->ply)) < 0) {
+      walk_unwind(w);
+      if (idx == -2)
+        return diag_fail(t->err, EXIT_LIMIT, "the tree has more than %d nodes; draw less "
+                         "of it with --depth N", TREEDOT_MAX_NODES);
+      return diag_fail(t->err, EXIT_LIMIT, "out of memory");
     }
-    if (parent >= 0) link_child(t, parent, idx);
+    if (cur >= 0) link_child(t, cur, idx);
+    cur = idx;
     nd = &t->nodes[idx];
-    if (room_for_moves(t) != 0) {
-      st = fail(t, EXIT_LIMIT, "out of memory");
-      goto fail;
-    }
     if (game_ended(g, &o)) {
       nd->kind = NODE_TERMINAL;
-    } else if ((n = game_generate(g, t->moves + t->mtop)) == 0) {
+    } else if ((n = walk_expand(w)) < 0) {
+      walk_unwind(w);
+      return diag_fail(t->err, EXIT_LIMIT, "out of memory");
+    } else if (n == 0) {
       game_no_moves(g, &o);
       nd->kind = NODE_TERMINAL;
-    } else if (depth && ply >= depth) {
+    } else if (depth && w->ply >= depth) {
+      walk_close(w);
       nd->kind = NODE_CUT;
-    } else if ((rep = repeats(t, nopen)) != 0) {
+    } else if ((rep = repeats(t, w->ply)) != 0) {
+      walk_close(w);
       if (rep < 0) {
-        st = fail(t, EXIT_LIMIT, "out of memory");
-        goto fail;
+        walk_unwind(w);
+        return diag_fail(t->err, EXIT_LIMIT, "out of memory");
       }
       nd->kind = NODE_REPEAT;
-    } else {
-      if (nopen == ncap) {
-        Open *op = realloc(open, (size_t)(ncap ? 2 * ncap : 64) * sizeof *op);
-        if (op == NULL) {
-          st = fail(t, EXIT_LIMIT, "out of memory");
-          goto fail;
-        }
-        open = op;
-        ncap = ncap ? 2 * ncap : 64;
-      }
-      open[nopen].node = idx;
-      open[nopen].mbase = t->mtop;
-      open[nopen].nmoves = n;
-      open[nopen].next = 0;
-      nopen++;
-      t->mtop += (size_t)n;
     }
     if (nd->kind == NODE_TERMINAL) {
       nd->settled = 1;
-      nd->value = value_from_outcome(&o, g->nplayers, nd->mover, ply);
-    }
-    if (nd->kind != NODE_INNER && parent >= 0) game_undo(g);
-    /* The next move of the innermost open node with moves left. */
-    for (;;) {
-      Open *top;
-      if (nopen == 0) goto done;
-      top = &open[nopen - 1];
-      if (top->next < top->nmoves) {
-        m = &t->moves[top->mbase + (size_t)top->next++];
-        game_apply(g, m);
-        parent = top->node;
-        ply = t->nodes[parent].ply + 1;
-        break;
-      }
-      t->mtop = top->mbase;
-      if (--nopen > 0) game_undo(g);
+      nd->value = value_from_outcome(&o, g->nplayers, nd->mover, w->ply);
     }
   }
-
-fail:
-  /* Take back the moves of the line still open, and the new node's. */
-  for (int i = 1; i < nopen; i++) game_undo(g);
-  if (parent >= 0) game_undo(g);
-done:
-  free(open);
-  return st;
+  return EXIT_OK;
 }
 
 /* A child's value for its parent's mover. */
@@ -386,12 +322,12 @@ static int write_image(const Tree *t, int prune, const char *path, const char *f
   pid_t pid;
   FILE *f;
   snprintf(tflag, sizeof tflag, "-T%s", format);
-  if (pipe(fd) != 0) return fail((Tree *)t, EXIT_IO, "cannot make a pipe to dot");
+  if (pipe(fd) != 0) return diag_fail(t->err, EXIT_IO, "cannot make a pipe to dot");
   fflush(NULL);
   if ((pid = fork()) < 0) {
     close(fd[0]);
     close(fd[1]);
-    return fail((Tree *)t, EXIT_IO, "cannot start dot");
+    return diag_fail(t->err, EXIT_IO, "cannot start dot");
   }
   if (pid == 0) {
     dup2(fd[0], 0);
@@ -404,19 +340,15 @@ static int write_image(const Tree *t, int prune, const char *path, const char *f
   if ((f = fdopen(fd[1], "w")) == NULL) {
     close(fd[1]);
     waitpid(pid, &status, 0);
-    return fail((Tree *)t, EXIT_LIMIT, "out of memory");
+    return diag_fail(t->err, EXIT_LIMIT, "out of memory");
   }
   write_dot(t, prune, f, stats);
   fclose(f);
   if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (t->err != NULL) {
-      if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-        fprintf(t->err, "gsolve: error: cannot run 'dot' to draw '%s': Graphviz is not "
-                "installed (apt-get install graphviz), or write a .dot file\n", path);
-      else
-        fprintf(t->err, "gsolve: error: dot failed to draw '%s'\n", path);
-    }
-    return EXIT_IO;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+      return diag_fail(t->err, EXIT_IO, "cannot run 'dot' to draw '%s': Graphviz is not "
+                       "installed (apt-get install graphviz), or write a .dot file", path);
+    return diag_fail(t->err, EXIT_IO, "dot failed to draw '%s'", path);
   }
   return EXIT_OK;
 }
@@ -430,19 +362,14 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
   memset(stats, 0, sizeof *stats);
   t.g = g;
   t.err = err;
-  if (g->nplayers < 1 || g->nplayers > 2) {
-    if (err != NULL)
-      fprintf(err, "gsolve: error: --tree-dot needs a game of one or two players "
-              "(this game has %d)\n", g->nplayers);
-    return EXIT_USAGE;
-  }
-  if (g->has_chance || g->has_rewards) {
-    /* Its values are minimax values: no expectations, no running pay. */
-    if (err != NULL)
-      fprintf(err, "gsolve: error: --tree-dot draws games without %s\n",
-              g->has_chance ? "chance moves" : "per-move payoffs");
-    return EXIT_USAGE;
-  }
+  if (g->nplayers < 1 || g->nplayers > 2)
+    return diag_fail(err, EXIT_USAGE, "--tree-dot needs a game of one or two players "
+                     "(this game has %d)", g->nplayers);
+  /* Its values are minimax values: no expectations, no running pay. */
+  if (g->has_chance || g->has_rewards)
+    return diag_fail(err, EXIT_USAGE, "--tree-dot draws games without %s",
+                     g->has_chance ? "chance moves" : "per-move payoffs");
+  walk_init(&t.walk, g);
   st = build(&t, depth);
   if (st == EXIT_OK) {
     back_up(&t);
@@ -451,16 +378,11 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
     } else {
       FILE *f = fopen(path, "w");
       if (f == NULL) {
-        if (err != NULL)
-          fprintf(err, "gsolve: error: cannot write '%s': %s\n", path, strerror(errno));
-        st = EXIT_IO;
+        st = diag_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
       } else {
         write_dot(&t, prune, f, stats);
-        if (fclose(f) != 0) {
-          if (err != NULL)
-            fprintf(err, "gsolve: error: cannot write '%s': %s\n", path, strerror(errno));
-          st = EXIT_IO;
-        }
+        if (fclose(f) != 0)
+          st = diag_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
       }
     }
   }
@@ -469,7 +391,7 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
     free(t.nodes[i].board);
   }
   free(t.nodes);
-  free(t.moves);
+  walk_free(&t.walk);
   free(t.states);
   free(t.hashes);
   return st;

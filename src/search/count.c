@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/count.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -21,29 +22,26 @@ void count_init(Count *c, Game *g, int base_ply, FILE *err) {
   c->base_ply = base_ply;
   c->err = err;
   c->set.size = g->state_bytes;
+  walk_init(&c->walk, g);
 }
 
 void count_free(Count *c) {
-  movestack_free(&c->ms);
-  free(c->frames);
+  walk_free(&c->walk);
   free(c->set.hashes);
   free(c->set.slots);
   free(c->set.arena);
-  c->frames = NULL;
   c->set.hashes = c->set.slots = NULL;
   c->set.arena = NULL;
 }
 
+/* Reports the error, takes back the walk's moves and returns status. */
 static int fail(Count *c, int status, const char *fmt, ...) {
-  if (c->err != NULL) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", c->err);
-    vfprintf(c->err, fmt, ap);
-    fputc('\n', c->err);
-    va_end(ap);
-  }
-  return c->status = status;
+  va_list ap;
+  va_start(ap, fmt);
+  c->status = diag_vfail(c->err, status, fmt, ap);
+  va_end(ap);
+  walk_unwind(&c->walk);
+  return c->status;
 }
 
 /* Doubles the slot array (kept at most half full) and re-inserts. */
@@ -146,71 +144,40 @@ static int count_classes(Count *c) {
 
 static int count_walk(Count *c) {
   Game *g = c->g;
-  CountFrame *f;
+  Walk *w = &c->walk;
   Outcome o;
-  int ply = 0, n;
+  int n;
 
   c->status = EXIT_OK;
-  c->ms.top = 0;
-
-enter:
-  /* Step 1. A position: new?  terminal?  Else open its moves. */
-  c->nodes++;
-  n = set_add(&c->set, game_hash(g), game_state(g));
-  if (n < 0) goto oom;
-  if (n == 0) goto leave;
-  c->positions++;
-  if (game_ended(g, &o)) {
-    c->terminal++;
-    goto leave;
+  /* Each node: seen before, terminal, or expanded. */
+  for (int e = walk_begin(w); e != WALK_DONE; ) {
+    c->nodes++;
+    if ((n = set_add(&c->set, game_hash(g), game_state(g))) < 0)
+      return fail(c, EXIT_LIMIT, "out of memory");
+    if (n == 0) {
+      e = walk_next(w);
+      continue;
+    }
+    c->positions++;
+    if (game_ended(g, &o)) {
+      c->terminal++;
+    } else if ((n = walk_expand(w)) < 0) {
+      return fail(c, EXIT_LIMIT, "out of memory");
+    } else if (n == 0) {
+      c->terminal++;
+    } else if (c->base_ply + w->ply >= GAME_MAX_PLY) {
+      return fail(c, EXIT_LIMIT, "a line of play without repetitions is "
+                  "longer than %d plies (GAME_MAX_PLY)", GAME_MAX_PLY);
+    } else if (stop_requested) {
+      char msg[160];
+      return fail(c, stop_message(msg, sizeof msg, c->positions, "positions"), "%s", msg);
+    } else {
+      e = walk_into(w);
+      continue;
+    }
+    e = walk_next(w);
   }
-  if ((size_t)ply >= c->nframes) {
-    size_t cap = c->nframes ? c->nframes * 2 : 64;
-    CountFrame *fr = realloc(c->frames, cap * sizeof *fr);
-    if (fr == NULL) goto oom;
-    c->frames = fr;
-    c->nframes = cap;
-  }
-  f = &c->frames[ply];
-  f->mbase = c->ms.top;
-  if ((n = movestack_generate(&c->ms, g)) < 0) goto oom;
-  if (n == 0) {
-    c->terminal++;
-    goto leave;
-  }
-  if (c->base_ply + ply >= GAME_MAX_PLY) {
-    for (; ply > 0; ply--) game_undo(g);
-    return fail(c, EXIT_LIMIT, "a line of play without repetitions is "
-                "longer than %d plies (GAME_MAX_PLY)", GAME_MAX_PLY);
-  }
-  if (stop_requested) {
-    char msg[160];
-    int st = stop_message(msg, sizeof msg, c->positions, "positions");
-    for (; ply > 0; ply--) game_undo(g);
-    return fail(c, st, "%s", msg);
-  }
-  f->nmoves = n;
-  f->i = 0;
-
-next:
-  /* Step 2. Follow move f->i. */
-  game_apply(g, &c->ms.moves[f->mbase + (size_t)f->i]);
-  ply++;
-  goto enter;
-
-leave:
-  /* Step 3. Back to the parent, and on to its next move. */
-  if (ply == 0) return count_classes(c) != EXIT_OK ? c->status : count_boards(c);
-  ply--;
-  game_undo(g);
-  f = &c->frames[ply];
-  if (++f->i < f->nmoves) goto next;
-  c->ms.top = f->mbase;
-  goto leave;
-
-oom:
-  for (; ply > 0; ply--) game_undo(g);
-  return fail(c, EXIT_LIMIT, "out of memory");
+  return count_classes(c) != EXIT_OK ? c->status : count_boards(c);
 }
 
 /* Positions are counted as positions: a repetition rule, which looks at

@@ -7,13 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game/game.h"
-#include "game/movestack.h"
-
-typedef struct CountFrame {
-  size_t mbase;           /* first move in the move stack */
-  int nmoves;
-  int i;                  /* next move to follow */
-} CountFrame;
+#include "search/walk.h"
 
 /* The set of positions seen: open addressing on game_hash, each slot
 ** pointing into an arena of full states, which alone decide equality. */
@@ -39,9 +33,7 @@ typedef struct Count {
   uint64_t nodes;         /* positions entered, repeats included */
   uint64_t canonical;     /* positions up to symmetry; 0: no symmetry */
   uint64_t boards;        /* distinct boards; 0: the game has none */
-  MoveStack ms;
-  CountFrame *frames;     /* the current line of play */
-  size_t nframes;
+  Walk walk;              /* the current line of play */
   StateSet set;
 } Count;
 

@@ -2,9 +2,10 @@
 ** expectimax.c -- expectimax / max^n and Star1 alpha-beta on expected
 ** values (see expectimax.h).
 **
-** Both solvers recurse in C, one frame per ply, so lines are limited to
-** EXP_MAX_PLY plies (games with chance are short; the deterministic
-** solvers handle long lines without recursion).  A position repeating
+** Expectimax walks the tree with the explicit-stack walker (walk.h);
+** Star1 cuts off and recurses in C, one frame per ply.  Both limit lines
+** to EXP_MAX_PLY plies (games with chance are short; the deterministic
+** solvers handle long lines).  A position repeating
 ** along a line is an error: cyclic games with chance would need value
 ** iteration, which gsolve does not do.
 */
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/expectimax.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -105,6 +107,7 @@ void exp_init(ExpSolver *s, Game *g, int base_ply, FILE *err) {
   s->err = err;
   s->base_ply = base_ply;
   s->table_mib = 64;
+  walk_init(&s->walk, g);
 }
 
 static void free_result(ExpResult *r) {
@@ -118,7 +121,10 @@ static void free_result(ExpResult *r) {
 
 void exp_free(ExpSolver *s) {
   free_result(&s->result);
-  movestack_free(&s->ms);
+  walk_free(&s->walk);
+  free(s->frames);
+  s->frames = NULL;
+  s->nframes = 0;
   memo_free(s->memo);
   free(s->path);
   free(s->prob);
@@ -131,16 +137,11 @@ void exp_free(ExpSolver *s) {
 }
 
 static int fail(ExpSolver *s, int status, const char *fmt, ...) {
+  va_list ap;
   if (s->status != EXIT_OK) return s->status;   /* the first error counts */
-  if (s->err != NULL) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", s->err);
-    vfprintf(s->err, fmt, ap);
-    fputc('\n', s->err);
-    va_end(ap);
-  }
-  s->status = status;
+  va_start(ap, fmt);
+  s->status = diag_vfail(s->err, status, fmt, ap);
+  va_end(ap);
   return status;
 }
 
@@ -207,91 +208,143 @@ static int path_push(ExpSolver *s, int ply, uint64_t h) {
   return EXIT_OK;
 }
 
-/* Generates the moves of the current position on the move stack and, at a
-** chance node, their probabilities beside them in s->prob (same indices;
-** *chance is set).  The arrays hang off the solver, so a rule failing in
-** the middle (a longjmp) leaks nothing.  Returns the number of moves or -1. */
+/* At a chance node, the probabilities of the n moves just generated on
+** top of the move stack, beside them in s->prob (same indices).  The
+** arrays hang off the solver, so a rule failing in the middle (a longjmp)
+** leaks nothing.  Returns 1 at a chance node, 0 elsewhere, -1 out of
+** memory. */
+static int chance_probs(ExpSolver *s, int n) {
+  MoveStack *ms = &s->walk.ms;
+  size_t base = ms->top - (size_t)n;
+  double total = 0;
+  if (n == 0 || game_to_move(s->g) != GAME_CHANCE) return 0;
+  if (s->prob_cap < ms->cap) {
+    double *p = realloc(s->prob, ms->cap * sizeof *p);
+    if (p == NULL) return fail(s, EXIT_LIMIT, "out of memory"), -1;
+    s->prob = p;
+    s->prob_cap = ms->cap;
+  }
+  if (s->weights == NULL && (s->weights = malloc(GAME_MAX_MOVES * sizeof *s->weights)) == NULL)
+    return fail(s, EXIT_LIMIT, "out of memory"), -1;
+  game_weights(s->g, ms->moves + base, n, s->weights);
+  for (int i = 0; i < n; i++) total += s->weights[i];
+  for (int i = 0; i < n; i++) s->prob[base + (size_t)i] = s->weights[i] / total;
+  return 1;
+}
+
+/* Generates the moves of the current position on the move stack, and
+** their probabilities at a chance node (*chance set).  Returns the number
+** of moves or -1. */
 static int gen_moves(ExpSolver *s, int *chance) {
-  int n = movestack_generate(&s->ms, s->g);
+  int n = movestack_generate(&s->walk.ms, s->g);
   *chance = 0;
   if (n < 0) { fail(s, EXIT_LIMIT, "out of memory"); return -1; }
-  if (n > 0 && game_to_move(s->g) == GAME_CHANCE) {
-    size_t base = s->ms.top - (size_t)n;
-    double total = 0;
-    if (s->prob_cap < s->ms.cap) {
-      double *p = realloc(s->prob, s->ms.cap * sizeof *p);
-      if (p == NULL) { fail(s, EXIT_LIMIT, "out of memory"); return -1; }
-      s->prob = p;
-      s->prob_cap = s->ms.cap;
-    }
-    if (s->weights == NULL && (s->weights = malloc(GAME_MAX_MOVES * sizeof *s->weights)) == NULL) {
-      fail(s, EXIT_LIMIT, "out of memory");
-      return -1;
-    }
-    game_weights(s->g, s->ms.moves + base, n, s->weights);
-    for (int i = 0; i < n; i++) total += s->weights[i];
-    for (int i = 0; i < n; i++) s->prob[base + (size_t)i] = s->weights[i] / total;
-    *chance = 1;
-  }
+  if ((*chance = chance_probs(s, n)) < 0) return -1;
   return n;
 }
 
 /* ---- expectimax / max^n ------------------------------------------ */
 
-static void em_search(ExpSolver *s, int ply, ExpValue *out);
+/* One node of the walk: its value so far and what folding its children
+** in needs. */
+typedef struct ExpFrame {
+  ExpValue v;             /* the mean of its children so far, or the best */
+  double best_s;          /* at a player's node: the best child's score */
+  uint64_t hash;
+  int32_t rw[GAME_MAX_PLAYERS];  /* the pay of the move that led here */
+  int mover;              /* the player to move, or GAME_CHANCE */
+} ExpFrame;
 
-/* The value of the current position's move i (applied, searched, undone). */
-static void em_child(ExpSolver *s, int ply, size_t mi, ExpValue *v) {
-  Game *g = s->g;
-  int32_t rw[GAME_MAX_PLAYERS];
-  game_apply(g, &s->ms.moves[mi]);
-  read_rewards(g, rw);
-  em_search(s, ply + 1, v);
-  add_rewards(g, rw, v);
-  v->plies += 1;
-  game_undo(g);
+/* The frame for walk ply d, growing the array; NULL when out of memory. */
+static ExpFrame *exp_frame(ExpSolver *s, int d) {
+  if ((size_t)d >= s->nframes) {
+    size_t n = s->nframes ? 2 * s->nframes : 64;
+    ExpFrame *f = realloc(s->frames, n * sizeof *f);
+    if (f == NULL) return NULL;
+    s->frames = f;
+    s->nframes = n;
+  }
+  return &s->frames[d];
 }
 
-static void em_search(ExpSolver *s, int ply, ExpValue *out) {
+/* Folds the child just left (frame d + 1, the move i of node d) into
+** node d: its pay added and one ply more, then weighted by its
+** probability, or kept if it is the best for the mover so far. */
+static void em_fold(ExpSolver *s, int d, int i) {
   Game *g = s->g;
-  Outcome o;
-  int chance;
-  s->nodes++;
-  memset(out, 0, sizeof *out);
-  if (s->status != EXIT_OK) return;
-  if (game_ended(g, &o)) { outcome_value(g, &o, out); return; }
-  uint64_t h = game_hash(g);
-  if (memo_get(s, h, out)) return;
-  if (path_push(s, ply, h) != EXIT_OK) return;
-  size_t base = s->ms.top;
-  int n = gen_moves(s, &chance);
-  int mover = game_to_move(g);
-  if (n == 0) {
-    game_no_moves(g, &o);
-    outcome_value(g, &o, out);
-  } else if (n > 0 && chance) {
-    for (int i = 0; i < n && s->status == EXIT_OK; i++) {
-      ExpValue v;
-      em_child(s, ply, base + (size_t)i, &v);
-      double pr = s->prob[base + (size_t)i];   /* re-read: a child may grow it */
-      for (int k = 0; k < g->nplayers; k++) out->pay[k] += pr * v.pay[k];
-      out->plies += pr * v.plies;
-    }
-  } else if (n > 0) {
-    double best_s = 0;
-    for (int i = 0; i < n && s->status == EXIT_OK; i++) {
-      ExpValue v;
-      em_child(s, ply, base + (size_t)i, &v);
-      double sc = exp_score(g, &v, mover);
-      if (i == 0 || better(g->nplayers, mover, sc, v.plies, best_s, out->plies)) {
-        *out = v;
-        best_s = sc;
-      }
+  ExpFrame *f = &s->frames[d];
+  ExpValue c = s->frames[d + 1].v;
+  add_rewards(g, s->frames[d + 1].rw, &c);
+  c.plies += 1;
+  if (f->mover == GAME_CHANCE) {
+    double pr = s->prob[walk_frame(&s->walk, d)->mbase + (size_t)i];
+    for (int k = 0; k < g->nplayers; k++) f->v.pay[k] += pr * c.pay[k];
+    f->v.plies += pr * c.plies;
+  } else {
+    double sc = exp_score(g, &c, f->mover);
+    if (i == 0 || better(g->nplayers, f->mover, sc, c.plies, f->best_s, f->v.plies)) {
+      f->v = c;
+      f->best_s = sc;
     }
   }
-  s->ms.top = base;
-  s->path_len--;
-  if (s->status == EXIT_OK) memo_put(s, h, out);
+}
+
+/* The value of the current position, at ply 1 of the solve (its move's
+** pay is the caller's).  A node is terminal, known from the memo, without
+** moves, or expanded; its value goes into the memo when it is left.  On
+** an error (status set) the walk's moves are taken back. */
+static void em_search(ExpSolver *s, ExpValue *out) {
+  Game *g = s->g;
+  Walk *w = &s->walk;
+  ExpFrame *f;
+  Outcome o;
+  int n;
+
+  memset(out, 0, sizeof *out);
+  if (s->status != EXIT_OK) return;
+  for (int e = walk_begin(w); e != WALK_DONE; e = walk_step(w)) {
+    int d = w->ply;
+    if (e == WALK_BACK) {
+      em_fold(s, d, walk_frame(w, d)->i);
+      continue;
+    }
+    if (e == WALK_LEAVE) {
+      s->path_len--;
+      memo_put(s, s->frames[d].hash, &s->frames[d].v);
+      continue;
+    }
+    s->nodes++;
+    if ((f = exp_frame(s, d)) == NULL) {
+      fail(s, EXIT_LIMIT, "out of memory");
+      break;
+    }
+    memset(&f->v, 0, sizeof f->v);
+    if (d > 0) read_rewards(g, f->rw);
+    if (game_ended(g, &o)) {
+      outcome_value(g, &o, &f->v);
+      continue;
+    }
+    f->hash = game_hash(g);
+    if (memo_get(s, f->hash, &f->v)) continue;
+    if (path_push(s, 1 + d, f->hash) != EXIT_OK) break;
+    if ((n = walk_expand(w)) < 0) {
+      fail(s, EXIT_LIMIT, "out of memory");
+      break;
+    }
+    if (chance_probs(s, n) < 0) break;
+    f->mover = game_to_move(g);
+    if (n == 0) {
+      game_no_moves(g, &o);
+      outcome_value(g, &o, &f->v);
+      s->path_len--;
+      memo_put(s, f->hash, &f->v);
+    }
+  }
+  if (s->status != EXIT_OK) {
+    walk_unwind(w);
+    return;
+  }
+  *out = s->frames[0].v;
 }
 
 /* ---- the root ------------------------------------------------------ */
@@ -318,7 +371,7 @@ int exp_root_begin(ExpSolver *s) {
     outcome_value(g, &o, &r->value);
     return EXIT_OK;
   }
-  s->ms.top = 0;
+  s->walk.ms.top = 0;
   int n = gen_moves(s, &chance);
   if (n < 0) return s->status;
   if (n == 0) {
@@ -337,8 +390,8 @@ int exp_root_begin(ExpSolver *s) {
   r->exact = calloc((size_t)n, 1);
   r->best = calloc((size_t)n, 1);
   if (!r->moves || !r->values || !r->exact || !r->best) return fail(s, EXIT_LIMIT, "out of memory");
-  memcpy(r->moves, s->ms.moves, (size_t)n * sizeof *r->moves);
-  s->ms.top = 0;
+  memcpy(r->moves, s->walk.ms.moves, (size_t)n * sizeof *r->moves);
+  s->walk.ms.top = 0;
   return path_push(s, 0, game_hash(g));
 }
 
@@ -384,7 +437,7 @@ int expectimax_solve(ExpSolver *s) {
     int32_t rw[GAME_MAX_PLAYERS];
     game_apply(g, &r->moves[i]);
     read_rewards(g, rw);
-    em_search(s, 1, &r->values[i]);
+    em_search(s, &r->values[i]);
     add_rewards(g, rw, &r->values[i]);
     r->values[i].plies += 1;
     game_undo(g);
@@ -416,7 +469,7 @@ static Bound ab_child(ExpSolver *s, int ply, size_t mi, double lo, double hi) {
   Game *g = s->g;
   int32_t rw[GAME_MAX_PLAYERS];
   double r = 0;
-  game_apply(g, &s->ms.moves[mi]);
+  game_apply(g, &s->walk.ms.moves[mi]);
   if (g->has_rewards && game_rewards(g, rw))
     r = g->nplayers == 2 ? (double)rw[0] - rw[1] : rw[0];
   Bound b = ab_search(s, ply + 1, lo - r, hi - r);
@@ -447,7 +500,7 @@ static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
     return best;
   }
   if (path_push(s, ply, h) != EXIT_OK) return best;
-  size_t base = s->ms.top;
+  size_t base = s->walk.ms.top;
   int n = gen_moves(s, &chance);
   int mover = game_to_move(g);
   if (n == 0) {
@@ -512,7 +565,7 @@ static Bound ab_search(ExpSolver *s, int ply, double lo, double hi) {
       best.kind = maxing ? UPPER : LOWER;
     }
   }
-  s->ms.top = base;
+  s->walk.ms.top = base;
   s->path_len--;
   if (s->status == EXIT_OK && best.kind == EXACT) {
     memset(&mv, 0, sizeof mv);

@@ -24,9 +24,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game/game.h"
-#include "game/movestack.h"
+#include "search/walk.h"
 
-#define EXP_MAX_PLY 2000     /* depth of the recursion, at most */
+#define EXP_MAX_PLY 2000     /* depth of a line, at most (Star1 recurses) */
 #define EXP_EPS     1e-9     /* relative tolerance of equal values */
 
 /* What a position is worth: each player's expected payoff from here on
@@ -63,7 +63,10 @@ typedef struct ExpSolver {
   uint64_t memo_hits, memo_stored;
   ExpResult result;
   /* Working state, freed by exp_free. */
-  MoveStack ms;
+  Walk walk;              /* expectimax's walk (walk.h); Star1 and the
+                          ** root use only its move stack */
+  struct ExpFrame *frames;  /* expectimax: one per ply of the walk */
+  size_t nframes;
   void *memo;
   uint64_t *path;         /* hashes of the line of play, for cycles */
   double *prob;           /* beside the move stack: chance moves' odds */

@@ -7,13 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game/game.h"
-#include "game/movestack.h"
-
-typedef struct PerftFrame {
-  size_t mbase;           /* first move in the move stack */
-  int nmoves;
-  int i;                  /* move being followed */
-} PerftFrame;
+#include "search/walk.h"
 
 /* All memory hangs off the Perft, so it can be freed after a runtime
 ** error longjmps out of perft_run. */
@@ -27,8 +21,7 @@ typedef struct Perft {
   uint64_t games;         /* sequences that reached the end before `depth`:
                              with depth past the longest game, the number
                              of complete games */
-  MoveStack ms;
-  PerftFrame *frames;     /* one per ply of the current sequence */
+  Walk walk;              /* the sequence being followed */
 } Perft;
 
 void perft_init(Perft *p, Game *g, int base_ply, FILE *err);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "util/status.h"
 #include "search/playout.h"
+#include "util/diag.h"
 #include "util/stop.h"
 
 uint64_t random_next(uint64_t *state) {
@@ -34,9 +35,7 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err) {
   for (uint64_t k = 0; k < n; k++) {
     if (stop_requested) {
       char msg[160];
-      int st = stop_message(msg, sizeof msg, out->games, "playouts");
-      if (err) fprintf(err, "gsolve: error: %s\n", msg);
-      return st;
+      return diag_fail(err, stop_message(msg, sizeof msg, out->games, "playouts"), "%s", msg);
     }
     int ply = 0, m;
     int64_t paid[GAME_MAX_PLAYERS] = { 0 };
@@ -49,8 +48,7 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err) {
       }
       if (ply >= GAME_MAX_PLY - 1) {
         while (ply-- > 0) game_undo(g);
-        if (err) fprintf(err, "gsolve: error: a playout ran past %d moves (GAME_MAX_PLY)\n", GAME_MAX_PLY);
-        return EXIT_LIMIT;
+        return diag_fail(err, EXIT_LIMIT, "a playout ran past %d moves (GAME_MAX_PLY)", GAME_MAX_PLY);
       }
       game_apply(g, &moves[random_move(g, moves, m, &rng)]);
       if (g->has_rewards && game_rewards(g, rw))

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "util/status.h"
 #include "search/pv.h"
+#include "util/diag.h"
 
 static int push(Pv *pv, Game *g, const Move *m) {
   char buf[256];
@@ -91,7 +92,7 @@ int pv_find(Pv *pv, Game *g, const SolveResult *root, int depth, int base_ply,
     if ((st = solve(ctx, &s, pv->n, depth ? depth - pv->n : 0)) != EXIT_OK) break;
     m = first_best(&s.result);
   }
-  if (st == EXIT_LIMIT) fputs("gsolve: error: out of memory\n", stderr);
+  if (st == EXIT_LIMIT) diag_fail(stderr, st, "out of memory");
   search_free(&s);
   free(hashes);
   free(states);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "util/diag.h"
 #include "util/status.h"
 #include "search/search.h"
 #include "util/stop.h"
@@ -45,15 +46,10 @@ void search_free(Search *s) {
 }
 
 int search_fail(Search *s, int status, const char *fmt, ...) {
-  if (s->err != NULL) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", s->err);
-    vfprintf(s->err, fmt, ap);
-    fputc('\n', s->err);
-    va_end(ap);
-  }
-  s->status = status;
+  va_list ap;
+  va_start(ap, fmt);
+  s->status = diag_vfail(s->err, status, fmt, ap);
+  va_end(ap);
   return status;
 }
 

@@ -1,5 +1,6 @@
 /*
-** diag.c -- printing diagnostics with the offending line and a caret.
+** diag.c -- printing diagnostics: with the offending line and a caret,
+** or the plain "gsolve: error: ..." (diag_fail).
 */
 #include "util/diag.h"
 
@@ -76,4 +77,21 @@ void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...) {
   if (is_error && d->errors == DIAG_MAX_ERRORS)
     fprintf(d->out, "%s: note: too many errors, stopping reports (limit is %d)\n",
             d->filename, DIAG_MAX_ERRORS);
+}
+
+int diag_vfail(FILE *err, int status, const char *fmt, va_list ap) {
+  if (err != NULL) {
+    fputs("gsolve: error: ", err);
+    vfprintf(err, fmt, ap);
+    fputc('\n', err);
+  }
+  return status;
+}
+
+int diag_fail(FILE *err, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_vfail(err, status, fmt, ap);
+  va_end(ap);
+  return status;
 }

@@ -1,5 +1,6 @@
 /*
-** diag.h -- diagnostics for .game sources.
+** diag.h -- diagnostics: for .game sources, with a caret, and the plain
+** "gsolve: error: ..." of everything else (diag_fail).
 **
 ** Locations are byte offsets into the source; line and column are computed
 ** only when a message is printed.  Every message reads
@@ -10,6 +11,7 @@
 #ifndef GSOLVE_DIAG_H
 #define GSOLVE_DIAG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -39,5 +41,14 @@ void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...)
 #define diag_error(d, at, ...) diag_report((d), "error", (at), __VA_ARGS__)
 /* Line (1-based) and column (1-based, in bytes) of an offset. */
 void diag_line_col(const Diag *d, int offset, int *line, int *col);
+
+/* Errors that are not about a place in the source (out of memory, a
+** limit, a stop): prints "gsolve: error: <message>" and a newline on err
+** unless it is NULL, and returns status, so that a caller can write
+** `return diag_fail(err, EXIT_LIMIT, "out of memory");`. */
+int diag_fail(FILE *err, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int diag_vfail(FILE *err, int status, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 
 #endif

@@ -25,6 +25,8 @@
 #include "testgames.h"
 #include "search/tt.h"
 #include "search/value.h"
+#include "search/walk.h"
+#include "util/diag.h"
 
 static int checks, failures;
 
@@ -968,6 +970,75 @@ static void test_depth(void) {
   free(t);
 }
 
+/* ---- the walker (search/walk.h) and diag_fail --------------------- */
+
+/* The events of a walk over the graph 0 -> {1, 2}, 1 -> {3, 2}, where
+** node 1 is cut (closed) when `cut`, as "N0 N1 N3 B L B N2 B L D" (node
+** entered, back, leave, done), and the engine is back at the root. */
+static void walk_events(Game *g, int cut, char *out) {
+  Walk w;
+  int n;
+  walk_init(&w, g);
+  out[0] = '\0';
+  for (int e = walk_begin(&w); ; e = walk_step(&w)) {
+    char buf[8];
+    if (e == WALK_NODE) snprintf(buf, sizeof buf, "N%d ", graph_node(g));
+    else snprintf(buf, sizeof buf, "%s ", e == WALK_BACK ? "B" : e == WALK_LEAVE ? "L" : "D");
+    strcat(out, buf);
+    if (e == WALK_DONE) break;
+    if (e != WALK_NODE || graph_nodes(g, &n)[graph_node(g)].ended) continue;
+    CHECK(walk_expand(&w) > 0);
+    if (cut && graph_node(g) == 1) walk_close(&w);
+  }
+  CHECK(graph_node(g) == 0 && w.ply == 0 && w.open == 0 && w.ms.top == 0);
+  walk_free(&w);
+}
+
+static void test_walk(void) {
+  GraphNode t[4];
+  char events[64];
+  Walk w;
+  int nodes = 0, n;
+  FILE *err = tmpfile();
+  char msg[128];
+  t[0] = inner(0, 2, 1, 2, 0);
+  t[1] = inner(1, 2, 3, 2, 0);
+  t[2] = leaf(1, 0);
+  t[3] = leaf(0, 1);
+  Game *g = graph_new(t, 4, 0, 2);
+  walk_events(g, 0, events);
+  CHECK(strcmp(events, "N0 N1 N3 B N2 B L B N2 B L D ") == 0);
+  walk_events(g, 1, events);
+  CHECK(strcmp(events, "N0 N1 B N2 B L D ") == 0);
+  /* The counting pair visits the same nodes in the same order. */
+  walk_init(&w, g);
+  for (int e = walk_begin(&w); e != WALK_DONE; ) {
+    nodes++;
+    if (!graph_nodes(g, &n)[graph_node(g)].ended && walk_expand(&w) > 0) e = walk_into(&w);
+    else e = walk_next(&w);
+  }
+  CHECK(nodes == 5 && graph_node(g) == 0 && w.ply == 0 && w.open == 0 && w.ms.top == 0);
+  /* Unwinding takes back the moves of a walk abandoned half way. */
+  walk_begin(&w);
+  walk_expand(&w);
+  walk_into(&w);
+  walk_expand(&w);
+  walk_into(&w);
+  CHECK(graph_node(g) == 3 && w.ply == 2);
+  walk_unwind(&w);
+  CHECK(graph_node(g) == 0 && w.ply == 0 && w.open == 0 && w.ms.top == 0);
+  walk_free(&w);
+  testgame_free(g);
+  /* diag_fail prints one line, or nothing without a stream. */
+  CHECK(diag_fail(err, EXIT_LIMIT, "out of %s", "memory") == EXIT_LIMIT);
+  CHECK(diag_fail(NULL, EXIT_IO, "unseen") == EXIT_IO);
+  rewind(err);
+  n = (int)fread(msg, 1, sizeof msg - 1, err);
+  msg[n] = '\0';
+  CHECK(strcmp(msg, "gsolve: error: out of memory\n") == 0);
+  fclose(err);
+}
+
 /* ---- --position ---------------------------------------------------- */
 
 /* Plays text on a fresh Nim 1,3,5,7; returns the status, the moves
@@ -1114,6 +1185,7 @@ int main(void) {
   test_collisions();
   test_cycles();
   test_depth();
+  test_walk();
   test_position();
   test_json();
   printf("%d passed, %d failed\n", checks - failures, failures);
