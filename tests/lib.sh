@@ -39,3 +39,11 @@ unit() {
   unit_out=$("$@" 2>&1 | tail -n 1)
   check "$unit_desc" "0 failed" "$(printf '%s\n' "$unit_out" | sed 's/.*, //')"
 }
+
+# have_data DIR: 0 when the test data folder DIR (tests/data, in the
+# repository) is there; else a failure, never a silent skip, and 1.
+have_data() {
+  if [ -d "$1" ]; then return 0; fi
+  check "test data $1 is in the checkout" yes no
+  return 1
+}

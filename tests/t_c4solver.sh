@@ -3,10 +3,10 @@
 # scores as the full solver on Pons' sets; --solve's optimal moves agree
 # with --all-moves and with the VM's alpha-beta; opening books made by
 # --make-book change no value, and bad books are refused.
-PONS=../shared/data/connect4/pons
+PONS=tests/data/connect4/pons
 C4=games/connect4.game
 
-if [ -d "$PONS" ]; then
+if have_data "$PONS"; then
   for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat; do
     out=$(gs $C4 --without $t --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)
     check "c4 --without $t: L2_R1 first 60 exact" "60 0" "$(field positions "$out") $(field mismatches "$out")"

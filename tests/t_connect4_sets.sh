@@ -1,11 +1,11 @@
-# Pascal Pons' Connect Four test sets (../shared/data/connect4/pons, from
+# Pascal Pons' Connect Four test sets (tests/data/connect4/pons, from
 # his solver tutorial: lines "moves score", 1-based columns, the exact score
 # in his convention) solved with the expected score.  make test: the three
 # fast sets in full with the native engine, a sample of the end-game set on
 # the VM; make test-full: all six (the long ones sampled).  Christophe
 # Steininger's 9x5 sets below.
-PONS=../shared/data/connect4/pons
-if [ -d "$PONS" ]; then
+PONS=tests/data/connect4/pons
+if have_data "$PONS"; then
   set_check() {
     name=$1; shift
     out=$(gs games/connect4.game "$@" 2>&1)
@@ -25,14 +25,12 @@ if [ -d "$PONS" ]; then
     printf -- '- 1\n' > "$BUILD/c4_empty76.txt"
     set_check "the empty 7x6 board: score 1" --threads 2 --tt-size 2048 --test-set "$BUILD/c4_empty76.txt"
   fi
-else
-  echo "note: $PONS not found; Connect Four test sets skipped"
 fi
 # The line format: the score is the last word; moves glued or spaced
 # ("1 2 1 2" once read as moves 1, score 2: QA, session 8); zero-based
 # digits up to 9 (the column 10 of a 10-wide board; '9' was left as
 # column 9).  The 10x4 position solved from --position for comparison.
-if [ -d "$PONS" ]; then
+if have_data "$PONS"; then
   head -n 20 "$PONS/Test_L3_R1" | sed 's/\([0-9]\)/\1 /g' > "$BUILD/c4_spaced.txt"
   out=$(gs games/connect4.game --test-set "$BUILD/c4_spaced.txt" 2>&1)
   check "connect4 test set with spaced moves: 20 read, no mismatch" "20 0" \
@@ -59,13 +57,13 @@ out=$(gs games/connect4.game -D width=4 -D height=4 --make-book "$c4_odd.book" -
 check "connect4 --make-book --json: the path escaped" yes \
   "$(printf '%s' "$out" | P="$c4_odd.book" python3 -c 'import json,os,sys; d=json.load(sys.stdin); print("yes" if d["book"] == os.environ["P"] and d["stones"] == [0, 1] else d)' 2>&1)"
 rm -f "$c4_odd.txt" "$c4_odd.book"
-STEIN=../shared/data/connect4/steininger/9x5
-if [ -d "$STEIN" ]; then
+STEIN=tests/data/connect4/steininger/9x5
+if have_data "$STEIN"; then
   # Christophe Steininger's 9x5 sets (0-based columns).  make test: the two
   # fast ones in full; make test-full: all six, the slow ones sampled by
-  # cost (opening_L2 about 0.7 s a line, opening_L3 about 15 s).
+  # cost (opening_L2 about 0.7 s a line).
   specs="endgame_L1:1000 midgame_L1:1000"
-  [ -n "$GSOLVE_FULL" ] && specs="$specs midgame_L2:1000 opening_L1:1000 opening_L2:100 opening_L3:10"
+  [ -n "$GSOLVE_FULL" ] && specs="$specs midgame_L2:1000 opening_L1:1000 opening_L2:100"
   for spec in $specs; do
     f=$STEIN/${spec%%:*}.txt n=${spec#*:}
     out=$(gs games/connect4.game -D width=9 -D height=5 --zero-based --test-set "$f" --limit "$n" 2>&1)
