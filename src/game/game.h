@@ -173,6 +173,18 @@ typedef struct GameVtable {
                    EngineBookInfo *info);
   /* Optional (ENGINE_TECHNIQUES): the names --without takes. */
   const char *techniques;
+
+  /* Optional (NULL: perfect information; Game.has_views set when not):
+  ** player p's information state at the current position, under perfect
+  ** recall.  key[0..1] is equal for two positions exactly when p's views
+  ** of the lines of play that led to them agree: p's own moves, and what
+  ** p saw of the state after every move (and who made it).  text, when
+  ** not NULL, gets a printable form (NUL-terminated, cut at size bytes);
+  ** returns the length the whole text needs, without the NUL. */
+  size_t (*infostate)(Game *g, int player, uint64_t key[2], char *text, size_t size);
+  /* Optional (NULL: print): draws the position as player p sees it, the
+  ** hidden parts masked, for play. */
+  void (*print_view)(Game *g, int player, FILE *f);
 } GameVtable;
 
 /* The common header of every engine; engines embed it first. */
@@ -188,6 +200,8 @@ struct Game {
   int has_rewards;                /* some moves pay (vt->rewards) */
   int has_history;                /* legal moves or the end depend on the
                                   ** earlier positions (repetition rule) */
+  int has_views;                  /* some of the state is hidden from some
+                                  ** player (vt->infostate) */
   int score_only;                 /* the game declares `score only;`: solvers
                                   ** that can, value positions by score
                                   ** alone (no distance to the end) */

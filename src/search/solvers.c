@@ -53,6 +53,7 @@ unsigned solver_needs(Game *g, const SolveOptions *o) {
   if (g->has_chance) n |= NEEDS_CHANCE;
   if (g->has_rewards) n |= NEEDS_PAYOFFS;
   if (g->has_history) n |= NEEDS_HISTORY;
+  if (g->has_views) n |= NEEDS_VIEWS;
   if (g->vt->solve && (g->vt->features & ENGINE_SOLVES)) n |= NEEDS_ENGINE;
   if (o->db) n |= NEEDS_DB;
   return n;
@@ -115,7 +116,8 @@ static int refuse(SolveJob *j, const SolverInfo *s, unsigned needs) {
     return EXIT_USAGE;
   }
   fprintf(j->err, "gsolve: error: the %s solver does not handle %s: %s\n", s->name,
-          missing & NEEDS_CHANCE ? "chance moves" : missing & NEEDS_PAYOFFS ? "per-move payoffs"
+          missing & NEEDS_VIEWS ? "hidden information (views)"
+          : missing & NEEDS_CHANCE ? "chance moves" : missing & NEEDS_PAYOFFS ? "per-move payoffs"
           : "a repetition rule", alt);
   return EXIT_USAGE;
 }

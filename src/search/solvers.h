@@ -34,7 +34,8 @@ enum {
   NEEDS_PAYOFFS = 1 << 2,   /* per-move payoffs */
   NEEDS_HISTORY = 1 << 3,   /* a repetition rule: the line of play matters */
   NEEDS_ENGINE = 1 << 4,    /* (accepts only) the engine's own solver */
-  NEEDS_DB = 1 << 5         /* (accepts only) a database file (--db) */
+  NEEDS_DB = 1 << 5,        /* (accepts only) a database file (--db) */
+  NEEDS_VIEWS = 1 << 6      /* hidden information: players' views differ */
 };
 
 /* The settings of a solve, from the command line. */
