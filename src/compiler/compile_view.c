@@ -25,8 +25,8 @@ static void check_seen(Compiler *c, Node *e, Type t) {
   if (t.kind != TY_PLAYER) return;
   int32_t v;
   if (e->kind == NODE_NAME && cg_constant_value(c, e, &v) && (v < 1 || v > p->nplayers))
-    diag_error(c->d, e->span, "'seen by %s': %s is not a player who can see", e->name,
-               v == 0 ? "none" : "chance");
+    diag_error(c->d, e->span, "'seen by' needs a player, not '%s'%s", e->name,
+               v == 0 ? " (to hide it from everyone, leave 'seen by' out)" : "");
 }
 
 /* The view chunk of one declaration (-1 for hidden from all, always). */
