@@ -13,6 +13,10 @@
 ** chance, per-move payoffs or more than two players the computer solves
 ** on expected values (Star1 alpha-beta, or max^n), whatever the level,
 ** and chance's moves are drawn by their weights with the same generator.
+** In games with hidden information (views) the person sees only his own
+** view, chance's moves and the computer's show only through it, and the
+** computer, which must not peek, plays a random legal move; the end of
+** the game reveals the whole state.
 **
 ** Input is read a line at a time (fgets): the terminal's own line editing
 ** serves, and the same code plays from a pipe or a file.
@@ -343,6 +347,22 @@ static int record(Play *p, int human) {
   return keep_state(p);
 }
 
+/* In a game with views: the person whose view is drawn; -1 when every
+** player sees all, or with --self-play (no person to hide things from). */
+static int viewer(const Play *p) {
+  if (!p->g->has_views || p->o->self_play) return -1;
+  for (int i = 0; i < p->g->nplayers; i++)
+    if (p->human[i]) return i;
+  return -1;
+}
+
+/* The position as the person may see it. */
+static void draw_position(Play *p) {
+  int v = viewer(p);
+  if (v >= 0) p->g->vt->print_view(p->g, v, p->out);
+  else boardview_print(p->g, &p->style, p->out);
+}
+
 /* Games the computer solves on expected values. */
 static int expected_game(const Game *g) {
   return g->has_chance || g->has_rewards || g->nplayers > 2;
@@ -352,7 +372,8 @@ static int expected_game(const Game *g) {
 static int chance_move(Play *p, int n) {
   char buf[256];
   int i = random_move(p->g, p->legal, n, &p->rng);
-  fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  if (viewer(p) >= 0) fputs("chance moves\n", p->out);   /* what it did shows in the view */
+  else fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
   game_apply(p->g, &p->legal[i]);
   return record(p, 0);
 }
@@ -402,11 +423,26 @@ static int times_seen(const Play *p) {
   return n;
 }
 
+/* With hidden information the computer may not solve the position, which
+** would read what its player cannot see: a uniformly random legal move. */
+static int computer_move_blind(Play *p) {
+  char buf[256];
+  int n = legal_moves(p), who = game_to_move(p->g);
+  if (n == 0) return EXIT_OK;
+  int i = (int)(random_next(&p->rng) % (uint64_t)n);
+  put_player(p, who);
+  if (viewer(p) >= 0) fputs(" moves\n", p->out);
+  else fprintf(p->out, " plays %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  game_apply(p->g, &p->legal[i]);
+  return record(p, 0);
+}
+
 /* The computer chooses among the optimal moves at random and plays. */
 static int computer_move(Play *p) {
   const SolveResult *r;
   char buf[256];
   double t0 = now(), seconds;
+  if (p->g->has_views) return computer_move_blind(p);
   if (expected_game(p->g)) return computer_move_expected(p);
   int st = think(p, p->o->show_evals), k, i;
   if (st != EXIT_OK) return st;
@@ -439,6 +475,10 @@ static void hint(Play *p) {
   const SolveResult *r;
   char buf[256], vb[64];
   int k = 0;
+  if (p->g->has_views) {
+    fputs("no hints in a game with hidden information (the computer would have to peek)\n", p->out);
+    return;
+  }
   if (expected_game(p->g)) {
     if (think_expected(p) != EXIT_OK) return;
     fputs("hint: ", p->out);
@@ -573,6 +613,10 @@ static void announce_result(Play *p) {
   Outcome o;
   int plain = 1, winner = -1;
   if (!game_ended(g, &o)) game_no_moves(g, &o);
+  if (viewer(p) >= 0) {
+    fputs("the whole position, revealed:\n", p->out);
+    boardview_print(g, &p->style, p->out);
+  }
   /* Payoffs are the outcome's plus what the moves paid. */
   for (int m = 0; m < p->nplayed; m++)
     for (int i = 0; i < g->nplayers; i++) o.payoff[i] += p->paid[(size_t)m * GAME_MAX_PLAYERS + i];
@@ -613,7 +657,8 @@ static void introduce(Play *p, int n) {
     put_player(p, i);
     fputs(p->human[i] ? ": you" : ": the computer", p->out);
   }
-  if (p->o->level == PLAY_PERFECT) fputs("; level perfect (exact solve)", p->out);
+  if (g->has_views) fputs("; hidden information: the computer plays at random, blind", p->out);
+  else if (p->o->level == PLAY_PERFECT) fputs("; level perfect (exact solve)", p->out);
   else fprintf(p->out, "; level %d (searches %d plies)", p->o->level, p->o->level);
   fprintf(p->out, "; seed %" PRIu64 "\n", p->seed);
   if (!p->o->self_play && n > 0)
@@ -628,7 +673,7 @@ static int play_game(Play *p) {
   introduce(p, legal_moves(p));
   for (;;) {
     int n = legal_moves(p), mover, moved;
-    if (draw) boardview_print(p->g, &p->style, p->out);
+    if (draw) draw_position(p);
     draw = 0;
     if (n == 0) {
       announce_result(p);
