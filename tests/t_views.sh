@@ -67,3 +67,21 @@ check "play: the end reveals both cards" "card = [K, J]" \
   "$(printf '%s\n' "$out" | sed -n '/revealed/,$p' | grep '^card')"
 check "play: no hint with hidden information" yes \
   "$(printf 'hint\nquit\n' | gs play games/kuhn.game --seed 1 | grep -q 'no hints' && echo yes)"
+
+# Leduc's payoffs by hand (net chips), at the end of a few lines.
+leduc_end() {
+  printf '' | gs play games/leduc.game --self-play --position "$1" | grep '^game over'
+}
+check "leduc: a pair of queens beats a king (raise, raise, call; check, check): 5 chips" \
+  "game over: P2 wins; final score P1 -5, P2 5 (8 moves)" \
+  "$(leduc_end "deal Ks, deal Qh, raise, raise, call, deal Qs, call, call")"
+check "leduc: a fold after raises of 2 and 4 loses 9 chips" \
+  "game over: P2 wins; final score P1 -9, P2 9 (10 moves)" \
+  "$(leduc_end "deal Ks, deal Qh, call, raise, raise, call, deal Js, raise, raise, fold")"
+check "leduc: equal ranks split the pot" "game over: a draw (7 moves)" \
+  "$(leduc_end "deal Ks, deal Kh, call, call, deal Js, raise, call")"
+check "leduc: the higher card wins without a pair" \
+  "game over: P1 wins (7 moves)" \
+  "$(leduc_end "deal Ks, deal Qh, call, call, deal Js, call, call")"
+check "leduc: at most two raises a round" yes \
+  "$(gs games/leduc.game --position "deal Ks, deal Qh, raise, raise, raise" --perft 0 2>&1 | grep -q "illegal move 'raise'" && echo yes)"
