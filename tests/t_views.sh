@@ -85,3 +85,22 @@ check "leduc: the higher card wins without a pair" \
   "$(leduc_end "deal Ks, deal Qh, call, call, deal Js, call, call")"
 check "leduc: at most two raises a round" yes \
   "$(gs games/leduc.game --position "deal Ks, deal Qh, raise, raise, raise" --perft 0 2>&1 | grep -q "illegal move 'raise'" && echo yes)"
+
+# Views of every shape (tests/files/views_mix.game): a [board] array
+# revealed by a move, a 2-D array seen row by row until opened, a scalar
+# hidden from all, one seen by the player it holds.
+views_unit tests/files/views_mix.game
+out=$(gs tests/files/views_mix.game --position "setup 1" --info-state)
+view_part() { printf '%s\n' "$1" | sed 's/ | .*//'; }
+check "views_mix: A sees row 0 of grid and that it owns" \
+  "mark=[?,?,?,?] shown=[false,false,false,false] grid=[1,1;?,?] open=false secret=? owner=A t=0" \
+  "$(view_part "$(field "info-state A" "$out")")"
+check "views_mix: B sees row 1, not the owner" \
+  "mark=[?,?,?,?] shown=[false,false,false,false] grid=[?,?;0,2] open=false secret=? owner=? t=0" \
+  "$(view_part "$(field "info-state B" "$out")")"
+out=$(gs tests/files/views_mix.game --position "setup 2, flip a1, open" --info-state)
+check "views_mix: flip reveals a1 to both, open reveals column 1; B named its own move only" \
+  "mark=[2,?,?,?] shown=[true,false,false,false] grid=[?,1;0,1] open=true secret=? owner=B t=2 | chance grid[1][1]=1 owner=B | A mark[0]=2 shown[0]=true t=1 | B open grid[0][1]=1 open=true t=2 | A to move" \
+  "$(field "info-state B" "$out")"
+check "views_mix: 52 information sets within 4 plies" 52 \
+  "$(field infosets "$(gs tests/files/views_mix.game --perft 4)")"
