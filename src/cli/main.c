@@ -71,13 +71,18 @@ static int run(Run *r) {
   switch (o->mode) {
   case MODE_PERFT:
     perft_init(&r->perft, g, r->pos.n, stderr);
+    if (o->solve.progress) progress_start(r->perft.progress = &r->progress, stderr);
     t0 = now();
     st = perft_run(&r->perft, o->perft_depth);
+    progress_end(&r->progress);
     break;
   case MODE_COUNT:
     count_init(&r->count, g, r->pos.n, stderr);
+    r->count.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
+    if (o->solve.progress) progress_start(r->count.progress = &r->progress, stderr);
     t0 = now();
     st = count_run(&r->count);
+    progress_end(&r->progress);
     break;
   case MODE_PLAYOUTS:
     t0 = now();
@@ -156,13 +161,17 @@ int main(int argc, char **argv) {
   if (prog == NULL) goto done;
   st = EXIT_OK;
   if (opt.dump_ast) gs_dump_ast(prog, stdout);
-  if (opt.dump_bytecode) gs_disassemble(prog, stdout);
+  if (opt.dump_bytecode) {
+    if (opt.json) gs_disassemble_json(prog, stdout);
+    else gs_disassemble(prog, stdout);
+  }
   if (opt.mode == MODE_NONE) {
     if (opt.dump_ast || opt.dump_bytecode) goto done;
     opt.mode = MODE_SOLVE;
   }
   opt.solve.progress = opt.progress || (!opt.quiet && isatty(2));
   opt.solve.pv = opt.pv;
+  opt.solve.quiet = opt.quiet;
 
   if ((g = engine_new(prog, opt.engine, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {

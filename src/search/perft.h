@@ -22,6 +22,7 @@ typedef struct Perft {
                              with depth past the longest game, the number
                              of complete games */
   Walk walk;              /* the sequence being followed */
+  struct Progress *progress;  /* the progress display, or NULL */
 } Perft;
 
 void perft_init(Perft *p, Game *g, int base_ply, FILE *err);
