@@ -66,6 +66,7 @@ typedef struct Play {
   int retro_ready;          /* retro holds the labels of every position */
   int depth;                /* depth of the last search (0: exact) */
   int score_only;           /* its values had no distances (`score only;`) */
+  int explained;            /* the evaluations' meaning has been said */
   Search search;
   ExpSolver exp;            /* expected values (chance, pay, n players) */
   Position pos;
@@ -293,6 +294,28 @@ static const char *value_words(Value v, int depth, int score_only, char *buf, si
   return buf;
 }
 
+/* Before the first evaluation of the game: whose view its values are
+** from and what they mean, once. */
+static void explain_evals(Play *p, int mover, int expected) {
+  if (p->explained) return;
+  p->explained = 1;
+  fputs("How to read an evaluation: each legal move, valued for the player to move (", p->out);
+  put_player(p, mover);
+  fputs(" now)\n", p->out);
+  if (expected) {
+    fputs("  +1.2500  his expected score if he plays it: his payoff minus the others',\n"
+          "           averaged over chance, with best play from all; higher is better\n", p->out);
+  } else {
+    fputs("  win in N, loss in N, draw in N   proven: the game ends N plies (moves) from now\n"
+          "  win by S in N                    in games that score: won by S points\n", p->out);
+    if (p->depth)
+      fprintf(p->out, "  -27, +4                          not proven: the game's eval where the\n"
+              "                                   %d-ply search stops; higher is better\n",
+              p->depth);
+  }
+  fputs("  best  the moves the computer chooses among\n", p->out);
+}
+
 /* --show-evals: one line per legal move, its value and whether best. */
 static void show_evals(Play *p, double seconds) {
   const SolveResult *r = &p->search.result;
@@ -302,6 +325,7 @@ static void show_evals(Play *p, double seconds) {
     int w = (int)strlen(move_name(p->g, &r->moves[i], mb, sizeof mb));
     if (w > width) width = w;
   }
+  explain_evals(p, r->mover, 0);
   fputs("evaluation by ", p->out);
   put_player(p, r->mover);
   if (p->depth) fprintf(p->out, " (depth %d", p->depth);
@@ -377,6 +401,7 @@ static int computer_move_expected(Play *p) {
   seconds = now() - t0;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) {
+    explain_evals(p, r->mover, 1);
     fputs("evaluation by ", p->out);
     put_player(p, r->mover);
     fprintf(p->out, " (expected, %.3f s, %" PRIu64 " nodes):\n", seconds, p->exp.nodes);
@@ -430,6 +455,7 @@ static void help(Play *p, int n) {
   fputs("Type a move in the game's notation, as listed below, or a command:\n"
         "  undo   take back your last move (and the computer's reply)\n"
         "  hint   the computer's advice for your move\n"
+        "  state  the position with the rules' own state variables\n"
         "  help   this text\n"
         "  quit   end the game\n", p->out);
   list_moves(p, n);
@@ -554,6 +580,8 @@ static int person_turn(Play *p, int n, int *moved) {
     help(p, n);
   } else if (is_command(text, "hint", "h")) {
     hint(p);
+  } else if (is_command(text, "state", "s")) {
+    game_print(p->g, p->out);
   } else if (is_command(text, "undo", "u")) {
     undo(p);
     *moved = 1;   /* the position changed: draw it again */
@@ -673,6 +701,11 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   p->echo = !isatty(fileno(in));
   boardview_style_for(out, o->ascii, &p->style);
   p->style.hide_to_move = 1;
+  /* A person reads the board; the rules' other variables ("filled = 3")
+  ** are shown by the `state` command.  Columns that moves name (Connect
+  ** Four's 1..7) are labelled as the moves are typed. */
+  p->style.board_only = 1;
+  boardview_label_columns_by_moves(g, &p->style);
   /* Without --seed, one from the clock and the process, kept short: it
   ** is shown at the start, so that --seed can replay the game. */
   if (o->seed_set) {
