@@ -29,6 +29,25 @@ static int read_file(const char *path, char **text, size_t *len) {
   return file_read(path, AST_MAX_SOURCE, text, len, stderr);
 }
 
+/* A FILE that is not there and names no folder ("nim.game") is looked
+** for among the installed games, PREFIX/share/gsolve/games, PREFIX being
+** the folder above the one this program runs from (make install puts
+** them there).  Returns the path to read: path itself, or one in buf. */
+static const char *installed_game(const char *path, char *buf, size_t size) {
+  char exe[4096];
+  if (strchr(path, '/') != NULL || access(path, F_OK) == 0) return path;
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return path;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');                /* .../PREFIX/bin/gsolve */
+  if (slash == NULL) return path;
+  *slash = '\0';
+  if ((slash = strrchr(exe, '/')) == NULL) return path;
+  *slash = '\0';
+  if (snprintf(buf, size, "%s/share/gsolve/games/%s", exe, path) >= (int)size) return path;
+  return access(buf, R_OK) == 0 ? buf : path;
+}
+
 double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -150,6 +169,8 @@ int main(int argc, char **argv) {
     options_free(&opt);
     return st < 0 ? EXIT_OK : st;
   }
+  char game_path[4200];
+  opt.file = installed_game(opt.file, game_path, sizeof game_path);
   if ((st = read_file(opt.file, &text, &len)) != EXIT_OK) goto done;
   if (opt.mode == MODE_GTP) {
     GtpOptions go = { opt.file, text, len, opt.defs, opt.ndefs,
