@@ -11,7 +11,7 @@
 
 /* The book's progress line (on a terminal, or with --progress). */
 static void book_progress(void *arg, const char *how, uint64_t nodes, double done) {
-  progress_note(arg, "making the book", how, nodes, "positions searched", done);
+  progress_note(arg, "making the book", how, nodes, "positions", done);
 }
 
 /* --make-book FILE: the exact score of every position of up to

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "search/progress.h"
+#include "util/diag.h"
 #include "util/units.h"
 
 #define PROGRESS_INTERVAL 0.25  /* seconds between redraws */
@@ -51,6 +52,7 @@ static void put_line(Progress *p, char *line) {
   if (p->tty) {
     line[PROGRESS_WIDTH - 1] = '\0';
     fprintf(p->f, "\r%-*s", PROGRESS_WIDTH - 1, line);
+    diag_transient(p->f, PROGRESS_WIDTH - 1);
   } else {
     fprintf(p->f, "%s\n", line);
   }
@@ -106,25 +108,22 @@ void progress_note(Progress *p, const char *doing, const char *how, uint64_t cou
   int fresh = p->doing == NULL || strcmp(p->doing, doing) != 0;
   if (!due(p, fresh, &elapsed)) return;
   p->doing = doing;
-  int n = snprintf(line, sizeof line, "%s: ", doing);
-  if (how != NULL) n += snprintf(line + n, sizeof line - (size_t)n, "%s, ", how);
-  n += snprintf(line + n, sizeof line - (size_t)n, "%s %s, %s/s, %s",
-                units_count((double)count, a, sizeof a), unit,
-                units_count((double)count / elapsed, b, sizeof b),
-                units_seconds(elapsed, t, sizeof t));
+  /* The most telling first: a line too long for the terminal is cut. */
+  int n = snprintf(line, sizeof line, "%s: %s %s, %s/s, %s", doing,
+                   units_count((double)count, a, sizeof a), unit,
+                   units_count((double)count / elapsed, b, sizeof b),
+                   units_seconds(elapsed, t, sizeof t));
   if (done >= 0) {
     n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f%% done", 100 * done);
     if (done > 0.01 && done < 1)
-      snprintf(line + n, sizeof line - (size_t)n, ", about %s left",
-               units_seconds(elapsed * (1 - done) / done, left, sizeof left));
+      n += snprintf(line + n, sizeof line - (size_t)n, ", about %s left",
+                    units_seconds(elapsed * (1 - done) / done, left, sizeof left));
   }
+  if (how != NULL) snprintf(line + n, sizeof line - (size_t)n, "; %s", how);
   put_line(p, line);
 }
 
 void progress_end(Progress *p) {
-  if (p != NULL && p->f != NULL && p->shown) {
-    fprintf(p->f, "\r%*s\r", PROGRESS_WIDTH - 1, "");
-    fflush(p->f);
-  }
+  if (p != NULL && p->f != NULL && p->shown) diag_clear_transient();
   if (p != NULL) p->shown = 0;
 }

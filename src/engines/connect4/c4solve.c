@@ -895,6 +895,19 @@ static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n, 
   return out;
 }
 
+/* The book's progress while one of its positions is searched. */
+typedef struct BookProgress {
+  void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes, void *arg);
+  void *arg;
+  int stones;
+  size_t done, positions;
+} BookProgress;
+
+static void book_node_progress(const C4Progress *p, void *arg) {
+  BookProgress *b = arg;
+  b->progress(b->stones, b->done, b->positions, p->nodes, b->arg);
+}
+
 int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
                  void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,
                                   void *arg), void *arg) {
@@ -906,15 +919,23 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
   if (!level || !count || !(level[0] = malloc(sizeof(Pos)))) goto done;
   level[0][0] = (Pos){ 0, 0, 0 };
   count[0] = 1;
-  for (int d = 1; d <= to; d++)
+  for (int d = 1; d <= to; d++) {
+    if (progress) progress(d, 0, 0, 0, arg);
     if (!(level[d] = next_level(s, level[d - 1], count[d - 1], &count[d], &stopped))) {
       if (stopped) st = -2;
       goto done;
     }
+  }
   /* Deepest first: each level is then looked up by the next one. */
   const C4Book *saved = s->book;
   s->book = book;
   st = 0;
+  BookProgress bp = { progress, arg, 0, 0, 0 };
+  C4Query bq;
+  memset(&bq, 0, sizeof bq);
+  bq.progress = book_node_progress;
+  bq.progress_arg = &bp;
+  s->query = progress ? &bq : NULL;
   for (int d = to; d >= 0 && st == 0; d--) {
     uint64_t *keys = malloc((count[d] + 1) * sizeof *keys);
     int8_t *scores = malloc(count[d] + 1);
@@ -924,6 +945,11 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
       int ok;
       memset(&a, 0, sizeof a);
       if (progress) progress(d, i, count[d], *nodes, arg);
+      bp.stones = d;
+      bp.done = i;
+      bp.positions = count[d];
+      memset(&s->progress, 0, sizeof s->progress);
+      s->progress.nodes = *nodes;
       keys[i] = level[d][i].key;
       scores[i] = (int8_t)solve_job(s, level[d][i].cur, level[d][i].mask, d, 0, &ok, &a);
       *nodes += a.nodes;
@@ -934,6 +960,7 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
     free(scores);
   }
   s->book = saved;
+  s->query = NULL;
 done:
   if (level)
     for (int d = 0; d <= to; d++) free(level[d]);

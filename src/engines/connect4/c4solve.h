@@ -93,8 +93,9 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
 /* Solves every position of `to` stones down to 0 stones reachable from
 ** the empty board (deepest first, each level then used as a book for the
 ** next) into `book`, counting the nodes searched into *nodes.
-** `progress`, if set, is told before each position is solved: its
-** stones, its index among the level's `positions`, and the nodes so far.
+** `progress`, if set, is told before each level is listed (positions 0)
+** and each position is solved: its stones, its index among the level's
+** `positions`, and the nodes so far.
 ** 0, -1 out of memory, -2 stopped. */
 int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
                  void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,

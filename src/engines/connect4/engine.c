@@ -292,7 +292,7 @@ static void c4_solve_progress(const C4Progress *p, void *arg) {
   int n = p->move ? snprintf(how, sizeof how, "move %d of %d", p->move, p->nmoves)
                   : snprintf(how, sizeof how, "the position's score");
   if (p->lo < p->hi)
-    snprintf(how + n, sizeof how - (size_t)n, ", between %+d and %+d", p->lo, p->hi);
+    snprintf(how + n, sizeof how - (size_t)n, " in %+d..%+d", p->lo, p->hi);
   o->progress(o->progress_arg, how, p->nodes, -1);
 }
 
@@ -337,8 +337,11 @@ static void c4_book_progress(int stones, size_t done, size_t positions, uint64_t
                              void *arg) {
   const EngineSolveOptions *o = arg;
   char how[96];
-  snprintf(how, sizeof how, "%d stone%s, position %zu of %zu", stones, stones == 1 ? "" : "s",
-           done + 1, positions);
+  if (positions == 0)
+    snprintf(how, sizeof how, "listing the positions of %d stone%s", stones, stones == 1 ? "" : "s");
+  else
+    snprintf(how, sizeof how, "%d stone%s: %zu of %zu", stones, stones == 1 ? "" : "s",
+             done + 1, positions);
   o->progress(o->progress_arg, how, nodes, -1);
 }
 
