@@ -113,7 +113,7 @@ void progress_note(Progress *p, const char *doing, const char *how, uint64_t cou
                    units_count((double)count, a, sizeof a), unit,
                    units_count((double)count / elapsed, b, sizeof b),
                    units_seconds(elapsed, t, sizeof t));
-  if (done >= 0) {
+  if (done > 0) {
     n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f%% done", 100 * done);
     if (done > 0.01 && done < 1)
       n += snprintf(line + n, sizeof line - (size_t)n, ", about %s left",

@@ -290,7 +290,7 @@ static void c4_solve_progress(const C4Progress *p, void *arg) {
   const EngineSolveOptions *o = arg;
   char how[96];
   int n = p->move ? snprintf(how, sizeof how, "move %d of %d", p->move, p->nmoves)
-                  : snprintf(how, sizeof how, "the position's score");
+                  : snprintf(how, sizeof how, "score");
   if (p->lo < p->hi)
     snprintf(how + n, sizeof how - (size_t)n, " in %+d..%+d", p->lo, p->hi);
   o->progress(o->progress_arg, how, p->nodes, -1);
