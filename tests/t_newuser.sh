@@ -77,6 +77,12 @@ if command -v script >/dev/null 2>&1; then
   nu_out=$(nu_tty "$GSOLVE $C4 --make-book $nu_tmp/x.book --book-depth 6 --time-limit 2")
   check "tty: --make-book shows its progress" 1 \
     "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^making the book: [0-9.]+[kMG]? positions, .*; [0-9]+ stones')"
+  nu_out=$(nu_tty "$GSOLVE games/tictactoe.game -D m=4 -D n=4 --playouts 100000000 --time-limit 2")
+  check "tty: --playouts shows its progress and an estimate" 1 \
+    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^playouts: [0-9.]+[kMG]? games, .*; [0-9]+% done(, about .* left)? *$')"
+  nu_out=$(echo quit | nu_tty "$GSOLVE play $C4 --first computer --level perfect --ascii --time-limit 2")
+  check "tty: play, the computer's exact solve shows its progress" 1 \
+    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^thinking: [0-9.]+[kMG]? positions, .*; score in -21\.\.\+21')"
   # A short solve shows nothing even on a terminal.
   check "tty: nothing for a solve under a second" "" \
     "$(nu_tty "$GSOLVE games/nim.game --quiet >/dev/null" | tr -d '\n')"
@@ -153,7 +159,7 @@ nu_out=$($GSOLVE $C4 --position 4453 --tt-size 1048576 2>&1)
 check "--tt-size beyond memory (native c4): exit 5" 5 \
   "$($GSOLVE $C4 --position 4453 --tt-size 1048576 >/dev/null 2>&1; echo $?)"
 check "--tt-size beyond memory: names the flag and what is free" yes \
-  "$(printf '%s\n' "$nu_out" | grep -qE "^gsolve: error: --tt-size 1048576: the solver's table of 1048576 MiB does not fit in memory \(about [0-9]+ MiB (free|left under the address-space limit, ulimit -v)\); give a smaller --tt-size$" && echo yes || echo "$nu_out")"
+  "$(printf '%s\n' "$nu_out" | grep -qE "^gsolve: error: out of memory for --tt-size 1048576: the solver's table of 1048576 MiB does not fit \(about [0-9]+ MiB (free|left under the address-space limit, ulimit -v)\); give a smaller --tt-size$" && echo yes || echo "$nu_out")"
 case $BUILD in
   *asan*|*tsan*) echo "t_newuser: the ulimit -v check runs in make test, not under sanitizers" ;;
   *)

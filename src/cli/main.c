@@ -105,8 +105,10 @@ static int run(Run *r) {
     break;
   case MODE_PLAYOUTS:
     t0 = now();
+    if (o->solve.progress) progress_start(&r->progress, stderr);
     st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
-                      &r->playouts, stderr);
+                      &r->playouts, stderr, o->solve.progress ? &r->progress : NULL);
+    progress_end(&r->progress);
     break;
   case MODE_TESTSET:
     return run_test_set(r);

@@ -347,7 +347,8 @@ static const OptionSpec option_table[] = {
     set_time_limit },
   { "--quiet", NULL, SEC_OPTION, M_ANY, NULL, "no progress display, no notes", set_quiet },
   { "--progress", NULL, SEC_OPTION,
-    M_SOLVE | M(MODE_COUNT) | M(MODE_PERFT) | M(MODE_TESTSET) | M(MODE_MAKEBOOK), NULL,
+    M_SOLVE | M(MODE_COUNT) | M(MODE_PERFT) | M(MODE_TESTSET) | M(MODE_MAKEBOOK)
+    | M(MODE_PLAYOUTS), NULL,
     "progress even when stderr is no terminal",
     set_progress },
   { "--stats", NULL, SEC_OPTION, M_SOLVE, NULL, "the solver's statistics and choice on stderr",

@@ -32,6 +32,7 @@
 #include "engines/engines.h"
 #include "cli/play.h"
 #include "search/playout.h"
+#include "search/progress.h"
 #include "game/position.h"
 #include "search/retro.h"
 #include "search/search.h"
@@ -67,6 +68,9 @@ typedef struct Play {
   int depth;                /* depth of the last search (0: exact) */
   int score_only;           /* its values had no distances (`score only;`) */
   int explained;            /* the evaluations' meaning has been said */
+  int show_progress;        /* stderr is a terminal: the computer's long
+                            ** searches show their progress there */
+  Progress progress;
   Search search;
   ExpSolver exp;            /* expected values (chance, pay, n players) */
   Position pos;
@@ -183,6 +187,11 @@ static int out_of_memory(void) {
 
 /* ---- the computer's search ----------------------------------------- */
 
+/* The engine's solver's progress, on the computer's progress line. */
+static void engine_progress(void *arg, const char *how, uint64_t nodes, double done) {
+  progress_note(arg, "thinking", how, nodes, "positions", done);
+}
+
 /* The engine's own solver on the current position (an engine that
 ** knows distances too: Connect Four, matchsticks): every move's exact
 ** value into p->search.result, its table kept from move to move. */
@@ -197,6 +206,10 @@ static int solve_by_engine(Play *p) {
   EngineSolveOptions eo = { .table_mib = p->tt_mib ? p->tt_mib : 64, .threads = 1,
                             .all_moves = 1, .keep_table = 1, .err = stderr };
   EngineAnswer a = { .moves = p->engine_moves };
+  if (p->show_progress) {
+    eo.progress = engine_progress;
+    eo.progress_arg = &p->progress;
+  }
   int st = g->vt->solve(g, &eo, &a);
   if (st != EXIT_OK) return st;
   s->nodes = a.nodes;
@@ -232,7 +245,7 @@ static int solve_retro(Play *p) {
 /* Searches the current position for its mover at the level of play:
 ** p->search.result gets the values (of every move with all_moves) and
 ** the optimal moves; p->depth the depth they are for. */
-static int think(Play *p, int all_moves) {
+static int think_now(Play *p, int all_moves) {
   Game *g = p->g;
   int ply = p->base_ply + p->nplayed, st;
   AbOptions ab;
@@ -240,6 +253,7 @@ static int think(Play *p, int all_moves) {
 
   search_free(&p->search);
   search_init(&p->search, g, ply, stderr);
+  if (p->show_progress) p->search.progress = &p->progress;
   p->depth = 0;
   p->score_only = 0;
   if (p->retro_ready) return solve_retro(p);
@@ -267,6 +281,15 @@ static int think(Play *p, int all_moves) {
   search_init(&p->search, g, ply, stderr);
   p->depth = 0;
   return solve_retro(p);
+}
+
+/* think_now with the progress display on a terminal: an exact solve of
+** an early position can take tens of seconds. */
+static int think(Play *p, int all_moves) {
+  if (p->show_progress) progress_start(&p->progress, stderr);
+  int st = think_now(p, all_moves);
+  progress_end(&p->progress);
+  return st;
 }
 
 /* A move's value in words, for the player to move: "win in 3",
@@ -699,6 +722,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   p->base_ply = base_ply;
   p->tt_mib = tt_mib;
   p->echo = !isatty(fileno(in));
+  p->show_progress = isatty(fileno(stderr));
   boardview_style_for(out, o->ascii, &p->style);
   p->style.hide_to_move = 1;
   /* A person reads the board; the rules' other variables ("filled = 3")

@@ -301,7 +301,8 @@ int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *wha
   int limited;
   size_t free_mib = file_memory_free(&limited) >> 20;
   if (err == NULL) return EXIT_LIMIT;
-  fprintf(err, "gsolve: error: %s %zu: %s of %zu MiB does not fit in memory", flag, mib, what, mib);
+  fprintf(err, "gsolve: error: out of memory for %s %zu: %s of %zu MiB does not fit", flag, mib,
+          what, mib);
   if (free_mib > 0)
     fprintf(err, " (about %zu MiB %s)", free_mib,
             limited ? "left under the address-space limit, ulimit -v" : "free");

@@ -91,9 +91,9 @@ size_t file_memory_bytes(void);
 size_t file_memory_free(int *limited);
 
 /* Reports on err that `flag` asked for `mib` MiB that the memory cannot
-** give, with what is free: "gsolve: error: --tt-size 100000: a table of
-** 100000 MiB does not fit in memory (about 2100 MiB free); give a smaller
-** --tt-size".  Returns EXIT_LIMIT. */
+** give, with what is free: "gsolve: error: out of memory for --tt-size
+** 100000: a table of 100000 MiB does not fit (about 2100 MiB free); give
+** a smaller --tt-size".  Returns EXIT_LIMIT. */
 int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what);
 
 #endif
