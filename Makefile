@@ -23,7 +23,7 @@ OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
-.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install opcode-table
+.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install uninstall opcode-table
 all: gsolve
 
 help:
@@ -34,7 +34,8 @@ help:
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
 	@echo "make tsan       the threaded Connect Four solver's tests under ThreadSanitizer"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
-	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
+	@echo "make install    gsolve, its man page and the games under PREFIX (/usr/local), DESTDIR"
+	@echo "make uninstall  remove what make install put there (same PREFIX, DESTDIR)"
 	@echo "make opcode-table  docs/language.md's instruction table from src/compiler/opcodes.def"
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
@@ -62,11 +63,28 @@ test-tools:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$need >/dev/null; \
 	  else echo "some tests need:$$need (sudo apt-get install$$need)" >&2; fi; fi
 
+# make install: the program, its man page and the bundled games under
+# PREFIX (default /usr/local), all below DESTDIR when given (for packages:
+# make install DESTDIR=/tmp/pkg PREFIX=/usr).  make uninstall removes
+# exactly what install put there.
 PREFIX ?= /usr/local
+BINDIR   = $(DESTDIR)$(PREFIX)/bin
+MAN1DIR  = $(DESTDIR)$(PREFIX)/share/man/man1
+GAMESDIR = $(DESTDIR)$(PREFIX)/share/gsolve/games
+GAMES   := $(wildcard games/*.game)
 install: gsolve
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	cp gsolve $(DESTDIR)$(PREFIX)/bin/gsolve
-	cp docs/gsolve.1 $(DESTDIR)$(PREFIX)/share/man/man1/gsolve.1
+	mkdir -p $(BINDIR) $(MAN1DIR) $(GAMESDIR)
+	cp gsolve $(BINDIR)/gsolve
+	chmod 755 $(BINDIR)/gsolve
+	cp docs/gsolve.1 $(MAN1DIR)/gsolve.1
+	chmod 644 $(MAN1DIR)/gsolve.1
+	cp $(GAMES) $(GAMESDIR)/
+	cd $(GAMESDIR) && chmod 644 $(notdir $(GAMES))
+
+uninstall:
+	rm -f $(BINDIR)/gsolve $(MAN1DIR)/gsolve.1
+	cd $(GAMESDIR) 2>/dev/null && rm -f $(notdir $(GAMES)) || true
+	-rmdir $(GAMESDIR) $(DESTDIR)$(PREFIX)/share/gsolve 2>/dev/null
 
 $(BUILD)/parser.c $(BUILD)/parser.h: grammar/parser.y | $(BUILD) tools
 	bison -Wall -Werror -o $(BUILD)/parser.c --header=$(BUILD)/parser.h $<
@@ -97,7 +115,8 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(wildcard src/search/*.c) \
-            src/game/position.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c
+            src/game/position.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
+            src/util/units.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 

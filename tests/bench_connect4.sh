@@ -10,6 +10,13 @@ GSOLVE=${GSOLVE:-./gsolve}
 PONS=tests/data/connect4/pons
 [ -d "$PONS" ] || { echo "error: no $PONS (tests/data is part of the repository)" >&2; exit 1; }
 field() { printf '%s\n' "$2" | sed -n "s|^$1: ||p" | head -n 1; }
+# "mean time" in microseconds (the report chooses its unit: us, ms, s, min).
+mean_us() {
+  field "mean time" "$1" | awk '{ u = $2; v = $1
+    if (u == "ms") v *= 1e3; else if (u == "s") v *= 1e6
+    else if (u == "min") v = ($1 * 60 + $3) * 1e6; else if (u == "h") v = ($1 * 3600 + $3 * 60) * 1e6
+    printf "%.1f\n", v }'
+}
 
 echo "== Connect Four test sets (Pons): native engine and solver vs VM alpha-beta"
 printf '%-12s %6s %12s %12s %12s | %6s %12s %12s %8s\n' set lines "native us" "mean nodes" "nodes/s" \
@@ -17,12 +24,12 @@ printf '%-12s %6s %12s %12s %12s | %6s %12s %12s %8s\n' set lines "native us" "m
 for spec in L3_R1:1000:100 L2_R1:1000:5 L2_R2:1000:0 L1_R1:1000:0 L1_R2:100:0 L1_R3:3:0; do
   set=${spec%%:*}; rest=${spec#*:}; n=${BENCH_LIMIT:-${rest%%:*}}; vmn=${rest#*:}
   out=$($GSOLVE games/connect4.game --test-set "$PONS/Test_$set" --limit "$n" 2>&1)
-  us=$(field "mean time" "$out" | sed 's/ us//')
+  us=$(mean_us "$out")
   if [ "$vmn" -gt 0 ]; then
     sample=$($GSOLVE games/connect4.game --test-set "$PONS/Test_$set" --limit "$vmn" 2>&1)
     vm=$($GSOLVE games/connect4.game --engine vm --tt-size 16 --test-set "$PONS/Test_$set" --limit "$vmn" 2>&1)
-    vus=$(field "mean time" "$vm" | sed 's/ us//')
-    ratio=$(awk -v a="$vus" -v b="$(field "mean time" "$sample" | sed 's/ us//')" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
+    vus=$(mean_us "$vm")
+    ratio=$(awk -v a="$vus" -v b="$(mean_us "$sample")" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
     printf '%-12s %6s %12s %12s %12s | %6s %12s %12s %8s\n' "$set" "$(field positions "$out")" "$us" \
       "$(field 'mean nodes' "$out")" "$(field 'nodes/s' "$out")" "$vmn" "$vus" "$(field 'nodes/s' "$vm")" "$ratio"
   else
@@ -48,10 +55,10 @@ for t in none anticipation threats centre lower-bounds symmetry narrowing etc cl
   if [ "$t" = table ]; then
     m=$(( (n + 9) / 10 ))
     out=$($GSOLVE games/connect4.game --test-set "$PONS/Test_L2_R2" --limit "$m" 2>&1)
-    base_us=$(field "mean time" "$out" | sed 's/ us//'); base_nodes=$(field "mean nodes" "$out")
+    base_us=$(mean_us "$out"); base_nodes=$(field "mean nodes" "$out")
   fi
   out=$($GSOLVE games/connect4.game $args --test-set "$PONS/Test_L2_R2" --limit "$m" 2>&1)
-  us=$(field "mean time" "$out" | sed 's/ us//'); nodes=$(field "mean nodes" "$out")
+  us=$(mean_us "$out"); nodes=$(field "mean nodes" "$out")
   [ -z "$base_us" ] && { base_us=$us; base_nodes=$nodes; }
   printf '%-22s %12s %12s %10s %10s\n' "$t" "$us" "$nodes" \
     "$(awk -v a="$us" -v b="$base_us" 'BEGIN { printf "%.2f", a / b }')" \
@@ -83,7 +90,7 @@ if [ "$runs" -gt 0 ]; then
   : > build/c4_empty76.times
   for i in $(seq "$runs"); do
     out=$($GSOLVE games/connect4.game --threads 2 --tt-size 2048 --test-set build/c4_empty76.txt 2>&1)
-    us=$(field "mean time" "$out" | sed 's/ us//')
+    us=$(mean_us "$out")
     echo "$us" >> build/c4_empty76.times
     printf 'run %d: score 1 found: %s; time %.1f s; nodes %s; nodes/s %s\n' "$i" \
       "$( [ "$(field mismatches "$out")" = 0 ] && echo yes || echo NO)" \

@@ -109,10 +109,10 @@ check "pv --json: pv_repeats_from null when the line ends" '"pv_repeats_from":nu
 # 65536 positions at most four times a second).
 gs games/tictactoe.game --solver minimax --progress >/dev/null 2>"$an_tmp/err"
 check "progress (minimax): positions, rate, time, share done" "1" \
-  "$(head -n 1 "$an_tmp/err" | grep -cE '^[0-9.]+k positions, [0-9.]+[kMG]?/s, [0-9.]+ s; move [0-9]+ of 9, [0-9]+% done')"
+  "$(head -n 1 "$an_tmp/err" | grep -cE '^searching: [0-9.]+k positions, [0-9.]+[kMG]?/s, [0-9.]+ [mu]?s; move [0-9]+ of 9, [0-9]+% done')"
 gs games/hexapawn.game -D width=5 -D height=4 --tt-size 0 --progress >/dev/null 2>"$an_tmp/err"
 check "progress (alphabeta): the root move searched" "1" \
-  "$(head -n 1 "$an_tmp/err" | grep -cE '^[0-9.]+k positions, .* s; search [0-9]+, of [a-e]1-[a-e]2: [0-9]+% done')"
+  "$(head -n 1 "$an_tmp/err" | grep -cE '^searching: [0-9.]+k positions, .* [mu]?s; search [0-9]+, of [a-e]1-[a-e]2: [0-9]+% done')"
 gs games/tictactoe.game --solver minimax >/dev/null 2>"$an_tmp/err"
 check "progress: none when stderr is not a terminal" "" "$(cat "$an_tmp/err")"
 

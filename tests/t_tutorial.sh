@@ -5,6 +5,8 @@
 tut_tmp=$(mktemp -d)
 tut_bin="$(cd "$(dirname "$GSOLVE")" && pwd)/$(basename "$GSOLVE")"
 ln -s "$(pwd)/docs" "$tut_tmp/docs"
+# The commands are written as typed in the checkout after make: ./gsolve.
+ln -s "$tut_bin" "$tut_tmp/gsolve"
 # The blocks as a script of "cmd" / "out" records: one command per "$ "
 # line, then its expected output lines.
 awk '/^```/ { inb = !inb; if (!inb && cmd != "") { print "END" }; cmd = ""; next }
@@ -18,7 +20,7 @@ while IFS= read -r rec; do
     "OUT "*) printf '%s\n' "${rec#OUT }" >>"$tut_tmp/want" ;;
     END)
       tut_n=$((tut_n + 1))
-      (cd "$tut_tmp" && GSOLVE_BIN="$tut_bin" sh -c "gsolve() { \"\$GSOLVE_BIN\" \"\$@\"; }; $tut_cmd" 2>&1) |
+      (cd "$tut_tmp" && sh -c "$tut_cmd" 2>&1) |
         tut_norm >"$tut_tmp/got"
       check "tutorial: \$ $tut_cmd" "$(tut_norm <"$tut_tmp/want")" "$(cat "$tut_tmp/got")" ;;
   esac

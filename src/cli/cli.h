@@ -66,6 +66,7 @@ typedef struct Run {
   double seconds;           /* time spent in the mode */
   Pv pv;                    /* --pv */
   char *params;             /* the parameters as text ("width=7 height=6") */
+  Progress progress;        /* --perft, --count, --test-set: their line */
 } Run;
 
 /* options.c: parses argv into o; EXIT_OK to run, -1 after --help or

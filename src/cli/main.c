@@ -29,6 +29,25 @@ static int read_file(const char *path, char **text, size_t *len) {
   return file_read(path, AST_MAX_SOURCE, text, len, stderr);
 }
 
+/* A FILE that is not there and names no folder ("nim.game") is looked
+** for among the installed games, PREFIX/share/gsolve/games, PREFIX being
+** the folder above the one this program runs from (make install puts
+** them there).  Returns the path to read: path itself, or one in buf. */
+static const char *installed_game(const char *path, char *buf, size_t size) {
+  char exe[4096];
+  if (strchr(path, '/') != NULL || access(path, F_OK) == 0) return path;
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  if (n <= 0) return path;
+  exe[n] = '\0';
+  char *slash = strrchr(exe, '/');                /* .../PREFIX/bin/gsolve */
+  if (slash == NULL) return path;
+  *slash = '\0';
+  if ((slash = strrchr(exe, '/')) == NULL) return path;
+  *slash = '\0';
+  if (snprintf(buf, size, "%s/share/gsolve/games/%s", exe, path) >= (int)size) return path;
+  return access(buf, R_OK) == 0 ? buf : path;
+}
+
 double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -71,18 +90,25 @@ static int run(Run *r) {
   switch (o->mode) {
   case MODE_PERFT:
     perft_init(&r->perft, g, r->pos.n, stderr);
+    if (o->solve.progress) progress_start(r->perft.progress = &r->progress, stderr);
     t0 = now();
     st = perft_run(&r->perft, o->perft_depth);
+    progress_end(&r->progress);
     break;
   case MODE_COUNT:
     count_init(&r->count, g, r->pos.n, stderr);
+    r->count.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
+    if (o->solve.progress) progress_start(r->count.progress = &r->progress, stderr);
     t0 = now();
     st = count_run(&r->count);
+    progress_end(&r->progress);
     break;
   case MODE_PLAYOUTS:
     t0 = now();
+    if (o->solve.progress) progress_start(&r->progress, stderr);
     st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
-                      &r->playouts, stderr);
+                      &r->playouts, stderr, o->solve.progress ? &r->progress : NULL);
+    progress_end(&r->progress);
     break;
   case MODE_TESTSET:
     return run_test_set(r);
@@ -147,6 +173,8 @@ int main(int argc, char **argv) {
     options_free(&opt);
     return st < 0 ? EXIT_OK : st;
   }
+  char game_path[4200];
+  opt.file = installed_game(opt.file, game_path, sizeof game_path);
   if ((st = read_file(opt.file, &text, &len)) != EXIT_OK) goto done;
   if (opt.mode == MODE_GTP) {
     GtpOptions go = { opt.file, text, len, opt.defs, opt.ndefs,
@@ -158,13 +186,17 @@ int main(int argc, char **argv) {
   if (prog == NULL) goto done;
   st = EXIT_OK;
   if (opt.dump_ast) gs_dump_ast(prog, stdout);
-  if (opt.dump_bytecode) gs_disassemble(prog, stdout);
+  if (opt.dump_bytecode) {
+    if (opt.json) gs_disassemble_json(prog, stdout);
+    else gs_disassemble(prog, stdout);
+  }
   if (opt.mode == MODE_NONE) {
     if (opt.dump_ast || opt.dump_bytecode) goto done;
     opt.mode = MODE_SOLVE;
   }
   opt.solve.progress = opt.progress || (!opt.quiet && isatty(2));
   opt.solve.pv = opt.pv;
+  opt.solve.quiet = opt.quiet;
 
   if ((g = engine_new(prog, opt.engine, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {

@@ -10,11 +10,9 @@
 #include "cli/treedot.h"
 #include "util/json.h"
 
-static void book_progress(int stones, size_t positions, void *arg) {
-  const Options *o = arg;
-  if (!o->quiet)
-    fprintf(stderr, "book: solving %zu position%s of %d stone%s\n", positions,
-            positions == 1 ? "" : "s", stones, stones == 1 ? "" : "s");
+/* The book's progress line (on a terminal, or with --progress). */
+static void book_progress(void *arg, const char *how, uint64_t nodes, double done) {
+  progress_note(arg, "making the book", how, nodes, "positions", done);
 }
 
 /* --make-book FILE: the exact score of every position of up to
@@ -32,7 +30,14 @@ int run_make_book(Run *r) {
   eo.table_mib = o->solve.tt_mib;
   eo.err = stderr;
   double t0 = now();
-  int st = g->vt->make_book(g, &eo, depth, o->make_book, book_progress, (void *)o, &b);
+  Progress progress;
+  if (o->solve.progress) {
+    progress_start(&progress, stderr);
+    eo.progress = book_progress;
+    eo.progress_arg = &progress;
+  }
+  int st = g->vt->make_book(g, &eo, depth, o->make_book, &b);
+  if (o->solve.progress) progress_end(&progress);
   double secs = now() - t0;
   if (st != EXIT_OK) return st;
   if (o->json) {

@@ -88,6 +88,14 @@ static int add_define(Options *o, const char *text) {
     if (t == NULL) return out_of_memory();
     o->def_text = t;
   }
+  /* A second value for the same parameter would silently win: refused. */
+  for (int i = 0; i < o->ndefs; i++)
+    if (strlen(o->defs[i].name) == (size_t)(eq - text)
+        && strncmp(o->defs[i].name, text, (size_t)(eq - text)) == 0) {
+      fprintf(stderr, "gsolve: error: -D %s given twice (%s=%s, then %s): give each parameter "
+              "once\n", o->defs[i].name, o->defs[i].name, o->defs[i].value, text);
+      return EXIT_USAGE;
+    }
   if ((copy = strdup(text)) == NULL) return out_of_memory();
   copy[eq - text] = '\0';
   o->def_text[o->ndefs] = copy;
@@ -321,7 +329,7 @@ static const OptionSpec option_table[] = {
   { "--count", NULL, SEC_MODE, M_ANY, NULL, "distinct reachable positions", set_count },
   { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts },
   { "--tree-dot", "OUT", SEC_MODE, M_ANY, NULL,
-    "the game tree as DOT (.svg, .png drawn by Graphviz)", set_tree_dot },
+    "the game tree as DOT (Graphviz only to draw .svg/.png/.pdf)", set_tree_dot },
   { "--test-set", "FILE", SEC_MODE, M_ANY, NULL, "solve lines \"moves score\", check scores",
     set_test_set },
   { "--make-book", "FILE", SEC_MODE, M_ANY, NULL, "an opening book of the engine's solver",
@@ -341,7 +349,10 @@ static const OptionSpec option_table[] = {
   { "--time-limit", "S", SEC_OPTION, M_RUN, NULL, "stop after S seconds (exit 5)",
     set_time_limit },
   { "--quiet", NULL, SEC_OPTION, M_ANY, NULL, "no progress display, no notes", set_quiet },
-  { "--progress", NULL, SEC_OPTION, M_SOLVE, NULL, "progress even when stderr is no terminal",
+  { "--progress", NULL, SEC_OPTION,
+    M_SOLVE | M(MODE_COUNT) | M(MODE_PERFT) | M(MODE_TESTSET) | M(MODE_MAKEBOOK)
+    | M(MODE_PLAYOUTS), NULL,
+    "progress even when stderr is no terminal",
     set_progress },
   { "--stats", NULL, SEC_OPTION, M_SOLVE, NULL, "the solver's statistics and choice on stderr",
     set_stats },
@@ -365,7 +376,8 @@ static const OptionSpec option_table[] = {
     "retro writes a database, others answer from it", set_db },
   { "--max-positions", "N", SEC_SOLVER, M_SOLVE, NULL, "retro stops beyond N positions",
     set_max_positions },
-  { "--memory", "MB", SEC_SOLVER, M_ENGINE, NULL, "retro's memory limit; caps --tt-size",
+  { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT), NULL,
+    "memory limit of retro and --count; caps --tt-size",
     set_memory },
   { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro stores every position",
     set_no_symmetry },
@@ -562,6 +574,8 @@ int options_parse(int argc, char **argv, Options *o) {
   if (st == EXIT_OK) st = check_modes(o, given, ngiven);
   free(given);
   if (st != EXIT_OK) return st;
+  if (o->dump_ast && o->json)
+    return usage_error("%s", "--dump-ast has no JSON form (--dump-bytecode --json has)");
   if (o->mode == MODE_DUMPDB && o->solve.db == NULL)
     return usage_error("%s", "--dump-db needs --db FILE");
   if (o->solve.depth && o->mode != MODE_TREEDOT

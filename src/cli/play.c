@@ -36,6 +36,7 @@
 #include "engines/engines.h"
 #include "cli/play.h"
 #include "search/playout.h"
+#include "search/progress.h"
 #include "game/position.h"
 #include "search/retro.h"
 #include "search/search.h"
@@ -70,6 +71,10 @@ typedef struct Play {
   int retro_ready;          /* retro holds the labels of every position */
   int depth;                /* depth of the last search (0: exact) */
   int score_only;           /* its values had no distances (`score only;`) */
+  int explained;            /* the evaluations' meaning has been said */
+  int show_progress;        /* stderr is a terminal: the computer's long
+                            ** searches show their progress there */
+  Progress progress;
   Search search;
   ExpSolver exp;            /* expected values (chance, pay, n players) */
   Position pos;
@@ -186,6 +191,11 @@ static int out_of_memory(void) {
 
 /* ---- the computer's search ----------------------------------------- */
 
+/* The engine's solver's progress, on the computer's progress line. */
+static void engine_progress(void *arg, const char *how, uint64_t nodes, double done) {
+  progress_note(arg, "thinking", how, nodes, "positions", done);
+}
+
 /* The engine's own solver on the current position (an engine that
 ** knows distances too: Connect Four, matchsticks): every move's exact
 ** value into p->search.result, its table kept from move to move. */
@@ -200,6 +210,10 @@ static int solve_by_engine(Play *p) {
   EngineSolveOptions eo = { .table_mib = p->tt_mib ? p->tt_mib : 64, .threads = 1,
                             .all_moves = 1, .keep_table = 1, .err = stderr };
   EngineAnswer a = { .moves = p->engine_moves };
+  if (p->show_progress) {
+    eo.progress = engine_progress;
+    eo.progress_arg = &p->progress;
+  }
   int st = g->vt->solve(g, &eo, &a);
   if (st != EXIT_OK) return st;
   s->nodes = a.nodes;
@@ -235,7 +249,7 @@ static int solve_retro(Play *p) {
 /* Searches the current position for its mover at the level of play:
 ** p->search.result gets the values (of every move with all_moves) and
 ** the optimal moves; p->depth the depth they are for. */
-static int think(Play *p, int all_moves) {
+static int think_now(Play *p, int all_moves) {
   Game *g = p->g;
   int ply = p->base_ply + p->nplayed, st;
   AbOptions ab;
@@ -243,6 +257,7 @@ static int think(Play *p, int all_moves) {
 
   search_free(&p->search);
   search_init(&p->search, g, ply, stderr);
+  if (p->show_progress) p->search.progress = &p->progress;
   p->depth = 0;
   p->score_only = 0;
   if (p->retro_ready) return solve_retro(p);
@@ -272,6 +287,15 @@ static int think(Play *p, int all_moves) {
   return solve_retro(p);
 }
 
+/* think_now with the progress display on a terminal: an exact solve of
+** an early position can take tens of seconds. */
+static int think(Play *p, int all_moves) {
+  if (p->show_progress) progress_start(&p->progress, stderr);
+  int st = think_now(p, all_moves);
+  progress_end(&p->progress);
+  return st;
+}
+
 /* A move's value in words, for the player to move: "win in 3",
 ** "loss in 4", "draw in 9", "win by 2 in 5" ("win by 2" when values
 ** are scores only); beyond the depth searched, the eval's score: "+2". */
@@ -297,6 +321,28 @@ static const char *value_words(Value v, int depth, int score_only, char *buf, si
   return buf;
 }
 
+/* Before the first evaluation of the game: whose view its values are
+** from and what they mean, once. */
+static void explain_evals(Play *p, int mover, int expected) {
+  if (p->explained) return;
+  p->explained = 1;
+  fputs("How to read an evaluation: each legal move, valued for the player to move (", p->out);
+  put_player(p, mover);
+  fputs(" now)\n", p->out);
+  if (expected) {
+    fputs("  +1.2500  his expected score if he plays it: his payoff minus the others',\n"
+          "           averaged over chance, with best play from all; higher is better\n", p->out);
+  } else {
+    fputs("  win in N, loss in N, draw in N   proven: the game ends N plies (moves) from now\n"
+          "  win by S in N                    in games that score: won by S points\n", p->out);
+    if (p->depth)
+      fprintf(p->out, "  -27, +4                          not proven: the game's eval where the\n"
+              "                                   %d-ply search stops; higher is better\n",
+              p->depth);
+  }
+  fputs("  best  the moves the computer chooses among\n", p->out);
+}
+
 /* --show-evals: one line per legal move, its value and whether best. */
 static void show_evals(Play *p, double seconds) {
   const SolveResult *r = &p->search.result;
@@ -306,6 +352,7 @@ static void show_evals(Play *p, double seconds) {
     int w = (int)strlen(move_name(p->g, &r->moves[i], mb, sizeof mb));
     if (w > width) width = w;
   }
+  explain_evals(p, r->mover, 0);
   fputs("evaluation by ", p->out);
   put_player(p, r->mover);
   if (p->depth) fprintf(p->out, " (depth %d", p->depth);
@@ -398,6 +445,7 @@ static int computer_move_expected(Play *p) {
   seconds = now() - t0;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) {
+    explain_evals(p, r->mover, 1);
     fputs("evaluation by ", p->out);
     put_player(p, r->mover);
     fprintf(p->out, " (expected, %.3f s, %" PRIu64 " nodes):\n", seconds, p->exp.nodes);
@@ -466,6 +514,7 @@ static void help(Play *p, int n) {
   fputs("Type a move in the game's notation, as listed below, or a command:\n"
         "  undo   take back your last move (and the computer's reply)\n"
         "  hint   the computer's advice for your move\n"
+        "  state  the position with the rules' own state variables\n"
         "  help   this text\n"
         "  quit   end the game\n", p->out);
   list_moves(p, n);
@@ -594,6 +643,8 @@ static int person_turn(Play *p, int n, int *moved) {
     help(p, n);
   } else if (is_command(text, "hint", "h")) {
     hint(p);
+  } else if (is_command(text, "state", "s")) {
+    game_print(p->g, p->out);
   } else if (is_command(text, "undo", "u")) {
     undo(p);
     *moved = 1;   /* the position changed: draw it again */
@@ -716,8 +767,14 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   p->base_ply = base_ply;
   p->tt_mib = tt_mib;
   p->echo = !isatty(fileno(in));
+  p->show_progress = isatty(fileno(stderr));
   boardview_style_for(out, o->ascii, &p->style);
   p->style.hide_to_move = 1;
+  /* A person reads the board; the rules' other variables ("filled = 3")
+  ** are shown by the `state` command.  Columns that moves name (Connect
+  ** Four's 1..7) are labelled as the moves are typed. */
+  p->style.board_only = 1;
+  boardview_label_columns_by_moves(g, &p->style);
   /* Without --seed, one from the clock and the process, kept short: it
   ** is shown at the start, so that --seed can replay the game. */
   if (o->seed_set) {

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "search/value.h"
 #include "util/json.h"
+#include "util/units.h"
 
 /* One line of a test set: "moves score", the score its last word, the
 ** moves before it (glued digits or words; "-" for none).  Zero-based
@@ -47,6 +48,42 @@ static int test_line(const char *line, int zero_based, char *moves, size_t size,
   return 1;
 }
 
+/* The lines to solve (for the progress line's share done): those that
+** are not blank or comments, at most --limit; the file is rewound. */
+static long count_lines(FILE *f, long limit) {
+  char line[4096];
+  long n = 0;
+  while (fgets(line, sizeof line, f) != NULL && (limit == 0 || n < limit)) {
+    const char *p = line;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p != '\0' && *p != '#') n++;
+    while (strchr(line, '\n') == NULL && fgets(line, sizeof line, f) != NULL) {}
+  }
+  rewind(f);
+  return n;
+}
+
+/* The progress line of a test set: the line being solved, and within
+** it what the engine's solver says (a position of the empty board takes
+** tens of seconds). */
+typedef struct LineProgress {
+  Progress *p;
+  long line, lines;
+  uint64_t nodes;           /* of the lines before */
+} LineProgress;
+
+static void line_note(LineProgress *lp, const char *how, uint64_t nodes) {
+  char text[160];
+  int n = snprintf(text, sizeof text, "line %ld of %ld", lp->line, lp->lines);
+  if (how != NULL) snprintf(text + n, sizeof text - (size_t)n, ": %s", how);
+  progress_note(lp->p, "test set", text, lp->nodes + nodes, "positions",
+                lp->lines > 0 ? (double)(lp->line - 1) / (double)lp->lines : -1);
+}
+
+static void engine_note(void *arg, const char *how, uint64_t nodes, double done) {
+  line_note(arg, how, nodes);
+}
+
 int run_test_set(Run *r) {
   const Options *o = r->opt;
   FILE *f = fopen(o->test_set, "r");
@@ -59,6 +96,12 @@ int run_test_set(Run *r) {
   uint64_t nodes = 0;
   double seconds = 0;
   int st = EXIT_OK;
+  LineProgress lp = { NULL, 0, 0, 0 };
+  if (o->solve.progress) {
+    lp.p = &r->progress;
+    lp.lines = count_lines(f, o->limit);
+    progress_start(lp.p, stderr);
+  }
   while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
     lineno++;
     char moves[3 * sizeof line];
@@ -72,6 +115,9 @@ int run_test_set(Run *r) {
       st = EXIT_USAGE;
       break;
     }
+    lp.line = n + 1;
+    lp.nodes = nodes;
+    line_note(&lp, NULL, 0);
     Position pos;
     if ((st = position_play(r->g, moves, &pos, stderr)) != EXIT_OK) { position_free(&pos); break; }
     double t0 = now();
@@ -94,6 +140,10 @@ int run_test_set(Run *r) {
       eo.table_mib = o->solve.tt_mib;
       eo.root_only = 1;
       eo.err = stderr;
+      if (lp.p) {
+        eo.progress = engine_note;
+        eo.progress_arg = &lp;
+      }
       st = r->g->vt->solve(r->g, &eo, &a);
       score = a.margin;
       used = a.nodes;
@@ -119,15 +169,21 @@ int run_test_set(Run *r) {
     solve_job_free(&r->job);
   }
   fclose(f);
+  if (lp.p) progress_end(lp.p);
   if (st != EXIT_OK) return st;
   double mean = n ? seconds / (double)n : 0;
+  /* An empty set ran no solver: none is named. */
+  const char *solver = n ? solver_report_name(&r->job) : NULL;
+  char mean_text[32];
   if (o->json) {
     JsonWriter w;
     json_init(&w, stdout);
     json_begin_object(&w);
     json_key(&w, "test_set"); json_string(&w, o->test_set);
     json_key(&w, "engine"); json_string(&w, r->g->engine);
-    json_key(&w, "solver"); json_string(&w, solver_report_name(&r->job));
+    json_key(&w, "solver");
+    if (solver) json_string(&w, solver);
+    else json_null(&w);
     json_key(&w, "positions"); json_int(&w, n);
     json_key(&w, "mismatches"); json_int(&w, bad);
     json_key(&w, "seconds"); json_double(&w, seconds);
@@ -140,8 +196,9 @@ int run_test_set(Run *r) {
     putchar('\n');
   } else
     printf("test set: %s\nengine: %s\nsolver: %s\npositions: %ld\nmismatches: %ld\n"
-           "mean time: %.1f us\nmean nodes: %.1f\nnodes/s: %.0f\n", o->test_set, r->g->engine,
-           solver_report_name(&r->job), n, bad, mean * 1e6, n ? (double)nodes / (double)n : 0.0,
-           seconds > 0 ? (double)nodes / seconds : 0.0);
+           "mean time: %s\nmean nodes: %.1f\nnodes/s: %.0f\n", o->test_set, r->g->engine,
+           solver ? solver : "none (no line to solve)", n, bad,
+           n ? units_seconds(mean, mean_text, sizeof mean_text) : "-",
+           n ? (double)nodes / (double)n : 0.0, seconds > 0 ? (double)nodes / seconds : 0.0);
   return bad ? 1 : EXIT_OK;
 }

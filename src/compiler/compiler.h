@@ -29,6 +29,8 @@ void gs_program_free(Program *p);
 
 /* --dump-bytecode listing. */
 void gs_disassemble(const Program *p, FILE *out);
+/* The same as one JSON object on one line (--dump-bytecode --json). */
+void gs_disassemble_json(const Program *p, FILE *out);
 /* --dump-ast listing. */
 void gs_dump_ast(const Program *p, FILE *out);
 

@@ -6,6 +6,7 @@
 */
 #include "compiler/program.h"
 #include "compiler/opcodes.h"
+#include "util/json.h"
 
 #include <ctype.h>
 #include <string.h>
@@ -108,27 +109,124 @@ static void fill_synopsis(const char *syn, const int32_t *w, int nw, char *out, 
   out[len] = 0;
 }
 
-/* One instruction at pc; returns the pc of the next one. */
+/* One instruction, decoded for either listing. */
+typedef struct Decoded {
+  int op;                   /* the opcode; -1: not one */
+  int nw;                   /* operand words */
+  int32_t w[3];             /* their values */
+  int line;                 /* its source line */
+  char syn[192], note[96];  /* the synopsis filled in; what operands name */
+} Decoded;
+
+/* Decodes the instruction at pc; returns the pc of the next one. */
+static int decode(const Program *p, const Diag *d, int pc, Decoded *x) {
+  int col;
+  memset(x, 0, sizeof *x);
+  x->op = p->code[pc];
+  diag_line_col(d, p->pos[pc], &x->line, &col);
+  if (x->op < 0 || x->op >= OP__COUNT) return pc + 1;
+  x->nw = op_operands[x->op];
+  for (int i = 0; i < x->nw && pc + 1 + i < p->ncode; i++) x->w[i] = p->code[pc + 1 + i];
+  fill_synopsis(op_synopsis[x->op], x->w, x->nw, x->syn, sizeof x->syn);
+  if (shape_note[op_shape[x->op]]) shape_note[op_shape[x->op]](p, x->w, x->note, sizeof x->note);
+  return pc + 1 + x->nw;
+}
+
+/* One instruction at pc as a line; returns the pc of the next one. */
 static int list_instruction(const Program *p, const Diag *d, int pc, int *last_line, FILE *out) {
-  int op = p->code[pc];
-  if (op < 0 || op >= OP__COUNT) { fprintf(out, "%6d  ??? %d\n", pc, op); return pc + 1; }
-  int nw = op_operands[op];
-  int32_t w[3] = { 0, 0, 0 };
-  char operands[40] = "", syn[192], note[96] = "";
-  for (int i = 0; i < nw && pc + 1 + i < p->ncode; i++) {
-    w[i] = p->code[pc + 1 + i];
+  Decoded x;
+  int next = decode(p, d, pc, &x);
+  if (x.op < 0 || x.op >= OP__COUNT) { fprintf(out, "%6d  ??? %d\n", pc, x.op); return next; }
+  char operands[40] = "";
+  for (int i = 0; i < x.nw; i++) {
     size_t len = strlen(operands);
-    snprintf(operands + len, sizeof operands - len, "%s%d", i ? " " : "", (int)w[i]);
+    snprintf(operands + len, sizeof operands - len, "%s%d", i ? " " : "", (int)x.w[i]);
   }
-  fill_synopsis(op_synopsis[op], w, nw, syn, sizeof syn);
-  if (shape_note[op_shape[op]]) shape_note[op_shape[op]](p, w, note, sizeof note);
-  int line, col;
-  diag_line_col(d, p->pos[pc], &line, &col);
-  if (line != *last_line) fprintf(out, "%6d %4d  ", pc, line);
+  if (x.line != *last_line) fprintf(out, "%6d %4d  ", pc, x.line);
   else fprintf(out, "%6d    |  ", pc);
-  *last_line = line;
-  fprintf(out, "%-8s %-12s ; %s%s%s\n", op_names[op], operands, syn, *note ? "  -- " : "", note);
-  return pc + 1 + nw;
+  *last_line = x.line;
+  fprintf(out, "%-8s %-12s ; %s%s%s\n", op_names[x.op], operands, x.syn, *x.note ? "  -- " : "",
+          x.note);
+  return next;
+}
+
+/* One instruction at pc as a JSON object; returns the pc of the next. */
+static int json_instruction(const Program *p, const Diag *d, int pc, JsonWriter *j) {
+  Decoded x;
+  int next = decode(p, d, pc, &x);
+  int known = x.op >= 0 && x.op < OP__COUNT;
+  json_begin_object(j);
+  json_key(j, "pc"); json_int(j, pc);
+  json_key(j, "line"); json_int(j, x.line);
+  json_key(j, "op");
+  if (known) json_string(j, op_names[x.op]);
+  else json_null(j);
+  json_key(j, "operands"); json_begin_array(j);
+  for (int i = 0; i < x.nw; i++) json_int(j, x.w[i]);
+  json_end_array(j);
+  json_key(j, "synopsis"); json_string(j, x.syn);
+  json_key(j, "note"); json_string(j, x.note);
+  json_end_object(j);
+  return next;
+}
+
+/* The slots a state variable takes. */
+static int var_slots(const StateVar *v) {
+  return v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];
+}
+
+void gs_disassemble_json(const Program *p, FILE *out) {
+  Diag d;
+  JsonWriter j;
+  diag_init(&d, p->filename, p->source, p->source_len, out);
+  json_init(&j, out);
+  json_begin_object(&j);
+  json_key(&j, "game"); json_string(&j, p->name);
+  json_key(&j, "players"); json_int(&j, p->nplayers);
+  json_key(&j, "slots"); json_int(&j, p->nslots);
+  json_key(&j, "code_words"); json_int(&j, p->ncode);
+  json_key(&j, "constants"); json_int(&j, p->nkonst);
+  json_key(&j, "state"); json_begin_array(&j);
+  for (int i = 0; i < p->nvars; i++) {
+    const StateVar *v = &p->vars[i];
+    json_begin_object(&j);
+    json_key(&j, "name"); json_string(&j, v->name);
+    json_key(&j, "slots"); json_begin_array(&j);
+    json_int(&j, v->base); json_int(&j, v->base + var_slots(v) - 1);
+    json_end_array(&j);
+    json_key(&j, "values"); json_begin_array(&j);
+    json_int(&j, v->elem.lo); json_int(&j, v->elem.hi);
+    json_end_array(&j);
+    json_end_object(&j);
+  }
+  json_end_array(&j);
+  json_key(&j, "symmetry_elements"); json_int(&j, p->nsym);
+  json_key(&j, "permutable_arrays"); json_int(&j, p->npermute);
+  json_key(&j, "chunks"); json_begin_array(&j);
+  for (int ci = 0; ci < p->nchunks; ci++) {
+    const Chunk *c = &p->chunks[ci];
+    json_begin_object(&j);
+    json_key(&j, "kind"); json_string(&j, chunk_kind(c->kind));
+    json_key(&j, "name"); json_string(&j, c->name);
+    json_key(&j, "start"); json_int(&j, c->start);
+    json_key(&j, "end"); json_int(&j, c->end);
+    json_key(&j, "locals"); json_int(&j, c->nlocals);
+    json_key(&j, "args"); json_int(&j, c->nparams);
+    json_key(&j, "stack"); json_int(&j, c->maxstack);
+    /* A legality chunk's code lies inside its generator's, listed there. */
+    json_key(&j, "code");
+    if (c->kind == CHUNK_LEGALITY) {
+      json_null(&j);
+    } else {
+      json_begin_array(&j);
+      for (int pc = c->start; pc < c->end;) pc = json_instruction(p, &d, pc, &j);
+      json_end_array(&j);
+    }
+    json_end_object(&j);
+  }
+  json_end_array(&j);
+  json_end_object(&j);
+  fputc('\n', out);
 }
 
 void gs_disassemble(const Program *p, FILE *out) {
@@ -139,7 +237,7 @@ void gs_disassemble(const Program *p, FILE *out) {
   for (int i = 0; i < p->nvars; i++) {
     const StateVar *v = &p->vars[i];
     fprintf(out, "; state %-12s slots %d..%d  values %d..%d\n", v->name, v->base,
-            v->base + (v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1]) - 1,
+            v->base + var_slots(v) - 1,
             v->elem.lo, v->elem.hi);
   }
   if (p->nsym > 1 || p->npermute)

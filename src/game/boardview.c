@@ -18,7 +18,7 @@
 #include <unistd.h>
 #include "game/boardview.h"
 
-#define MAX_COLS 64              /* widest board redrawn; wider: as it is */
+#define MAX_COLS BOARDVIEW_MAX_COLS
 #define MAX_RULED_ROWS 5         /* taller boards: no rules between rows,
                                  ** so that they fit a terminal */
 
@@ -162,47 +162,126 @@ static void draw_board(Game *g, const BoardStyle *st, int w, int h,
   fputc('\n', out);
 }
 
-/* Prints lines[from..to) as they are, but "to move" when hidden. */
-static void put_lines(const BoardStyle *st, char **lines, int from, int to,
-                      FILE *out) {
-  for (int i = from; i < to; i++)
-    if (!st->hide_to_move || strncmp(lines[i], "to move: ", 9) != 0)
-      fprintf(out, "%s\n", lines[i]);
+/* Whether a line is a state variable's, "name = value". */
+static int is_state_line(const char *line) {
+  const char *s = line;
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return 0;
+  while ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9')
+         || *s == '_')
+    s++;
+  return strncmp(s, " = ", 3) == 0;
 }
 
-void boardview_print(Game *g, const BoardStyle *st, FILE *out) {
-  char *text = NULL, **lines = NULL;
+/* Prints lines[from..to) as they are, but "to move" when hidden, and the
+** state variables beside a board when only the board is wanted. */
+static void put_lines(const BoardStyle *st, int has_board, char **lines, int from, int to,
+                      FILE *out) {
+  for (int i = from; i < to; i++) {
+    if (st->hide_to_move && strncmp(lines[i], "to move: ", 9) == 0) continue;
+    if (st->board_only && has_board && is_state_line(lines[i])) continue;
+    fprintf(out, "%s\n", lines[i]);
+  }
+}
+
+/* The engine's drawing of the current position cut into lines (*lines
+** point into *text, both to be freed); the number of lines, -1 when out
+** of memory. */
+static int drawing_lines(Game *g, char **text, char ***lines) {
   size_t len = 0;
   int n = 0, cap = 0;
-  FILE *m = open_memstream(&text, &len);
-  if (m == NULL) {
-    game_print(g, out);
-    return;
-  }
+  FILE *m = open_memstream(text, &len);
+  *lines = NULL;
+  if (m == NULL) return -1;
   game_print(g, m);
-  if (fclose(m) != 0 || text == NULL) {
-    free(text);
-    game_print(g, out);
-    return;
+  if (fclose(m) != 0 || *text == NULL) {
+    free(*text);
+    *text = NULL;
+    return -1;
   }
-  /* Cut the drawing into lines. */
-  for (char *p = text; *p != '\0';) {
+  for (char *p = *text; *p != '\0';) {
     char *nl = strchr(p, '\n');
     if (n == cap) {
-      char **l = realloc(lines, (size_t)(cap = cap ? 2 * cap : 32) * sizeof *l);
-      if (l == NULL) {
-        fputs(text, out);
-        free(lines);
-        free(text);
-        return;
-      }
-      lines = l;
+      char **l = realloc(*lines, (size_t)(cap = cap ? 2 * cap : 32) * sizeof *l);
+      if (l == NULL) return -1;
+      *lines = l;
     }
-    lines[n++] = p;
+    (*lines)[n++] = p;
     if (nl == NULL) break;
     *nl = '\0';
     p = nl + 1;
   }
+  return n;
+}
+
+/* The first board of the current drawing: its cells row by row (top
+** first) into cells, its width and height; 0 when there is none. */
+static int first_board(Game *g, char *cells, int *w, int *h) {
+  char *text = NULL, **lines = NULL, num[8], copy[MAX_COLS * 4 + 8], *labels[MAX_COLS];
+  int n = drawing_lines(g, &text, &lines), found = 0;
+  for (int i = 0; i < n && !found; i++) {
+    int width = parse_row(lines[i], num, sizeof num, cells), rows = 1;
+    if (width == 0) continue;
+    while (i + rows < n && rows < MAX_COLS
+           && parse_row(lines[i + rows], num, sizeof num, cells + rows * width) == width)
+      rows++;
+    if (i + rows < n && parse_labels(lines[i + rows], width, copy, sizeof copy, labels)) {
+      *w = width;
+      *h = rows;
+      found = 1;
+    }
+  }
+  free(lines);
+  free(text);
+  return found;
+}
+
+int boardview_label_columns_by_moves(Game *g, BoardStyle *st) {
+  static char before[MAX_COLS * MAX_COLS], after[MAX_COLS * MAX_COLS];
+  char labels[MAX_COLS][4], name[64];
+  Move moves[GAME_MAX_MOVES];
+  Outcome o;
+  int w, h, w2, h2, ok = 1, has[MAX_COLS] = { 0 };
+  if (game_ended(g, &o) || !first_board(g, before, &w, &h)) return 0;
+  int n = game_generate(g, moves);
+  for (int i = 0; i < n && ok; i++) {
+    int col = -1;
+    game_apply(g, &moves[i]);
+    if (!first_board(g, after, &w2, &h2) || w2 != w || h2 != h) ok = 0;
+    for (int c = 0; ok && c < w * h; c++)
+      if (before[c] != after[c]) {
+        if (col >= 0 && col != c % w) ok = 0;
+        col = c % w;
+      }
+    game_undo(g);
+    if (!ok || col < 0) continue;           /* a move that leaves the board (a pass) */
+    name[0] = '\0';
+    game_format_move(g, &moves[i], name, sizeof name);
+    name[sizeof name - 1] = '\0';
+    if (has[col] || strlen(name) >= sizeof labels[0] || strchr(name, ' ')) ok = 0;
+    else {
+      strcpy(labels[col], name);
+      has[col] = 1;
+    }
+  }
+  for (int c = 0; ok && c < w; c++)
+    if (!has[c]) ok = 0;
+  if (!ok) return 0;
+  memcpy(st->col_labels, labels, sizeof labels[0] * (size_t)w);
+  st->ncol_labels = w;
+  return 1;
+}
+
+void boardview_print(Game *g, const BoardStyle *st, FILE *out) {
+  char *text = NULL, **lines = NULL;
+  int n = drawing_lines(g, &text, &lines);
+  if (n < 0) {
+    free(lines);
+    free(text);
+    game_print(g, out);
+    return;
+  }
+  char scratch[MAX_COLS * MAX_COLS];
+  int has_board = first_board(g, scratch, &(int){ 0 }, &(int){ 0 });
   /* Each run of row lines followed by its labels is redrawn. */
   int i = 0;
   while (i < n) {
@@ -210,7 +289,7 @@ void boardview_print(Game *g, const BoardStyle *st, FILE *out) {
     char *labels[MAX_COLS];
     int w = parse_row(lines[i], nums[0], sizeof nums[0], cells), h = 1;
     if (w == 0) {
-      put_lines(st, lines, i, i + 1, out);
+      put_lines(st, has_board, lines, i, i + 1, out);
       i++;
       continue;
     }
@@ -218,10 +297,12 @@ void boardview_print(Game *g, const BoardStyle *st, FILE *out) {
            && parse_row(lines[i + h], nums[h], sizeof nums[h], cells + h * w) == w)
       h++;
     if (i + h < n && parse_labels(lines[i + h], w, copy, sizeof copy, labels)) {
+      if (st->ncol_labels == w)
+        for (int x = 0; x < w; x++) labels[x] = (char *)st->col_labels[x];
       draw_board(g, st, w, h, nums, cells, labels, out);
       i += h + 1;
     } else {
-      put_lines(st, lines, i, i + h, out);
+      put_lines(st, has_board, lines, i, i + h, out);
       i += h;
     }
   }

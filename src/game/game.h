@@ -66,6 +66,12 @@ typedef struct EngineSolveOptions {
   int root_only;                  /* the position's value alone (test sets) */
   int keep_table;                 /* keep what the table learnt (play) */
   FILE *err;                      /* where errors go */
+  /* Optional: a progress display, told now and then on the calling
+  ** thread how far the solve (or book) is: `how` in words ("score
+  ** between -2 and +5"), the positions searched so far, and the share
+  ** done in 0..1 where the solver knows it (else negative). */
+  void (*progress)(void *arg, const char *how, uint64_t nodes, double done);
+  void *progress_arg;
 } EngineSolveOptions;
 
 /* One root move's value from an engine's solver, for the root's mover. */
@@ -166,10 +172,9 @@ typedef struct GameVtable {
   unsigned features;
   int (*solve)(Game *g, const EngineSolveOptions *o, EngineAnswer *a);
   /* Optional (ENGINE_BOOK): solves the positions of 0..depth stones from
-  ** the start into an opening book saved as `path`; `progress`, if set,
-  ** hears of each level.  An exit status, as for solve. */
+  ** the start into an opening book saved as `path` (o->progress, if set,
+  ** hears of each position).  An exit status, as for solve. */
   int (*make_book)(Game *g, const EngineSolveOptions *o, int depth, const char *path,
-                   void (*progress)(int stones, size_t positions, void *arg), void *arg,
                    EngineBookInfo *info);
   /* Optional (ENGINE_TECHNIQUES): the names --without takes. */
   const char *techniques;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/count.h"
+#include "search/progress.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -82,9 +83,21 @@ static int grow_arena(StateSet *s) {
   return 0;
 }
 
-/* Adds the state; 1 if it is new, 0 if already there, -1 out of memory. */
-static int set_add(StateSet *s, uint64_t h, const void *state) {
+/* Bytes the set holds: its slots and its arena. */
+static size_t set_bytes(const StateSet *s) {
+  return s->nslots * 2 * sizeof(uint64_t) + s->arena_cap * (s->size ? s->size : 1);
+}
+
+/* Adds the state; 1 if it is new, 0 if already there, -1 out of memory,
+** -2 when growing would pass `limit` bytes (0: no limit). */
+static int set_add(StateSet *s, uint64_t h, const void *state, size_t limit) {
   size_t j;
+  if (limit && (2 * (s->n + 1) > s->nslots || s->n == s->arena_cap)) {
+    /* The next growth doubles the slots or the arena. */
+    size_t more = 2 * (s->n + 1) > s->nslots ? (s->nslots ? s->nslots : 512) * 2 * sizeof(uint64_t)
+                                              : (s->arena_cap ? s->arena_cap : 1024) * (s->size ? s->size : 1);
+    if (set_bytes(s) + more > limit) return -2;
+  }
   if (2 * (s->n + 1) > s->nslots && grow_slots(s) != 0) return -1;
   for (j = h & (s->nslots - 1); s->slots[j] != 0;
        j = (j + 1) & (s->nslots - 1)) {
@@ -151,9 +164,15 @@ static int count_walk(Count *c) {
   c->status = EXIT_OK;
   /* Each node: seen before, terminal, or expanded. */
   for (int e = walk_begin(w); e != WALK_DONE; ) {
-    c->nodes++;
-    if ((n = set_add(&c->set, game_hash(g), game_state(g))) < 0)
-      return fail(c, EXIT_LIMIT, "out of memory");
+    if ((++c->nodes & PROGRESS_TICK) == 0 && c->progress)
+      progress_note(c->progress, "counting", NULL, c->positions, "positions", -1);
+    if ((n = set_add(&c->set, game_hash(g), game_state(g), c->memory_limit)) == -2)
+      return fail(c, EXIT_LIMIT, "memory limit of %zu MiB reached after %llu positions (about "
+                  "%zu bytes each); raise --memory", c->memory_limit >> 20,
+                  (unsigned long long)c->positions, set_bytes(&c->set) / (c->set.n ? c->set.n : 1));
+    if (n < 0)
+      return fail(c, EXIT_LIMIT, "out of memory counting positions after %llu (%zu MiB held)",
+                  (unsigned long long)c->positions, set_bytes(&c->set) >> 20);
     if (n == 0) {
       e = walk_next(w);
       continue;

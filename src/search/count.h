@@ -35,6 +35,8 @@ typedef struct Count {
   uint64_t boards;        /* distinct boards; 0: the game has none */
   Walk walk;              /* the current line of play */
   StateSet set;
+  struct Progress *progress;  /* the progress display, or NULL */
+  size_t memory_limit;    /* bytes the set may take (--memory); 0: none */
 } Count;
 
 void count_init(Count *c, Game *g, int base_ply, FILE *err);
@@ -42,7 +44,8 @@ void count_free(Count *c);
 
 /* Explores every position reachable from the current one, depth first.
 ** Returns EXIT_OK or the status of the error it reported (out of memory,
-** a line longer than GAME_MAX_PLY); the engine is then back at the root. */
+** over memory_limit, a line longer than GAME_MAX_PLY); the engine is then
+** back at the root. */
 int count_run(Count *c);
 
 #endif

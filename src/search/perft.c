@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/perft.h"
+#include "search/progress.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -78,7 +79,8 @@ int perft_run(Perft *p, int depth) {
                 GAME_MAX_PLY - p->base_ply);
   /* Each node: the end of a sequence, of a game, or expanded. */
   for (int e = walk_begin(w); e != WALK_DONE; ) {
-    p->nodes++;
+    if ((++p->nodes & PROGRESS_TICK) == 0 && p->progress)
+      progress_note(p->progress, "perft", NULL, p->nodes, "nodes", walk_share(w));
     if (w->ply == depth) {
       p->count++;
     } else if (game_ended(g, &o)) {

@@ -28,6 +28,7 @@ typedef struct Perft {
   uint64_t *iset;         /* open addressing: 3 words a slot, 0 0 0 free */
   size_t iset_cap;        /* slots, a power of two */
   Walk walk;              /* the sequence being followed */
+  struct Progress *progress;  /* the progress display, or NULL */
 } Perft;
 
 void perft_init(Perft *p, Game *g, int base_ply, FILE *err);

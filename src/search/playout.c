@@ -5,6 +5,7 @@
 #include <string.h>
 #include "util/status.h"
 #include "search/playout.h"
+#include "search/progress.h"
 #include "util/diag.h"
 #include "util/stop.h"
 
@@ -28,11 +29,14 @@ int random_move(Game *g, const Move *moves, int n, uint64_t *rng) {
   return i;
 }
 
-int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err) {
+int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err,
+                 struct Progress *progress) {
   static Move moves[GAME_MAX_MOVES];
   uint64_t rng = seed;
   memset(out, 0, sizeof *out);
   for (uint64_t k = 0; k < n; k++) {
+    if (progress && (k & 255) == 0)
+      progress_note(progress, "playouts", NULL, k, "games", (double)k / (double)n);
     if (stop_requested) {
       char msg[160];
       return diag_fail(err, stop_message(msg, sizeof msg, out->games, "playouts"), "%s", msg);

@@ -30,7 +30,9 @@ int random_move(Game *g, const Move *moves, int n, uint64_t *rng);
 ** generator seeded by `seed`; the position is restored after each.
 ** Returns EXIT_OK, or EXIT_LIMIT when a game runs past GAME_MAX_PLY, or
 ** stop_message()'s status when stopped (stop.h) between two games (both
-** reported on err). */
-int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err);
+** reported on err).  `progress`, if not NULL, is the progress display. */
+struct Progress;
+int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err,
+                 struct Progress *progress);
 
 #endif

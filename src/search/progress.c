@@ -1,9 +1,10 @@
 /*
-** progress.c -- the progress line of the minimax and alphabeta searches.
+** progress.c -- the progress line of the long runs (progress.h).
 **
-** The estimate reads the explicit stack of frames: at each ply of the
-** current line, which of its moves is being searched out of how many.
-** Taking every subtree as the same size, the share of the tree done is
+** The estimate of a search reads its explicit stack of frames: at each
+** ply of the current line, which of its moves is being searched out of
+** how many.  Taking every subtree as the same size, the share of the
+** tree done is
 **   (i1 + (i2 + (i3 + ...) / n3) / n2) / n1
 ** (i_k of n_k at ply k).  Minimax searches each root move once in order,
 ** so that is the share of the whole solve.  Alpha-beta searches root
@@ -14,9 +15,12 @@
 #include <time.h>
 #include <unistd.h>
 #include "search/progress.h"
+#include "util/diag.h"
+#include "util/units.h"
 
 #define PROGRESS_INTERVAL 0.25  /* seconds between redraws */
-#define PROGRESS_FIRST 1.0      /* nothing is shown for shorter searches */
+#define PROGRESS_FIRST 1.0      /* nothing is shown for shorter runs */
+#define PROGRESS_WIDTH 79       /* a redrawn line never wraps */
 
 static double now(void) {
   struct timespec ts;
@@ -32,13 +36,28 @@ void progress_start(Progress *p, FILE *f) {
   p->last = p->start - PROGRESS_INTERVAL;
 }
 
-/* A count in a few characters: 950, 12.3k, 4.56M, 7.89G. */
-static const char *short_count(double n, char *buf, size_t size) {
-  if (n < 1e4) snprintf(buf, size, "%.0f", n);
-  else if (n < 1e6) snprintf(buf, size, "%.1fk", n / 1e3);
-  else if (n < 1e9) snprintf(buf, size, "%.2fM", n / 1e6);
-  else snprintf(buf, size, "%.2fG", n / 1e9);
-  return buf;
+/* Whether to draw now; the time since the start into *elapsed. */
+static int due(Progress *p, int force, double *elapsed) {
+  double t = now();
+  if (p == NULL || p->f == NULL) return 0;
+  if (p->tty && t - p->start < PROGRESS_FIRST) return 0;
+  if (!force && t - p->last < PROGRESS_INTERVAL) return 0;
+  p->last = t;
+  *elapsed = t > p->start ? t - p->start : 1e-9;
+  return 1;
+}
+
+/* Puts the line: redrawn in place (cut to the width) on a terminal. */
+static void put_line(Progress *p, char *line) {
+  if (p->tty) {
+    line[PROGRESS_WIDTH - 1] = '\0';
+    fprintf(p->f, "\r%-*s", PROGRESS_WIDTH - 1, line);
+    diag_transient(p->f, PROGRESS_WIDTH - 1);
+  } else {
+    fprintf(p->f, "%s\n", line);
+  }
+  fflush(p->f);
+  p->shown = p->tty;
 }
 
 /* The share of the root move's subtree searched, from plies 1..ply-1. */
@@ -54,39 +73,57 @@ static double subtree_share(const Search *s, int ply) {
 }
 
 void progress_update(Progress *p, const Search *s, int ply) {
-  double t = now(), elapsed, share;
-  char a[16], b[16], move[64];
+  double elapsed, share;
+  char line[256], a[16], b[16], t[24], left[24], move[64];
   const SolveResult *r = &s->result;
-  if (p->f == NULL || t - p->last < PROGRESS_INTERVAL
-      || (p->tty && t - p->start < PROGRESS_FIRST))
-    return;
-  p->last = t;
+  if (!due(p, 0, &elapsed)) return;
   share = subtree_share(s, ply);
-  if (t <= p->start) t = p->start + 1e-9;
-  elapsed = t - p->start;
-  fprintf(p->f, "%s%s positions, %s/s, %.1f s", p->tty ? "\r" : "", short_count((double)s->nodes, a, sizeof a),
-          short_count((double)s->nodes / elapsed, b, sizeof b), elapsed);
+  int n = snprintf(line, sizeof line, "searching: %s positions, %s/s, %s",
+                   units_count((double)s->nodes, a, sizeof a),
+                   units_count((double)s->nodes / elapsed, b, sizeof b),
+                   units_seconds(elapsed, t, sizeof t));
   if (s->root_pass == 0 && r->nmoves > 0) {
     /* One pass over the root moves in order (minimax). */
     double done = ((double)s->root_move + share) / (double)r->nmoves;
-    fprintf(p->f, "; move %d of %d, %.0f%% done", s->root_move + 1, r->nmoves, 100 * done);
-    if (done > 0.01) fprintf(p->f, ", about %.0f s left", elapsed * (1 - done) / done);
+    n += snprintf(line + n, sizeof line - (size_t)n, "; move %d of %d, %.0f%% done",
+                  s->root_move + 1, r->nmoves, 100 * done);
+    if (done > 0.01)
+      snprintf(line + n, sizeof line - (size_t)n, ", about %s left",
+               units_seconds(elapsed * (1 - done) / done, left, sizeof left));
   } else if (r->nmoves > 0 && s->root_move < r->nmoves) {
     move[0] = '\0';
     game_format_move(s->g, &r->moves[s->root_move], move, sizeof move);
     move[sizeof move - 1] = '\0';
-    fprintf(p->f, "; search %llu, of %s: %.0f%% done", (unsigned long long)s->root_pass,
-            move, 100 * share);
+    snprintf(line + n, sizeof line - (size_t)n, "; search %llu, of %s: %.0f%% done",
+             (unsigned long long)s->root_pass, move, 100 * share);
   }
-  fputs(p->tty ? "   " : "\n", p->f);
-  fflush(p->f);
-  p->shown = p->tty;
+  put_line(p, line);
+}
+
+void progress_note(Progress *p, const char *doing, const char *how, uint64_t count,
+                   const char *unit, double done) {
+  double elapsed;
+  char line[256], a[16], b[16], t[24], left[24];
+  if (p == NULL || p->f == NULL) return;
+  int fresh = p->doing == NULL || strcmp(p->doing, doing) != 0;
+  if (!due(p, fresh, &elapsed)) return;
+  p->doing = doing;
+  /* The most telling first: a line too long for the terminal is cut. */
+  int n = snprintf(line, sizeof line, "%s: %s %s, %s/s, %s", doing,
+                   units_count((double)count, a, sizeof a), unit,
+                   units_count((double)count / elapsed, b, sizeof b),
+                   units_seconds(elapsed, t, sizeof t));
+  if (done > 0) {
+    n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f%% done", 100 * done);
+    if (done > 0.01 && done < 1)
+      n += snprintf(line + n, sizeof line - (size_t)n, ", about %s left",
+                    units_seconds(elapsed * (1 - done) / done, left, sizeof left));
+  }
+  if (how != NULL) snprintf(line + n, sizeof line - (size_t)n, "; %s", how);
+  put_line(p, line);
 }
 
 void progress_end(Progress *p) {
-  if (p->f != NULL && p->shown) {
-    fprintf(p->f, "\r%79s\r", "");
-    fflush(p->f);
-  }
-  p->shown = 0;
+  if (p != NULL && p->f != NULL && p->shown) diag_clear_transient();
+  if (p != NULL) p->shown = 0;
 }

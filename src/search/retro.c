@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 #include "util/status.h"
+#include "search/progress.h"
 #include "search/retro.h"
 #include "util/stop.h"
 
@@ -240,8 +241,9 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   if (stop_requested) return -4;
   if (set->n > r->max_positions) return -2;
   if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
-  if (a && r->progress && (set->n & 0xffff) == 0)
-    fprintf(stderr, "\rretro: %zu positions stored, %zu reached", set->n, r->states.n);
+  if (a && r->progress && (set->n & 0xfff) == 0)
+    progress_note(r->progress, "retrograde analysis, enumerating", NULL, r->states.n,
+                  "positions", -1);
   if (set->n > r->class_cap) {
     size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
     if (grow_class_arrays(r, cap) < 0) return -1;
@@ -671,8 +673,7 @@ int retro_solve(Retro *r, Search *s) {
   double t0 = seconds_now();
   if (enumerate(r) != EXIT_OK) return r->status;
   double t1 = seconds_now();
-  if (r->progress) fprintf(stderr, "\rretro: %llu positions, %llu stored; labelling...",
-                           (unsigned long long)r->positions, (unsigned long long)r->stored);
+  progress_note(r->progress, "retrograde analysis, labelling", NULL, r->stored, "positions", -1);
   if (build_parents(r) < 0) return out_of_memory(r);
   if (r->scored) {
     if (propagate_scores(r) != EXIT_OK) return r->status;
@@ -682,7 +683,6 @@ int retro_solve(Retro *r, Search *s) {
     for (size_t c = 0; c < r->stored; c++)
       r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
   }
-  if (r->progress) fprintf(stderr, "\r%60s\r", "");
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = seconds_now() - t1;
   s->nodes = r->positions;     /* every position was expanded once */

@@ -37,7 +37,7 @@ typedef struct Retro {
   int base_ply;
   uint64_t max_positions;   /* stop beyond this many stored positions */
   size_t memory_limit;      /* bytes; 0: none */
-  int progress;             /* report progress on stderr */
+  struct Progress *progress; /* the progress display, or NULL */
   double enumerate_seconds, label_seconds;
   /* Results of the enumeration. */
   uint64_t positions;       /* distinct reachable positions */

@@ -10,6 +10,7 @@
 #include "search/db.h"
 #include "search/minimax.h"
 #include "search/solvers.h"
+#include "util/file.h"
 #include "util/status.h"
 
 static int run_alphabeta(SolveJob *j);
@@ -251,9 +252,19 @@ static int run_alphabeta(SolveJob *j) {
     int st = expected_begin(j);
     return st != EXIT_OK ? st : star1_solve(&j->exp);
   }
-  if (o->tt_mib > 0 && j->tt == NULL && (j->tt = tt_new(o->tt_mib)) == NULL) {
-    fputs("gsolve: error: out of memory\n", j->err);
-    return EXIT_LIMIT;
+  if (o->tt_mib > 0 && j->tt == NULL) {
+    if ((j->tt = tt_new(o->tt_mib)) == NULL)
+      return file_memory_refused(j->err, "--tt-size", o->tt_mib, "a table");
+    /* It halved until it fitted: say so, with what was free before it
+    ** (under ulimit -v the table's untouched pages count as used). */
+    if (tt_bytes(j->tt) < (o->tt_mib << 20) && j->err != NULL && !o->quiet) {
+      int limited;
+      size_t free_bytes = file_memory_free(&limited);
+      if (limited) free_bytes += tt_bytes(j->tt);
+      fprintf(j->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
+              "the table has %zu MiB\n", o->tt_mib, free_bytes >> 20,
+              limited ? "left under ulimit -v" : "free", tt_bytes(j->tt) >> 20);
+    }
   }
   alphabeta_options(&j->ab);
   j->ab.all_moves = o->all_moves;
@@ -268,10 +279,7 @@ static int run_minimax(SolveJob *j) {
   return minimax_solve(&j->search);
 }
 
-/* The retrograde solver's memory limit without --memory: three quarters
-** of the physical memory, so that it stops with a message rather than
-** being killed by the system.  0 (none) if the size is unknown. */
-static size_t default_memory(void) {
+size_t solver_default_memory(void) {
   long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
   if (pages <= 0 || size <= 0) return 0;
   return (size_t)pages / 4 * 3 * (size_t)size;
@@ -287,8 +295,8 @@ static int run_retro(SolveJob *j) {
   }
   if (o->max_positions) j->retro.max_positions = o->max_positions;
   /* Expected values take --memory alone (their tables are the retro's). */
-  j->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : vector ? 0 : default_memory();
-  j->retro.progress = o->progress;
+  j->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : vector ? 0 : solver_default_memory();
+  j->retro.progress = &j->progress;
   if (o->no_symmetry) j->retro.canonical = NULL;
   if (vector) return retro_solve_vector(&j->retro, &j->exp);
   int st = retro_solve(&j->retro, &j->search);
@@ -303,6 +311,12 @@ static int run_db(SolveJob *j) {
   j->from_db = 1;
   int st = db_read(&j->retro, j->o->db, j->g->name, j->db_params, j->rules_hash, j->err);
   return st != EXIT_OK ? st : retro_answer(&j->retro, &j->search);
+}
+
+/* The engine's solver's progress, on the job's progress line. */
+static void engine_progress(void *arg, const char *how, uint64_t nodes, double done) {
+  SolveJob *j = arg;
+  progress_note(&j->progress, "solving", how, nodes, "positions", done);
 }
 
 /* The engine's own solver, through the game interface: every root
@@ -323,6 +337,10 @@ static int run_engine(SolveJob *j) {
   eo.all_moves = j->o->all_moves;
   eo.table_mib = j->o->tt_mib;
   eo.err = j->err;
+  if (j->o->progress) {
+    eo.progress = engine_progress;
+    eo.progress_arg = j;
+  }
   memset(&a, 0, sizeof a);
   a.moves = j->engine_moves;
   int st = g->vt->solve(g, &eo, &a);

@@ -51,6 +51,7 @@ typedef struct SolveOptions {
   int no_symmetry;          /* --no-symmetry */
   const char *db;           /* --db FILE */
   int progress;             /* 1: a progress display on stderr */
+  int quiet;                /* --quiet: no notes */
   int pv;                   /* --pv will follow the solve */
   EngineSolveOptions engine;   /* --threads, --without, --book, --weak */
 } SolveOptions;
@@ -110,6 +111,12 @@ int solver_choose(SolveJob *j);
 
 /* Runs the chosen solver on the engine's current position; a status. */
 int solver_run(SolveJob *j);
+
+/* The memory limit of retrograde analysis and --count without --memory:
+** three quarters of the physical memory, so that they stop with a
+** message rather than being killed by the system.  0 (none) if the size
+** is unknown. */
+size_t solver_default_memory(void);
 
 /* The name the report gives: the solver's, the engine's for its own
 ** solver ("native-connect4"), "db" for an answer read from a database. */

@@ -26,3 +26,14 @@ int walk_grow(Walk *w) {
   w->cap = cap;
   return 0;
 }
+
+double walk_share(const Walk *w) {
+  double share = 0, weight = 1;
+  for (int d = 0; d < w->open; d++) {
+    const WalkFrame *f = &w->frames[d];
+    if (f->nmoves <= 0) break;
+    share += weight * (double)(f->i > 0 ? f->i : 0) / (double)f->nmoves;
+    weight /= (double)f->nmoves;
+  }
+  return share;
+}

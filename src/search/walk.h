@@ -177,4 +177,9 @@ static inline void walk_unwind(Walk *w) {
   w->ms.top = 0;
 }
 
+/* The share of the tree walked so far, taking the subtrees of a node's
+** moves as equal in size: (i1 + (i2 + ...) / n2) / n1, move i_k of n_k at
+** each open node.  An estimate for a progress display. */
+double walk_share(const Walk *w);
+
 #endif

@@ -79,7 +79,23 @@ void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...) {
             d->filename, DIAG_MAX_ERRORS);
 }
 
+static FILE *transient_f;          /* a progress line is on it ... */
+static int transient_width;        /* ... this wide */
+
+void diag_transient(FILE *f, int width) {
+  transient_f = f;
+  transient_width = width;
+}
+
+void diag_clear_transient(void) {
+  if (transient_f == NULL) return;
+  fprintf(transient_f, "\r%*s\r", transient_width, "");
+  fflush(transient_f);
+  transient_f = NULL;
+}
+
 int diag_vfail(FILE *err, int status, const char *fmt, va_list ap) {
+  diag_clear_transient();
   if (err != NULL) {
     fputs("gsolve: error: ", err);
     vfprintf(err, fmt, ap);

@@ -51,4 +51,12 @@ int diag_fail(FILE *err, int status, const char *fmt, ...)
 int diag_vfail(FILE *err, int status, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
+/* A line redrawn in place on a terminal (the progress display) is
+** "transient": a message printed meanwhile would land on its end.
+** diag_transient(f, width) says such a line of `width` columns is on f
+** (f NULL: none is); diag_clear_transient() erases it, as diag_vfail and
+** stop_message do before their message. */
+void diag_transient(FILE *f, int width);
+void diag_clear_transient(void);
+
 #endif

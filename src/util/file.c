@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -259,4 +260,52 @@ size_t file_memory_bytes(void) {
   if (pages <= 0 || size <= 0) return 0;
   if ((uint64_t)pages > SIZE_MAX / (uint64_t)size) return SIZE_MAX;
   return (size_t)pages * (size_t)size;
+}
+
+size_t file_memory_free(int *limited) {
+  size_t avail = 0;
+  char line[256];
+  FILE *f = fopen("/proc/meminfo", "r");
+  *limited = 0;
+  if (f != NULL) {
+    unsigned long long kib;
+    while (fgets(line, sizeof line, f) != NULL)
+      if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+        avail = kib > SIZE_MAX / 1024 ? SIZE_MAX : (size_t)kib * 1024;
+        break;
+      }
+    fclose(f);
+  }
+  if (avail == 0) avail = file_memory_bytes();
+  /* Under ulimit -v, the room left in the address space. */
+  struct rlimit rl;
+  if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+    size_t used = 0;
+    FILE *s = fopen("/proc/self/status", "r");
+    if (s != NULL) {
+      unsigned long long kib;
+      while (fgets(line, sizeof line, s) != NULL)
+        if (sscanf(line, "VmSize: %llu kB", &kib) == 1) used = (size_t)kib * 1024;
+      fclose(s);
+    }
+    size_t room = (size_t)rl.rlim_cur > used ? (size_t)rl.rlim_cur - used : 0;
+    if (avail == 0 || room < avail) {
+      avail = room;
+      *limited = 1;
+    }
+  }
+  return avail;
+}
+
+int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what) {
+  int limited;
+  size_t free_mib = file_memory_free(&limited) >> 20;
+  if (err == NULL) return EXIT_LIMIT;
+  fprintf(err, "gsolve: error: out of memory for %s %zu: %s of %zu MiB does not fit", flag, mib,
+          what, mib);
+  if (free_mib > 0)
+    fprintf(err, " (about %zu MiB %s)", free_mib,
+            limited ? "left under the address-space limit, ulimit -v" : "free");
+  fprintf(err, "; give a smaller %s\n", flag);
+  return EXIT_LIMIT;
 }

@@ -85,4 +85,15 @@ char *file_escape(const void *s, size_t n, char *buf, size_t size);
 ** can be loaded, which bounds what a reader accepts. */
 size_t file_memory_bytes(void);
 
+/* The memory a new allocation can still have, in bytes (0 if unknown):
+** the kernel's estimate of available memory (MemAvailable), or less
+** under an address-space limit (ulimit -v), which *limited then says. */
+size_t file_memory_free(int *limited);
+
+/* Reports on err that `flag` asked for `mib` MiB that the memory cannot
+** give, with what is free: "gsolve: error: out of memory for --tt-size
+** 100000: a table of 100000 MiB does not fit (about 2100 MiB free); give
+** a smaller --tt-size".  Returns EXIT_LIMIT. */
+int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what);
+
 #endif

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/diag.h"
 #include "util/status.h"
 
 volatile sig_atomic_t stop_requested = STOP_NONE;
@@ -70,6 +71,7 @@ double stop_elapsed(void) {
 
 int stop_message(char *buf, size_t n, uint64_t count, const char *what) {
   char head[64];
+  diag_clear_transient();      /* the message follows: not on a progress line */
   if (stop_requested == STOP_TIME)
     snprintf(head, sizeof head, "time limit of %u second%s reached", limit_seconds,
              limit_seconds == 1 ? "" : "s");

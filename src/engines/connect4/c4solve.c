@@ -137,6 +137,9 @@ struct C4Solver {
   int done;                  /* a thread finished: the others stop */
   uint64_t *busy;            /* threads: keys being searched (ABDADA) */
   Root root;
+  /* The progress display of the solve under way (c4_solve), or NULL. */
+  const C4Query *query;      /* its progress callback */
+  C4Progress progress;       /* the phase; nodes of the jobs finished */
 };
 typedef struct C4Solver Solver;
 
@@ -342,12 +345,33 @@ static int signalled(void) { return __atomic_load_n(&stop_requested, __ATOMIC_RE
 ** (at every node it cost 4% of the instructions) and then unwinds on
 ** wk->stopped alone, so that no stopped search stores a value. */
 #define POLL_NODES 256
+#define PROGRESS_NODES 65536
+static void report_progress(Worker *wk);
 static int poll_stop(Worker *wk) {
+  if (wk->id == 0 && wk->s->query && (wk->nodes & (PROGRESS_NODES - 1)) == 0) report_progress(wk);
   return wk->stopped = signalled() || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
                        __atomic_load_n(&wk->s->done, __ATOMIC_RELAXED);
 }
 
 static int stopping(const Worker *wk) { return wk->stopped; }
+
+/* Tells the caller's progress callback how far the solve is: the first
+** thread's nodes stand for every thread's (the others' counters are
+** theirs alone to read), and the root's score range while it narrows. */
+static void report_progress(Worker *wk) {
+  Solver *s = wk->s;
+  C4Progress p = s->progress;
+  p.nodes += wk->nodes * (uint64_t)s->threads;
+  if (!wk->probe) {
+    /* The range of the position being solved: the root's, or a move's
+    ** child's (--all-moves), seen from the root's mover. */
+    pthread_mutex_lock(&s->root.lock);
+    p.lo = p.move ? -s->root.hi : s->root.lo;
+    p.hi = p.move ? -s->root.lo : s->root.hi;
+    pthread_mutex_unlock(&s->root.lock);
+  }
+  s->query->progress(&p, s->query->progress_arg);
+}
 
 /* The move part of a table datum: column + 1 as the entry's key sees
 ** the board (mirrored when `flipped`), above the value byte; 0 (none)
@@ -788,13 +812,22 @@ void c4_reset(C4Solver *s) {
     if (s->near[i]) c4t_clear(s->near[i]);
 }
 
+/* The solve's progress callback is dropped with the query. */
+static int c4_solve_end(Solver *s, int rc) {
+  s->query = NULL;
+  return rc;
+}
+
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
   if (q->width != s->g.w || q->height != s->g.h) return -1;
   memset(ans, 0, sizeof *ans);
   int cells = s->g.cells, moves = q->moves, ok;
   uint64_t cur = q->cur, mask = q->mask;
+  s->query = q->progress ? q : NULL;
+  memset(&s->progress, 0, sizeof s->progress);
+  s->progress.nmoves = popcount(possible(&s->g, mask));
   ans->score = solve_job(s, cur, mask, moves, q->weak, &ok, ans);
-  if (!ok) return -2;
+  if (!ok) return c4_solve_end(s, -2);
   ans->plies = c4_plies_from_score(cells, moves, ans->score);
   /* Every legal move, column order: one that wins at once scores
   ** (cells + 1 - moves) / 2; else minus the child's score.  Without
@@ -804,6 +837,10 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
   for (int col = 0; col < s->g.w && !q->root_only; col++) {
     uint64_t m = possible(&s->g, mask) & column_mask(&s->g, col);
     if (!m) continue;
+    s->progress.move = ans->nmoves + 1;
+    s->progress.nodes = ans->nodes;
+    s->progress.lo = 1;         /* no range: a probe of the move, or ... */
+    s->progress.hi = 0;         /* ... its solve, which sets one */
     int v, exact = 1;
     if (winning_cells(&s->g, cur, mask) & m) v = (cells + 1 - moves) / 2;
     else if (moves + 1 == cells) v = 0;
@@ -813,14 +850,14 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *ans) {
       v = r <= -root ? root : -r;
       exact = v == root;
     }
-    if (!ok) return -2;
+    if (!ok) return c4_solve_end(s, -2);
     if (q->weak) v = v > 0 ? 1 : v < 0 ? -1 : 0;
     ans->col[ans->nmoves] = col;
     ans->move_score[ans->nmoves] = v;
     ans->move_exact[ans->nmoves] = exact;
     ans->nmoves++;
   }
-  return 0;
+  return c4_solve_end(s, 0);
 }
 
 /* ---- opening books ------------------------------------------------- */
@@ -858,8 +895,22 @@ static Pos *next_level(const Solver *s, const Pos *in, size_t n, size_t *out_n, 
   return out;
 }
 
+/* The book's progress while one of its positions is searched. */
+typedef struct BookProgress {
+  void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes, void *arg);
+  void *arg;
+  int stones;
+  size_t done, positions;
+} BookProgress;
+
+static void book_node_progress(const C4Progress *p, void *arg) {
+  BookProgress *b = arg;
+  b->progress(b->stones, b->done, b->positions, p->nodes, b->arg);
+}
+
 int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
-                 void (*progress)(int stones, size_t positions, void *arg), void *arg) {
+                 void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,
+                                  void *arg), void *arg) {
   if (to > s->g.cells - 1) to = s->g.cells - 1;
   Pos **level = calloc((size_t)to + 1, sizeof *level);
   size_t *count = calloc((size_t)to + 1, sizeof *count);
@@ -868,17 +919,24 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
   if (!level || !count || !(level[0] = malloc(sizeof(Pos)))) goto done;
   level[0][0] = (Pos){ 0, 0, 0 };
   count[0] = 1;
-  for (int d = 1; d <= to; d++)
+  for (int d = 1; d <= to; d++) {
+    if (progress) progress(d, 0, 0, 0, arg);
     if (!(level[d] = next_level(s, level[d - 1], count[d - 1], &count[d], &stopped))) {
       if (stopped) st = -2;
       goto done;
     }
+  }
   /* Deepest first: each level is then looked up by the next one. */
   const C4Book *saved = s->book;
   s->book = book;
   st = 0;
+  BookProgress bp = { progress, arg, 0, 0, 0 };
+  C4Query bq;
+  memset(&bq, 0, sizeof bq);
+  bq.progress = book_node_progress;
+  bq.progress_arg = &bp;
+  s->query = progress ? &bq : NULL;
   for (int d = to; d >= 0 && st == 0; d--) {
-    if (progress) progress(d, count[d], arg);
     uint64_t *keys = malloc((count[d] + 1) * sizeof *keys);
     int8_t *scores = malloc(count[d] + 1);
     if (!keys || !scores) st = -1;
@@ -886,6 +944,12 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
       C4Answer a;
       int ok;
       memset(&a, 0, sizeof a);
+      if (progress) progress(d, i, count[d], *nodes, arg);
+      bp.stones = d;
+      bp.done = i;
+      bp.positions = count[d];
+      memset(&s->progress, 0, sizeof s->progress);
+      s->progress.nodes = *nodes;
       keys[i] = level[d][i].key;
       scores[i] = (int8_t)solve_job(s, level[d][i].cur, level[d][i].mask, d, 0, &ok, &a);
       *nodes += a.nodes;
@@ -896,6 +960,7 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
     free(scores);
   }
   s->book = saved;
+  s->query = NULL;
 done:
   if (level)
     for (int d = 0; d <= to; d++) free(level[d]);

@@ -10,6 +10,13 @@
 #include <stdint.h>
 #include "engines/connect4/c4book.h"
 
+/* How far a c4_solve is, for a progress display. */
+typedef struct C4Progress {
+  uint64_t nodes;           /* searched so far (other threads' estimated) */
+  int move, nmoves;         /* 0: the position's score; k: move k of nmoves */
+  int lo, hi;               /* the score being found lies in [lo, hi] */
+} C4Progress;
+
 typedef struct C4Query {
   int width, height;
   uint64_t cur, mask;       /* stones of the player to move; all stones */
@@ -18,7 +25,12 @@ typedef struct C4Query {
   int all_moves;            /* every legal move's exact score; else the
                                optimal ones exact and the others bounded */
   int root_only;            /* only the position's score (no nmoves) */
+  /* Optional: told now and then (every 65536 nodes of the first thread)
+  ** how far the solve is; it is called on the calling thread. */
+  void (*progress)(const C4Progress *p, void *arg);
+  void *progress_arg;
 } C4Query;
+
 
 typedef struct C4Answer {
   int score;                /* Pons' score for the player to move */
@@ -81,10 +93,13 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
 /* Solves every position of `to` stones down to 0 stones reachable from
 ** the empty board (deepest first, each level then used as a book for the
 ** next) into `book`, counting the nodes searched into *nodes.
-** `progress`, if set, is told each level's size.  0, -1 out of memory,
-** -2 stopped. */
+** `progress`, if set, is told before each level is listed (positions 0)
+** and each position is solved: its stones, its index among the level's
+** `positions`, and the nodes so far.
+** 0, -1 out of memory, -2 stopped. */
 int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
-                 void (*progress)(int stones, size_t positions, void *arg), void *arg);
+                 void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,
+                                  void *arg), void *arg);
 
 /* Plies to the end from Pons' score at `moves` stones on `cells` cells. */
 int c4_plies_from_score(int cells, int moves, int score);

@@ -28,6 +28,7 @@
 #include <string.h>
 #include "engines/engines.h"
 #include "engines/connect4/c4solve.h"
+#include "util/file.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -269,7 +270,9 @@ static int c4_solver(C4 *c, const EngineSolveOptions *o) {
   }
   cfg.book = c->book;
   if (o->table_mib == 0) cfg.without |= C4_NO_TABLE;
-  if ((c->solver = c4_new(c->w, c->h, &cfg)) == NULL) return c4_out_of_memory(o->err);
+  if ((c->solver = c4_new(c->w, c->h, &cfg)) == NULL)
+    return o->table_mib ? file_memory_refused(o->err, "--tt-size", o->table_mib, "the solver's table")
+                        : c4_out_of_memory(o->err);
   return EXIT_OK;
 }
 
@@ -279,6 +282,18 @@ static int c4_stopped(uint64_t nodes, FILE *err) {
   int st = stop_message(msg, sizeof msg, nodes, "nodes");
   if (err) fprintf(err, "gsolve: error: %s\n", msg);
   return st;
+}
+
+/* The solve's progress in words: which score is being found (the
+** position's, or a move's) and the range it is known to lie in. */
+static void c4_solve_progress(const C4Progress *p, void *arg) {
+  const EngineSolveOptions *o = arg;
+  char how[96];
+  int n = p->move ? snprintf(how, sizeof how, "move %d of %d", p->move, p->nmoves)
+                  : snprintf(how, sizeof how, "score");
+  if (p->lo < p->hi)
+    snprintf(how + n, sizeof how - (size_t)n, " in %+d..%+d", p->lo, p->hi);
+  o->progress(o->progress_arg, how, p->nodes, -1);
 }
 
 /* Every root move's exact Pons score (hence value and plies), or with
@@ -294,6 +309,10 @@ static int c4_engine_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a
   q.weak = o->weak;
   q.all_moves = o->all_moves;
   q.root_only = o->root_only;
+  if (o->progress) {
+    q.progress = c4_solve_progress;
+    q.progress_arg = (void *)o;
+  }
   if (!o->keep_table) c4_reset(c->solver);
   if (c4_solve(c->solver, &q, &a) != 0)
     return stop_requested ? c4_stopped(a.nodes, o->err) : c4_out_of_memory(o->err);
@@ -313,8 +332,20 @@ static int c4_engine_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a
 }
 
 /* --make-book: the positions of 0..depth stones from the empty board. */
+/* The book's progress: the level being solved and how far into it. */
+static void c4_book_progress(int stones, size_t done, size_t positions, uint64_t nodes,
+                             void *arg) {
+  const EngineSolveOptions *o = arg;
+  char how[96];
+  if (positions == 0)
+    snprintf(how, sizeof how, "listing the positions of %d stone%s", stones, stones == 1 ? "" : "s");
+  else
+    snprintf(how, sizeof how, "%d stone%s: %zu of %zu", stones, stones == 1 ? "" : "s",
+             done + 1, positions);
+  o->progress(o->progress_arg, how, nodes, -1);
+}
+
 static int c4_engine_make_book(Game *g, const EngineSolveOptions *o, int depth, const char *path,
-                               void (*progress)(int, size_t, void *), void *arg,
                                EngineBookInfo *info) {
   C4 *c = (C4 *)g;
   int st = c4_solver(c, o);
@@ -322,7 +353,8 @@ static int c4_engine_make_book(Game *g, const EngineSolveOptions *o, int depth, 
   C4Book *b = c4book_new(c->w, c->h);
   if (!b) return c4_out_of_memory(o->err);
   uint64_t nodes = 0;
-  int rc = c4_make_book(c->solver, depth, b, &nodes, progress, arg);
+  int rc = c4_make_book(c->solver, depth, b, &nodes, o->progress ? c4_book_progress : NULL,
+                        (void *)o);
   if (rc == -2) st = c4_stopped(nodes, o->err);
   else if (rc != 0) st = c4_out_of_memory(o->err);
   else st = c4book_save(b, path, o->err);
