@@ -77,6 +77,17 @@ check "gtp: ... with a legal move ($gt_out)" "= ||= ||" "$gt_legal"
 gt_out=$(printf 'boardsize 19\ntime_left b 0 1\ngenmove b\nboardsize 3\ntime_settings 0 1 0\ngenmove b\nquit\n' \
   | gs gtp games/go.game | grep '^[=?]' | sed -n 6p)
 check "gtp: after a genmove stopped by its time, the next one is not stopped" "= B2" "$gt_out"
+# The stop reaches the depth-1 search too (the leaves at its horizon, and
+# the ordering of the root's moves by eval): with 10 ms left, a 19x19
+# genmove adds little to the session's start-up (it was 0.7 s late on an
+# idle machine, 2.4 s under load).  Milliseconds, against a session
+# without the genmove.
+gt_ms() { gt_t0=$(date +%s%N); printf "$1" | gs gtp games/go.game >/dev/null; echo $((($(date +%s%N) - gt_t0) / 1000000)); }
+gt_base=$(gt_ms 'boardsize 19\ntime_left b 0 1\nquit\n')
+gt_gen=$(gt_ms 'boardsize 19\ntime_left b 0 1\ngenmove b\nquit\n')
+case $BUILD in *asan*|*tsan*) gt_bound=2000 ;; *) gt_bound=500 ;; esac
+check "gtp: a 19x19 genmove with 10 ms left takes under $gt_bound ms more than the start-up (${gt_gen} - ${gt_base} ms)" \
+  yes "$([ $((gt_gen - gt_base)) -lt "$gt_bound" ] && echo yes || echo no)"
 gt_out=$(printf 'time_settings 1 2\ntime_settings -1 0 0\ntime_left x 1 1\ntime_left b 1 -2\ntime_left w 10 0\nknown_command time_left\n' \
   | gs gtp games/go.game | tr '\n' '|')
 check "gtp: time_settings and time_left check their arguments" \

@@ -105,9 +105,15 @@ C4Table *c4t_new(size_t mib) {
   size_t bytes = mib << 20;
   t->maxbits = MIN_BITS;
   while (t->maxbits < 40 && ((size_t)2 << t->maxbits) * sizeof(Bucket) <= bytes) t->maxbits++;
+  /* When the memory (or an address-space limit, ulimit -v) refuses the
+  ** size, the table halves until it fits: a smaller table only slows the
+  ** search down, where a bare "out of memory" would not say which of the
+  ** program's tables to shrink (the VM solvers' table does the same). */
+  while ((t->b = table_alloc(t, ((size_t)1 << t->maxbits) * sizeof(Bucket))) == NULL
+         && t->maxbits > MIN_BITS)
+    t->maxbits--;
   t->nbuckets = (size_t)1 << t->maxbits;
   t->bits = t->maxbits < START_BITS ? t->maxbits : START_BITS;
-  t->b = table_alloc(t, t->nbuckets * sizeof(Bucket));
   t->captouched = t->nbuckets / 8 + 1024;
   t->touched = malloc(t->captouched * sizeof *t->touched);
   if (!t->b || !t->touched) { c4t_free(t); return NULL; }
