@@ -23,7 +23,7 @@ OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
-.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install uninstall opcode-table
+.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install uninstall opcode-table man
 all: gsolve
 
 help:
@@ -37,6 +37,7 @@ help:
 	@echo "make install    gsolve, its man page and the games under PREFIX (/usr/local), DESTDIR"
 	@echo "make uninstall  remove what make install put there (same PREFIX, DESTDIR)"
 	@echo "make opcode-table  docs/language.md's instruction table from src/compiler/opcodes.def"
+	@echo "make man        docs/gsolve.1: an entry for each option of the table it lacks"
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
@@ -161,6 +162,13 @@ ASAN_CFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-
 gsolve-asan: $(MAIN_O) $(BUILD)/libgsolve.a
 	$(CC) $(CFLAGS) -o $(BUILD)/gsolve $^ $(LDLIBS)
 
+# docs/gsolve.1's options kept in step with the options table (src/cli/
+# options.c, as --help-options prints it): an entry made from the table
+# for each option the man page lacks, none for an option the table no
+# longer has (tests/t_help.sh fails while they disagree).
+man: gsolve
+	python3 tests/gen_man_options.py --update ./gsolve docs/gsolve.1
+
 # docs/language.md's instruction table, printed from src/compiler/opcodes.def
 # (tests/t_opcodes.sh fails while they disagree).
 opcode-table:
@@ -207,7 +215,7 @@ fuzz: fuzz-build
 
 FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_gtp.c \
                   fuzz/fuzz_db.c fuzz/fuzz_book.c
-$(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
+$(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) fuzz/fuzz_checksum.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 
 clean:

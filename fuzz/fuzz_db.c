@@ -21,6 +21,7 @@
 #include "search/db.h"
 #include "search/retro.h"
 #include "search/search.h"
+#include "fuzz_checksum.h"
 
 /* The sources of the games in fuzz/db_games (kept identical: the seeds were
 ** built from those files, and the rules hash must match). */
@@ -102,22 +103,6 @@ static const char *input_file(const uint8_t *data, size_t size) {
   return path;
 }
 
-
-/* The input with its last 8 bytes replaced by the FNV-1a checksum of the
-** rest, as both formats end: without it, almost no mutation would get past
-** the checksum to the checks behind it. */
-static uint8_t *with_checksum(const uint8_t *data, size_t size) {
-  uint8_t *copy = malloc(size ? size : 1);
-  if (!copy) abort();
-  memcpy(copy, data, size);
-  if (size >= 8) {
-    uint64_t h = 0xcbf29ce484222325ULL;
-    for (size_t i = 0; i < size - 8; i++) { h ^= copy[i]; h *= 0x100000001b3ULL; }
-    for (int i = 0; i < 8; i++) copy[size - 8 + (size_t)i] = (uint8_t)(h >> (8 * i));
-  }
-  return copy;
-}
-
 static void run_db(const uint8_t *data, size_t size) {
   Target *t = targets();
   const char *path = input_file(data, size);
@@ -142,11 +127,7 @@ static void run_db(const uint8_t *data, size_t size) {
 
 /* Each input as given, then with a valid checksum. */
 int fuzz_db_one(const uint8_t *data, size_t size) {
-  uint8_t *fixed = with_checksum(data, size);
-  run_db(data, size);
-  run_db(fixed, size);
-  free(fixed);
-  return 0;
+  return fuzz_as_given_and_fixed(data, size, run_db);
 }
 
 #ifndef FUZZ_NO_MAIN

@@ -63,7 +63,9 @@ check "gtp: one answer per line whatever its length and bytes" \
 # move.  With no time left (time_left b 0 1: the least, 10 ms) not even
 # depth 1 ends, and the first legal move is played; then, with no limit
 # (time_settings 0 1 0), a 3x3 genmove solves exactly (b2): the stop
-# that ended the first search does not stop the next.
+# that ended the first search does not stop the next.  (The 3x3 solve takes
+# 0.7 s of CPU: --move-time 120, not the default 10 s, so that a loaded
+# machine, where it took over 10 s, does not stop it.)
 gt_start=$(date +%s)
 gt_out=$(printf 'boardsize 19\ntime_settings 0 1 1\ngenmove b\nquit\n' | gs gtp games/go.game | grep '^[=?]' | sed -n 3p)
 gt_secs=$(($(date +%s) - gt_start))
@@ -75,8 +77,24 @@ gt_move=$(printf '%s' "$gt_out" | sed -n 's/^= //p')
 gt_legal=$(printf 'boardsize 19\nplay b %s\n' "$gt_move" | gs gtp games/go.game | tr '\n' '|')
 check "gtp: ... with a legal move ($gt_out)" "= ||= ||" "$gt_legal"
 gt_out=$(printf 'boardsize 19\ntime_left b 0 1\ngenmove b\nboardsize 3\ntime_settings 0 1 0\ngenmove b\nquit\n' \
-  | gs gtp games/go.game | grep '^[=?]' | sed -n 6p)
+  | gs gtp games/go.game --move-time 120 | grep '^[=?]' | sed -n 6p)
 check "gtp: after a genmove stopped by its time, the next one is not stopped" "= B2" "$gt_out"
+# The stop reaches the depth-1 search too (the leaves at its horizon, and
+# the ordering of the root's moves by eval): with 10 ms left, a 19x19
+# genmove adds little to the session's start-up.  It was 0.7 s late on an
+# idle machine (the 361 evals of depth 1, twice), 2.4 s under load.
+# Measured in CPU time (the shell's `times`: user + system of the
+# children), against a session without the genmove, so that a loaded
+# machine does not blur it.
+gt_cpu_ms() {
+  ( printf "$1" | gs gtp games/go.game >/dev/null; times ) | sed -n 2p |
+    awk '{ t = 0; for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] } print int(t * 1000) }'
+}
+gt_base=$(gt_cpu_ms 'boardsize 19\ntime_left b 0 1\nquit\n')
+gt_gen=$(gt_cpu_ms 'boardsize 19\ntime_left b 0 1\ngenmove b\nquit\n')
+case $BUILD in *asan*|*tsan*) gt_bound=2000 ;; *) gt_bound=200 ;; esac
+check "gtp: a 19x19 genmove with 10 ms left costs under $gt_bound ms of CPU more than the start-up (${gt_gen} - ${gt_base} ms)" \
+  yes "$([ $((gt_gen - gt_base)) -lt "$gt_bound" ] && echo yes || echo no)"
 gt_out=$(printf 'time_settings 1 2\ntime_settings -1 0 0\ntime_left x 1 1\ntime_left b 1 -2\ntime_left w 10 0\nknown_command time_left\n' \
   | gs gtp games/go.game | tr '\n' '|')
 check "gtp: time_settings and time_left check their arguments" \

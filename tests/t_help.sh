@@ -11,6 +11,25 @@ for opt in $(grep -oE -- '--[a-z][a-z-]+' "$docs_tmp/help" | sort -u); do
   grep -q -- "$man_opt" docs/gsolve.1 || check "man page documents $opt" yes no
   grep -q -- "\`$opt" docs/cli.md || check "docs/cli.md documents $opt" yes no
 done
+# The man page has an entry for every option of the options table (and
+# none for an option it no longer has); `make man` adds what is missing
+# (tests/gen_man_options.py).  A copy without --move-time's entry shows
+# the check at work and the way back.
+if command -v python3 >/dev/null 2>&1; then
+  man_out=$(python3 tests/gen_man_options.py "$GSOLVE" docs/gsolve.1 2>&1)
+  check "man page: an entry for every option of --help-options (else run make man)" "" "$man_out"
+  awk '/^\.BI \\-\\-move\\-time/ { skip = 1; drop = 1 } skip && /^\.(TP|SH)/ && !drop { skip = 0 }
+       { drop = 0 } !skip' docs/gsolve.1 | sed '$!N;/^\.TP\n\.TP$/!P;D' >"$docs_tmp/gsolve.1"
+  man_out=$(python3 tests/gen_man_options.py "$GSOLVE" "$docs_tmp/gsolve.1" 2>&1)
+  check "man page check: a missing option is named, with the way to regenerate" \
+    "docs/gsolve.1 has no entry for --move-time, which \`gsolve --help-options\` lists: run \`make man\` to add one from the options table (then reword it if need be)" \
+    "$man_out"
+  python3 tests/gen_man_options.py --update "$GSOLVE" "$docs_tmp/gsolve.1" >/dev/null
+  check "man page check: --update (make man) adds the entry back" "" \
+    "$(python3 tests/gen_man_options.py "$GSOLVE" "$docs_tmp/gsolve.1" 2>&1)"
+else
+  check "python3 is installed (for tests/gen_man_options.py)" yes no
+fi
 check "help: names the play command" "1" "$(grep -c 'gsolve play FILE' "$docs_tmp/help")"
 if command -v groff >/dev/null 2>&1; then
   groff -man -Tutf8 -ww docs/gsolve.1 >/dev/null 2>"$docs_tmp/err"

@@ -36,6 +36,17 @@ lim_out=$(ulimit -v 51200; $GSOLVE games/tictactoe.game 2>&1)
 check "ulimit -v 51200: the default table shrinks, the solve ends" draw "$(field value "$lim_out")"
 lim_out=$(ulimit -v 51200; $GSOLVE games/nim.game --tt-size 4096 2>&1)
 check "ulimit -v 51200, --tt-size 4096: shrinks too" loss "$(field value "$lim_out")"
+# The native Connect Four solver's table too (it said a bare "out of
+# memory"): the same answer as without the limit, the book too.
+lim_out=$(ulimit -v 51200; $GSOLVE games/connect4.game -D width=5 -D height=4 2>&1)
+check "ulimit -v 51200: the Connect Four table shrinks, 5x4 solved" "draw 20" \
+  "$(field value "$lim_out") $(field plies "$lim_out")"
+lim_out=$(ulimit -v 51200; $GSOLVE games/connect4.game -D width=5 -D height=4 --position 3 --tt-size 4096 2>&1)
+check "ulimit -v 51200, --tt-size 4096: the Connect Four table shrinks" \
+  "$($GSOLVE games/connect4.game -D width=5 -D height=4 --position 3 --tt-size 16 | grep -E '^(value|score|plies|best):')" \
+  "$(printf '%s\n' "$lim_out" | grep -E '^(value|score|plies|best):')"
+lim_out=$(ulimit -v 51200; $GSOLVE games/connect4.game -D width=4 -D height=4 --make-book "$lim_tmp/c4.book" --book-depth 3 2>&1)
+check "ulimit -v 51200: --make-book with the default table" 37 "$(field positions "$lim_out")"
 # Retrograde analysis out of memory while enumerating names the count so
 # far (it said "after 0 positions").
 lim_out=$(ulimit -v 20000; $GSOLVE games/connect4.game -D width=4 -D height=4 --solver retro 2>&1)

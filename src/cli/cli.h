@@ -59,6 +59,9 @@ typedef struct Run {
   const Program *prog;
   Game *g;
   Position pos;
+  Position line;            /* --test-set: the line being solved (here, not
+                            ** on the stack, so that a rule failing at run
+                            ** time, a longjmp, leaves it to free_run) */
   SolveJob job;             /* --solve, --all-moves, test sets */
   Perft perft;
   Count count;

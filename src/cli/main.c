@@ -150,6 +150,7 @@ static int run_trapped(Run *r) {
 
 static void free_run(Run *r) {
   position_free(&r->pos);
+  position_free(&r->line);
   solve_job_free(&r->job);
   perft_free(&r->perft);
   count_free(&r->count);

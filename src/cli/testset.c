@@ -118,15 +118,15 @@ int run_test_set(Run *r) {
     lp.line = n + 1;
     lp.nodes = nodes;
     line_note(&lp, NULL, 0);
-    Position pos;
-    if ((st = position_play(r->g, moves, &pos, stderr)) != EXIT_OK) { position_free(&pos); break; }
+    Position *pos = &r->line;
+    if ((st = position_play(r->g, moves, pos, stderr)) != EXIT_OK) { position_free(pos); break; }
     double t0 = now();
     int64_t score = 0, plies;
     uint64_t used = 0;
     Outcome out;
-    solve_job_init(&r->job, r->g, pos.n, &o->solve, stderr);
+    solve_job_init(&r->job, r->g, pos->n, &o->solve, stderr);
     if ((st = solver_choose(&r->job)) != EXIT_OK) {
-      position_free(&pos);
+      position_free(pos);
       break;
     }
     const char *name = r->job.solver->name;
@@ -163,8 +163,8 @@ int run_test_set(Run *r) {
       }
       n++;
     }
-    for (int i = 0; i < pos.n; i++) game_undo(r->g);
-    position_free(&pos);
+    for (int i = 0; i < pos->n; i++) game_undo(r->g);
+    position_free(pos);
     if (st != EXIT_OK) break;
     solve_job_free(&r->job);
   }

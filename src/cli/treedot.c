@@ -12,6 +12,7 @@
 ** to the file, or through Graphviz's `dot` to an image.
 */
 #include <errno.h>
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -46,6 +47,7 @@ typedef struct Tree {
   unsigned char *states;  /* the states on the current line, for repeats */
   uint64_t *hashes;
   int path_cap;
+  int *stack;             /* Step 3's nodes to write, one per node */
 } Tree;
 
 static char *print_text(Game *g) {
@@ -147,7 +149,7 @@ static int build(Tree *t, int depth) {
       if (idx == -2)
         return diag_fail(t->err, EXIT_LIMIT, "the tree has more than %d nodes; draw less "
                          "of it with --depth N", TREEDOT_MAX_NODES);
-      return diag_fail(t->err, EXIT_LIMIT, "out of memory");
+      return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
     }
     if (cur >= 0) link_child(t, cur, idx);
     cur = idx;
@@ -156,7 +158,7 @@ static int build(Tree *t, int depth) {
       nd->kind = NODE_TERMINAL;
     } else if ((n = walk_expand(w)) < 0) {
       walk_unwind(w);
-      return diag_fail(t->err, EXIT_LIMIT, "out of memory");
+      return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
     } else if (n == 0) {
       game_no_moves(g, &o);
       nd->kind = NODE_TERMINAL;
@@ -167,7 +169,7 @@ static int build(Tree *t, int depth) {
       walk_close(w);
       if (rep < 0) {
         walk_unwind(w);
-        return diag_fail(t->err, EXIT_LIMIT, "out of memory");
+        return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
       }
       nd->kind = NODE_REPEAT;
     }
@@ -264,12 +266,11 @@ static const char *fill_of(const Tree *t, const TreeNode *nd) {
 
 /* Step 3. */
 static void write_dot(const Tree *t, int prune, FILE *f, TreeDotStats *stats) {
-  int *stack = malloc((size_t)(t->n > 0 ? t->n : 1) * sizeof *stack), top = 0;
+  int *stack = t->stack, top = 0;
   fputs("digraph \"", f);
   put_escaped(f, t->g->name);
   fputs("\" {\n  node [shape=box, style=filled, fontname=\"monospace\", fontsize=10];\n"
         "  edge [fontname=\"monospace\", fontsize=10];\n", f);
-  if (stack == NULL) return;
   stack[top++] = 0;
   while (top > 0) {
     int i = stack[--top];
@@ -301,7 +302,6 @@ static void write_dot(const Tree *t, int prune, FILE *f, TreeDotStats *stats) {
       if (!(prune && pruned(t, nd, &t->nodes[kids[k]]))) stack[top++] = kids[k];
   }
   fputs("}\n", f);
-  free(stack);
 }
 
 /* The image format asked for by the file's name, or NULL for DOT text. */
@@ -340,7 +340,7 @@ static int write_image(const Tree *t, int prune, const char *path, const char *f
   if ((f = fdopen(fd[1], "w")) == NULL) {
     close(fd[1]);
     waitpid(pid, &status, 0);
-    return diag_fail(t->err, EXIT_LIMIT, "out of memory");
+    return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
   }
   write_dot(t, prune, f, stats);
   fclose(f);
@@ -353,15 +353,29 @@ static int write_image(const Tree *t, int prune, const char *path, const char *f
   return EXIT_OK;
 }
 
+/* Steps 2 and 3 once the tree is built: the file, or an image. */
+static int draw(Tree *t, int prune, const char *path, TreeDotStats *stats) {
+  const char *format = image_format(path);
+  FILE *f;
+  back_up(t);
+  /* Before any output: out of memory must not leave an empty drawing. */
+  if ((t->stack = malloc((size_t)(t->n > 0 ? t->n : 1) * sizeof *t->stack)) == NULL)
+    return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
+  if (format != NULL) return write_image(t, prune, path, format, stats);
+  if ((f = fopen(path, "w")) == NULL)
+    return diag_fail(t->err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
+  write_dot(t, prune, f, stats);
+  if (fclose(f) != 0)
+    return diag_fail(t->err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
+  return EXIT_OK;
+}
+
 int treedot_write(Game *g, int depth, int prune, const char *path,
                   TreeDotStats *stats, FILE *err) {
-  Tree t;
-  const char *format = image_format(path);
+  jmp_buf trap, *outer = g->trap;
+  Tree *t;
   int st;
-  memset(&t, 0, sizeof t);
   memset(stats, 0, sizeof *stats);
-  t.g = g;
-  t.err = err;
   if (g->nplayers < 1 || g->nplayers > 2)
     return diag_fail(err, EXIT_USAGE, "--tree-dot needs a game of one or two players "
                      "(this game has %d)", g->nplayers);
@@ -369,30 +383,29 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
   if (g->has_chance || g->has_rewards)
     return diag_fail(err, EXIT_USAGE, "--tree-dot draws games without %s",
                      g->has_chance ? "chance moves" : "per-move payoffs");
-  walk_init(&t.walk, g);
-  st = build(&t, depth);
-  if (st == EXIT_OK) {
-    back_up(&t);
-    if (format != NULL) {
-      st = write_image(&t, prune, path, format, stats);
-    } else {
-      FILE *f = fopen(path, "w");
-      if (f == NULL) {
-        st = diag_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
-      } else {
-        write_dot(&t, prune, f, stats);
-        if (fclose(f) != 0)
-          st = diag_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
-      }
-    }
+  /* On the heap, so that a rule failing at run time (a longjmp to the
+  ** trap below) leaves it intact to free. */
+  if ((t = calloc(1, sizeof *t)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  t->g = g;
+  t->err = err;
+  walk_init(&t->walk, g);
+  g->trap = &trap;
+  if (setjmp(trap) == 0) {
+    st = build(t, depth);
+    if (st == EXIT_OK) st = draw(t, prune, path, stats);
+  } else {
+    st = g->error_status;
   }
-  for (int i = 0; i < t.n; i++) {
-    free(t.nodes[i].move);
-    free(t.nodes[i].board);
+  g->trap = outer;
+  for (int i = 0; i < t->n; i++) {
+    free(t->nodes[i].move);
+    free(t->nodes[i].board);
   }
-  free(t.nodes);
-  walk_free(&t.walk);
-  free(t.states);
-  free(t.hashes);
+  free(t->nodes);
+  walk_free(&t->walk);
+  free(t->states);
+  free(t->hashes);
+  free(t->stack);
+  free(t);
   return st;
 }

@@ -19,6 +19,29 @@ Game *native_nim_new(const Program *p, char *why, size_t n);
 Game *native_c4_new(const Program *p, char *why, size_t n);
 Game *native_sticks_new(const Program *p, char *why, size_t n);
 
+/* The fields every native engine of a two-player game sets alike: its
+** vtable, name ("native-..."), the game's name and players, the size of
+** its state (also its key) and its destructor.  Returns g. */
+Game *native_init(Game *g, const Program *p, const GameVtable *vt, const char *engine,
+                  size_t state_bytes, void (*destroy)(Game *g));
+
+/* An engine's own solver's answer (GameVtable.solve): the root's value,
+** then each root move's in generation order, appended. */
+static inline void native_answer_root(EngineAnswer *a, int32_t margin, int32_t plies,
+                                      uint64_t nodes) {
+  a->margin = margin;
+  a->plies = plies;
+  a->nodes = nodes;
+  a->book_hits = 0;
+  a->nmoves = 0;
+}
+static inline void native_answer_move(EngineAnswer *a, int32_t margin, int32_t plies, int exact) {
+  EngineMoveValue *m = &a->moves[a->nmoves++];
+  m->margin = margin;
+  m->plies = plies;
+  m->exact = exact;
+}
+
 /* An engine's undo history could not grow: reports "out of memory" and
 ** leaves like a runtime error (game.h: through g->trap with status
 ** EXIT_LIMIT, or exit). */

@@ -107,18 +107,14 @@ static void st_value(const Sticks *st, int32_t n, int32_t *margin, int32_t *plie
 
 static int st_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a) {
   Sticks *st = (Sticks *)g;
-  st_value(st, st->s[1], &a->margin, &a->plies);
-  a->nodes = 1;
-  a->book_hits = 0;
-  a->nmoves = 0;
+  int32_t margin, plies;
+  st_value(st, st->s[1], &margin, &plies);
+  native_answer_root(a, margin, plies, 1);
   if (o->root_only) return EXIT_OK;
   for (int32_t t = 1; t <= st->k && t <= st->s[1]; t++) {
-    EngineMoveValue *m = &a->moves[a->nmoves++];
-    int32_t margin, plies;
     st_value(st, st->s[1] - t, &margin, &plies);
-    m->margin = -margin;          /* the opponent's value, seen from here */
-    m->plies = 1 + plies;
-    m->exact = 1;
+    /* The opponent's value, seen from here, one ply further. */
+    native_answer_move(a, -margin, 1 + plies, 1);
   }
   return EXIT_OK;
 }
@@ -146,15 +142,5 @@ Game *native_sticks_new(const Program *p, char *why, size_t n) {
   st->k = k;
   st->s[0] = 1;
   st->s[1] = sticks;
-  Game *g = &st->base;
-  g->vt = &sticks_vtable;
-  g->engine = "native-matchsticks";
-  g->name = gs_game_name(p);
-  g->nplayers = 2;
-  g->player_names[0] = gs_player_name(p, 0);
-  g->player_names[1] = gs_player_name(p, 1);
-  g->state_bytes = sizeof st->s;
-  g->key_bytes = sizeof st->s;
-  g->destroy = st_free;
-  return g;
+  return native_init(&st->base, p, &sticks_vtable, "native-matchsticks", sizeof st->s, st_free);
 }

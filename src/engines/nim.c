@@ -137,21 +137,14 @@ static int nim_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a) {
   int32_t heaps[NIM_MAX_HEAPS];
   memcpy(heaps, nim->s + 1, (size_t)nim->nheaps * sizeof *heaps);
   int win = !nim_lost(nim, heaps);
-  a->margin = win ? 1 : -1;
-  a->plies = -1;
-  a->nodes = 1;
-  a->book_hits = 0;
-  a->nmoves = 0;
+  native_answer_root(a, win ? 1 : -1, -1, 1);
   if (o->root_only) return EXIT_OK;
   /* The moves in generation order: heap by heap, fewest matches first. */
   for (int h = 0; h < nim->nheaps; h++) {
     int32_t keep = heaps[h];
     for (int32_t n = 1; n <= keep; n++) {
       heaps[h] = keep - n;
-      EngineMoveValue *m = &a->moves[a->nmoves++];
-      m->margin = nim_lost(nim, heaps) ? 1 : -1;
-      m->plies = -1;
-      m->exact = 1;
+      native_answer_move(a, nim_lost(nim, heaps) ? 1 : -1, -1, 1);
     }
     heaps[h] = keep;
   }
@@ -208,17 +201,8 @@ Game *native_nim_new(const Program *p, char *why, size_t n) {
     free(nim);
     return NULL;
   }
-  Game *g = &nim->base;
-  g->vt = &nim_vtable;
-  g->engine = "native-nim";
-  g->name = gs_game_name(p);
-  g->nplayers = 2;
-  g->player_names[0] = gs_player_name(p, 0);
-  g->player_names[1] = gs_player_name(p, 1);
-  g->state_bytes = (size_t)(1 + nheaps) * sizeof(int32_t);
-  g->key_bytes = g->state_bytes;
-  g->destroy = nim_free;
-  return g;
+  return native_init(&nim->base, p, &nim_vtable, "native-nim",
+                     (size_t)(1 + nheaps) * sizeof(int32_t), nim_free);
 }
 
 /* The nim-sum rule (Bouton): in normal play the player to move loses

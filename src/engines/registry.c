@@ -17,6 +17,20 @@ void native_out_of_memory(Game *g) {
   exit(EXIT_LIMIT);
 }
 
+Game *native_init(Game *g, const Program *p, const GameVtable *vt, const char *engine,
+                  size_t state_bytes, void (*destroy)(Game *g)) {
+  g->vt = vt;
+  g->engine = engine;
+  g->name = gs_game_name(p);
+  g->nplayers = 2;
+  g->player_names[0] = gs_player_name(p, 0);
+  g->player_names[1] = gs_player_name(p, 1);
+  g->state_bytes = state_bytes;
+  g->key_bytes = state_bytes;
+  g->destroy = destroy;
+  return g;
+}
+
 typedef struct NativeEntry {
   const char *name;
   Game *(*create)(const Program *p, char *why, size_t n);

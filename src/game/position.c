@@ -7,6 +7,7 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include "util/diag.h"
 #include "util/status.h"
 #include "game/position.h"
 
@@ -58,10 +59,7 @@ static int words_matched(const char *nota, char **tokens, int ntok) {
   return k;
 }
 
-static int fail_memory(FILE *err) {
-  if (err != NULL) fputs("gsolve: error: out of memory\n", err);
-  return EXIT_LIMIT;
-}
+static int fail_memory(FILE *err) { return diag_fail(err, EXIT_LIMIT, "out of memory"); }
 
 /* Reports `what` as not a legal move at ply `ply` (1-based), listing the
 ** moves that are. */

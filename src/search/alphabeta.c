@@ -40,6 +40,7 @@
 #include <string.h>
 #include "search/alphabeta.h"
 #include "util/status.h"
+#include "util/stop.h"
 
 /* Depth-limited values: proven wins and losses are moved this far out,
 ** beyond every heuristic value and draw (|key| < 2^55, value.h). */
@@ -461,6 +462,11 @@ enter:
   }
   if (a->horizon && ply >= a->horizon) {
     size_t m0 = s->ms.top;
+    /* Leaves at the horizon are never interior nodes, where the stop is
+    ** checked: a depth-1 search of a big board (genmove on 19x19 Go,
+    ** hundreds of evals) would run to its end past a deadline.  One
+    ** load of the flag against an eval. */
+    if (stop_requested && !search_depth_ok(s, ply)) goto fail;
     if ((n = movestack_generate(&s->ms, g)) < 0) {
       fail_memory(a);
       goto fail;
@@ -612,11 +618,14 @@ static void order_root(Ab *a, OrderItem *order) {
   SolveResult *r = &a->s->result;
   Game *g = a->g;
   for (int i = 0; i < r->nmoves; i++) {
-    Outcome o;
-    int child;
     order[i].index = i;
     order[i].score = 0;
-    if (a->o->order == AB_ORDER_NONE) continue;
+  }
+  for (int i = 0; i < r->nmoves; i++) {
+    Outcome o;
+    int child;
+    /* A stop leaves the rest unordered; the first search then fails. */
+    if (a->o->order == AB_ORDER_NONE || stop_requested) break;
     game_apply(g, &r->moves[i]);
     child = game_to_move(g);
     if (game_ended(g, &o)) {

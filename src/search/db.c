@@ -3,12 +3,12 @@
 ** (layout in db.h).
 */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "search/db.h"
 #include "search/value.h"
+#include "util/diag.h"
 #include "util/file.h"
 #include "util/status.h"
 
@@ -21,18 +21,6 @@ static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_SUM_SEED 0xcbf29ce484222325ULL
 /* The sample checked against the rules on load (verify_sample). */
 #define DB_VERIFY_POSITIONS 4096
-
-static int db_fail(FILE *err, int status, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", err);
-    vfprintf(err, fmt, ap);
-    fputc('\n', err);
-    va_end(ap);
-  }
-  return status;
-}
 
 /* A writer that checksums what it writes. */
 typedef struct Out {
@@ -166,12 +154,12 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
   if (st != EXIT_OK) return st;
   if ((st = file_fill(fi, DB_FIXED_HEAD, err)) != EXIT_OK) return st;
   if (fi->len < sizeof DB_MAGIC || memcmp(fi->data, DB_MAGIC, sizeof DB_MAGIC) != 0)
-    return db_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
+    return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
   if (fi->len < DB_FIXED_HEAD) goto corrupt;
   uint32_t version = le32(fi->data + 8), key_bytes = le32(fi->data + 12);
   uint64_t stored = le64(fi->data + 40);
   if (version != 1 && version != DB_VERSION)    /* a layout unknown: no size */
-    return db_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
+    return diag_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
                    path, version, DB_VERSION);
   size_t at = DB_FIXED_HEAD;
   for (int i = 0; i < (version == 1 ? 2 : 3); i++) {      /* name, parameters, engine */
@@ -185,7 +173,7 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
   if (key_bytes > DB_MAX_KEY || stored > UINT32_MAX) goto corrupt;
   size_t mem = file_memory_bytes();
   if (mem && stored > mem / (rec + retro_bytes_per_position(r)))
-    return db_fail(err, EXIT_LIMIT, "'%s' is too large: its header announces %llu positions, "
+    return diag_fail(err, EXIT_LIMIT, "'%s' is too large: its header announces %llu positions, "
                    "more than fit in memory (%zu MiB)", path, (unsigned long long)stored,
                    mem >> 20);
   size_t total = at + (size_t)stored * rec + 8;
@@ -193,11 +181,11 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
   if (fi->len != total || le64(fi->data + total - 8) != fnv1a(DB_SUM_SEED, fi->data, total - 8))
     goto corrupt;
   if (version != DB_VERSION)
-    return db_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
+    return diag_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
                    path, version, DB_VERSION);
   return EXIT_OK;
 corrupt:
-  return db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)",
+  return diag_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)",
                  path);
 }
 
@@ -389,9 +377,9 @@ unwind:
   r->ms.top = 0;
   free(stack);
   memset(seen, 0, r->stored);
-  if (oom) return db_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
+  if (oom) return diag_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
   if (why)
-    return db_fail(err, EXIT_USAGE, "'%s' is corrupt: a position's record disagrees with the "
+    return diag_fail(err, EXIT_USAGE, "'%s' is corrupt: a position's record disagrees with the "
                    "rules (%s)", path, why);
   return EXIT_OK;
 }
@@ -416,7 +404,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   int same_game = same_str(name, game) && same_str(par, params);
   if (same_game && hash == rules_hash && !same_str(engine, r->g->engine)) {
     /* The same game, but positions stored in another engine's format. */
-    st = db_fail(err, EXIT_USAGE, "'%s' was built with the %s engine, which stores positions "
+    st = diag_fail(err, EXIT_USAGE, "'%s' was built with the %s engine, which stores positions "
                  "differently; this run uses %s: read it with --engine %s, or build it again",
                  path, shown(engine, shown1, sizeof shown1), r->g->engine,
                  same_str(engine, "vm") ? "vm" : "native");
@@ -426,7 +414,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
       key_bytes != (r->g->vt->pack ? r->g->key_bytes : r->g->state_bytes) ||
       (symmetric && r->canonical == NULL) ||
       nplayers != (uint32_t)r->g->nplayers) {
-    st = db_fail(err, EXIT_USAGE, "'%s' was built for other rules: %s (%s)%s; this is %s (%s)",
+    st = diag_fail(err, EXIT_USAGE, "'%s' was built for other rules: %s (%s)%s; this is %s (%s)",
                  path, shown(name, shown1, sizeof shown1), shown(par, shown2, sizeof shown2),
                  hash != rules_hash && same_game ? " with different rules" : "", game, params);
     goto done;
@@ -454,14 +442,14 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     uint32_t idx;
     const char *why = bad_record(vm, d, score, nplayers, stored);
     if (why) {
-      st = db_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu has %s", path,
+      st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu has %s", path,
                    (unsigned long long)i + 1, why);
       goto done;
     }
     int a = retro_key_add(k, key, &idx);
     if (a < 0) goto oom;
     if (a == 0 || idx != i) {
-      st = db_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu repeats a position", path,
+      st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu repeats a position", path,
                    (unsigned long long)i + 1);
       goto done;
     }
@@ -476,10 +464,10 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   st = verify_sample(r, path, err);
   goto done;
 corrupt:
-  st = db_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)", path);
+  st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)", path);
   goto done;
 oom:
-  st = db_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
+  st = diag_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
 done:
   file_close(&fi);
   return st;
@@ -494,7 +482,7 @@ void db_dump(const Retro *r, FILE *out, int json) {
     else if (r->dist[i] > maxd) maxd = r->dist[i];
   }
   uint64_t *counts = calloc(((size_t)maxd + 1) * 3, sizeof *counts);
-  if (!counts) { fputs("gsolve: error: out of memory\n", stderr); return; }
+  if (!counts) { diag_fail(stderr, EXIT_LIMIT, "out of memory"); return; }
   uint64_t totals[3] = { 0, 0, 0 };
   for (size_t i = 0; i < r->stored; i++) {
     int v = r->value[i] - 1;

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "util/diag.h"
 #include "util/status.h"
 #include "search/progress.h"
 #include "search/retro.h"
@@ -63,15 +64,11 @@ void retro_free(Retro *r) {
 }
 
 static int fail(Retro *r, int status, const char *fmt, ...) {
-  if (r->err) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", r->err);
-    vfprintf(r->err, fmt, ap);
-    fputc('\n', r->err);
-    va_end(ap);
-  }
-  return r->status = status;
+  va_list ap;
+  va_start(ap, fmt);
+  r->status = diag_vfail(r->err, status, fmt, ap);
+  va_end(ap);
+  return status;
 }
 
 /* r->stored is set only when the enumeration ends: before that, the

@@ -4,12 +4,14 @@
 ** solver's own module (minimax.c, alphabeta.c, retro.c, db.c,
 ** expectimax.c, or the engine's solver through the game interface).
 */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "search/db.h"
 #include "search/minimax.h"
 #include "search/solvers.h"
+#include "util/diag.h"
 #include "util/file.h"
 #include "util/status.h"
 
@@ -81,10 +83,12 @@ void solve_job_free(SolveJob *j) {
   j->engine_moves = NULL;
 }
 
-static int usage(SolveJob *j, const char *fmt, const char *arg) {
-  fputs("gsolve: error: ", j->err);
-  fprintf(j->err, fmt, arg);
-  fputc('\n', j->err);
+static int usage(SolveJob *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int usage(SolveJob *j, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  diag_vfail(j->err, EXIT_USAGE, fmt, ap);
+  va_end(ap);
   return EXIT_USAGE;
 }
 
@@ -111,16 +115,13 @@ static int refuse(SolveJob *j, const SolverInfo *s, unsigned needs) {
                  "(Connect Four, Nim, matchsticks: --engine native)", s->name);
   }
   accepting(missing, alt, sizeof alt);
-  if (missing & NEEDS_PLAYERS) {
-    fprintf(j->err, "gsolve: error: the %s solver needs one or two players (this game has %d): "
-            "%s\n", s->name, j->g->nplayers, alt);
-    return EXIT_USAGE;
-  }
-  fprintf(j->err, "gsolve: error: the %s solver does not handle %s: %s\n", s->name,
-          missing & NEEDS_VIEWS ? "hidden information (views)"
-          : missing & NEEDS_CHANCE ? "chance moves" : missing & NEEDS_PAYOFFS ? "per-move payoffs"
-          : "a repetition rule", alt);
-  return EXIT_USAGE;
+  if (missing & NEEDS_PLAYERS)
+    return usage(j, "the %s solver needs one or two players (this game has %d): %s", s->name,
+                 j->g->nplayers, alt);
+  return usage(j, "the %s solver does not handle %s: %s", s->name,
+               missing & NEEDS_VIEWS ? "hidden information (views)"
+               : missing & NEEDS_CHANCE ? "chance moves" : missing & NEEDS_PAYOFFS ? "per-move payoffs"
+               : "a repetition rule", alt);
 }
 
 int solver_choose(SolveJob *j) {
@@ -188,16 +189,12 @@ static int check_options(SolveJob *j) {
     const EngineSolveOptions *e = &o->engine;
     int given = i == 0 ? e->threads != 0 : i == 1 ? e->without != NULL : e->book != NULL;
     if (!given) continue;
-    if (!native) {
-      fprintf(j->err, "gsolve: error: %s is an option of an engine's own solver (Connect Four's); "
-              "the %s solver does not use it\n", engine_flags[i].flag, name);
-      return EXIT_USAGE;
-    }
-    if (!(j->g->vt->features & engine_flags[i].feature)) {
-      fprintf(j->err, "gsolve: error: %s: the %s engine's solver does not take it\n",
-              engine_flags[i].flag, j->g->engine);
-      return EXIT_USAGE;
-    }
+    if (!native)
+      return usage(j, "%s is an option of an engine's own solver (Connect Four's); "
+                   "the %s solver does not use it", engine_flags[i].flag, name);
+    if (!(j->g->vt->features & engine_flags[i].feature))
+      return usage(j, "%s: the %s engine's solver does not take it", engine_flags[i].flag,
+                   j->g->engine);
   }
   return EXIT_OK;
 }
@@ -329,10 +326,8 @@ static int run_engine(SolveJob *j) {
   if (search_root_begin(s) != EXIT_OK) return s->status;
   if (res->terminal) return EXIT_OK;
   if (j->engine_moves == NULL
-      && (j->engine_moves = calloc(GAME_MAX_MOVES, sizeof *j->engine_moves)) == NULL) {
-    fputs("gsolve: error: out of memory\n", j->err);
-    return EXIT_LIMIT;
-  }
+      && (j->engine_moves = calloc(GAME_MAX_MOVES, sizeof *j->engine_moves)) == NULL)
+    return diag_fail(j->err, EXIT_LIMIT, "out of memory");
   EngineSolveOptions eo = j->o->engine;
   eo.all_moves = j->o->all_moves;
   eo.table_mib = j->o->tt_mib;

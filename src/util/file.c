@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,20 +13,9 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
-
-static int file_fail(FILE *err, int status, const char *fmt, ...) {
-  if (err) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", err);
-    vfprintf(err, fmt, ap);
-    fputc('\n', err);
-    va_end(ap);
-  }
-  return status;
-}
 
 /* ------------------------------------------------------------------ */
 /* Reading                                                            */
@@ -37,7 +25,7 @@ int file_open(FileIn *in, const char *path, FILE *err) {
   memset(in, 0, sizeof *in);
   in->path = path;
   if ((in->f = fopen(path, "rb")) == NULL)
-    return file_fail(err, EXIT_IO, "cannot read '%s': %s", path, strerror(errno));
+    return diag_fail(err, EXIT_IO, "cannot read '%s': %s", path, strerror(errno));
   return EXIT_OK;
 }
 
@@ -48,7 +36,7 @@ static int reserve(FileIn *in, size_t need, FILE *err) {
   while (cap <= need) cap = cap > SIZE_MAX / 2 ? SIZE_MAX : cap * 2;
   unsigned char *d = realloc(in->data, cap);
   if (d == NULL)
-    return file_fail(err, EXIT_LIMIT, "out of memory reading '%s' (%zu bytes)", in->path, need);
+    return diag_fail(err, EXIT_LIMIT, "out of memory reading '%s' (%zu bytes)", in->path, need);
   in->data = d;
   in->cap = cap;
   return EXIT_OK;
@@ -63,7 +51,7 @@ int file_fill(FileIn *in, size_t want, FILE *err) {
     if (stop_requested != STOP_NONE) {
       char msg[160];
       st = stop_message(msg, sizeof msg, in->len, "bytes read");
-      return file_fail(err, st, "reading '%s': %s", in->path, msg);
+      return diag_fail(err, st, "reading '%s': %s", in->path, msg);
     }
     size_t chunk = want - in->len < FILE_CHUNK ? want - in->len : FILE_CHUNK;
     if ((st = reserve(in, in->len + chunk, err)) != EXIT_OK) return st;
@@ -74,7 +62,7 @@ int file_fill(FileIn *in, size_t want, FILE *err) {
       if (ferror(in->f) && errno == EINTR && stop_requested != STOP_NONE)
         continue;           /* a signal broke a blocked read: the stop above */
       if (ferror(in->f))
-        return file_fail(err, EXIT_IO, "cannot read '%s': %s", in->path, strerror(errno));
+        return diag_fail(err, EXIT_IO, "cannot read '%s': %s", in->path, strerror(errno));
       in->eof = 1;
     }
   }
@@ -86,7 +74,7 @@ int file_fill_all(FileIn *in, size_t limit, FILE *err) {
   if (st != EXIT_OK) return st;
   if (in->len > limit) {
     double mib = (double)limit / (1 << 20);
-    return file_fail(err, EXIT_LIMIT, "'%s' is too large (limit %.*f MiB)", in->path,
+    return diag_fail(err, EXIT_LIMIT, "'%s' is too large (limit %.*f MiB)", in->path,
                      mib == (double)(uint64_t)mib ? 0 : 2, mib);
   }
   return EXIT_OK;
@@ -122,10 +110,10 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
   struct stat sb;
   if (lstat(path, &sb) != 0) {
     if (errno == ENOENT) return EXIT_OK;
-    return file_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
+    return diag_fail(err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
   }
   if (!S_ISREG(sb.st_mode))
-    return file_fail(err, EXIT_USAGE, "'%s' exists and is not a regular file; not replaced",
+    return diag_fail(err, EXIT_USAGE, "'%s' exists and is not a regular file; not replaced",
                      path);
   if (sb.st_size == 0) return EXIT_OK;
   unsigned char head[16];
@@ -133,7 +121,7 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
   size_t got = f ? fread(head, 1, magic_len, f) : 0;
   if (f) fclose(f);
   if (got != magic_len || memcmp(head, magic, magic_len) != 0)
-    return file_fail(err, EXIT_USAGE, "'%s' exists and is not a %s; not replaced (remove it "
+    return diag_fail(err, EXIT_USAGE, "'%s' exists and is not a %s; not replaced (remove it "
                      "or choose another name)", path, kind);
   return EXIT_OK;
 }
@@ -141,7 +129,7 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
 /* Creates a temporary file of a fresh name beside the target. */
 static int create_temporary(FileOut *o, FILE *err) {
   size_t n = strlen(o->path) + 48;
-  if ((o->tmp = malloc(n)) == NULL) return file_fail(err, EXIT_LIMIT, "out of memory");
+  if ((o->tmp = malloc(n)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
   static unsigned counter;
   for (int tries = 0; tries < 100; tries++) {
     struct timespec ts;
@@ -164,7 +152,7 @@ static int create_temporary(FileOut *o, FILE *err) {
   if (o->f) return EXIT_OK;
   int e = errno;
   stop_set_cleanup(NULL);
-  return file_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
+  return diag_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
 }
 
 int file_create(FileOut *o, const char *path, const char *magic, size_t magic_len,
@@ -172,7 +160,7 @@ int file_create(FileOut *o, const char *path, const char *magic, size_t magic_le
   memset(o, 0, sizeof *o);
   int st = check_target(path, magic, magic_len, kind, err);
   if (st != EXIT_OK) return st;
-  if ((o->path = strdup(path)) == NULL) return file_fail(err, EXIT_LIMIT, "out of memory");
+  if ((o->path = strdup(path)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
   if ((st = create_temporary(o, err)) != EXIT_OK) file_abort(o);
   return st;
 }
@@ -214,7 +202,7 @@ int file_commit(FileOut *o, FILE *err) {
     unlink(o->tmp);
     char msg[160];
     int st = stop_message(msg, sizeof msg, 0, "bytes written");
-    st = file_fail(err, st, "'%s' not written: %s", o->path, msg);
+    st = diag_fail(err, st, "'%s' not written: %s", o->path, msg);
     o->f = NULL;
     file_abort(o);
     return st;
@@ -222,13 +210,13 @@ int file_commit(FileOut *o, FILE *err) {
   if (!e && rename(o->tmp, o->path) != 0) e = errno;
   if (e) {
     unlink(o->tmp);
-    int st = file_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
+    int st = diag_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
     file_abort(o);
     return st;
   }
   stop_set_cleanup(NULL);
   int st = sync_folder(o->path) == 0 ? EXIT_OK
-           : file_fail(err, EXIT_IO, "cannot sync the folder of '%s': %s", o->path,
+           : diag_fail(err, EXIT_IO, "cannot sync the folder of '%s': %s", o->path,
                        strerror(errno));
   file_abort(o);    /* frees; the temporary name is gone (renamed) */
   return st;

@@ -109,7 +109,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n) {
 int c4book_save(const C4Book *b, const char *path, FILE *err) {
   size_t size = BOOK_HEAD + b->n * BOOK_RECORD + 8;
   unsigned char *buf = malloc(size), *p = buf;
-  if (!buf) { fprintf(err, "gsolve: error: out of memory\n"); return EXIT_LIMIT; }
+  if (!buf) { fprintf(err, "gsolve: error: out of memory writing the book '%s'\n", path); return EXIT_LIMIT; }
   memcpy(p, BOOK_MAGIC, 8);
   put_le(p + 8, BOOK_VERSION, 4);
   put_le(p + 12, (uint32_t)b->width, 4);

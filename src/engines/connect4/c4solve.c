@@ -717,14 +717,19 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
   return result;
 }
 
+/* The first worker of a job on the position (cur, mask) of `moves` stones. */
+static void first_worker(Worker *w, Solver *s, uint64_t cur, uint64_t mask, int moves) {
+  memset(w, 0, sizeof *w);
+  w->s = s;
+  w->cur = cur;
+  w->mask = mask;
+  w->moves = moves;
+}
+
 static int solve_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int weak,
                      int *ok, C4Answer *a) {
   Worker w[MAX_THREADS];
-  memset(&w[0], 0, sizeof w[0]);
-  w[0].s = s;
-  w[0].cur = cur;
-  w[0].mask = mask;
-  w[0].moves = moves;
+  first_worker(&w[0], s, cur, mask, moves);
   /* The root's score range: every score reachable (or -1..1, weak). */
   Root *rt = &s->root;
   rt->lo = weak ? -1 : -(s->g.cells - moves) / 2;
@@ -737,11 +742,7 @@ static int solve_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int weak
 static int probe_job(Solver *s, uint64_t cur, uint64_t mask, int moves, int alpha, int beta,
                      int *ok, C4Answer *a) {
   Worker w[MAX_THREADS];
-  memset(&w[0], 0, sizeof w[0]);
-  w[0].s = s;
-  w[0].cur = cur;
-  w[0].mask = mask;
-  w[0].moves = moves;
+  first_worker(&w[0], s, cur, mask, moves);
   w[0].probe = 1;
   w[0].alpha = alpha;
   w[0].beta = beta;
@@ -796,6 +797,8 @@ C4Solver *c4_new(int width, int height, const C4Config *cfg) {
   }
   return s;
 }
+
+size_t c4_table_shrunk_bytes(const C4Solver *s) { return s->tt ? c4t_shrunk_bytes(s->tt) : 0; }
 
 void c4_free(C4Solver *s) {
   if (!s) return;

@@ -80,6 +80,9 @@ typedef struct C4Config {
 /* A solver for one board size (NULL: unsupported size or out of memory). */
 typedef struct C4Solver C4Solver;
 C4Solver *c4_new(int width, int height, const C4Config *cfg);
+
+/* The table's bytes when it had to halve to fit the memory, else 0. */
+size_t c4_table_shrunk_bytes(const C4Solver *s);
 void c4_free(C4Solver *s);
 /* Clears the table (cheaply: only the buckets written since). */
 void c4_reset(C4Solver *s);

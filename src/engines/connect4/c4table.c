@@ -72,6 +72,7 @@ struct C4Table {
   size_t mapped;            /* bytes of `map` */
   size_t nbuckets;          /* a power of two, >= 2^MIN_BITS */
   int maxbits;              /* log2(nbuckets) */
+  int shrunk;               /* halved to fit the memory */
   int bits;                 /* log2 of the buckets in use now */
   uint32_t *touched;        /* buckets filled since the last clear */
   size_t ntouched, captouched;
@@ -105,9 +106,17 @@ C4Table *c4t_new(size_t mib) {
   size_t bytes = mib << 20;
   t->maxbits = MIN_BITS;
   while (t->maxbits < 40 && ((size_t)2 << t->maxbits) * sizeof(Bucket) <= bytes) t->maxbits++;
+  /* When the memory (or an address-space limit, ulimit -v) refuses the
+  ** size, the table halves until it fits: a smaller table only slows the
+  ** search down, where a bare "out of memory" would not say which of the
+  ** program's tables to shrink (the VM solvers' table does the same). */
+  while ((t->b = table_alloc(t, ((size_t)1 << t->maxbits) * sizeof(Bucket))) == NULL
+         && t->maxbits > MIN_BITS) {
+    t->maxbits--;
+    t->shrunk = 1;
+  }
   t->nbuckets = (size_t)1 << t->maxbits;
   t->bits = t->maxbits < START_BITS ? t->maxbits : START_BITS;
-  t->b = table_alloc(t, t->nbuckets * sizeof(Bucket));
   t->captouched = t->nbuckets / 8 + 1024;
   t->touched = malloc(t->captouched * sizeof *t->touched);
   if (!t->b || !t->touched) { c4t_free(t); return NULL; }
@@ -122,6 +131,8 @@ void c4t_free(C4Table *t) {
 }
 
 size_t c4t_capacity(const C4Table *t) { return t->nbuckets * SLOTS; }
+
+size_t c4t_shrunk_bytes(const C4Table *t) { return t->shrunk ? t->nbuckets * sizeof(Bucket) : 0; }
 
 static uint64_t load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
 

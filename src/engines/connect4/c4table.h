@@ -11,7 +11,9 @@
 
 typedef struct C4Table C4Table;
 
-/* A table of about `mib` MiB (at least 16 KiB); NULL when out of memory. */
+/* A table of about `mib` MiB (at least 512 KiB), or a smaller one when
+** the memory refuses that much (c4t_capacity says); NULL when out of
+** memory. */
 C4Table *c4t_new(size_t mib);
 void c4t_free(C4Table *t);
 
@@ -33,5 +35,8 @@ void c4t_clear(C4Table *t);
 
 /* How many entries the table holds, for --stats. */
 size_t c4t_capacity(const C4Table *t);
+
+/* The table's bytes when it had to halve to fit the memory, else 0. */
+size_t c4t_shrunk_bytes(const C4Table *t);
 
 #endif

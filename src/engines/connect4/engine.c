@@ -28,6 +28,7 @@
 #include <string.h>
 #include "engines/engines.h"
 #include "engines/connect4/c4solve.h"
+#include "util/diag.h"
 #include "util/file.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -240,10 +241,7 @@ static void c4_query(const C4 *c, C4Query *q) {
   q->moves = c->moves;
 }
 
-static int c4_out_of_memory(FILE *err) {
-  if (err) fputs("gsolve: error: out of memory\n", err);
-  return EXIT_LIMIT;
-}
+static int c4_out_of_memory(FILE *err) { return diag_fail(err, EXIT_LIMIT, "out of memory"); }
 
 /* The strong solver, made once with the options' table size, threads,
 ** techniques and book; an exit status. */
@@ -270,18 +268,28 @@ static int c4_solver(C4 *c, const EngineSolveOptions *o) {
   }
   cfg.book = c->book;
   if (o->table_mib == 0) cfg.without |= C4_NO_TABLE;
+  /* The table shrinks to what the memory allows (c4table.c): failing
+  ** even so, the message names the table and the flag that sizes it. */
   if ((c->solver = c4_new(c->w, c->h, &cfg)) == NULL)
     return o->table_mib ? file_memory_refused(o->err, "--tt-size", o->table_mib, "the solver's table")
-                        : c4_out_of_memory(o->err);
+                        : diag_fail(o->err, EXIT_LIMIT, "out of memory for the Connect Four solver");
+  /* It halved until it fitted: say so, as the VM solvers' table does. */
+  size_t got = c4_table_shrunk_bytes(c->solver);
+  if (got && o->err) {
+    int limited;
+    size_t free_bytes = file_memory_free(&limited);
+    if (limited) free_bytes += got;
+    fprintf(o->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
+            "the table has %zu MiB\n", o->table_mib, free_bytes >> 20,
+            limited ? "left under ulimit -v" : "free", got >> 20);
+  }
   return EXIT_OK;
 }
 
 /* The solver stopped (Ctrl-C, --time-limit). */
 static int c4_stopped(uint64_t nodes, FILE *err) {
   char msg[160];
-  int st = stop_message(msg, sizeof msg, nodes, "nodes");
-  if (err) fprintf(err, "gsolve: error: %s\n", msg);
-  return st;
+  return diag_fail(err, stop_message(msg, sizeof msg, nodes, "nodes"), "%s", msg);
 }
 
 /* The solve's progress in words: which score is being found (the
@@ -317,16 +325,13 @@ static int c4_engine_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *a
   if (c4_solve(c->solver, &q, &a) != 0)
     return stop_requested ? c4_stopped(a.nodes, o->err) : c4_out_of_memory(o->err);
   int cells = c->w * c->h;
-  ans->nodes = a.nodes;
+  native_answer_root(ans, a.score, o->weak ? -1 : c4_plies_from_score(cells, q.moves, a.score),
+                     a.nodes);
   ans->book_hits = a.book_hits;
-  ans->margin = a.score;
-  ans->plies = o->weak ? -1 : c4_plies_from_score(cells, q.moves, a.score);
-  ans->nmoves = o->root_only ? 0 : a.nmoves;
-  for (int i = 0; i < ans->nmoves; i++) {
+  for (int i = 0; i < (o->root_only ? 0 : a.nmoves); i++) {
     int sc = a.move_score[i];
-    ans->moves[i].margin = sc;
-    ans->moves[i].plies = o->weak ? -1 : c4_plies_from_score(cells, q.moves, sc);
-    ans->moves[i].exact = a.move_exact[i];
+    native_answer_move(ans, sc, o->weak ? -1 : c4_plies_from_score(cells, q.moves, sc),
+                       a.move_exact[i]);
   }
   return EXIT_OK;
 }
@@ -351,14 +356,15 @@ static int c4_engine_make_book(Game *g, const EngineSolveOptions *o, int depth, 
   int st = c4_solver(c, o);
   if (st != EXIT_OK) return st;
   C4Book *b = c4book_new(c->w, c->h);
-  if (!b) return c4_out_of_memory(o->err);
   uint64_t nodes = 0;
-  int rc = c4_make_book(c->solver, depth, b, &nodes, o->progress ? c4_book_progress : NULL,
-                        (void *)o);
+  int rc = b ? c4_make_book(c->solver, depth, b, &nodes, o->progress ? c4_book_progress : NULL,
+                            (void *)o) : -1;
   if (rc == -2) st = c4_stopped(nodes, o->err);
-  else if (rc != 0) st = c4_out_of_memory(o->err);
+  else if (rc != 0)
+    st = diag_fail(o->err, EXIT_LIMIT, "out of memory while making the book (fewer stones: "
+                   "--book-depth N)");
   else st = c4book_save(b, path, o->err);
-  *info = (EngineBookInfo){ b->width, b->height, b->from, b->to, b->n, nodes };
+  if (b) *info = (EngineBookInfo){ b->width, b->height, b->from, b->to, b->n, nodes };
   c4book_free(b);
   return st;
 }
@@ -401,15 +407,5 @@ Game *native_c4_new(const Program *p, char *why, size_t n) {
     c->bottom |= UINT64_C(1) << (col * (h + 1));
     c->board |= column_mask(c, col);
   }
-  Game *g = &c->base;
-  g->vt = &c4_vtable;
-  g->engine = "native-connect4";
-  g->name = gs_game_name(p);
-  g->nplayers = 2;
-  g->player_names[0] = gs_player_name(p, 0);
-  g->player_names[1] = gs_player_name(p, 1);
-  g->state_bytes = sizeof(C4State);
-  g->key_bytes = sizeof(C4State);
-  g->destroy = c4_engine_free;
-  return g;
+  return native_init(&c->base, p, &c4_vtable, "native-connect4", sizeof(C4State), c4_engine_free);
 }
