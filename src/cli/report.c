@@ -51,7 +51,12 @@ void report_header(const Run *r) {
 ** for an answer from a database. */
 static int reports_positions(const Run *r) {
   const SolverInfo *s = r->job.solver;
-  return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0);
+  return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0
+                       || strcmp(s->name, "value-iteration") == 0);
+}
+
+static int is_value_iteration(const Run *r) {
+  return r->job.solver != NULL && strcmp(r->job.solver->name, "value-iteration") == 0;
 }
 
 /* A solver's value: score and plies; *proven is 0 for the eval of a
@@ -313,7 +318,7 @@ static void text_expected(const Run *r) {
       printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(res->value.pay[i]));
     fputc('\n', stdout);
   }
-  if (res->deterministic) printf("plies: %.0f\n", res->value.plies);
+  if (res->deterministic && res->value.plies < EXP_ENDLESS) printf("plies: %.0f\n", res->value.plies);
   else printf("plies: -\n");
   fputs("best: ", stdout);
   if (res->nbest == 0) fputs("-", stdout);
@@ -336,7 +341,7 @@ static void text_expected(const Run *r) {
       const char *v = exp_verdict(r, s);
       printf("%-*s  %-5s  %12.10g  ", width, move_text(r->g, &res->moves[i], buf, sizeof buf),
              v ? v : "-", s);
-      if (res->deterministic) printf("%5.0f", res->values[i].plies);
+      if (res->deterministic && res->values[i].plies < EXP_ENDLESS) printf("%5.0f", res->values[i].plies);
       else printf("%5s", "-");
       if (res->prob) printf("  %11.10g", res->prob[i]);
       fputc('\n', stdout);
@@ -357,7 +362,8 @@ static void json_expected(const Run *r) {
   json_key(&w, "score");
   json_real(&w, sc);
   json_key(&w, "plies");
-  if (res->deterministic) json_int(&w, (int64_t)res->value.plies); else json_null(&w);
+  if (res->deterministic && res->value.plies < EXP_ENDLESS) json_int(&w, (int64_t)res->value.plies);
+  else json_null(&w);
   json_key(&w, "best");
   json_begin_array(&w);
   for (i = 0; i < res->nmoves; i++)
@@ -387,6 +393,20 @@ static void json_expected(const Run *r) {
   } else {
     json_null(&w);
   }
+  if (is_value_iteration(r)) {
+    json_key(&w, "sweeps");
+    json_uint(&w, r->job.vi.sweeps);
+    json_key(&w, "residual");
+    json_real(&w, r->job.vi.residual);
+  }
+  if (r->opt->pv) {
+    json_key(&w, "pv");
+    json_begin_array(&w);
+    for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
+    json_end_array(&w);
+    json_key(&w, "pv_repeats_from");
+    if (r->pv.repeats_from >= 0) json_int(&w, r->pv.repeats_from); else json_null(&w);
+  }
   if (r->opt->solve.all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
@@ -401,7 +421,10 @@ static void json_expected(const Run *r) {
       json_key(&w, "score");
       json_real(&w, s);
       json_key(&w, "plies");
-      if (res->deterministic) json_int(&w, (int64_t)res->values[i].plies); else json_null(&w);
+      if (res->deterministic && res->values[i].plies < EXP_ENDLESS)
+        json_int(&w, (int64_t)res->values[i].plies);
+      else
+        json_null(&w);
       json_key(&w, "probability");
       if (res->prob) json_real(&w, res->prob[i]); else json_null(&w);
       json_end_object(&w);
@@ -474,6 +497,16 @@ void report_stats(const Run *r) {
   const char *name = j->solver->name;
   if (strcmp(name, "retro") == 0) {
     retro_stats(r);
+  } else if (is_value_iteration(r)) {
+    const Retro *x = &j->retro;
+    retro_stats(r);
+    fprintf(stderr, "stats: sweeps %" PRIu64 " (the most a component needed), residual %.3g "
+            "(--epsilon %.3g); %" PRIu64 " updates (%.1f per position) in %.3f s (%.0f/s); "
+            "compact graph %.1f MiB\n", j->vi.sweeps, j->vi.residual, j->vi.epsilon,
+            j->vi.updates, x->stored ? (double)j->vi.updates / (double)x->stored : 0.0,
+            j->vi.sweep_seconds, j->vi.sweep_seconds > 0
+            ? (double)j->vi.updates / j->vi.sweep_seconds : 0.0,
+            (double)vi_memory(&j->vi) / (1 << 20));
   } else if (j->expected) {
     fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
             ", memo entries %" PRIu64 "\n", j->exp.nodes,
@@ -489,4 +522,5 @@ void report_stats(const Run *r) {
             e->threads ? e->threads : 1, r->opt->solve.tt_mib, j->book_hits);
   }
   fprintf(stderr, "stats: solver %s (%s)\n", solver_report_name(j), j->why);
+  if (solver_slow_note(j)) fprintf(stderr, "stats: note: %s\n", solver_slow_note(j));
 }

@@ -28,6 +28,8 @@
 
 #define EXP_MAX_PLY 2000     /* depth of a line, at most (Star1 recurses) */
 #define EXP_EPS     1e-9     /* relative tolerance of equal values */
+#define EXP_ENDLESS 1e300    /* plies of play that need not end (value
+                             ** iteration's drawn cycles): no distance */
 
 /* What a position is worth: each player's expected payoff from here on
 ** (per-move payoffs still to come plus the outcome), and the expected

@@ -24,6 +24,7 @@
 #include "search/retro.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "search/valueiter.h"
 
 /* What a game asks of a solver (solver_needs), and what a solver takes
 ** (SolverInfo.accepts): a solver accepts a game when it takes every
@@ -52,6 +53,9 @@ typedef struct SolveOptions {
   const char *db;           /* --db FILE */
   int progress;             /* 1: a progress display on stderr */
   int pv;                   /* --pv will follow the solve */
+  double epsilon;           /* --epsilon (value-iteration); 0: the default */
+  int seed_set;             /* --seed given (value-iteration's sampled --pv) */
+  uint64_t seed;
   EngineSolveOptions engine;   /* --threads, --without, --book, --weak */
 } SolveOptions;
 
@@ -63,7 +67,9 @@ typedef struct SolveJob {
   FILE *err;
   const SolveOptions *o;
   const SolverInfo *solver; /* chosen by solver_choose */
-  char why[160];            /* why it was chosen */
+  char why[256];            /* why it was chosen */
+  uint64_t probed;          /* positions auto's cycle probe walked */
+  int cyclic;               /* auto's cycle probe found positions that recur */
   /* A database's identity: the game's name, parameters and rules hash. */
   const char *db_params;
   uint64_t rules_hash;
@@ -71,6 +77,7 @@ typedef struct SolveJob {
   Search search;
   ExpSolver exp;
   Retro retro;
+  ValueIter vi;             /* value iteration (its enumeration is retro) */
   Tt *tt;
   AbOptions ab;
   Progress progress;
@@ -114,6 +121,15 @@ int solver_run(SolveJob *j);
 /* The name the report gives: the solver's, the engine's for its own
 ** solver ("native-connect4"), "db" for an answer read from a database. */
 const char *solver_report_name(const SolveJob *j);
+
+/* Why the chosen alphabeta may be slow on this game (positions recur, a
+** repetition rule), for a note and --stats; NULL when nothing to say. */
+const char *solver_slow_note(const SolveJob *j);
+
+/* --pv after the solve: the principal variation from the root into pv
+** (value iteration: a line sampled at chance's moves with --seed).  The
+** engine is back at the root after.  EXIT_OK or an error's status. */
+int solver_pv(SolveJob *j, Pv *pv);
 
 /* --pv's PvSolveFn (pv.h): solves the position `ply` moves past the root
 ** the way the root was solved, into s. */
