@@ -509,9 +509,12 @@ void report_stats(const Run *r) {
             (double)vi_memory(&j->vi) / (1 << 20));
   } else if (j->expected) {
     fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
-            ", memo entries %" PRIu64 "\n", j->exp.nodes,
+            ", memo entries %" PRIu64 "%s\n", j->exp.nodes,
             r->seconds > 0 ? (double)j->exp.nodes / r->seconds : 0.0,
-            j->exp.memo_hits, j->exp.memo_stored);
+            j->exp.memo_hits, j->exp.memo_stored, j->exp.memo_grew ? ", table grew" : "");
+    if (j->exp.memo_grew)
+      fprintf(stderr, "stats: the memo table doubled %" PRIu64 " times (from --tt-size %zu)\n",
+              j->exp.memo_grew, r->opt->solve.tt_mib);
   } else if (strcmp(name, "alphabeta") == 0) {
     alphabeta_stats(r);
   } else if (strcmp(name, "native") == 0 && (r->g->vt->features & ENGINE_TABLE)) {

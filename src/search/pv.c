@@ -109,7 +109,9 @@ void pv_print(const Pv *pv, Game *g, FILE *out) {
   fputs("\n\nstart:\n", out);
   game_print(g, out);
   for (int i = 0; i < pv->n; i++) {
-    fprintf(out, "\n%d. %s %s:\n", i + 1, g->player_names[game_to_move(g)], pv->names[i]);
+    int who = game_to_move(g);
+    fprintf(out, "\n%d. %s %s:\n", i + 1, who == GAME_CHANCE ? "chance" : g->player_names[who],
+            pv->names[i]);
     game_apply(g, &pv->moves[i]);
     game_print(g, out);
   }

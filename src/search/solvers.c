@@ -270,6 +270,9 @@ static int expected_begin(SolveJob *j) {
     return usage(j, "%s", "--db takes the retrograde solver, which does not handle chance, "
                  "per-move payoffs or more than two players");
   j->exp.table_mib = o->tt_mib;
+  /* The memo table doubles when full, up to --memory or the default. */
+  j->exp.table_max_mib = o->memory_mib ? o->memory_mib : default_memory() >> 20;
+  if (j->exp.table_max_mib < o->tt_mib) j->exp.table_max_mib = o->tt_mib;
   j->exp.all_moves = o->all_moves;
   j->expected = 1;
   return EXIT_OK;
