@@ -647,7 +647,8 @@ static int propagate_vectors(Retro *r) {
   r->labelled = tail;
   if (tail < n)
     return fail(r, EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
-                "per-move payoffs or more than two players needs an acyclic game");
+                "per-move payoffs or more than two players needs an acyclic game "
+                "(use --solver value-iteration)");
   return EXIT_OK;
 }
 
