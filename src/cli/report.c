@@ -49,6 +49,16 @@ void report_header(const Run *r) {
 
 /* The report gives positions and stored for a retrograde solve and
 ** for an answer from a database. */
+/* --pv in JSON: "pv", the line's moves, and "pv_repeats_from". */
+static void json_pv(JsonWriter *w, const Pv *pv) {
+  json_key(w, "pv");
+  json_begin_array(w);
+  for (int i = 0; i < pv->n; i++) json_string(w, pv->names[i]);
+  json_end_array(w);
+  json_key(w, "pv_repeats_from");
+  if (pv->repeats_from >= 0) json_int(w, pv->repeats_from); else json_null(w);
+}
+
 static int reports_positions(const Run *r) {
   const SolverInfo *s = r->job.solver;
   return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0
@@ -249,14 +259,7 @@ static void report_json(const Run *r) {
   json_key(&w, "payoffs");
   json_null(&w);
 
-  if (mode == MODE_SOLVE && r->opt->pv) {
-    json_key(&w, "pv");
-    json_begin_array(&w);
-    for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
-    json_end_array(&w);
-    json_key(&w, "pv_repeats_from");
-    if (r->pv.repeats_from >= 0) json_int(&w, r->pv.repeats_from); else json_null(&w);
-  }
+  if (mode == MODE_SOLVE && r->opt->pv) json_pv(&w, &r->pv);
   if (mode == MODE_SOLVE && r->opt->solve.all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
@@ -399,14 +402,7 @@ static void json_expected(const Run *r) {
     json_key(&w, "residual");
     json_real(&w, r->job.vi.residual);
   }
-  if (r->opt->pv) {
-    json_key(&w, "pv");
-    json_begin_array(&w);
-    for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
-    json_end_array(&w);
-    json_key(&w, "pv_repeats_from");
-    if (r->pv.repeats_from >= 0) json_int(&w, r->pv.repeats_from); else json_null(&w);
-  }
+  if (r->opt->pv) json_pv(&w, &r->pv);
   if (r->opt->solve.all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);

@@ -167,7 +167,7 @@ int solver_choose(SolveJob *j) {
     s = solver_find("native");
     snprintf(j->why, sizeof j->why, "the %s engine solves these positions itself", j->g->engine);
   } else if (!(needs & NEEDS_HISTORY) && !o->depth && !o->score_only && !o->no_deepening
-             && probe_cycles(j) == CYCLE_FOUND) {
+             && !o->no_cycle_probe && probe_cycles(j) == CYCLE_FOUND) {
     /* Positions recur: the searches would go round (chance) or search
     ** transpositions again; the solvers that store every position. */
     int expected = (asks & (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS)) != 0;

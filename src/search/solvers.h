@@ -53,6 +53,7 @@ typedef struct SolveOptions {
   const char *db;           /* --db FILE */
   int progress;             /* 1: a progress display on stderr */
   int pv;                   /* --pv will follow the solve */
+  int no_cycle_probe;       /* auto chooses among the searches only (test sets) */
   double epsilon;           /* --epsilon (value-iteration); 0: the default */
   int seed_set;             /* --seed given (value-iteration's sampled --pv) */
   uint64_t seed;
