@@ -130,12 +130,10 @@ static int refuse(SolveJob *j, const SolverInfo *s, unsigned needs) {
   return EXIT_USAGE;
 }
 
-/* The cycle probe (cycle.h) from the root, once: its verdict, kept in
-** j->cyclic (1 when a cycle was found). */
+/* The cycle probe (cycle.h) from the root: its verdict; j->probed gets
+** the positions it walked. */
 static int probe_cycles(SolveJob *j) {
-  int v = cycle_probe(j->g, CYCLE_PROBE_POSITIONS, &j->probed);
-  j->cyclic = v == CYCLE_FOUND;
-  return v;
+  return cycle_probe(j->g, CYCLE_PROBE_POSITIONS, &j->probed);
 }
 
 int solver_choose(SolveJob *j) {
@@ -308,10 +306,6 @@ const char *solver_slow_note(const SolveJob *j) {
            "positions its subtree met, so a position reached by other lines is often searched "
            "again: slow where positions recur; without the rule, --solver retro solves every "
            "position once (endless play a draw)";
-  if (j->cyclic)
-    return "positions of this game recur: alpha-beta cannot store the values of positions on a "
-           "cycle and searches them again on every line; --solver retro (auto's choice) "
-           "solves every position once";
   return NULL;
 }
 
@@ -321,7 +315,7 @@ static int run_alphabeta(SolveJob *j) {
     int st = expected_begin(j);
     return st != EXIT_OK ? st : star1_solve(&j->exp);
   }
-  if (o->progress && (j->cyclic || j->g->has_history))
+  if (o->progress && j->g->has_history)
     fprintf(j->err, "gsolve: note: %s\n", solver_slow_note(j));
   if (o->tt_mib > 0 && j->tt == NULL && (j->tt = tt_new(o->tt_mib)) == NULL) {
     fputs("gsolve: error: out of memory\n", j->err);

@@ -70,7 +70,6 @@ typedef struct SolveJob {
   const SolverInfo *solver; /* chosen by solver_choose */
   char why[256];            /* why it was chosen */
   uint64_t probed;          /* positions auto's cycle probe walked */
-  int cyclic;               /* auto's cycle probe found positions that recur */
   /* A database's identity: the game's name, parameters and rules hash. */
   const char *db_params;
   uint64_t rules_hash;
@@ -123,8 +122,9 @@ int solver_run(SolveJob *j);
 ** solver ("native-connect4"), "db" for an answer read from a database. */
 const char *solver_report_name(const SolveJob *j);
 
-/* Why the chosen alphabeta may be slow on this game (positions recur, a
-** repetition rule), for a note and --stats; NULL when nothing to say. */
+/* Why the chosen alphabeta may be slow on this game (a repetition rule:
+** its table keys positions with the line), for a note and --stats; NULL
+** when there is nothing to say. */
 const char *solver_slow_note(const SolveJob *j);
 
 /* --pv after the solve: the principal variation from the root into pv
