@@ -97,6 +97,28 @@ for solver in expectimax retro; do
 done
 
 echo
+echo "== Value iteration: Pig (cycles), goal 100 (Neller and Presser: First wins 0.5305927)"
+printf '%-16s %-11s %10s %10s %7s %9s %9s %9s %9s
+' "game" "win (First)" "positions" "moves" "sweeps" "updates" "enum s" "sweep s" "seconds"
+# win = (1 + score) / 2; sweeps: the most a component of the move graph
+# needed (--epsilon 1e-12); updates: Bellman updates in all.
+vistats() {
+  desc=$1; shift
+  err=$($GSOLVE "$@" --solver value-iteration --stats 2>&1 >/dev/null)
+  out=$($GSOLVE "$@" --solver value-iteration)
+  win=$(awk -v s="$(field score "$out")" 'BEGIN { printf "%.7f", (1 + s) / 2 }')
+  moves=$(printf '%s\n' "$err" | sed -n 's/.*moves \([0-9]*\)$/\1/p')
+  sweeps=$(printf '%s\n' "$err" | sed -n 's/^stats: sweeps \([0-9]*\).*/\1/p')
+  updates=$(printf '%s\n' "$err" | sed -n 's/.*; \([0-9]*\) updates.*/\1/p')
+  enum=$(printf '%s\n' "$err" | sed -n 's/.*enumeration \([0-9.]*\) s.*/\1/p')
+  sweep=$(printf '%s\n' "$err" | sed -n 's/.*labelling \([0-9.]*\) s.*/\1/p')
+  printf '%-16s %-11s %10s %10s %7s %9s %9s %9s %9s\n' "$desc" "$win" "$(field positions "$out")" \
+    "$moves" "$sweeps" "$updates" "$enum" "$sweep" "$(field seconds "$out")"
+}
+vistats "pig goal 10" games/pig.game -D goal=10
+vistats "pig goal 100" games/pig.game
+
+echo
 echo "== Alpha-beta: throughput and transposition table (--stats)"
 printf '%-26s %-16s %10s %10s %7s %7s %9s %9s\n' "game" "engine" "nodes" "nodes/s" "hits" "cuts" "childcut" "seconds"
 # Nodes are the positions entered; each also looks at its children once

@@ -76,12 +76,12 @@ check "pot: payoffs" "Ann 15, Bob 10, Cat 6" "$(field payoffs "$out")"
 # ---- What the other solvers say ------------------------------------
 out=$(gs games/pot.game --solver alphabeta 2>&1); st=$?
 check "pot: alphabeta refuses three players (exit 2)" "2" "$st"
-check "pot: alphabeta says what to use" "gsolve: error: the alphabeta solver needs one or two players (this game has 3): use --solver retro or expectimax" "$out"
+check "pot: alphabeta says what to use" "gsolve: error: the alphabeta solver needs one or two players (this game has 3): use --solver retro, expectimax or value-iteration" "$out"
 check "pot: auto takes max^n" "$(gs games/pot.game --solver expectimax --json | sed 's/"seconds":[0-9.]*//')" \
   "$(gs games/pot.game --json | sed 's/"seconds":[0-9.]*//')"
 out=$(gs games/dice.game --solver minimax 2>&1); st=$?
 check "dice: minimax refuses chance (exit 2)" "2" "$st"
-check "dice: minimax says what to use" "gsolve: error: the minimax solver does not handle chance moves: use --solver alphabeta, retro or expectimax" "$out"
+check "dice: minimax says what to use" "gsolve: error: the minimax solver does not handle chance moves: use --solver alphabeta, retro, expectimax or value-iteration" "$out"
 out=$(gs games/dice.game --depth 3 2>&1); st=$?
 check "dice: --depth refuses chance (exit 2)" "2 gsolve: error: --depth takes deterministic games without per-move payoffs" "$st $out"
 out=$(gs games/dice.game --solver retro --db /tmp/gsolve-dice.db 2>&1); st=$?
@@ -125,7 +125,7 @@ done
 out=$(gs games/dice.game --tree-dot /tmp/gsolve-dice.dot 2>&1); st=$?
 check "dice: --tree-dot refuses chance (exit 2)" "2 gsolve: error: --tree-dot draws games without chance moves" "$st $out"
 out=$(gs games/dice.game --pv 2>&1); st=$?
-check "dice: --pv refuses chance (exit 2)" "2 gsolve: error: --pv takes games without chance, per-move payoffs or more than two players" "$st $out"
+check "dice: --pv refuses chance (exit 2)" "2 gsolve: error: --pv takes games without chance, per-move payoffs or more than two players, or --solver value-iteration (a line sampled with --seed)" "$st $out"
 # play: chance draws its moves by weight, with the game's seed.
 out=$(gs play games/dice.game --self-play --seed 3 --ascii --show-evals)
 check "play dice: chance rolls" "2" "$(printf '%s\n' "$out" | grep -c '^chance: rolls [1-6]$')"

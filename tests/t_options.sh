@@ -10,7 +10,7 @@ check "--without with alphabeta" "gsolve: error: --without is an option of an en
 exit 2" "$(opt_err games/tictactoe.game --without etc)"
 check "--threads with an engine's solver that has none" "gsolve: error: --threads: the native-nim engine's solver does not take it
 exit 2" "$(opt_err games/nim.game --threads 2)"
-check "--seed outside play and playouts" "gsolve: error: --seed goes with gsolve play FILE or --playouts N
+check "--seed outside play, playouts and a sampled --pv" "gsolve: error: --seed goes with gsolve play FILE, --playouts N, or --pv of the value-iteration solver
 exit 2" "$(opt_err games/nim.game --seed 3)"
 check "--seed with --playouts" "0" "$(gs games/nim.game --playouts 3 --seed 3 >/dev/null 2>&1; echo $?)"
 check "--depth +3 refused" "gsolve: error: --depth needs a number of plies from 1 to 10000, not '+3'

@@ -42,11 +42,11 @@ check "--solver named: --stats says so" "stats: solver minimax (named by --solve
   "$(gs games/tictactoe.game --solver minimax --stats 2>&1 >/dev/null | tail -n 1)"
 
 # A refused combination names the solvers that would take the game.
-check "minimax on three players: names retro and expectimax" \
-  "gsolve: error: the minimax solver needs one or two players (this game has 3): use --solver retro or expectimax" \
+check "minimax on three players: names retro, expectimax and value-iteration" \
+  "gsolve: error: the minimax solver needs one or two players (this game has 3): use --solver retro, expectimax or value-iteration" \
   "$(gs games/pot.game --solver minimax 2>&1)"
-check "minimax on chance: names alphabeta, retro and expectimax" \
-  "gsolve: error: the minimax solver does not handle chance moves: use --solver alphabeta, retro or expectimax" \
+check "minimax on chance: names alphabeta, retro, expectimax and value-iteration" \
+  "gsolve: error: the minimax solver does not handle chance moves: use --solver alphabeta, retro, expectimax or value-iteration" \
   "$(gs games/dice.game --solver minimax 2>&1)"
 check "native without a native engine" \
   "gsolve: error: --solver native needs a native engine with a solver of its own (Connect Four, Nim, matchsticks: --engine native)" \

@@ -67,9 +67,7 @@ static int run_solve(Run *r) {
   st = solver_run(j);
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;
-  if (o->pv && (st = pv_find(&r->pv, r->g, &j->search.result, o->solve.depth, r->pos.n,
-                             solver_pv_solve, j)) != EXIT_OK)
-    return st;
+  if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
   report_result(r);
   if (o->pv && !o->json) pv_print(&r->pv, r->g, stdout);
   report_stats(r);
@@ -198,6 +196,10 @@ int main(int argc, char **argv) {
   opt.solve.progress = opt.progress || (!opt.quiet && isatty(2));
   opt.solve.pv = opt.pv;
   opt.solve.quiet = opt.quiet;
+  if (opt.mode == MODE_SOLVE) {     /* --seed of a sampled --pv */
+    opt.solve.seed_set = opt.play.seed_set;
+    opt.solve.seed = opt.play.seed;
+  }
 
   if ((g = engine_new(prog, opt.engine, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {

@@ -196,6 +196,15 @@ SETTER(set_tt_size) {
   o->solve.tt_mib = (size_t)n;
   return EXIT_OK;
 }
+SETTER(set_epsilon) {
+  char *end;
+  errno = 0;
+  double e = strtod(val, &end);
+  if (errno != 0 || end == val || *end != '\0' || !(e > 0) || e >= 1)
+    return usage_error("--epsilon needs a number above 0 and below 1, not '%s'", val);
+  o->solve.epsilon = e;
+  return EXIT_OK;
+}
 SETTER(set_engine) {
   if (strcmp(val, "auto") == 0) o->engine = ENGINE_AUTO;
   else if (strcmp(val, "vm") == 0) o->engine = ENGINE_VM;
@@ -369,7 +378,9 @@ static const OptionSpec option_table[] = {
     "test-set columns from 0", set_zero_based },
 
   { "--solver", "NAME", SEC_SOLVER, M_SOLVE | M(MODE_TESTSET), NULL,
-    "auto, alphabeta, minimax, retro, expectimax, native, db", set_solver },
+    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db", set_solver },
+  { "--epsilon", "E", SEC_SOLVER, M_SOLVE, NULL,
+    "value-iteration stops when no value changes by E (1e-12)", set_epsilon },
   { "--tt-size", "MB", SEC_SOLVER, M_TABLE, NULL, "search table size in MiB (default 64)",
     set_tt_size },
   { "--db", "FILE", SEC_SOLVER, M_SOLVE | M(MODE_DUMPDB), NULL,
@@ -405,8 +416,8 @@ static const OptionSpec option_table[] = {
     set_play },
   { "--self-play", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer plays both sides",
     set_play },
-  { "--seed", "N", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS),
-    "--seed goes with gsolve play FILE or --playouts N", "the random seed", set_play },
+  { "--seed", "N", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS) | M_SOLVE,
+    "--seed goes with gsolve play FILE, --playouts N or --pv", "the random seed", set_play },
   { "--show-evals", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer's evaluations",
     set_play },
   { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play },

@@ -49,9 +49,24 @@ void report_header(const Run *r) {
 
 /* The report gives positions and stored for a retrograde solve and
 ** for an answer from a database. */
+/* --pv in JSON: "pv", the line's moves, and "pv_repeats_from". */
+static void json_pv(JsonWriter *w, const Pv *pv) {
+  json_key(w, "pv");
+  json_begin_array(w);
+  for (int i = 0; i < pv->n; i++) json_string(w, pv->names[i]);
+  json_end_array(w);
+  json_key(w, "pv_repeats_from");
+  if (pv->repeats_from >= 0) json_int(w, pv->repeats_from); else json_null(w);
+}
+
 static int reports_positions(const Run *r) {
   const SolverInfo *s = r->job.solver;
-  return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0);
+  return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0
+                       || strcmp(s->name, "value-iteration") == 0);
+}
+
+static int is_value_iteration(const Run *r) {
+  return r->job.solver != NULL && strcmp(r->job.solver->name, "value-iteration") == 0;
 }
 
 /* A solver's value: score and plies; *proven is 0 for the eval of a
@@ -245,14 +260,7 @@ static void report_json(const Run *r) {
   json_key(&w, "payoffs");
   json_null(&w);
 
-  if (mode == MODE_SOLVE && r->opt->pv) {
-    json_key(&w, "pv");
-    json_begin_array(&w);
-    for (i = 0; i < r->pv.n; i++) json_string(&w, r->pv.names[i]);
-    json_end_array(&w);
-    json_key(&w, "pv_repeats_from");
-    if (r->pv.repeats_from >= 0) json_int(&w, r->pv.repeats_from); else json_null(&w);
-  }
+  if (mode == MODE_SOLVE && r->opt->pv) json_pv(&w, &r->pv);
   if (mode == MODE_SOLVE && r->opt->solve.all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
@@ -314,7 +322,7 @@ static void text_expected(const Run *r) {
       printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(res->value.pay[i]));
     fputc('\n', stdout);
   }
-  if (res->deterministic) printf("plies: %.0f\n", res->value.plies);
+  if (res->deterministic && res->value.plies < EXP_ENDLESS) printf("plies: %.0f\n", res->value.plies);
   else printf("plies: -\n");
   fputs("best: ", stdout);
   if (res->nbest == 0) fputs("-", stdout);
@@ -337,7 +345,7 @@ static void text_expected(const Run *r) {
       const char *v = exp_verdict(r, s);
       printf("%-*s  %-5s  %12.10g  ", width, move_text(r->g, &res->moves[i], buf, sizeof buf),
              v ? v : "-", s);
-      if (res->deterministic) printf("%5.0f", res->values[i].plies);
+      if (res->deterministic && res->values[i].plies < EXP_ENDLESS) printf("%5.0f", res->values[i].plies);
       else printf("%5s", "-");
       if (res->prob) printf("  %11.10g", res->prob[i]);
       fputc('\n', stdout);
@@ -358,7 +366,8 @@ static void json_expected(const Run *r) {
   json_key(&w, "score");
   json_real(&w, sc);
   json_key(&w, "plies");
-  if (res->deterministic) json_int(&w, (int64_t)res->value.plies); else json_null(&w);
+  if (res->deterministic && res->value.plies < EXP_ENDLESS) json_int(&w, (int64_t)res->value.plies);
+  else json_null(&w);
   json_key(&w, "best");
   json_begin_array(&w);
   for (i = 0; i < res->nmoves; i++)
@@ -388,6 +397,13 @@ static void json_expected(const Run *r) {
   } else {
     json_null(&w);
   }
+  if (is_value_iteration(r)) {
+    json_key(&w, "sweeps");
+    json_uint(&w, r->job.vi.sweeps);
+    json_key(&w, "residual");
+    json_real(&w, r->job.vi.residual);
+  }
+  if (r->opt->pv) json_pv(&w, &r->pv);
   if (r->opt->solve.all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
@@ -402,7 +418,10 @@ static void json_expected(const Run *r) {
       json_key(&w, "score");
       json_real(&w, s);
       json_key(&w, "plies");
-      if (res->deterministic) json_int(&w, (int64_t)res->values[i].plies); else json_null(&w);
+      if (res->deterministic && res->values[i].plies < EXP_ENDLESS)
+        json_int(&w, (int64_t)res->values[i].plies);
+      else
+        json_null(&w);
       json_key(&w, "probability");
       if (res->prob) json_real(&w, res->prob[i]); else json_null(&w);
       json_end_object(&w);
@@ -475,11 +494,24 @@ void report_stats(const Run *r) {
   const char *name = j->solver->name;
   if (strcmp(name, "retro") == 0) {
     retro_stats(r);
+  } else if (is_value_iteration(r)) {
+    const Retro *x = &j->retro;
+    retro_stats(r);
+    fprintf(stderr, "stats: sweeps %" PRIu64 " (the most a component needed), residual %.3g "
+            "(--epsilon %.3g); %" PRIu64 " updates (%.1f per position) in %.3f s (%.0f/s); "
+            "compact graph %.1f MiB\n", j->vi.sweeps, j->vi.residual, j->vi.epsilon,
+            j->vi.updates, x->stored ? (double)j->vi.updates / (double)x->stored : 0.0,
+            j->vi.sweep_seconds, j->vi.sweep_seconds > 0
+            ? (double)j->vi.updates / j->vi.sweep_seconds : 0.0,
+            (double)vi_memory(&j->vi) / (1 << 20));
   } else if (j->expected) {
     fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
-            ", memo entries %" PRIu64 "\n", j->exp.nodes,
+            ", memo entries %" PRIu64 "%s\n", j->exp.nodes,
             r->seconds > 0 ? (double)j->exp.nodes / r->seconds : 0.0,
-            j->exp.memo_hits, j->exp.memo_stored);
+            j->exp.memo_hits, j->exp.memo_stored, j->exp.memo_grew ? ", table grew" : "");
+    if (j->exp.memo_grew)
+      fprintf(stderr, "stats: the memo table doubled %" PRIu64 " times (from --tt-size %zu)\n",
+              j->exp.memo_grew, r->opt->solve.tt_mib);
   } else if (strcmp(name, "alphabeta") == 0) {
     alphabeta_stats(r);
   } else if (strcmp(name, "native") == 0 && (r->g->vt->features & ENGINE_TABLE)) {
@@ -490,4 +522,5 @@ void report_stats(const Run *r) {
             e->threads ? e->threads : 1, r->opt->solve.tt_mib, j->book_hits);
   }
   fprintf(stderr, "stats: solver %s (%s)\n", solver_report_name(j), j->why);
+  if (solver_slow_note(j)) fprintf(stderr, "stats: note: %s\n", solver_slow_note(j));
 }

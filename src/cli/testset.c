@@ -102,6 +102,10 @@ int run_test_set(Run *r) {
     lp.lines = count_lines(f, o->limit);
     progress_start(lp.p, stderr);
   }
+  /* A test set takes the searches only: auto's cycle probe (which would
+  ** pick retro or value iteration) is not run, once per line. */
+  SolveOptions searches = o->solve;
+  searches.no_cycle_probe = 1;
   while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
     lineno++;
     char moves[3 * sizeof line];
@@ -124,7 +128,7 @@ int run_test_set(Run *r) {
     int64_t score = 0, plies;
     uint64_t used = 0;
     Outcome out;
-    solve_job_init(&r->job, r->g, pos->n, &o->solve, stderr);
+    solve_job_init(&r->job, r->g, pos->n, &searches, stderr);
     if ((st = solver_choose(&r->job)) != EXIT_OK) {
       position_free(pos);
       break;

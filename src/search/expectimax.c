@@ -6,8 +6,8 @@
 ** Star1 cuts off and recurses in C, one frame per ply.  Both limit lines
 ** to EXP_MAX_PLY plies (games with chance are short; the deterministic
 ** solvers handle long lines).  A position repeating
-** along a line is an error: cyclic games with chance would need value
-** iteration, which gsolve does not do.
+** along a line is an error that names value iteration (valueiter.c),
+** which solves cyclic games with chance.
 */
 #include <math.h>
 #include <stdarg.h>
@@ -20,10 +20,14 @@
 
 /* ---- the memo table ---------------------------------------------- */
 
+static int fail(ExpSolver *s, int status, const char *fmt, ...);
+
 /* Open addressing on the position's hash; each entry holds the hash, the
 ** value and the packed position (so a hit is never a collision).  When
-** it is 3/4 full it stops taking entries: the solve stays correct, only
-** slower. */
+** it is 3/4 full it doubles, up to the solver's table_max_mib; a table
+** that cannot grow any more stops the solve with a message naming
+** --tt-size and --memory (a search that could not store positions would
+** search them again on every line: on games like Sim, without end). */
 typedef struct Memo {
   unsigned char *slots;
   size_t nslots, used, entry;   /* entry: bytes per slot */
@@ -85,18 +89,53 @@ static int memo_get(ExpSolver *s, uint64_t h, ExpValue *v) {
   return 1;
 }
 
-static void memo_put(ExpSolver *s, uint64_t h, const ExpValue *v) {
+/* Doubles the table, moving every entry: 0, or -1 when out of memory
+** (the table is left as it was). */
+static int memo_grow(Memo *m) {
+  size_t n = m->nslots * 2;
+  unsigned char *slots = calloc(n, m->entry);
+  if (slots == NULL) return -1;
+  for (size_t i = 0; i < m->nslots; i++) {
+    unsigned char *e = m->slots + i * m->entry;
+    uint64_t h;
+    memcpy(&h, e, 8);
+    if (h == 0) continue;
+    /* Load at most 3/8 after doubling: a free slot is near. */
+    size_t k = (size_t)(h >> 7) & (n - 1);
+    while (memcmp(slots + k * m->entry, "\0\0\0\0\0\0\0\0", 8) != 0) k = (k + 1) & (n - 1);
+    memcpy(slots + k * m->entry, e, m->entry);
+  }
+  free(m->slots);
+  m->slots = slots;
+  m->nslots = n;
+  return 0;
+}
+
+/* Stores the current position's value; EXIT_OK, or the status of the
+** error that stopped the solve (a full table that cannot grow). */
+static int memo_put(ExpSolver *s, uint64_t h, const ExpValue *v) {
   Memo *m = s->memo;
-  if (m == NULL || m->used * 4 >= m->nslots * 3) return;
+  if (m == NULL) return EXIT_OK;
+  if (m->used * 4 >= m->nslots * 3) {
+    size_t mib = (m->nslots * m->entry) >> 20;
+    if (2 * mib > s->table_max_mib || memo_grow(m) != 0)
+      return fail(s, EXIT_LIMIT, "the expectimax table is full (%zu MiB, %zu positions) and "
+                  "cannot grow (%s): a search that cannot store positions searches them again on "
+                  "every line, on some games without end; raise --tt-size (its first size) or --memory (how far it may "
+                  "grow), or use --solver value-iteration", mib, m->used,
+                  2 * mib > s->table_max_mib ? "it may grow to --memory" : "out of memory");
+    s->memo_grew++;
+  }
   memo_key(m, s->g);
   unsigned char *e = memo_slot(m, h);
-  if (e == NULL) return;
+  if (e == NULL) return EXIT_OK;   /* 64 probes taken: rare, a lost entry */
   h |= 1;
   memcpy(e, &h, 8);
   memcpy(e + 8, v, sizeof *v);
   memcpy(e + 8 + sizeof(ExpValue), m->key, m->key_bytes);
   m->used++;
   s->memo_stored++;
+  return EXIT_OK;
 }
 
 /* ---- shared scaffolding ------------------------------------------ */
@@ -201,9 +240,9 @@ static int path_push(ExpSolver *s, int ply, uint64_t h) {
     return fail(s, EXIT_LIMIT, "out of memory");
   for (int i = 0; i < s->path_len; i++)
     if (s->path[i] == h)
-      return fail(s, EXIT_LIMIT, "position repeats along a line of play; games with "
-                  "cycles need --solver retro, which does not handle chance, per-move "
-                  "payoffs or more than two players");
+      return fail(s, EXIT_LIMIT, "position repeats along a line of play; this game has "
+                  "cycles, which expectimax and Star1 cannot solve (value iteration can: "
+                  "--solver value-iteration)");
   s->path[s->path_len++] = h;
   return EXIT_OK;
 }
@@ -310,7 +349,7 @@ static void em_search(ExpSolver *s, ExpValue *out) {
     }
     if (e == WALK_LEAVE) {
       s->path_len--;
-      memo_put(s, s->frames[d].hash, &s->frames[d].v);
+      if (memo_put(s, s->frames[d].hash, &s->frames[d].v) != EXIT_OK) break;
       continue;
     }
     s->nodes++;
@@ -337,7 +376,7 @@ static void em_search(ExpSolver *s, ExpValue *out) {
       game_no_moves(g, &o);
       outcome_value(g, &o, &f->v);
       s->path_len--;
-      memo_put(s, f->hash, &f->v);
+      if (memo_put(s, f->hash, &f->v) != EXIT_OK) break;
     }
   }
   if (s->status != EXIT_OK) {

@@ -28,6 +28,8 @@
 
 #define EXP_MAX_PLY 2000     /* depth of a line, at most (Star1 recurses) */
 #define EXP_EPS     1e-9     /* relative tolerance of equal values */
+#define EXP_ENDLESS 1e300    /* plies of play that need not end (value
+                             ** iteration's drawn cycles): no distance */
 
 /* What a position is worth: each player's expected payoff from here on
 ** (per-move payoffs still to come plus the outcome), and the expected
@@ -59,8 +61,10 @@ typedef struct ExpSolver {
   int status;             /* EXIT_OK or the EXIT_* that stopped the solve */
   int all_moves;          /* star1: every root move's exact value */
   size_t table_mib;       /* memo table size (0: none) */
+  size_t table_max_mib;   /* it doubles when 3/4 full up to this (0: table_mib) */
   uint64_t nodes;
   uint64_t memo_hits, memo_stored;
+  uint64_t memo_grew;     /* times the memo table doubled */
   ExpResult result;
   /* Working state, freed by exp_free. */
   Walk walk;              /* expectimax's walk (walk.h); Star1 and the

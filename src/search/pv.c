@@ -16,7 +16,7 @@
 #include "search/pv.h"
 #include "util/diag.h"
 
-static int push(Pv *pv, Game *g, const Move *m) {
+int pv_push(Pv *pv, Game *g, const Move *m) {
   char buf[256];
   if (pv->n == pv->cap) {
     int cap = pv->cap ? 2 * pv->cap : 32;
@@ -48,23 +48,25 @@ static const Move *first_best(const SolveResult *r) {
 ** earlier equal one, or -1 (-2: out of memory).  Both are compared: the
 ** hash carries a repetition rule's history (which the state bytes lack),
 ** the states kept whole rule out a hash collision. */
-static int seen(Pv *pv, Game *g, uint64_t **hashes, unsigned char **states) {
+int pv_seen(Pv *pv, Game *g) {
   size_t sb = g->state_bytes;
   uint64_t h = game_hash(g);
   const void *st = game_state(g);
   for (int i = 0; i < pv->n; i++)
-    if ((*hashes)[i] == h && memcmp(*states + (size_t)i * sb, st, sb) == 0) return i;
-  if ((pv->n & (pv->n - 1)) == 0) {      /* 0, 1, 2, 4, ...: double */
-    size_t cap = pv->n ? 2 * (size_t)pv->n : 1;
-    uint64_t *hs = realloc(*hashes, cap * sizeof *hs);
+    if (pv->hashes[i] == h && memcmp(pv->states + (size_t)i * sb, st, sb) == 0) return i;
+  if ((size_t)pv->n >= pv->seen_cap) {
+    size_t cap = pv->seen_cap ? 2 * pv->seen_cap : 32;
+    while (cap <= (size_t)pv->n) cap *= 2;
+    uint64_t *hs = realloc(pv->hashes, cap * sizeof *hs);
     if (hs == NULL) return -2;
-    *hashes = hs;
-    unsigned char *ss = realloc(*states, cap * sb + 1);
+    pv->hashes = hs;
+    unsigned char *ss = realloc(pv->states, cap * sb + 1);
     if (ss == NULL) return -2;
-    *states = ss;
+    pv->states = ss;
+    pv->seen_cap = cap;
   }
-  (*hashes)[pv->n] = h;
-  memcpy(*states + (size_t)pv->n * sb, st, sb);
+  pv->hashes[pv->n] = h;
+  memcpy(pv->states + (size_t)pv->n * sb, st, sb);
   return -1;
 }
 
@@ -73,18 +75,16 @@ int pv_find(Pv *pv, Game *g, const SolveResult *root, int depth, int base_ply,
   Search s;
   const Move *m = first_best(root);
   int st = EXIT_OK, rep;
-  uint64_t *hashes = NULL;
-  unsigned char *states = NULL;
   memset(&s, 0, sizeof s);
   pv->repeats_from = -1;
-  if (seen(pv, g, &hashes, &states) == -2) m = NULL, st = EXIT_LIMIT;
+  if (pv_seen(pv, g) == -2) m = NULL, st = EXIT_LIMIT;
   while (m != NULL) {
-    if (push(pv, g, m) != 0) {
+    if (pv_push(pv, g, m) != 0) {
       st = EXIT_LIMIT;
       break;
     }
     game_apply(g, m);
-    if ((rep = seen(pv, g, &hashes, &states)) == -2) { st = EXIT_LIMIT; break; }
+    if ((rep = pv_seen(pv, g)) == -2) { st = EXIT_LIMIT; break; }
     if (rep >= 0) { pv->repeats_from = rep; break; }
     if (pv->n >= GAME_MAX_PLY || (depth && pv->n >= depth)) break;
     search_free(&s);
@@ -94,8 +94,6 @@ int pv_find(Pv *pv, Game *g, const SolveResult *root, int depth, int base_ply,
   }
   if (st == EXIT_LIMIT) diag_fail(stderr, st, "out of memory");
   search_free(&s);
-  free(hashes);
-  free(states);
   for (int i = 0; i < pv->n; i++) game_undo(g);
   return st;
 }
@@ -111,7 +109,9 @@ void pv_print(const Pv *pv, Game *g, FILE *out) {
   fputs("\n\nstart:\n", out);
   game_print(g, out);
   for (int i = 0; i < pv->n; i++) {
-    fprintf(out, "\n%d. %s %s:\n", i + 1, g->player_names[game_to_move(g)], pv->names[i]);
+    int who = game_to_move(g);
+    fprintf(out, "\n%d. %s %s:\n", i + 1, who == GAME_CHANCE ? "chance" : g->player_names[who],
+            pv->names[i]);
     game_apply(g, &pv->moves[i]);
     game_print(g, out);
   }
@@ -122,5 +122,7 @@ void pv_free(Pv *pv) {
   for (int i = 0; i < pv->n; i++) free(pv->names[i]);
   free(pv->names);
   free(pv->moves);
+  free(pv->hashes);
+  free(pv->states);
   memset(pv, 0, sizeof *pv);
 }

@@ -16,7 +16,18 @@ typedef struct Pv {
   int repeats_from;       /* -1, or j: the line's last position is the one
                              after its first j moves (0: the root), and
                              optimal play would go round for ever */
+  uint64_t *hashes;       /* pv_seen: the line's positions, by hash ... */
+  unsigned char *states;  /* ... and state bytes */
+  size_t seen_cap;
 } Pv;
+
+/* Appends move m (its notation in the current position) to the line;
+** -1 when out of memory. */
+int pv_push(Pv *pv, Game *g, const Move *m);
+
+/* Records the current position as the line's pv->n-th; the index of an
+** earlier equal one (not recorded then), or -1, or -2 out of memory. */
+int pv_seen(Pv *pv, Game *g);
 
 /* Solves the engine's current position, `ply` moves past the root, into
 ** the empty Search s (search_init done), with `depth` plies left (0: an

@@ -167,8 +167,8 @@ size_t retro_memory(const Retro *r) {
   total += r->class_cap * (3 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + 1);
   total += r->nedges_cap * 2 * sizeof(uint32_t);
   if (r->vector)
-    total += r->class_cap * sizeof(ExpValue)
-           + r->nedges_cap * (sizeof(uint32_t) + (size_t)r->g->nplayers * sizeof(int32_t));
+    total += r->class_cap * sizeof(ExpValue) + r->nedges_cap * sizeof(uint32_t);
+  if (r->edge_pay) total += r->nedges_cap * (size_t)r->g->nplayers * sizeof(int32_t);
   return total;
 }
 
@@ -239,7 +239,7 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   if (set->n > r->max_positions) return -2;
   if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
   if (a && r->progress && (set->n & 0xfff) == 0)
-    progress_note(r->progress, "retrograde analysis, enumerating", NULL, r->states.n,
+    progress_note(r->progress, r->label, NULL, r->states.n,
                   "positions", -1);
   if (set->n > r->class_cap) {
     size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
@@ -274,18 +274,21 @@ static int add_edge(Retro *r, uint32_t from, uint32_t to, uint32_t weight) {
     if (r->vector) {
       uint32_t *w = realloc(r->edge_weight, cap * sizeof *w);
       if (w) r->edge_weight = w;
+      if (!w) return -1;
+    }
+    if (r->vector && r->g->has_rewards) {
       int32_t *p = realloc(r->edge_pay, cap * np * sizeof *p);
-      if (p) r->edge_pay = p;
-      if (!w || !p) return -1;
+      if (!p) return -1;
+      r->edge_pay = p;
     }
     r->nedges_cap = cap;
   }
   r->edge_from[r->edges] = from;
   r->edge_to[r->edges] = to;
-  if (r->vector) {
+  if (r->vector) r->edge_weight[r->edges] = weight;
+  if (r->edge_pay) {
     int32_t *pay = r->edge_pay + r->edges * np;
-    r->edge_weight[r->edges] = weight;
-    if (!r->g->has_rewards || !game_rewards(r->g, pay)) memset(pay, 0, np * sizeof *pay);
+    if (!game_rewards(r->g, pay)) memset(pay, 0, np * sizeof *pay);
   }
   r->edges++;
   return 0;
@@ -321,11 +324,12 @@ int retro_scratch(Retro *r) {
   return 0;
 }
 
-static int enumerate(Retro *r) {
+int retro_enumerate(Retro *r) {
   Game *g = r->g;
   int ply = 0, added;
   uint32_t idx, cls;
   Outcome o;
+  if (!r->label) r->label = "retrograde analysis, enumerating";
   if (retro_scratch(r) < 0) return out_of_memory(r);
   if (retro_key_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
 
@@ -576,6 +580,28 @@ static int propagate_scores(Retro *r) {
   return EXIT_OK;
 }
 
+/* The forward graph (CSR): position p's moves are the edges
+** out[start[p]] .. out[start[p + 1] - 1], in the order they were
+** generated.  -1 when out of memory (nothing allocated then). */
+int retro_out_edges(const Retro *r, uint32_t **startp, uint32_t **outp) {
+  size_t n = r->stored;
+  uint32_t *start = calloc(n + 1, sizeof *start);
+  uint32_t *out = malloc((r->edges + 1) * sizeof *out);
+  uint32_t *fill = malloc((n + 1) * sizeof *fill);
+  if (!start || !out || !fill) {
+    free(start); free(out); free(fill);
+    return -1;
+  }
+  for (size_t e = 0; e < r->edges; e++) start[r->edge_from[e] + 1]++;
+  for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
+  memcpy(fill, start, (n + 1) * sizeof *fill);
+  for (size_t e = 0; e < r->edges; e++) out[fill[r->edge_from[e]]++] = (uint32_t)e;
+  free(fill);
+  *startp = start;
+  *outp = out;
+  return 0;
+}
+
 /* Payoff vectors: backward induction again, children before parents,
 ** but each position's value is computed from its own moves (forward
 ** edges, in generation order) once the last child is known: max^n for a
@@ -583,18 +609,8 @@ static int propagate_scores(Retro *r) {
 static int propagate_vectors(Retro *r) {
   Game *g = r->g;
   size_t n = r->stored, np = (size_t)g->nplayers, head = 0, tail = 0;
-  uint32_t *start = calloc(n + 1, sizeof *start);
-  uint32_t *out = malloc((r->edges + 1) * sizeof *out);
-  uint32_t *fill = malloc((n + 1) * sizeof *fill);
-  if (!start || !out || !fill) {
-    free(start); free(out); free(fill);
-    return out_of_memory(r);
-  }
-  for (size_t e = 0; e < r->edges; e++) start[r->edge_from[e] + 1]++;
-  for (size_t i = 0; i < n; i++) start[i + 1] += start[i];
-  memcpy(fill, start, (n + 1) * sizeof *fill);
-  for (size_t e = 0; e < r->edges; e++) out[fill[r->edge_from[e]]++] = (uint32_t)e;
-  free(fill);
+  uint32_t *start, *out;
+  if (retro_out_edges(r, &start, &out) < 0) return out_of_memory(r);
   for (size_t c = 0; c < n; c++)
     if (r->terminal[c]) r->queue[tail++] = (uint32_t)c;
   while (head < tail) {
@@ -611,7 +627,7 @@ static int propagate_vectors(Retro *r) {
       for (uint32_t j = start[p]; j < start[p + 1]; j++) {
         uint32_t e = out[j];
         ExpValue v = r->vec[r->edge_to[e]];
-        for (size_t i = 0; i < np; i++) v.pay[i] += r->edge_pay[e * np + i];
+        if (r->edge_pay) for (size_t i = 0; i < np; i++) v.pay[i] += r->edge_pay[e * np + i];
         v.plies += 1;
         if (chance) {
           double w = r->edge_weight[e] / total;
@@ -630,12 +646,13 @@ static int propagate_vectors(Retro *r) {
   r->labelled = tail;
   if (tail < n)
     return fail(r, EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
-                "per-move payoffs or more than two players needs an acyclic game");
+                "per-move payoffs or more than two players needs an acyclic game "
+                "(use --solver value-iteration)");
   return EXIT_OK;
 }
 
 /* The stored position of the engine's current state. */
-static int lookup_current(Retro *r, uint32_t *cls) {
+int retro_lookup(Retro *r, uint32_t *cls) {
   if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
   return keyset_find(&r->states, current_key(r, 0), cls);
 }
@@ -668,7 +685,7 @@ int retro_solve(Retro *r, Search *s) {
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
   double t0 = seconds_now();
-  if (enumerate(r) != EXIT_OK) return r->status;
+  if (retro_enumerate(r) != EXIT_OK) return r->status;
   double t1 = seconds_now();
   progress_note(r->progress, "retrograde analysis, labelling", NULL, r->stored, "positions", -1);
   if (build_parents(r) < 0) return out_of_memory(r);
@@ -691,12 +708,17 @@ int retro_solve_vector(Retro *r, ExpSolver *s) {
   if (g->has_history) return refuse_history(r);
   r->vector = 1;
   double t0 = seconds_now();
-  if (enumerate(r) != EXIT_OK) return r->status;
+  if (retro_enumerate(r) != EXIT_OK) return r->status;
   double t1 = seconds_now();
   if (build_parents(r) < 0) return out_of_memory(r);
   if (propagate_vectors(r) != EXIT_OK) return r->status;
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = seconds_now() - t1;
+  return retro_vector_answer(r, s);
+}
+
+int retro_vector_answer(Retro *r, ExpSolver *s) {
+  Game *g = r->g;
   /* The root's moves from the stored values, as expectimax reports them. */
   s->table_mib = 0;
   if (exp_root_begin(s) != EXIT_OK) return r->status = s->status;
@@ -707,7 +729,7 @@ int retro_solve_vector(Retro *r, ExpSolver *s) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
     if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
-    int found = lookup_current(r, &c);
+    int found = retro_lookup(r, &c);
     game_undo(g);
     if (!found) return fail(r, EXIT_LIMIT, "a root move leads out of the enumerated positions");
     res->values[i] = r->vec[c];
@@ -731,7 +753,7 @@ int retro_answer(Retro *r, Search *s) {
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
-    int found = lookup_current(r, &c);
+    int found = retro_lookup(r, &c);
     game_undo(g);
     if (!found)
       return fail(r, EXIT_USAGE, "the position after %s is not in the database (it was built "

@@ -38,6 +38,7 @@ typedef struct Retro {
   uint64_t max_positions;   /* stop beyond this many stored positions */
   size_t memory_limit;      /* bytes; 0: none */
   struct Progress *progress; /* the progress display, or NULL */
+  const char *label;        /* the progress display's name (NULL: "retrograde analysis, enumerating") */
   double enumerate_seconds, label_seconds;
   /* Results of the enumeration. */
   uint64_t positions;       /* distinct reachable positions */
@@ -70,7 +71,8 @@ typedef struct Retro {
   ** each move's weight and pay, each position's expected payoffs. */
   int vector;
   uint32_t *edge_weight;    /* per edge: the chance move's weight (else 1) */
-  int32_t *edge_pay;        /* per edge: nplayers payoffs of the move */
+  int32_t *edge_pay;        /* per edge: nplayers payoffs of the move (games
+                            ** with per-move payoffs only, else NULL) */
   uint32_t *wstack;         /* weights of the moves on the move stack */
   size_t wstack_cap;
   ExpValue *vec;            /* per stored position */
@@ -96,6 +98,26 @@ int retro_solve(Retro *r, Search *s);
 ** the players' positions and the weighted mean at chance's; the answer
 ** goes to s->result as expectimax_solve would give it. */
 int retro_solve_vector(Retro *r, ExpSolver *s);
+
+/* Step 1 alone: enumerates every position reachable from the engine's
+** current position into the sets, the per-position arrays and the move
+** graph (with weights, and pays with per-move payoffs, when r->vector is
+** set); the terminal positions get their outcome.  EXIT_OK or the status
+** of the error reported (memory, --max-positions, Ctrl-C). */
+int retro_enumerate(Retro *r);
+
+/* The forward graph of the enumeration (CSR over edge numbers): position
+** p's moves are edges out[start[p]] .. out[start[p + 1] - 1], in their
+** order of generation.  The caller frees both; -1 when out of memory. */
+int retro_out_edges(const Retro *r, uint32_t **start, uint32_t **out);
+
+/* The stored position of the engine's current state: 1 and *cls, or 0
+** when it was not enumerated. */
+int retro_lookup(Retro *r, uint32_t *cls);
+
+/* The root's answer into s->result from r->vec (each position's payoff
+** vector): each root move's value with its pay, as expectimax gives it. */
+int retro_vector_answer(Retro *r, ExpSolver *s);
 
 /* Allocates the scratch buffers and sets the key sizes; -1 when out of
 ** memory.  (retro_solve and retro_answer call it; so does db_read.) */

@@ -110,7 +110,7 @@ int search_path_push(Search *s, uint64_t h) {
       return search_fail(s, EXIT_LIMIT, "position repeats along a line of "
                          "play; this game has cycles, which the minimax and "
                          "alphabeta solvers cannot solve (retrograde analysis "
-                         "can)");
+                         "can: --solver retro)");
   }
   j = (int32_t)s->path_len++;
   s->path_hash[j] = h;

@@ -2,12 +2,14 @@
 ** solvers.c -- the solver registry (solvers.h): the table of solvers,
 ** the choice among them, and each row's run function, which sets up the
 ** solver's own module (minimax.c, alphabeta.c, retro.c, db.c,
-** expectimax.c, or the engine's solver through the game interface).
+** expectimax.c, valueiter.c, or the engine's solver through the game
+** interface).
 */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "search/cycle.h"
 #include "search/db.h"
 #include "search/minimax.h"
 #include "search/solvers.h"
@@ -21,6 +23,7 @@ static int run_retro(SolveJob *j);
 static int run_db(SolveJob *j);
 static int run_expectimax(SolveJob *j);
 static int run_engine(SolveJob *j);
+static int run_valueiter(SolveJob *j);
 
 #define NEEDS_ALL (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY)
 
@@ -33,6 +36,8 @@ const SolverInfo solver_table[] = {
     "retrograde analysis of every reachable position (cycles, --db FILE)", run_retro },
   { "expectimax", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
     "expected values: chance, per-move payoffs, max^n for n players", run_expectimax },
+  { "value-iteration", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS, 0,
+    "expected values of games whose positions repeat (Pig): value iteration", run_valueiter },
   { "native", NEEDS_ALL | NEEDS_ENGINE, NEEDS_ENGINE,
     "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine },
   { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db },
@@ -47,7 +52,7 @@ const SolverInfo *solver_find(const char *name) {
 }
 
 const char *solver_names(void) {
-  return "auto, alphabeta, minimax, retro, expectimax (maxn), native or db";
+  return "auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native or db";
 }
 
 unsigned solver_needs(Game *g, const SolveOptions *o) {
@@ -71,11 +76,13 @@ void solve_job_init(SolveJob *j, Game *g, int base_ply, const SolveOptions *o, F
   search_init(&j->search, g, base_ply, err);
   exp_init(&j->exp, g, base_ply, err);
   retro_init(&j->retro, g, base_ply, err);
+  vi_init(&j->vi, &j->retro, err);
 }
 
 void solve_job_free(SolveJob *j) {
   search_free(&j->search);
   exp_free(&j->exp);
+  vi_free(&j->vi);
   retro_free(&j->retro);
   tt_free(j->tt);
   j->tt = NULL;
@@ -124,6 +131,12 @@ static int refuse(SolveJob *j, const SolverInfo *s, unsigned needs) {
                : "a repetition rule", alt);
 }
 
+/* The cycle probe (cycle.h) from the root: its verdict; j->probed gets
+** the positions it walked. */
+static int probe_cycles(SolveJob *j) {
+  return cycle_probe(j->g, CYCLE_PROBE_POSITIONS, &j->probed);
+}
+
 int solver_choose(SolveJob *j) {
   const SolveOptions *o = j->o;
   unsigned needs = solver_needs(j->g, o);
@@ -131,8 +144,8 @@ int solver_choose(SolveJob *j) {
   const SolverInfo *s;
   if (o->solver && strcmp(o->solver, "auto") != 0) {
     if ((s = solver_find(o->solver)) == NULL)
-      return usage(j, "unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, native "
-                   "or db)", o->solver);
+      return usage(j, "unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
+                   "value-iteration, native or db)", o->solver);
     /* retro with --db builds the database; the others read it. */
     if (s != solver_find("retro") && s != solver_find("db") && o->db)
       return usage(j, "--db FILE is read by the db solver and written by retro, not by %s",
@@ -152,6 +165,16 @@ int solver_choose(SolveJob *j) {
     /* (--depth, --score-only and --no-deepening ask for alphabeta.) */
     s = solver_find("native");
     snprintf(j->why, sizeof j->why, "the %s engine solves these positions itself", j->g->engine);
+  } else if (!(needs & NEEDS_HISTORY) && !o->depth && !o->score_only && !o->no_deepening
+             && !o->no_cycle_probe && probe_cycles(j) == CYCLE_FOUND) {
+    /* Positions recur: the searches would go round (chance) or search
+    ** transpositions again; the solvers that store every position. */
+    int expected = (asks & (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS)) != 0;
+    s = solver_find(expected ? "value-iteration" : "retro");
+    snprintf(j->why, sizeof j->why, "positions repeat (a line of play returns to a position, "
+             "found by walking %llu positions)%s", (unsigned long long)j->probed,
+             expected ? ": value iteration over every reachable position"
+                      : ": retrograde analysis of every position, endless play a draw");
   } else if (needs & NEEDS_PLAYERS) {
     s = solver_find("expectimax");
     snprintf(j->why, sizeof j->why, "%d players: max^n", j->g->nplayers);
@@ -159,6 +182,9 @@ int solver_choose(SolveJob *j) {
     s = solver_find("alphabeta");
     snprintf(j->why, sizeof j->why, "%s", asks & (NEEDS_CHANCE | NEEDS_PAYOFFS)
              ? "two players with chance or payoffs: Star1 alpha-beta on expected values"
+             : needs & NEEDS_HISTORY
+             ? "two players: alpha-beta with a transposition table; the repetition rule rules "
+               "out retro, whose values would ignore it"
              : "two players: alpha-beta with a transposition table");
   }
   if ((s->accepts & asks) != asks) return refuse(j, s, asks);
@@ -178,6 +204,13 @@ static int check_options(SolveJob *j) {
                  : "--with-plies is a mode of the alphabeta solver");
   if (o->no_deepening && !ab)
     return usage(j, "%s", "--no-deepening is a mode of the alphabeta solver");
+  int vi = strcmp(name, "value-iteration") == 0;
+  if (o->epsilon > 0 && !vi)
+    return usage(j, "--epsilon is the stopping rule of the value-iteration solver, not of %s",
+                 name);
+  if (o->seed_set && !(vi && o->pv))
+    return usage(j, "%s", "--seed goes with gsolve play FILE, --playouts N, or --pv of the "
+                 "value-iteration solver");
   if (o->depth && !ab)
     return usage(j, "%s", "--depth is a search of the alphabeta solver "
                  "(with --solve or --all-moves) or the depth of --tree-dot");
@@ -219,18 +252,22 @@ const char *solver_report_name(const SolveJob *j) {
 
 /* ---- expected values ------------------------------------------------ */
 
-/* The solvers of expected values take no --depth, --pv or --db. */
+/* The solvers of expected values take no --depth or --db, and no --pv
+** but value iteration's (a sampled line). */
 static int expected_begin(SolveJob *j) {
   const SolveOptions *o = j->o;
   if (o->depth)
     return usage(j, "%s", "--depth takes deterministic games without per-move payoffs");
-  if (o->pv)
+  if (o->pv && strcmp(j->solver->name, "value-iteration") != 0)
     return usage(j, "%s", "--pv takes games without chance, per-move payoffs or more than two "
-                 "players");
+                 "players, or --solver value-iteration (a line sampled with --seed)");
   if (o->db)
     return usage(j, "%s", "--db takes the retrograde solver, which does not handle chance, "
                  "per-move payoffs or more than two players");
   j->exp.table_mib = o->tt_mib;
+  /* The memo table doubles when full, up to --memory or the default. */
+  j->exp.table_max_mib = o->memory_mib ? o->memory_mib : solver_default_memory() >> 20;
+  if (j->exp.table_max_mib < o->tt_mib) j->exp.table_max_mib = o->tt_mib;
   j->exp.all_moves = o->all_moves;
   j->expected = 1;
   return EXIT_OK;
@@ -241,7 +278,33 @@ static int run_expectimax(SolveJob *j) {
   return st != EXIT_OK ? st : expectimax_solve(&j->exp);
 }
 
+/* Value iteration: retro's enumeration (its limits and progress), then
+** the sweeps (valueiter.c). */
+static int run_valueiter(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  int st = expected_begin(j);
+  if (st != EXIT_OK) return st;
+  if (o->max_positions) j->retro.max_positions = o->max_positions;
+  j->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : solver_default_memory();
+  j->retro.progress = &j->progress;
+  if (o->no_symmetry) j->retro.canonical = NULL;
+  j->vi.progress = &j->progress;
+  if (o->epsilon > 0) j->vi.epsilon = o->epsilon;
+  return vi_solve(&j->vi, &j->exp);
+}
+
 /* ---- exact values --------------------------------------------------- */
+
+const char *solver_slow_note(const SolveJob *j) {
+  if (strcmp(j->solver->name, "alphabeta") != 0 || j->g->has_chance || j->g->has_rewards)
+    return NULL;
+  if (j->g->has_history)
+    return "alpha-beta under a repetition rule keys its table by the position and the earlier "
+           "positions its subtree met, so a position reached by other lines is often searched "
+           "again: slow where positions recur; without the rule, --solver retro solves every "
+           "position once (endless play a draw)";
+  return NULL;
+}
 
 static int run_alphabeta(SolveJob *j) {
   const SolveOptions *o = j->o;
@@ -249,6 +312,8 @@ static int run_alphabeta(SolveJob *j) {
     int st = expected_begin(j);
     return st != EXIT_OK ? st : star1_solve(&j->exp);
   }
+  if (o->progress && j->g->has_history)
+    fprintf(j->err, "gsolve: note: %s\n", solver_slow_note(j));
   if (o->tt_mib > 0 && j->tt == NULL) {
     if ((j->tt = tt_new(o->tt_mib)) == NULL)
       return file_memory_refused(j->err, "--tt-size", o->tt_mib, "a table");
@@ -377,4 +442,10 @@ int solver_pv_solve(void *ctx, Search *s, int ply, int depth) {
   j->search = root;
   j->ab = ab;
   return st;
+}
+
+int solver_pv(SolveJob *j, Pv *pv) {
+  if (strcmp(j->solver->name, "value-iteration") == 0)
+    return vi_sample_line(&j->vi, pv, j->base_ply, j->o->seed_set ? j->o->seed : 1);
+  return pv_find(pv, j->g, &j->search.result, j->o->depth, j->base_ply, solver_pv_solve, j);
 }

@@ -24,6 +24,7 @@
 #include "search/retro.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "search/valueiter.h"
 
 /* What a game asks of a solver (solver_needs), and what a solver takes
 ** (SolverInfo.accepts): a solver accepts a game when it takes every
@@ -53,6 +54,10 @@ typedef struct SolveOptions {
   int progress;             /* 1: a progress display on stderr */
   int quiet;                /* --quiet: no notes */
   int pv;                   /* --pv will follow the solve */
+  int no_cycle_probe;       /* auto chooses among the searches only (test sets) */
+  double epsilon;           /* --epsilon (value-iteration); 0: the default */
+  int seed_set;             /* --seed given (value-iteration's sampled --pv) */
+  uint64_t seed;
   EngineSolveOptions engine;   /* --threads, --without, --book, --weak */
 } SolveOptions;
 
@@ -64,7 +69,8 @@ typedef struct SolveJob {
   FILE *err;
   const SolveOptions *o;
   const SolverInfo *solver; /* chosen by solver_choose */
-  char why[160];            /* why it was chosen */
+  char why[256];            /* why it was chosen */
+  uint64_t probed;          /* positions auto's cycle probe walked */
   /* A database's identity: the game's name, parameters and rules hash. */
   const char *db_params;
   uint64_t rules_hash;
@@ -72,6 +78,7 @@ typedef struct SolveJob {
   Search search;
   ExpSolver exp;
   Retro retro;
+  ValueIter vi;             /* value iteration (its enumeration is retro) */
   Tt *tt;
   AbOptions ab;
   Progress progress;
@@ -121,6 +128,16 @@ size_t solver_default_memory(void);
 /* The name the report gives: the solver's, the engine's for its own
 ** solver ("native-connect4"), "db" for an answer read from a database. */
 const char *solver_report_name(const SolveJob *j);
+
+/* Why the chosen alphabeta may be slow on this game (a repetition rule:
+** its table keys positions with the line), for a note and --stats; NULL
+** when there is nothing to say. */
+const char *solver_slow_note(const SolveJob *j);
+
+/* --pv after the solve: the principal variation from the root into pv
+** (value iteration: a line sampled at chance's moves with --seed).  The
+** engine is back at the root after.  EXIT_OK or an error's status. */
+int solver_pv(SolveJob *j, Pv *pv);
 
 /* --pv's PvSolveFn (pv.h): solves the position `ply` moves past the root
 ** the way the root was solved, into s. */

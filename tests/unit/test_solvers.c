@@ -889,7 +889,7 @@ static void test_cycles(void) {
     CHECK(strcmp(msg, "gsolve: error: position repeats along a line of "
                  "play; this game has cycles, which the minimax and "
                  "alphabeta solvers cannot solve (retrograde analysis "
-                 "can)\n") == 0);
+                 "can: --solver retro)\n") == 0);
     s.err = NULL;
   }
   CHECK(graph_node(g) == 0);
