@@ -50,6 +50,7 @@ typedef struct Options {
   int progress;             /* --progress: even when stderr is no terminal */
   const char *make_book;    /* --make-book FILE */
   int book_depth;           /* --book-depth N (-1: not given, 4) */
+  const char *play_strategy;   /* --play-strategy FILE (play, --playouts) */
 } Options;
 
 /* Everything a run allocates after the engine exists. */

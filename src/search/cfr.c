@@ -60,11 +60,11 @@ static void regret_match(Cfr *c, int p) {
   }
 }
 
-/* Player i's counterfactual value of node n, reached with probability pi
-** by i's own moves and po by the others' and chance's; adds i's regrets
-** (weighted by po) into c->target and its average strategy's sums
-** (weighted by pi and the iteration's weight). */
-static double traverse(Cfr *c, uint32_t n, int i, double pi, double po) {
+/* Player i's counterfactual value of node n, reached with probability po
+** by the others' moves and chance's; adds i's regrets (weighted by po)
+** into c->target.  (i's own reach matters to the average strategy only:
+** add_average.) */
+static double traverse(Cfr *c, uint32_t n, int i, double po) {
   const GameTree *t = c->t;
   int kind = t->kind[n];
   uint32_t end = t->next[n], ch;
@@ -73,7 +73,7 @@ static double traverse(Cfr *c, uint32_t n, int i, double pi, double po) {
   if (kind == GT_CHANCE) {
     const double *p = t->prob + t->data[n];
     for (ch = n + 1; ch < end; ch = t->next[ch], p++)
-      v += *p * traverse(c, ch, i, pi, po * *p);
+      v += *p * traverse(c, ch, i, po * *p);
     return v;
   }
   const GtInfoset *I = &t->infosets[t->data[n]];
@@ -81,30 +81,53 @@ static double traverse(Cfr *c, uint32_t n, int i, double pi, double po) {
   int a = 0;
   if (kind != i) {
     for (ch = n + 1; ch < end; ch = t->next[ch], a++)
-      if (s[a] > 0) v += s[a] * traverse(c, ch, i, pi, po * s[a]);
+      if (s[a] > 0) v += s[a] * traverse(c, ch, i, po * s[a]);
     return v;
   }
   double *cv = c->cv + I->action;
   for (ch = n + 1; ch < end; ch = t->next[ch], a++) {
-    cv[a] = traverse(c, ch, i, pi * s[a], po);
+    cv[a] = traverse(c, ch, i, po);
     v += s[a] * cv[a];
   }
   double *r = c->target + I->action;
   for (a = 0; a < I->nactions; a++) r[a] += po * (cv[a] - v);
-  if (t->positional) {
-    double *sum = c->sum + I->action, w = c->weight * pi;
-    for (a = 0; a < I->nactions; a++) sum[a] += w * s[a];
-  }
   return v;
+}
+
+/* A positional tree's sums: at each of i's nodes below n, reached with
+** probability pi by i's own moves, the current strategy weighted by pi.
+** (Not in the traversal: it skips what the others do not play, and a
+** set must gain its strategy whenever its player would reach it, or the
+** average keeps only the iterations where the others went there.) */
+static void add_average_below(Cfr *c, uint32_t n, int i, double pi) {
+  const GameTree *t = c->t;
+  int kind = t->kind[n], a = 0;
+  uint32_t ch, end = t->next[n];
+  if (kind == GT_TERMINAL) return;
+  if (kind != i) {
+    for (ch = n + 1; ch < end; ch = t->next[ch]) add_average_below(c, ch, i, pi);
+    return;
+  }
+  const GtInfoset *I = &t->infosets[t->data[n]];
+  const double *s = c->sigma + I->action;
+  double *sum = c->sum + I->action, w = c->weight * pi;
+  for (ch = n + 1; ch < end; ch = t->next[ch], a++) {
+    sum[a] += w * s[a];
+    if (s[a] > 0) add_average_below(c, ch, i, pi * s[a]);
+  }
 }
 
 /* Adds player i's current strategy to the average's sums, each set's
 ** weighted by i's own reach of it: the product of i's probabilities of
 ** its own earlier actions (perfect recall: one sequence of them leads to
-** each set; a set's parent set comes earlier in the table). */
+** each set; a set's parent set comes earlier in the table).  Positional
+** trees (no perfect recall) sum over the set's nodes instead. */
 static void add_average(Cfr *c, int i) {
   const GameTree *t = c->t;
-  if (t->positional) return;   /* (added in the traversal) */
+  if (t->positional) {
+    add_average_below(c, 0, i, 1);
+    return;
+  }
   for (uint32_t k = 0; k < t->ninfosets; k++) {
     const GtInfoset *I = &t->infosets[k];
     if (I->player != i) continue;
@@ -127,7 +150,7 @@ void cfr_iterate(Cfr *c) {
     c->weight = 1;
     c->target = c->regret;
     for (int i = 0; i < t->nplayers; i++) {
-      traverse(c, 0, i, 1, 1);
+      traverse(c, 0, i, 1);
       add_average(c, i);
     }
     return;
@@ -140,7 +163,7 @@ void cfr_iterate(Cfr *c) {
     for (uint32_t k = 0; k < t->ninfosets; k++)
       if (t->infosets[k].player == i)
         memset(c->delta + t->infosets[k].action, 0, (size_t)t->infosets[k].nactions * sizeof *c->delta);
-    traverse(c, 0, i, 1, 1);
+    traverse(c, 0, i, 1);
     add_average(c, i);
     /* Regrets are floored once the whole iteration's are in. */
     for (uint32_t k = 0; k < t->ninfosets; k++) {

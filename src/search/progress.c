@@ -83,6 +83,21 @@ void progress_update(Progress *p, const Search *s, int ply) {
   p->shown = p->tty;
 }
 
+int progress_due(Progress *p) {
+  double t;
+  if (p == NULL || p->f == NULL) return 0;
+  t = now();
+  if (t - p->last < PROGRESS_INTERVAL || (p->tty && t - p->start < PROGRESS_FIRST)) return 0;
+  p->last = t;
+  return 1;
+}
+
+void progress_show(Progress *p, const char *text) {
+  fprintf(p->f, "%s%s%s", p->tty ? "\r" : "", text, p->tty ? "   " : "\n");
+  fflush(p->f);
+  p->shown = p->tty;
+}
+
 void progress_end(Progress *p) {
   if (p->f != NULL && p->shown) {
     fprintf(p->f, "\r%79s\r", "");

@@ -26,6 +26,11 @@ void progress_start(Progress *p, FILE *f);
 ** line's moves it is, which gives the estimate. */
 void progress_update(Progress *p, const Search *s, int ply);
 
+/* For searches that write their own line (CFR): 1 when a redraw is due
+** (progress_update's pace), then progress_show draws `text`. */
+int progress_due(Progress *p);
+void progress_show(Progress *p, const char *text);
+
 /* Erases the line. */
 void progress_end(Progress *p);
 
