@@ -16,6 +16,7 @@
 #include "search/playout.h"
 #include "search/pv.h"
 #include "search/solvers.h"
+#include "search/strategy.h"
 #include "util/json.h"
 
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
@@ -50,7 +51,6 @@ typedef struct Options {
   int progress;             /* --progress: even when stderr is no terminal */
   const char *make_book;    /* --make-book FILE */
   int book_depth;           /* --book-depth N (-1: not given, 4) */
-  const char *play_strategy;   /* --play-strategy FILE (play, --playouts) */
 } Options;
 
 /* Everything a run allocates after the engine exists. */
@@ -63,6 +63,7 @@ typedef struct Run {
   Perft perft;
   Count count;
   Playouts playouts;        /* --playouts N */
+  Strategy strategy;        /* --play-strategy FILE */
   double seconds;           /* time spent in the mode */
   Pv pv;                    /* --pv */
   char *params;             /* the parameters as text ("width=7 height=6") */

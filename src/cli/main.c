@@ -80,9 +80,12 @@ static int run(Run *r) {
     st = count_run(&r->count);
     break;
   case MODE_PLAYOUTS:
+    if (o->play.strategy
+        && (st = strategy_read(&r->strategy, o->play.strategy, g, stderr)) != EXIT_OK)
+      return st;
     t0 = now();
     st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
-                      &r->playouts, stderr);
+                      o->play.strategy ? &r->strategy : NULL, &r->playouts, stderr);
     break;
   case MODE_TESTSET:
     return run_test_set(r);
@@ -126,6 +129,7 @@ static void free_run(Run *r) {
   perft_free(&r->perft);
   count_free(&r->count);
   pv_free(&r->pv);
+  strategy_free(&r->strategy);
   free(r->params);
   free(r);
 }

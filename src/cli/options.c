@@ -206,7 +206,7 @@ SETTER(set_strategy) {
   return EXIT_OK;
 }
 SETTER(set_play_strategy) {
-  o->play_strategy = val;
+  o->play.strategy = val;
   return EXIT_OK;
 }
 SETTER(set_tt_size) {
