@@ -61,6 +61,13 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
   if (n) { n->a = a; n->b = b; n->c = c; n->d = d; }
   return n;
 }
+/* The players after "seen by"; a message when the words are others. */
+static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, const char *w2,
+                     Node *players) {
+  if (strcmp(w1, "seen") != 0) { diag_error(ps->diag, sp(l1), "expected 'seen by', 'when' or ';' after the hidden name, not '%s'", w1); return NULL; }
+  if (strcmp(w2, "by") != 0) { diag_error(ps->diag, sp(l2), "expected 'by' after 'seen', not '%s'", w2); return NULL; }
+  return players;
+}
 }
 
 %token <str> IDENT "identifier" STRING "string"
@@ -70,12 +77,13 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" BOUND "bound" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
 
 %type <node> decls decl name_list opt_type type params opt_params param
+%type <node> cells opt_seen
 %type <node> dims dim opt_init opt_as opt_weight opt_style opt_when rep_clauses block stmts stmt opt_else
 %type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
 
@@ -128,6 +136,8 @@ decl
   | REPETITION DRAW rep_clauses opt_when ';'
                                 { $$ = mk_decl(ps, NODE_REPETITION, @2, "draw", $3, $4, NULL, NULL); }
   | SCORE IDENT ';'             { $$ = mk_name(ps, NODE_SCORE_ONLY, @2, $2); }
+  | HIDDEN IDENT cells opt_seen opt_when ';'
+                                { $$ = mk_decl(ps, NODE_HIDDEN, @2, $2, $3, $4, $5, NULL); }
   | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
   | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
@@ -197,6 +207,18 @@ opt_as
 rep_clauses
   : %empty                      { $$ = NULL; }
   | rep_clauses IDENT name_list { $$ = ast_append($1, mk_decl(ps, NODE_NAME, @2, $2, $3, NULL, NULL, NULL)); }
+  ;
+
+/* hidden NAME[i][j]: the names of the cell indices. */
+cells
+  : %empty                      { $$ = NULL; }
+  | cells '[' name_list ']'     { $$ = ast_append($1, $3); }
+  ;
+
+/* "seen by P, ...": the words are not keywords ('seen' is a common name). */
+opt_seen
+  : %empty                      { $$ = NULL; }
+  | IDENT IDENT expr_list       { $$ = seen_by(ps, @1, $1, @2, $2, $3); }
   ;
 
 opt_style
@@ -299,6 +321,7 @@ primary
   | IDENT                       { $$ = mk_name(ps, NODE_NAME, @1, $1); }
   | CHANCE                      { $$ = mk_name(ps, NODE_NAME, @1, "chance"); }
   | IDENT '(' opt_expr_list ')' { $$ = mk_decl(ps, NODE_CALL, @$, $1, $3, NULL, NULL, NULL); }
+  | TPLAYER '(' opt_expr_list ')' { $$ = mk_decl(ps, NODE_CALL, @$, "player", $3, NULL, NULL, NULL); }
   | '(' expr ')'                { $$ = $2; }
   | '[' opt_expr_list ']'       { $$ = mk2(ps, NODE_LIST, @$, $2, NULL); }
   ;

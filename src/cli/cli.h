@@ -22,7 +22,8 @@
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
-                   MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK } Mode;
+                   MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK,
+                   MODE_INFOSTATE } Mode;
 
 typedef struct Options {
   const char *file;
@@ -92,6 +93,7 @@ void report_stats(const Run *r);
 int run_test_set(Run *r);
 int run_make_book(Run *r);
 int run_tree_dot(Run *r);
+int run_info_state(Run *r);
 int run_play(Run *r);
 
 #endif

@@ -1,6 +1,7 @@
 /*
 ** modes.c -- the modes that are not a solve: --make-book (an engine's
-** opening book), --tree-dot (the game tree for Graphviz) and play.
+** opening book), --tree-dot (the game tree for Graphviz), --info-state
+** (the players' information states) and play.
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -90,5 +91,47 @@ int run_tree_dot(Run *r) {
   printf("tree: %s\nnodes: %" PRIu64 "\nedges: %" PRIu64 "\ncut off: %" PRIu64
          "\npruned: %" PRIu64 "\nseconds: %.3f\n", o->tree_dot, ts.nodes, ts.edges,
          ts.cutoffs, ts.pruned, r->seconds);
+  return EXIT_OK;
+}
+
+/* --info-state: each player's information state at the position (a game
+** with views): its printable text, and in JSON its 128-bit key too. */
+int run_info_state(Run *r) {
+  Game *g = r->g;
+  if (!g->has_views)
+    return usage_error("--info-state needs a game with hidden information ('hidden' "
+                       "declarations); in %s every player sees the whole state", g->name);
+  JsonWriter w;
+  if (r->opt->json) {
+    report_json_head(&w, r);
+    json_key(&w, "info_states");
+    json_begin_array(&w);
+  } else {
+    report_header(r);
+  }
+  for (int p = 0; p < g->nplayers; p++) {
+    uint64_t key[2];
+    size_t len = g->vt->infostate(g, p, key, NULL, 0);
+    char *text = malloc(len + 1);
+    if (!text) return out_of_memory();
+    g->vt->infostate(g, p, key, text, len + 1);
+    if (r->opt->json) {
+      char hex[40];
+      snprintf(hex, sizeof hex, "%016" PRIx64 "%016" PRIx64, key[0], key[1]);
+      json_begin_object(&w);
+      json_key(&w, "player"); json_string(&w, g->player_names[p]);
+      json_key(&w, "key"); json_string(&w, hex);
+      json_key(&w, "text"); json_string(&w, text);
+      json_end_object(&w);
+    } else {
+      printf("info-state %s: %s\n", g->player_names[p], text);
+    }
+    free(text);
+  }
+  if (r->opt->json) {
+    json_end_array(&w);
+    json_end_object(&w);
+    putchar('\n');
+  }
   return EXIT_OK;
 }

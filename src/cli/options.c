@@ -117,6 +117,7 @@ SETTER(set_all_moves) {
 }
 SETTER(set_count) { return set_mode(o, MODE_COUNT, spec->name); }
 SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
+SETTER(set_info_state) { return set_mode(o, MODE_INFOSTATE, spec->name); }
 SETTER(set_perft) {
   long n;
   if (parse_int(val, 0, GAME_MAX_PLY, &n) != 0) {
@@ -358,6 +359,8 @@ static const OptionSpec option_table[] = {
   { "--make-book", "FILE", SEC_MODE, M_ANY, NULL, "an opening book of the engine's solver",
     set_make_book },
   { "--dump-db", NULL, SEC_MODE, M_ANY, NULL, "list the database of --db FILE", set_dump_db },
+  { "--info-state", NULL, SEC_MODE, M_ANY, NULL, "each player's information state (views)",
+    set_info_state },
   { "--dump-ast", NULL, SEC_MODE, M_ANY, NULL, "the parsed game", set_dump_ast },
   { "--dump-bytecode", NULL, SEC_MODE, M_ANY, NULL, "the compiled rules", set_dump_bytecode },
 
@@ -462,7 +465,8 @@ static const char *mode_name(Mode m) {
     [MODE_NONE] = "--solve", [MODE_SOLVE] = "--solve", [MODE_PERFT] = "--perft",
     [MODE_COUNT] = "--count", [MODE_DUMPDB] = "--dump-db", [MODE_TESTSET] = "--test-set",
     [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
-    [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book"
+    [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book",
+    [MODE_INFOSTATE] = "--info-state"
   };
   return names[m];
 }

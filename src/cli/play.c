@@ -13,7 +13,9 @@
 ** chance, per-move payoffs or more than two players the computer solves
 ** on expected values (Star1 alpha-beta, or max^n), whatever the level,
 ** and chance's moves are drawn by their weights with the same generator.
-** In games with hidden information (views) the computer plays from its
+** In games with hidden information (views) the person sees only his own
+** view, chance's moves and the computer's show only through it, and the
+** end of the game reveals the whole state.  The computer plays from its
 ** own information state only: it draws its move from a strategy, the one
 ** in --play-strategy FILE or the average strategy of CFR+ run once on
 ** the whole game from the start of play (to exploitability 10^-level),
@@ -354,6 +356,22 @@ static int record(Play *p, int human) {
   return keep_state(p);
 }
 
+/* In a game with views: the person whose view is drawn; -1 when every
+** player sees all, or with --self-play (no person to hide things from). */
+static int viewer(const Play *p) {
+  if (!p->g->has_views || p->o->self_play) return -1;
+  for (int i = 0; i < p->g->nplayers; i++)
+    if (p->human[i]) return i;
+  return -1;
+}
+
+/* The position as the person may see it. */
+static void draw_position(Play *p) {
+  int v = viewer(p);
+  if (v >= 0) p->g->vt->print_view(p->g, v, p->out);
+  else boardview_print(p->g, &p->style, p->out);
+}
+
 /* Games the computer solves on expected values. */
 static int expected_game(const Game *g) {
   return g->has_chance || g->has_rewards || g->nplayers > 2;
@@ -363,7 +381,8 @@ static int expected_game(const Game *g) {
 static int chance_move(Play *p, int n) {
   char buf[256];
   int i = random_move(p->g, p->legal, n, &p->rng);
-  fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  if (viewer(p) >= 0) fputs("chance moves\n", p->out);   /* what it did shows in the view */
+  else fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
   game_apply(p->g, &p->legal[i]);
   return record(p, 0);
 }
@@ -417,7 +436,8 @@ static double level_target(const Play *p) {
   return e;
 }
 
-/* Solves the game from the current position (the start of play) once. */
+/* Solves the game from the current position once: play_game calls it at
+** the start of play, before any hidden move is made. */
 static int solve_by_cfr(Play *p) {
   if (p->cfr_ready) return EXIT_OK;
   cfrsolve_init(&p->cfr, p->g, stderr);
@@ -466,7 +486,7 @@ static int computer_move_strategy(Play *p, int n) {
   if (!known)
     fputs("(the strategy has no line for the computer's information state: it draws "
           "uniformly)\n", p->out);
-  if (p->o->show_evals) {
+  if (p->o->show_evals && viewer(p) < 0) {
     fputs("strategy of ", p->out);
     put_player(p, mover);
     fputs(" in its information state:\n", p->out);
@@ -476,7 +496,9 @@ static int computer_move_strategy(Play *p, int n) {
   }
   int i = random_pick(p->prob, n, &p->rng);
   put_player(p, mover);
-  fprintf(p->out, " plays %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  /* A person sees the computer's move only through his view. */
+  if (viewer(p) >= 0) fputs(" moves\n", p->out);
+  else fprintf(p->out, " plays %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
   game_apply(p->g, &p->legal[i]);
   return record(p, 0);
 }
@@ -678,6 +700,10 @@ static void announce_result(Play *p) {
   Outcome o;
   int plain = 1, winner = -1;
   if (!game_ended(g, &o)) game_no_moves(g, &o);
+  if (viewer(p) >= 0) {
+    fputs("the whole position, revealed:\n", p->out);
+    boardview_print(g, &p->style, p->out);
+  }
   /* Payoffs are the outcome's plus what the moves paid. */
   for (int m = 0; m < p->nplayed; m++)
     for (int i = 0; i < g->nplayers; i++) o.payoff[i] += p->paid[(size_t)m * GAME_MAX_PLAYERS + i];
@@ -737,9 +763,12 @@ static int play_game(Play *p) {
   int draw = 1, st;
   if ((st = keep_state(p)) != EXIT_OK) return st;
   introduce(p, legal_moves(p));
+  /* The computer's strategy comes from the whole game, solved before a
+  ** move is made: later, the position would give away what it hides. */
+  if (strategic_game(p) && !p->o->strategy && (st = solve_by_cfr(p)) != EXIT_OK) return st;
   for (;;) {
     int n = legal_moves(p), mover, moved;
-    if (draw) boardview_print(p->g, &p->style, p->out);
+    if (draw) draw_position(p);
     draw = 0;
     if (n == 0) {
       announce_result(p);

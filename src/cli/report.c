@@ -104,9 +104,10 @@ static void report_text(const Run *r) {
   report_header(r);
   switch (r->opt->mode) {
   case MODE_PERFT:
-    printf("perft %d: %" PRIu64 "\ngames: %" PRIu64 "\nnodes: %" PRIu64
-           "\nseconds: %.3f\nengine: %s\n", r->opt->perft_depth, r->perft.count,
-           r->perft.games, r->perft.nodes, r->seconds, r->g->engine);
+    printf("perft %d: %" PRIu64 "\ngames: %" PRIu64 "\nnodes: %" PRIu64 "\n",
+           r->opt->perft_depth, r->perft.count, r->perft.games, r->perft.nodes);
+    if (r->g->has_views) printf("infosets: %" PRIu64 "\n", r->perft.infosets);
+    printf("seconds: %.3f\nengine: %s\n", r->seconds, r->g->engine);
     break;
   case MODE_PLAYOUTS: {
     const Playouts *pl = &r->playouts;

@@ -42,6 +42,8 @@ static const Builtin builtins[] = {
     .result = TY_DIR, .kind = BUILTIN_OP, .op = OP_OPPOSITE },
   { .name = "opponent", .nargs = 1, .arg = { BARG_PLAYER }, .what = { "a player" },
     .result = TY_PLAYER, .kind = BUILTIN_OP, .op = OP_NEXTP },
+  { .name = "player", .nargs = 1, .arg = { BARG_INT }, .what = { "a player index" },
+    .result = TY_PLAYER, .kind = BUILTIN_OP, .op = OP_CHECK, .player_index = 1 },
   { .name = "neighbours", .nargs = 1, .arg = { BARG_CELL }, .what = { "the argument of neighbours" },
     .result = TY_CELL, .kind = BUILTIN_ITERATE },
   { .name = "neighbors", .nargs = 1, .arg = { BARG_CELL }, .what = { "the argument of neighbours" },

@@ -23,7 +23,7 @@ static Span closing(const Node *block) {
   return s;
 }
 
-static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
+int cg_chunk_begin(Compiler *c, ChunkKind k, const char *name) {
   Program *p = c->p;
   Chunk *ch = realloc(p->chunks, (size_t)(p->nchunks + 1) * sizeof *ch);
   /* Out of memory: chunk 0 (compile_program allocates one first) takes
@@ -51,7 +51,7 @@ static int chunk_begin(Compiler *c, ChunkKind k, const char *name) {
 
 /* Ends a chunk with `last`, located at `at` (for a missing return: the
 ** body's closing brace). */
-static void chunk_end(Compiler *c, int idx, OpCode last, Span at) {
+void cg_chunk_end(Compiler *c, int idx, OpCode last, Span at) {
   if (idx < 0) return;
   cg_emit(c, last, 0, 0, at);
   Chunk *ch = &c->p->chunks[idx];
@@ -176,7 +176,7 @@ enum { MAX_CONJUNCTS = 64 };
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
 static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   MoveRule *rule = &c->p->rules[ri];
-  int legal = chunk_begin(c, CHUNK_LEGALITY, rule->name);
+  int legal = cg_chunk_begin(c, CHUNK_LEGALITY, rule->name);
   c->kind = CHUNK_GENERATE;
   Scope sc = cg_scope_open(c);
   int nargs = rule->nargs;
@@ -339,7 +339,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   }
 
   /* Step 2. The generator: every rule's loops in one chunk. */
-  p->gen_chunk = chunk_begin(&c, CHUNK_GENERATE, "generate");
+  p->gen_chunk = cg_chunk_begin(&c, CHUNK_GENERATE, "generate");
   int gen_frame = 0, gen_stack = 0;
   for (int ri = 0; ri < p->nrules; ri++) {
     compile_rule_generator(&c, ri, r->moves[ri]);
@@ -355,24 +355,24 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   /* Step 3. Effects. */
   for (int ri = 0; ri < p->nrules; ri++) {
     Node *m = r->moves[ri];
-    int idx = chunk_begin(&c, CHUNK_EFFECT, m->name);
+    int idx = cg_chunk_begin(&c, CHUNK_EFFECT, m->name);
     add_params(&c, m->a, p->rules[ri].arg, GAME_MAX_ARGS, 1);
     p->chunks[idx].nparams = p->rules[ri].nargs;
     cg_block(&c, m->c);
-    chunk_end(&c, idx, OP_HALT, closing(m->c));
+    cg_chunk_end(&c, idx, OP_HALT, closing(m->c));
     p->rules[ri].effect = idx;
   }
   /* Step 3b. Weights of chance moves: int-valued chunks of the arguments. */
   for (int ri = 0; ri < p->nrules; ri++) {
     Node *m = r->moves[ri];
     if (!m->e) continue;
-    int idx = chunk_begin(&c, CHUNK_WEIGHT, m->name);
+    int idx = cg_chunk_begin(&c, CHUNK_WEIGHT, m->name);
     add_params(&c, m->a, p->rules[ri].arg, GAME_MAX_ARGS, 1);
     p->chunks[idx].nparams = p->rules[ri].nargs;
     p->chunks[idx].returns = 1;
     cg_expect(&c, m->e, TY_INT, "a chance move's weight");
     cg_emit(&c, OP_RET, 0, 0, m->e->span);
-    chunk_end(&c, idx, OP_NORET, m->e->span);
+    cg_chunk_end(&c, idx, OP_NORET, m->e->span);
     p->rules[ri].weight = idx;
   }
 
@@ -380,46 +380,48 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   int first_func = p->nchunks;
   for (int fi = 0; fi < r->nfuncs; fi++) {
     Node *f = r->funcs[fi];
-    int idx = chunk_begin(&c, CHUNK_FUNCTION, f->name);
+    int idx = cg_chunk_begin(&c, CHUNK_FUNCTION, f->name);
     c.ret = c.fret[fi];
     add_params(&c, f->a, c.fparams + (size_t)fi * FUNC_MAX_PARAMS, FUNC_MAX_PARAMS, 0);
     p->chunks[idx].nparams = ast_count(f->a);
     p->chunks[idx].returns = c.ret.kind != TY_VOID;
     cg_block(&c, f->c);
-    chunk_end(&c, idx, c.ret.kind != TY_VOID ? OP_NORET : OP_RET0, closing(f->c));
+    cg_chunk_end(&c, idx, c.ret.kind != TY_VOID ? OP_NORET : OP_RET0, closing(f->c));
   }
   /* Step 5. end, nomoves, eval. */
   if (r->end_decl) {
-    p->end_chunk = chunk_begin(&c, CHUNK_END, "end");
+    p->end_chunk = cg_chunk_begin(&c, CHUNK_END, "end");
     cg_block(&c, r->end_decl->c);
-    chunk_end(&c, p->end_chunk, OP_HALT, closing(r->end_decl->c));
+    cg_chunk_end(&c, p->end_chunk, OP_HALT, closing(r->end_decl->c));
   }
   if (r->nomoves_decl) {
-    p->nomoves_chunk = chunk_begin(&c, CHUNK_NOMOVES, "nomoves");
+    p->nomoves_chunk = cg_chunk_begin(&c, CHUNK_NOMOVES, "nomoves");
     cg_block(&c, r->nomoves_decl->c);
-    chunk_end(&c, p->nomoves_chunk, OP_HALT, closing(r->nomoves_decl->c));
+    cg_chunk_end(&c, p->nomoves_chunk, OP_HALT, closing(r->nomoves_decl->c));
   }
   if (r->start_decl) {
-    p->start_chunk = chunk_begin(&c, CHUNK_START, "start");
+    p->start_chunk = cg_chunk_begin(&c, CHUNK_START, "start");
     cg_block(&c, r->start_decl->c);
-    chunk_end(&c, p->start_chunk, OP_HALT, closing(r->start_decl->c));
+    cg_chunk_end(&c, p->start_chunk, OP_HALT, closing(r->start_decl->c));
   }
   if (r->eval_decl) {
-    p->eval_chunk = chunk_begin(&c, CHUNK_EVAL, "eval");
+    p->eval_chunk = cg_chunk_begin(&c, CHUNK_EVAL, "eval");
     c.ret = mkt(TY_INT);
     cg_block(&c, r->eval_decl->c);
-    chunk_end(&c, p->eval_chunk, OP_NORET, closing(r->eval_decl->c));
+    cg_chunk_end(&c, p->eval_chunk, OP_NORET, closing(r->eval_decl->c));
   }
   if (r->bound_decl) {
     Type pt = mkt(TY_PLAYER);
-    p->bound_chunk = chunk_begin(&c, CHUNK_BOUND, "bound");
+    p->bound_chunk = cg_chunk_begin(&c, CHUNK_BOUND, "bound");
     c.ret = mkt(TY_INT);
     add_params(&c, r->bound_decl->a, &pt, 1, 0);
     p->chunks[p->bound_chunk].nparams = 1;
     p->chunks[p->bound_chunk].returns = 1;
     cg_block(&c, r->bound_decl->c);
-    chunk_end(&c, p->bound_chunk, OP_NORET, closing(r->bound_decl->c));
+    cg_chunk_end(&c, p->bound_chunk, OP_NORET, closing(r->bound_decl->c));
   }
+  /* Step 6. The views: what each player sees of the state. */
+  cg_views(&c);
   /* CALL operands are function indices; make them chunk indices, once
   ** every body that may call is compiled. */
   for (int pc = 0; pc < p->ncode && !c.oom; pc += 1 + op_operands[p->code[pc]])

@@ -23,6 +23,49 @@ Type cg_expect(Compiler *c, Node *e, TypeKind want, const char *what) {
   return t;
 }
 
+/* Whether e depends on nothing that changes: no state, no mover, no
+** local (argument, cell index), no call of a function.  Built-ins that
+** fold count as constant when their arguments are. */
+int cg_is_constant(Compiler *c, Node *e) {
+  if (!e) return 1;
+  switch (e->kind) {
+    case NODE_NAME: {
+      if (cg_find_local(c, e->name)) return 0;
+      Symbol *s = resolve_lookup(c->r, e->name);
+      return !s || (s->kind != SYM_STATE && s->kind != SYM_MOVER);
+    }
+    case NODE_CALL: {
+      const Builtin *b = builtin_find(e->name, ast_count(e->a));
+      Symbol *s = resolve_lookup(c->r, e->name);
+      if ((s && s->kind == SYM_FUNC) || !b || (b->fold == FOLD_NONE && !b->player_index)) return 0;
+      for (Node *a = e->a; a; a = a->next)
+        if (!cg_is_constant(c, a)) return 0;
+      return 1;
+    }
+    default: {
+      Node *kids[4] = { e->a, e->b, e->c, e->d };
+      for (int k = 0; k < 4; k++)
+        for (Node *n = kids[k]; n; n = n->next)
+          if (!cg_is_constant(c, n)) return 0;
+      return 1;
+    }
+  }
+}
+
+/* The value of e when it is a constant that folds (a literal, a
+** parameter, a constant, arithmetic of them); 0 otherwise, silently. */
+int cg_constant_value(Compiler *c, Node *e, int32_t *v) {
+  if (!e || !cg_is_constant(c, e)) return 0;
+  int errors = c->d->errors, ok = 1, mute = 1;
+  Type t;
+  const int *was = c->d->mute;
+  c->d->mute = &mute;                       /* player(i) does not fold, say */
+  *v = resolve_const(c->r, e, &t, &ok);
+  c->d->mute = was;
+  if (c->d->errors != errors) { c->d->errors = errors; return 0; }
+  return ok;
+}
+
 /* Collects the indices of a[i][j] or a[i, j] into idx; returns the base. */
 static Node *flatten_index(Node *e, Node **idx, int *n) {
   if (e->kind != NODE_INDEX) return e;
@@ -162,7 +205,11 @@ Type cg_index_expr(Compiler *c, Node *e, int store, Node *value, int op) {
   } else {
     for (int i = 0; i < n; i++) {
       Type it = cg_expr(c, idx[i]);
-      if (!is_int(it)) {
+      if (it.kind == TY_PLAYER) {
+        /* score[mover]: the first declared player is index 0. */
+        cg_emit(c, OP_CONST, 1, 0, idx[i]->span);
+        cg_emit(c, OP_SUB, 0, 0, idx[i]->span);
+      } else if (!is_int(it)) {
         char b[64];
         diag_error(c->d, idx[i]->span, "an index must be an integer, not %s",
                    type_name(c->p, it, b, sizeof b));
@@ -267,6 +314,19 @@ static Type builtin_call(Compiler *c, Node *e) {
       }
       default: cg_expect(c, a, builtin_arg_type(b->arg[k]), b->what[k]); break;
     }
+  }
+  if (b->player_index) {
+    /* player(i): a constant i is checked now, any other as it runs. */
+    int32_t v;
+    if (cg_constant_value(c, e->a, &v) && (v < 0 || v >= p->nplayers))
+      diag_error(c->d, e->a->span, "player index %d is out of range 0..%d (the game has %d player%s)",
+                 v, p->nplayers - 1, p->nplayers, p->nplayers == 1 ? "" : "s");
+    cg_emit(c, OP_CHECK, p->nplayers, 0, e->span);
+    cg_emit(c, OP_CONST, 1, 0, e->span);
+    cg_emit(c, OP_ADD, 0, 0, e->span);
+    Type t = mkt(TY_PLAYER);
+    t.lo = 1; t.hi = p->nplayers;
+    return t;
   }
   int size = arr.ndims == 2 ? arr.dim[0] * arr.dim[1] : arr.dim[0];
   cg_emit(c, b->op, arr.base, size, e->span);

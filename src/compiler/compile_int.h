@@ -85,6 +85,18 @@ Type cg_name_expr(Compiler *c, Node *e);
 /* a[i] loaded, or stored from `value` with '=' or a compound op. */
 Type cg_index_expr(Compiler *c, Node *e, int store, Node *value, int op);
 int cg_arity(Compiler *c, Node *e, int want);
+/* Whether e depends on nothing that changes (state, locals, functions);
+** its value when it also folds (silently: 0 when it does not). */
+int cg_is_constant(Compiler *c, Node *e);
+int cg_constant_value(Compiler *c, Node *e, int32_t *v);
+
+/* compile.c: a chunk's code begins (returns its index) and ends with
+** `last` (for a missing return, located at `at`). */
+int cg_chunk_begin(Compiler *c, ChunkKind k, const char *name);
+void cg_chunk_end(Compiler *c, int idx, OpCode last, Span at);
+
+/* compile_view.c: the `hidden` declarations, one view chunk each. */
+void cg_views(Compiler *c);
 
 /* compile_stmt.c: a block of statements in a scope of its own. */
 void cg_block(Compiler *c, Node *b);

@@ -42,6 +42,7 @@ static const char *chunk_kind(ChunkKind k) {
     case CHUNK_BOUND: return "bound";
     case CHUNK_START: return "start";
     case CHUNK_WEIGHT: return "weight";
+    case CHUNK_VIEW: return "view of";
     default: return "function";
   }
 }

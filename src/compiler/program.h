@@ -65,7 +65,7 @@ typedef struct StateVar {
 
 typedef enum ChunkKind {
   CHUNK_GENERATE, CHUNK_LEGALITY, CHUNK_EFFECT, CHUNK_END, CHUNK_NOMOVES,
-  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT, CHUNK_BOUND
+  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT, CHUNK_BOUND, CHUNK_VIEW
 } ChunkKind;
 
 /* A compiled body: where its code lies and how big its frame is. */
@@ -91,6 +91,18 @@ typedef struct MoveRule {
   int chance;             /* a move of the chance player */
   int weight;             /* chunk computing its weight, or -1: weight 1 */
 } MoveRule;
+
+/* A `hidden` declaration: state variable `var` (every slot of it) is
+** masked from a player unless its view chunk says that player sees it.
+** The chunk takes the cell's indices (nidx of them: 0 for the whole
+** variable, else its dimensions) and the player (1-based) and returns
+** 1 when that player sees the cell in the current state; -1: hidden
+** from every player, always. */
+typedef struct HiddenDecl {
+  int var;
+  int nidx;
+  int chunk;
+} HiddenDecl;
 
 typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH } BoardKind;
 enum { REP_NONE, REP_FORBIDDEN, REP_DRAW };
@@ -152,6 +164,9 @@ struct Program {
   int nsym;
   int32_t *sym;           /* nsym * nslots: slot i of the image = slot sym[i] */
   int *permute_vars; int npermute;
+
+  /* Views (hidden information): the `hidden` declarations, in order. */
+  HiddenDecl *hidden; int nhidden;
 };
 
 /* resolve*.c: declarations -> symbols, parameters, state layout. */

@@ -552,6 +552,12 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         else p->oom = 1;
         break;
       }
+      case NODE_HIDDEN: {
+        Node **s = realloc(r->hiddens, (size_t)(r->nhiddens + 1) * sizeof *s);
+        if (s) { r->hiddens = s; s[r->nhiddens++] = n; }
+        else p->oom = 1;
+        break;
+      }
       case NODE_REPETITION: {
         Node **s = realloc(r->repetitions, (size_t)(r->nrepetitions + 1) * sizeof *s);
         if (s) { r->repetitions = s; s[r->nrepetitions++] = n; }
@@ -597,5 +603,6 @@ void resolver_free(Resolver *r) {
   free(r->moves);
   free(r->symmetries);
   free(r->repetitions);
+  free(r->hiddens);
   free(r);
 }

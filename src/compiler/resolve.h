@@ -39,6 +39,7 @@ struct Resolver {
   Node *end_decl, *nomoves_decl, *eval_decl, *start_decl, *bound_decl;
   Node **symmetries; int nsymmetries;
   Node **repetitions; int nrepetitions;
+  Node **hiddens; int nhiddens;     /* `hidden` declarations (compile_view.c) */
   int depth;                        /* recursion guard for const folding */
   Span players_span[GAME_MAX_PLAYERS];
   int players_seen;                 /* a players declaration exists */

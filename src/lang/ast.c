@@ -84,7 +84,7 @@ int ast_count(const Node *list) {
 
 static const char *const kind_names[NODE_KIND_COUNT] = {
   "game", "players", "param", "const", "type", "board", "state", "move",
-  "function", "end", "nomoves", "start", "native", "eval", "bound", "symmetry", "repetition", "score-only", "paramdecl",
+  "function", "end", "nomoves", "start", "native", "eval", "bound", "symmetry", "repetition", "score-only", "hidden", "paramdecl",
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
   "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",

@@ -35,6 +35,8 @@ typedef enum NodeKind {
   NODE_REPETITION, /* name: "forbidden" or "draw"; a: clauses (NODE_NAME "of"
                    ** or "except", names in a); b: condition or NULL */
   NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */
+  NODE_HIDDEN,     /* name: the state hidden; a: cell index names (NODE_NAME)
+                   ** or NULL; b: `seen by` players or NULL; c: `when` or NULL */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */
   /* types */
   NODE_TRANGE,     /* a..b */

@@ -21,6 +21,12 @@ typedef struct Perft {
   uint64_t games;         /* sequences that reached the end before `depth`:
                              with depth past the longest game, the number
                              of complete games */
+  /* A game with views: the distinct information states (player, key) of
+  ** the players to move at the positions expanded (plies 0..depth-1, not
+  ** over, with moves), chance's positions aside. */
+  uint64_t infosets;
+  uint64_t *iset;         /* open addressing: 3 words a slot, 0 0 0 free */
+  size_t iset_cap;        /* slots, a power of two */
   Walk walk;              /* the sequence being followed */
 } Perft;
 

@@ -153,6 +153,7 @@ static void vm_apply(Game *g, const Move *m) {
     store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, at);
   store_slot(vm, 0, next, at);
   vm->writable = 0;
+  if (vm->base.has_views) vm_views_observe(vm, mover, m);
   if (vm->rep_on && !rep_push(vm)) vm_fail(vm, at, 0, EXIT_LIMIT, "out of memory for the line of play");
 }
 
@@ -335,8 +336,10 @@ static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
   return (int)len;
 }
 
-/* One character for a board value: '.' for empty, a player's initial. */
+/* One character for a board value: '.' for empty, a player's initial,
+** '?' where a view masks it. */
 static char cell_char(const Program *p, Type t, int32_t v) {
+  if (v == INT32_MIN) return '?';
   switch (t.kind) {
     case TY_PLAYER: return v == 0 ? '.' : p->players[v - 1][0];
     case TY_BOOL: return v ? '#' : '.';
@@ -347,11 +350,15 @@ static char cell_char(const Program *p, Type t, int32_t v) {
 
 static void vm_print(Game *g, FILE *f) {
   VM *vm = (VM *)g;
+  vm_print_slots(vm, vm->slots, f);
+}
+
+void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
   const Program *p = vm->p;
   char val[64];
   for (int i = 0; i < p->nvars; i++) {
     const StateVar *v = &p->vars[i];
-    const int32_t *s = vm->slots + v->base;
+    const int32_t *s = slots + v->base;
     if (v->on_board && p->board == BOARD_RECT) {
       for (int y = p->height - 1; y >= 0; y--) {
         fprintf(f, "%3d ", y + 1);
@@ -372,7 +379,8 @@ static void vm_print(Game *g, FILE *f) {
     fprintf(f, "%s = ", v->name);
     if (v->ndims) fputc('[', f);
     for (int k = 0; k < size; k++) {
-      program_format_value(p, v->elem, s[k], val, sizeof val);
+      if (s[k] == INT32_MIN) strcpy(val, "?");
+      else program_format_value(p, v->elem, s[k], val, sizeof val);
       fprintf(f, "%s%s", k ? (v->ndims == 2 && k % v->dim[1] == 0 ? "; " : ", ") : "", val);
     }
     if (v->ndims) fputc(']', f);
@@ -525,6 +533,20 @@ Game *vm_new(const Program *p, int *status) {
     vm_set_history(g, 1);
     vm->rep_in_key = 1;
   }
+  if (p->nhidden > 0) {
+    /* Hidden information: the vtable gains infostate and print_view. */
+    vm->vt_views = *g->vt;
+    vm->vt_views.infostate = vm_infostate;
+    vm->vt_views.print_view = vm_print_view;
+    g->vt = &vm->vt_views;
+    g->has_views = 1;
+    int ok = vm_views_init(vm);
+    if (ok <= 0) {
+      *status = ok < 0 ? g->error_status : EXIT_LIMIT;
+      vm_free(g);
+      return NULL;
+    }
+  }
   *status = EXIT_OK;
   return g;
 }
@@ -544,6 +566,7 @@ void vm_free(Game *g) {
   free(vm->rep_hash);
   free(vm->rep_set);
   free(vm->rep_vals);
+  vm_views_free(vm);
   free(vm);
 }
 

@@ -72,6 +72,16 @@ typedef struct VM {
   uint64_t trace_hit[GAME_MAX_MOVES + 1];
   int trace_hit_index[GAME_MAX_MOVES + 1];
   int ntested, nhits;
+  /* Views (vm_view.c; only when the game has `hidden` declarations): per
+  ** slot the declaration covering it and its cell indices, per ply every
+  ** player's information-state key and the move that led there. */
+  GameVtable vt_views;    /* the vtable with infostate and print_view */
+  int *view_decl;
+  int32_t *view_args;     /* nslots * 2 */
+  int32_t *view_a, *view_b;   /* nslots each: views being compared */
+  uint64_t *view_keys;    /* per ply: nplayers * 2 words */
+  Move *view_moves;       /* view_moves[k]: the move from ply k to k+1 */
+  int view_cap;           /* plies allocated */
 } VM;
 
 /* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
@@ -91,6 +101,16 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs);
 ** depth > 0) and leaves through the game's trap, or exits. */
 void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6), noreturn));
+/* vm_view.c: sets up the views (1; 0 out of memory; -1 after a runtime
+** error, reported), folds the observations of the move just applied by
+** `mover` into every player's key, frees them; the vtable hooks. */
+int vm_views_init(VM *vm);
+void vm_views_observe(VM *vm, int32_t mover, const Move *m);
+void vm_views_free(VM *vm);
+size_t vm_infostate(Game *g, int player, uint64_t key[2], char *text, size_t size);
+void vm_print_view(Game *g, int player, FILE *f);
+/* vm.c: draws the state `slots` (a view: INT32_MIN where masked, '?'). */
+void vm_print_slots(VM *vm, const int32_t *slots, FILE *f);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
 
