@@ -98,8 +98,12 @@ static int usage(SolveJob *j, const char *fmt, const char *arg) {
 static void accepting(unsigned needs, char *buf, size_t n) {
   const char *names[16];
   int k = 0;
-  for (const SolverInfo *s = solver_table; s->name; s++)
+  for (const SolverInfo *s = solver_table; s->name; s++) {
+    /* CFR takes any finite game, but is the answer to hidden information
+    ** only: on others it finds slowly what the other solvers find. */
+    if ((s->accepts & NEEDS_VIEWS) && !(needs & NEEDS_VIEWS)) continue;
     if ((s->accepts & needs) == needs && !(s->requires & ~needs)) names[k++] = s->name;
+  }
   size_t len = (size_t)snprintf(buf, n, "use --solver ");
   for (int i = 0; i < k && len < n; i++)
     len += (size_t)snprintf(buf + len, n - len, "%s%s", names[i],
