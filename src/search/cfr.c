@@ -12,6 +12,20 @@
 #include "search/cfr.h"
 #include "util/status.h"
 
+/* Regret matching: the current strategy of player p's information sets
+** in proportion to the positive regrets, uniform when none is positive. */
+static void regret_match(Cfr *c, int p) {
+  const GameTree *t = c->t;
+  for (uint32_t j = c->first[p]; j < c->first[p + 1]; j++) {
+    const GtInfoset *I = &t->infosets[c->order[j]];
+    const double *r = c->regret + I->action;
+    double *s = c->sigma + I->action, total = 0;
+    int n = I->nactions;
+    for (int a = 0; a < n; a++) total += r[a] > 0 ? r[a] : 0;
+    for (int a = 0; a < n; a++) s[a] = total > 0 ? (r[a] > 0 ? r[a] / total : 0) : 1.0 / n;
+  }
+}
+
 int cfr_init(Cfr *c, const GameTree *t, int plus) {
   size_t na = t->nactions ? t->nactions : 1, nn = t->nnodes ? t->nnodes : 1;
   memset(c, 0, sizeof *c);
@@ -25,10 +39,20 @@ int cfr_init(Cfr *c, const GameTree *t, int plus) {
   c->own = calloc(na, sizeof *c->own);
   c->reach = calloc(nn, sizeof *c->reach);
   c->br = calloc(t->ninfosets ? t->ninfosets : 1, sizeof *c->br);
-  if (!c->regret || !c->sigma || !c->sum || !c->delta || !c->cv || !c->own || !c->reach || !c->br) {
+  c->order = malloc((t->ninfosets ? t->ninfosets : 1) * sizeof *c->order);
+  if (!c->regret || !c->sigma || !c->sum || !c->delta || !c->cv || !c->own || !c->reach || !c->br
+      || !c->order) {
     cfr_free(c);
     return EXIT_LIMIT;
   }
+  /* Each player's sets, in table order (a set's parent before it). */
+  uint32_t count[GAME_MAX_PLAYERS + 1] = { 0 };
+  for (uint32_t k = 0; k < t->ninfosets; k++) count[t->infosets[k].player + 1]++;
+  for (int p = 0; p < t->nplayers; p++) c->first[p + 1] = c->first[p] + count[p + 1];
+  memcpy(count, c->first, sizeof count);
+  for (uint32_t k = 0; k < t->ninfosets; k++) c->order[count[t->infosets[k].player]++] = k;
+  /* The first strategies: uniform. */
+  for (int p = 0; p < t->nplayers; p++) regret_match(c, p);
   return EXIT_OK;
 }
 
@@ -41,29 +65,26 @@ void cfr_free(Cfr *c) {
   free(c->own);
   free(c->reach);
   free(c->br);
+  free(c->order);
+  free(c->hfirst);
+  free(c->nodes);
+  free(c->deep);
+  free(c->val);
   memset(c, 0, sizeof *c);
 }
 
-/* Regret matching: the current strategy of player p's information sets
-** (every player's when p < 0) in proportion to the positive regrets,
-** uniform when none is positive. */
-static void regret_match(Cfr *c, int p) {
-  const GameTree *t = c->t;
-  for (uint32_t k = 0; k < t->ninfosets; k++) {
-    const GtInfoset *I = &t->infosets[k];
-    if (p >= 0 && I->player != p) continue;
-    const double *r = c->regret + I->action;
-    double *s = c->sigma + I->action, total = 0;
-    int n = I->nactions;
-    for (int a = 0; a < n; a++) total += r[a] > 0 ? r[a] : 0;
-    for (int a = 0; a < n; a++) s[a] = total > 0 ? (r[a] > 0 ? r[a] / total : 0) : 1.0 / n;
-  }
-}
 
 /* Player i's counterfactual value of node n, reached with probability po
 ** by the others' moves and chance's; adds i's regrets (weighted by po)
 ** into c->target.  (i's own reach matters to the average strategy only:
 ** add_average.) */
+/* The value of child ch for player i: an end's utility read here (most
+** nodes are ends: a call saved), else traverse's. */
+#define CHILD_VALUE(c, t, ch, i, po)                                          \
+  ((t)->kind[ch] == GT_TERMINAL                                               \
+   ? (t)->util[(size_t)(t)->data[ch] * (size_t)(t)->nplayers + (size_t)(i)]   \
+   : traverse(c, ch, i, po))
+
 static double traverse(Cfr *c, uint32_t n, int i, double po) {
   const GameTree *t = c->t;
   int kind = t->kind[n];
@@ -73,7 +94,7 @@ static double traverse(Cfr *c, uint32_t n, int i, double po) {
   if (kind == GT_CHANCE) {
     const double *p = t->prob + t->data[n];
     for (ch = n + 1; ch < end; ch = t->next[ch], p++)
-      v += *p * traverse(c, ch, i, po * *p);
+      v += *p * CHILD_VALUE(c, t, ch, i, po * *p);
     return v;
   }
   const GtInfoset *I = &t->infosets[t->data[n]];
@@ -81,12 +102,12 @@ static double traverse(Cfr *c, uint32_t n, int i, double po) {
   int a = 0;
   if (kind != i) {
     for (ch = n + 1; ch < end; ch = t->next[ch], a++)
-      if (s[a] > 0) v += s[a] * traverse(c, ch, i, po * s[a]);
+      if (s[a] > 0) v += s[a] * CHILD_VALUE(c, t, ch, i, po * s[a]);
     return v;
   }
   double *cv = c->cv + I->action;
   for (ch = n + 1; ch < end; ch = t->next[ch], a++) {
-    cv[a] = traverse(c, ch, i, po);
+    cv[a] = CHILD_VALUE(c, t, ch, i, po);
     v += s[a] * cv[a];
   }
   double *r = c->target + I->action;
@@ -128,9 +149,8 @@ static void add_average(Cfr *c, int i) {
     add_average_below(c, 0, i, 1);
     return;
   }
-  for (uint32_t k = 0; k < t->ninfosets; k++) {
-    const GtInfoset *I = &t->infosets[k];
-    if (I->player != i) continue;
+  for (uint32_t j = c->first[i]; j < c->first[i + 1]; j++) {
+    const GtInfoset *I = &t->infosets[c->order[j]];
     double reach = I->parent == GT_NONE ? 1 : c->own[I->parent], w = c->weight * reach;
     const double *s = c->sigma + I->action;
     double *own = c->own + I->action, *sum = c->sum + I->action;
@@ -145,35 +165,34 @@ void cfr_iterate(Cfr *c) {
   const GameTree *t = c->t;
   c->iterations++;
   if (!c->plus) {
-    /* Vanilla: everyone's strategy first, then each player's update. */
-    regret_match(c, -1);
+    /* Vanilla: every player's update against the strategies all had at
+    ** the start of the iteration; then everyone's new strategy. */
     c->weight = 1;
     c->target = c->regret;
     for (int i = 0; i < t->nplayers; i++) {
       traverse(c, 0, i, 1);
       add_average(c, i);
     }
+    for (int i = 0; i < t->nplayers; i++) regret_match(c, i);
     return;
   }
+  /* CFR+: each player in turn, against the others' newest strategies. */
   c->weight = (double)c->iterations;
   c->target = c->delta;
   for (int i = 0; i < t->nplayers; i++) {
-    /* Each player against the others' newest strategies. */
-    regret_match(c, -1);
-    for (uint32_t k = 0; k < t->ninfosets; k++)
-      if (t->infosets[k].player == i)
-        memset(c->delta + t->infosets[k].action, 0, (size_t)t->infosets[k].nactions * sizeof *c->delta);
     traverse(c, 0, i, 1);
     add_average(c, i);
-    /* Regrets are floored once the whole iteration's are in. */
-    for (uint32_t k = 0; k < t->ninfosets; k++) {
-      const GtInfoset *I = &t->infosets[k];
-      if (I->player != i) continue;
+    /* Regrets are floored once the whole iteration's are in (delta is
+    ** left at zero for the next). */
+    for (uint32_t j = c->first[i]; j < c->first[i + 1]; j++) {
+      const GtInfoset *I = &t->infosets[c->order[j]];
+      double *r = c->regret + I->action, *d = c->delta + I->action;
       for (int a = 0; a < I->nactions; a++) {
-        double r = c->regret[I->action + (uint32_t)a] + c->delta[I->action + (uint32_t)a];
-        c->regret[I->action + (uint32_t)a] = r > 0 ? r : 0;
+        r[a] = r[a] + d[a] > 0 ? r[a] + d[a] : 0;
+        d[a] = 0;
       }
     }
+    regret_match(c, i);
   }
 }
 
@@ -231,70 +250,109 @@ static void others_reach(Cfr *c, const double *s, uint32_t n, int i, double po) 
     others_reach(c, s, ch, i, kind == i ? po : po * *w);
 }
 
-/* Player i's value of node n when i plays its best response at the
-** information sets deeper than `level` (c->br) and the others play s.
-** At i's sets of depth `level`, each action's value weighted by the
-** others' reach is added to c->cv (the choice is made afterwards; the
-** value returned from there up is not used); shallower ones are crossed
-** on every action.  For a positional tree (perfect information) the
-** best response is the best child at every node, whatever the level. */
-static double br_value(Cfr *c, const double *s, uint32_t n, int i, int level) {
+/* Perfect information (a positional tree): player i's best response's
+** value of node n, the best child at each of i's nodes. */
+static double br_positional(Cfr *c, const double *s, uint32_t n, int i) {
   const GameTree *t = c->t;
-  int kind = t->kind[n];
+  int kind = t->kind[n], a = 0;
   uint32_t ch, end = t->next[n];
-  double v = 0;
-  int a = 0;
+  double v = 0, best = 0;
   if (kind == GT_TERMINAL) return t->util[(size_t)t->data[n] * (size_t)t->nplayers + (size_t)i];
   if (kind != i) {
     const double *w = kind == GT_CHANCE ? t->prob + t->data[n]
                     : s + t->infosets[t->data[n]].action;
     for (ch = n + 1; ch < end; ch = t->next[ch], w++)
-      if (*w > 0) v += *w * br_value(c, s, ch, i, level);
+      if (*w > 0) v += *w * br_positional(c, s, ch, i);
     return v;
   }
-  const GtInfoset *I = &t->infosets[t->data[n]];
-  if (t->positional) {
-    double best = 0;
-    for (ch = n + 1; ch < end; ch = t->next[ch], a++) {
-      v = br_value(c, s, ch, i, level);
-      if (a == 0 || v > best) best = v;
-    }
-    return best;
-  }
-  if (I->depth > level) {
-    for (ch = n + 1; a < c->br[t->data[n]]; ch = t->next[ch]) a++;
-    return br_value(c, s, ch, i, level);
-  }
   for (ch = n + 1; ch < end; ch = t->next[ch], a++) {
-    v = br_value(c, s, ch, i, level);
-    if (I->depth == level) c->cv[I->action + (uint32_t)a] += c->reach[n] * v;
+    v = br_positional(c, s, ch, i);
+    if (a == 0 || v > best) best = v;
   }
+  return best;
+}
+
+/* Player i's value of node n when the others play s and i its best
+** response, whose value at i's own nodes below is in c->val already. */
+static double br_below(Cfr *c, const double *s, uint32_t n, int i) {
+  const GameTree *t = c->t;
+  int kind = t->kind[n];
+  double v = 0;
+  if (kind == GT_TERMINAL) return t->util[(size_t)t->data[n] * (size_t)t->nplayers + (size_t)i];
+  if (kind == i) return c->val[n];
+  const double *w = kind == GT_CHANCE ? t->prob + t->data[n] : s + t->infosets[t->data[n]].action;
+  for (uint32_t ch = n + 1; ch < t->next[n]; ch = t->next[ch], w++)
+    if (*w > 0) v += *w * br_below(c, s, ch, i);
+  return v;
+}
+
+/* Groups the decision nodes by information set (c->nodes), and each
+** player's sets by depth, deepest first (c->deep), once. */
+static int index_sets(Cfr *c) {
+  const GameTree *t = c->t;
+  uint32_t nd = 0, *fill;
+  if (c->nodes != NULL) return 0;
+  for (uint32_t n = 0; n < t->nnodes; n++) nd += t->kind[n] >= 0;
+  c->hfirst = calloc((size_t)t->ninfosets + 1, sizeof *c->hfirst);
+  c->nodes = malloc((nd ? nd : 1) * sizeof *c->nodes);
+  c->deep = malloc((t->ninfosets ? t->ninfosets : 1) * sizeof *c->deep);
+  c->val = calloc(t->nnodes ? t->nnodes : 1, sizeof *c->val);
+  fill = calloc((size_t)t->ninfosets + 1, sizeof *fill);
+  if (!c->hfirst || !c->nodes || !c->deep || !c->val || !fill) {
+    free(fill);
+    return -1;
+  }
+  for (uint32_t n = 0; n < t->nnodes; n++)
+    if (t->kind[n] >= 0) c->hfirst[t->data[n] + 1]++;
+  for (uint32_t k = 0; k < t->ninfosets; k++) c->hfirst[k + 1] += c->hfirst[k];
+  memcpy(fill, c->hfirst, ((size_t)t->ninfosets + 1) * sizeof *fill);
+  for (uint32_t n = 0; n < t->nnodes; n++)
+    if (t->kind[n] >= 0) c->nodes[fill[t->data[n]]++] = n;
+  uint32_t k = 0;
+  for (int p = 0; p < t->nplayers; p++)
+    for (int d = t->max_depth[p]; d >= 0; d--)
+      for (uint32_t j = c->first[p]; j < c->first[p + 1]; j++)
+        if (t->infosets[c->order[j]].depth == d) c->deep[k++] = c->order[j];
+  free(fill);
   return 0;
 }
 
+/* Perfect recall: i's sets deepest first (the values their actions lead
+** to then depend only on choices made already); in each, the action
+** with the largest value summed over the set's nodes, each weighted by
+** the others' and chance's reach; each node's value is then its chosen
+** child's (c->val).  Every node is valued once. */
 double cfr_best_response(Cfr *c, const double *s, int i) {
   const GameTree *t = c->t;
-  if (t->positional) return br_value(c, s, 0, i, -1);
+  if (t->positional) return br_positional(c, s, 0, i);
+  if (index_sets(c) != 0) return -1e300;
   others_reach(c, s, 0, i, 1);
-  /* Deepest sets first: their choices fix the values the shallower ones
-  ** compare. */
-  for (int level = t->max_depth[i]; level >= 0; level--) {
-    for (uint32_t k = 0; k < t->ninfosets; k++) {
-      const GtInfoset *I = &t->infosets[k];
-      if (I->player == i && I->depth == level)
-        memset(c->cv + I->action, 0, (size_t)I->nactions * sizeof *c->cv);
+  for (uint32_t j = c->first[i]; j < c->first[i + 1]; j++) {
+    uint32_t k = c->deep[j];
+    const GtInfoset *I = &t->infosets[k];
+    double *q = c->cv + I->action;
+    int best = 0;
+    for (int a = 0; a < I->nactions; a++) q[a] = 0;
+    for (uint32_t h = c->hfirst[k]; h < c->hfirst[k + 1]; h++) {
+      uint32_t n = c->nodes[h], ch;
+      if (c->reach[n] <= 0) continue;   /* (never read: see br_below) */
+      int a = 0;
+      for (ch = n + 1; ch < t->next[n]; ch = t->next[ch], a++) {
+        c->val[ch] = br_below(c, s, ch, i);
+        q[a] += c->reach[n] * c->val[ch];
+      }
     }
-    br_value(c, s, 0, i, level);
-    for (uint32_t k = 0; k < t->ninfosets; k++) {
-      const GtInfoset *I = &t->infosets[k];
-      if (I->player != i || I->depth != level) continue;
-      int best = 0;
-      for (int a = 1; a < I->nactions; a++)
-        if (c->cv[I->action + (uint32_t)a] > c->cv[I->action + (uint32_t)best]) best = a;
-      c->br[k] = best;
+    for (int a = 1; a < I->nactions; a++)
+      if (q[a] > q[best]) best = a;
+    c->br[k] = best;
+    for (uint32_t h = c->hfirst[k]; h < c->hfirst[k + 1]; h++) {
+      uint32_t n = c->nodes[h], ch = n + 1;
+      if (c->reach[n] <= 0) continue;
+      for (int a = 0; a < best; a++) ch = t->next[ch];
+      c->val[n] = c->val[ch];
     }
   }
-  return br_value(c, s, 0, i, -1);
+  return br_below(c, s, 0, i);
 }
 
 double cfr_nash_conv(Cfr *c, const double *s) {

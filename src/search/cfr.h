@@ -35,6 +35,13 @@ typedef struct Cfr {
   double *own;                  /* per action: its player's reach of it */
   double *reach;                /* per node: the others' and chance's reach */
   int32_t *br;                  /* per infoset: the best response's action */
+  uint32_t *order;              /* the sets by player: player p's are */
+  uint32_t first[GAME_MAX_PLAYERS + 1];   /* order[first[p]..first[p+1]) */
+  /* Best responses (made at the first): */
+  uint32_t *hfirst;             /* per infoset: its nodes are ... */
+  uint32_t *nodes;              /* ... nodes[hfirst[k]..hfirst[k+1]) */
+  uint32_t *deep;               /* the sets by player, deepest first */
+  double *val;                  /* per node: its value for the responder */
   double weight;                /* this iteration's weight in the average */
   double *target;               /* where the traversal adds regrets */
 } Cfr;
