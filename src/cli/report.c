@@ -510,11 +510,11 @@ static void cfr_stats(const Run *r) {
           t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
   fprintf(stderr, "stats: utilities: %s\n", t->zero_sum ? "the payoffs (zero-sum)"
           : t->margins ? "the margins (payoff minus the other's)" : "the payoffs");
-  fprintf(stderr, "stats: %s: %llu iterations in %.3f s (%.0f iterations/s), nash_conv %.6g, "
-          "exploitability measured %llu times (%.3f s)\n", cfrsolve_name(s),
+  fprintf(stderr, "stats: %s: %llu iterations in %.3f s (%.0f iterations/s; CPU %.3f s), "
+          "nash_conv %.6g, exploitability measured %llu times (%.3f s)\n", cfrsolve_name(s),
           (unsigned long long)s->iterations, s->iterate_seconds,
           s->iterate_seconds > 0 ? (double)s->iterations / s->iterate_seconds : 0.0,
-          s->nash_conv, (unsigned long long)s->measures, s->measure_seconds);
+          s->iterate_cpu, s->nash_conv, (unsigned long long)s->measures, s->measure_seconds);
 }
 
 /* --stats for an alphabeta solve, on stderr, after the report. */

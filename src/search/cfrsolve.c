@@ -16,6 +16,13 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The process's CPU time: the iterations' cost on a busy machine. */
+static double cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
 void cfrsolve_init(CfrSolver *s, Game *g, FILE *err) {
   memset(s, 0, sizeof *s);
   s->g = g;
@@ -65,6 +72,7 @@ int cfrsolve_run(CfrSolver *s) {
       || cfr_init(&s->cfr, &s->tree, s->plus) != EXIT_OK)
     return diag_fail(s->err, EXIT_LIMIT, "out of memory for CFR's tables");
   t0 = now();
+  double c0 = cpu_now();
   measure(s);
   /* Measures after iteration 1, 10, 20, ..., at most 1/8 apart. */
   uint64_t next = 1;
@@ -72,6 +80,7 @@ int cfrsolve_run(CfrSolver *s) {
     if (stop_requested) {
       char msg[160];
       s->iterate_seconds = now() - t0;
+      s->iterate_cpu = cpu_now() - c0;
       st = stop_message(msg, sizeof msg, s->iterations, "CFR iterations");
       return diag_fail(s->err, st, "%s", msg);
     }
@@ -85,6 +94,7 @@ int cfrsolve_run(CfrSolver *s) {
     show_progress(s, t0);
   }
   s->iterate_seconds = now() - t0;
+  s->iterate_cpu = cpu_now() - c0;
   if (s->measured_at != s->iterations) measure(s);
   cfr_expected(&s->tree, s->avg, s->util, s->pay);
   s->score = s->util[0];

@@ -41,6 +41,7 @@ typedef struct CfrSolver {
   uint64_t measures;            /* exploitability measured this often */
   uint64_t measured_at;         /* the iteration of the last measure */
   double expand_seconds, iterate_seconds, measure_seconds;
+  double iterate_cpu;           /* CPU seconds of the iterations and measures */
 } CfrSolver;
 
 void cfrsolve_init(CfrSolver *s, Game *g, FILE *err);
