@@ -95,6 +95,8 @@ if [ -x "$fa_bin" ]; then
   fa_run "connect4 3x3 native" games/connect4.game -D width=3 -D height=3 -D k=3
   fa_run "token retro (cycles)" games/token.game --solver retro
   fa_run "hexapawn dump bytecode" games/hexapawn.game --dump-bytecode --dump-ast
+  fa_run "kuhn cfr, strategy file" games/kuhn.game --iterations 50 --strategy "$fa_tmp/k.strat"
+  fa_run "kuhn playouts from a strategy" games/kuhn.game --playouts 20 --play-strategy "$fa_tmp/k.strat"
   # Deep nesting grows the parser's stack (Bison's own allocations).
   fa_open=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "(" }')
   fa_close=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf ")" }')

@@ -823,6 +823,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   }
   p->rng = p->seed;
   if (o->strategy && (st = strategy_read(&p->strategy, o->strategy, g, stderr)) != EXIT_OK) {
+    strategy_free(&p->strategy);
     free(p);
     return st;
   }

@@ -26,6 +26,37 @@ static void regret_match(Cfr *c, int p) {
   }
 }
 
+/* For best responses: the decision nodes grouped by information set
+** (c->nodes), and each player's sets by depth, deepest first (c->deep).
+** 0, or -1 out of memory. */
+static int index_sets(Cfr *c) {
+  const GameTree *t = c->t;
+  uint32_t nd = 0, *fill;
+  for (uint32_t n = 0; n < t->nnodes; n++) nd += t->kind[n] >= 0;
+  c->hfirst = calloc((size_t)t->ninfosets + 1, sizeof *c->hfirst);
+  c->nodes = malloc((nd ? nd : 1) * sizeof *c->nodes);
+  c->deep = malloc((t->ninfosets ? t->ninfosets : 1) * sizeof *c->deep);
+  c->val = calloc(t->nnodes ? t->nnodes : 1, sizeof *c->val);
+  fill = calloc((size_t)t->ninfosets + 1, sizeof *fill);
+  if (!c->hfirst || !c->nodes || !c->deep || !c->val || !fill) {
+    free(fill);
+    return -1;
+  }
+  for (uint32_t n = 0; n < t->nnodes; n++)
+    if (t->kind[n] >= 0) c->hfirst[t->data[n] + 1]++;
+  for (uint32_t k = 0; k < t->ninfosets; k++) c->hfirst[k + 1] += c->hfirst[k];
+  memcpy(fill, c->hfirst, ((size_t)t->ninfosets + 1) * sizeof *fill);
+  for (uint32_t n = 0; n < t->nnodes; n++)
+    if (t->kind[n] >= 0) c->nodes[fill[t->data[n]]++] = n;
+  uint32_t k = 0;
+  for (int p = 0; p < t->nplayers; p++)
+    for (int d = t->max_depth[p]; d >= 0; d--)
+      for (uint32_t j = c->first[p]; j < c->first[p + 1]; j++)
+        if (t->infosets[c->order[j]].depth == d) c->deep[k++] = c->order[j];
+  free(fill);
+  return 0;
+}
+
 int cfr_init(Cfr *c, const GameTree *t, int plus) {
   size_t na = t->nactions ? t->nactions : 1, nn = t->nnodes ? t->nnodes : 1;
   memset(c, 0, sizeof *c);
@@ -51,6 +82,10 @@ int cfr_init(Cfr *c, const GameTree *t, int plus) {
   for (int p = 0; p < t->nplayers; p++) c->first[p + 1] = c->first[p] + count[p + 1];
   memcpy(count, c->first, sizeof count);
   for (uint32_t k = 0; k < t->ninfosets; k++) c->order[count[t->infosets[k].player]++] = k;
+  if (!t->positional && index_sets(c) != 0) {
+    cfr_free(c);
+    return EXIT_LIMIT;
+  }
   /* The first strategies: uniform. */
   for (int p = 0; p < t->nplayers; p++) regret_match(c, p);
   return EXIT_OK;
@@ -286,36 +321,6 @@ static double br_below(Cfr *c, const double *s, uint32_t n, int i) {
   return v;
 }
 
-/* Groups the decision nodes by information set (c->nodes), and each
-** player's sets by depth, deepest first (c->deep), once. */
-static int index_sets(Cfr *c) {
-  const GameTree *t = c->t;
-  uint32_t nd = 0, *fill;
-  if (c->nodes != NULL) return 0;
-  for (uint32_t n = 0; n < t->nnodes; n++) nd += t->kind[n] >= 0;
-  c->hfirst = calloc((size_t)t->ninfosets + 1, sizeof *c->hfirst);
-  c->nodes = malloc((nd ? nd : 1) * sizeof *c->nodes);
-  c->deep = malloc((t->ninfosets ? t->ninfosets : 1) * sizeof *c->deep);
-  c->val = calloc(t->nnodes ? t->nnodes : 1, sizeof *c->val);
-  fill = calloc((size_t)t->ninfosets + 1, sizeof *fill);
-  if (!c->hfirst || !c->nodes || !c->deep || !c->val || !fill) {
-    free(fill);
-    return -1;
-  }
-  for (uint32_t n = 0; n < t->nnodes; n++)
-    if (t->kind[n] >= 0) c->hfirst[t->data[n] + 1]++;
-  for (uint32_t k = 0; k < t->ninfosets; k++) c->hfirst[k + 1] += c->hfirst[k];
-  memcpy(fill, c->hfirst, ((size_t)t->ninfosets + 1) * sizeof *fill);
-  for (uint32_t n = 0; n < t->nnodes; n++)
-    if (t->kind[n] >= 0) c->nodes[fill[t->data[n]]++] = n;
-  uint32_t k = 0;
-  for (int p = 0; p < t->nplayers; p++)
-    for (int d = t->max_depth[p]; d >= 0; d--)
-      for (uint32_t j = c->first[p]; j < c->first[p + 1]; j++)
-        if (t->infosets[c->order[j]].depth == d) c->deep[k++] = c->order[j];
-  free(fill);
-  return 0;
-}
 
 /* Perfect recall: i's sets deepest first (the values their actions lead
 ** to then depend only on choices made already); in each, the action
@@ -325,7 +330,6 @@ static int index_sets(Cfr *c) {
 double cfr_best_response(Cfr *c, const double *s, int i) {
   const GameTree *t = c->t;
   if (t->positional) return br_positional(c, s, 0, i);
-  if (index_sets(c) != 0) return -1e300;
   others_reach(c, s, 0, i, 1);
   for (uint32_t j = c->first[i]; j < c->first[i + 1]; j++) {
     uint32_t k = c->deep[j];

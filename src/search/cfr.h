@@ -37,7 +37,7 @@ typedef struct Cfr {
   int32_t *br;                  /* per infoset: the best response's action */
   uint32_t *order;              /* the sets by player: player p's are */
   uint32_t first[GAME_MAX_PLAYERS + 1];   /* order[first[p]..first[p+1]) */
-  /* Best responses (made at the first): */
+  /* For best responses (perfect recall; made by cfr_init): */
   uint32_t *hfirst;             /* per infoset: its nodes are ... */
   uint32_t *nodes;              /* ... nodes[hfirst[k]..hfirst[k+1]) */
   uint32_t *deep;               /* the sets by player, deepest first */

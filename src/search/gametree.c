@@ -127,6 +127,9 @@ static int grow_actions(Expansion *x, size_t need) {
 ** fields separated by tabs); its offset, or -1. */
 static int64_t add_text(Expansion *x, const char *s, size_t n) {
   GameTree *t = x->t;
+  if (t->text_len + n + 1 > UINT32_MAX)   /* (offsets are 32 bits) */
+    return fail(x, EXIT_LIMIT, "the texts of the information sets and moves exceed 4 GiB: "
+                "too big for the CFR solver"), -1;
   if (grow(x, (void **)&t->text, CAP_TEXT, t->text_len + n + 1, 1) != 0) return -1;
   char *out = t->text + t->text_len;
   for (size_t i = 0; i < n; i++)
