@@ -103,7 +103,7 @@ $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) 
 
 # CFR and the tree expansion on poker engines written in C (tests/unit/test_cfr.c).
 CFR_UNIT_SRC := tests/unit/test_cfr.c src/search/gametree.c src/search/cfr.c src/search/walk.c \
-                src/util/diag.c src/util/stop.c
+                src/search/progress.c src/util/diag.c src/util/stop.c
 $(BUILD)/test_cfr: $(CFR_UNIT_SRC) $(wildcard src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(CFR_UNIT_SRC) $(LDLIBS)
 

@@ -65,7 +65,7 @@ static void show_progress(CfrSolver *s, double t0) {
 
 int cfrsolve_run(CfrSolver *s) {
   double t0 = now();
-  int st = gametree_build(&s->tree, s->g, s->memory_limit, s->err);
+  int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
   s->expand_seconds = now() - t0;
   if (st != EXIT_OK) return st;
   if ((s->avg = malloc((s->tree.nactions ? s->tree.nactions : 1) * sizeof *s->avg)) == NULL

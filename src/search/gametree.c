@@ -25,6 +25,7 @@ typedef struct Expansion {
   GameTree *t;
   Game *g;
   FILE *err;
+  Progress *progress;           /* or NULL */
   Walk walk;
   size_t cap;                   /* plies allocated below */
   uint32_t *node;               /* per ply: the node */
@@ -422,6 +423,12 @@ static int expand(Expansion *x) {
       int st = stop_message(msg, sizeof msg, t->nnodes, "histories expanded");
       return fail(x, st, "%s", msg);
     }
+    if (t->nnodes && (t->nnodes & 4095) == 0 && progress_due(x->progress)) {
+      char line[120];
+      snprintf(line, sizeof line, "expanding the game tree: %u histories, %u information sets",
+               t->nnodes, t->ninfosets);
+      progress_show(x->progress, line);
+    }
     if (d >= GT_MAX_PLY)
       return fail(x, EXIT_LIMIT, "a line of play is longer than %d plies, the limit of the "
                   "CFR solver (GT_MAX_PLY)", GT_MAX_PLY);
@@ -457,7 +464,7 @@ static int expand(Expansion *x) {
   return EXIT_OK;
 }
 
-int gametree_build(GameTree *t, Game *g, size_t memory_limit, FILE *err) {
+int gametree_build(GameTree *t, Game *g, size_t memory_limit, Progress *progress, FILE *err) {
   Expansion x;
   memset(t, 0, sizeof *t);
   memset(&x, 0, sizeof x);
@@ -467,6 +474,7 @@ int gametree_build(GameTree *t, Game *g, size_t memory_limit, FILE *err) {
   x.t = t;
   x.g = g;
   x.err = err;
+  x.progress = progress;
   walk_init(&x.walk, g);
   /* Keys of positions include the earlier positions under a repetition
   ** rule. */

@@ -33,6 +33,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game/game.h"
+#include "search/progress.h"
 
 #define GT_CHANCE   (-1)        /* kind[] of a chance node */
 #define GT_TERMINAL (-2)        /* kind[] of an end */
@@ -80,12 +81,13 @@ typedef struct GameTree {
 } GameTree;
 
 /* Expands the game at g's current position (which it leaves there) into
-** t, within memory_limit bytes (0: no limit).  EXIT_OK, or a status
+** t, within memory_limit bytes (0: no limit), with a progress line when
+** progress is not NULL.  EXIT_OK, or a status
 ** reported on err: out of memory or over the limit, a line too long, a
 ** position repeating along a line (CFR needs a finite tree), moves that
 ** differ between the positions of one information set, information
 ** states without perfect recall, a stop (Ctrl-C, --time-limit). */
-int gametree_build(GameTree *t, Game *g, size_t memory_limit, FILE *err);
+int gametree_build(GameTree *t, Game *g, size_t memory_limit, Progress *progress, FILE *err);
 void gametree_free(GameTree *t);
 
 /* An information set's text, and an action's move notation. */

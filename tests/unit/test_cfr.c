@@ -285,7 +285,7 @@ static void test_kuhn(void) {
   Game *g = poker_new(KUHN);
   GameTree t;
   double v, conv;
-  CHECK(gametree_build(&t, g, 0, stderr) == 0, "Kuhn expands");
+  CHECK(gametree_build(&t, g, 0, NULL, stderr) == 0, "Kuhn expands");
   /* 1 + 3 + 6 deals, 6 x (2 + 2 x 2 + 2) betting nodes */
   CHECK(t.ninfosets == 12, "Kuhn: %u information sets", t.ninfosets);
   CHECK(t.nnodes == 58, "Kuhn: %u histories", t.nnodes);
@@ -319,7 +319,7 @@ static void test_leduc(void) {
   Game *g = poker_new(LEDUC);
   GameTree t;
   double v, conv;
-  CHECK(gametree_build(&t, g, 0, stderr) == 0, "Leduc expands");
+  CHECK(gametree_build(&t, g, 0, NULL, stderr) == 0, "Leduc expands");
   CHECK(t.ninfosets == 936, "Leduc: %u information sets", t.ninfosets);
   run(&t, 1, 0, &v, &conv);
   CHECK(fabs(conv - 4.747222) < 1e-6, "uniform Leduc NashConv %.7f, want 4.747222", conv);
