@@ -132,6 +132,13 @@ out=$(gs games/leduc.game --iterations 1000000000 --time-limit 1 2>&1); st=$?
 check "--time-limit stops CFR: exit 5" 5 "$st"
 check "--time-limit stops CFR: the message" yes \
   "$(printf '%s' "$out" | grep -q '^gsolve: error: time limit of 1 second reached after [0-9]* CFR iterations' && echo yes)"
+$GSOLVE games/leduc.game --iterations 1000000000 --quiet >/dev/null 2>"$cfr_tmp/int" &
+cfr_pid=$!
+sleep 2
+kill -INT "$cfr_pid"
+wait "$cfr_pid"
+check "Ctrl-C stops CFR: exit 130 and the message" "130 yes" \
+  "$? $(grep -qE '^gsolve: error: interrupted after [0-9]+ (CFR iterations|histories expanded)' "$cfr_tmp/int" && echo yes)"
 check "--progress: lines of iterations and exploitability" yes \
   "$(gs games/leduc.game --iterations 3000 --progress 2>&1 >/dev/null | grep -qE '^cfr\+: [0-9]+ iterations, [0-9]+/s, exploitability' && echo yes)"
 
