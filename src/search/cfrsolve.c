@@ -68,6 +68,16 @@ int cfrsolve_run(CfrSolver *s) {
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
   s->expand_seconds = now() - t0;
   if (st != EXIT_OK) return st;
+  /* CFR's tables: seven doubles an action (cfr.h and the average), two
+  ** doubles and an index a node, four indices a set. */
+  const GameTree *t = &s->tree;
+  size_t tables = (size_t)t->nactions * 7 * sizeof(double)
+                + (size_t)t->nnodes * (2 * sizeof(double) + sizeof(uint32_t))
+                + (size_t)t->ninfosets * 4 * sizeof(uint32_t);
+  if (s->memory_limit && t->memory + tables > s->memory_limit)
+    return diag_fail(s->err, EXIT_LIMIT, "the game tree and CFR's tables need %.0f MiB: too big "
+                     "for the CFR solver within its memory limit (--memory MB)",
+                     (double)(t->memory + tables) / (1 << 20));
   if ((s->avg = malloc((s->tree.nactions ? s->tree.nactions : 1) * sizeof *s->avg)) == NULL
       || cfr_init(&s->cfr, &s->tree, s->plus) != EXIT_OK)
     return diag_fail(s->err, EXIT_LIMIT, "out of memory for CFR's tables");
