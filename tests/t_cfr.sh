@@ -125,6 +125,26 @@ out=$(gs games/tictactoe.game --solver cfr --memory 1 2>&1); st=$?
 check "a tree over --memory: exit 5" 5 "$st"
 check "a tree over --memory: the message names it" yes \
   "$(printf '%s' "$out" | grep -q 'too big for the CFR solver within its memory limit (--memory MB)' && echo yes)"
+# Views that do not determine the moves: P2 may play "a" only when P1's
+# hidden card is A.  CFR cannot play such a game (exit 3, the state named).
+cat >"$cfr_tmp/peek.game" <<'GAME'
+game "Peek";
+players P1, P2;
+type Card = {no, A, B};
+state card: Card;
+hidden card seen by P1;
+state passed: bool;
+state done: bool;
+start { next chance; }
+chance move deal(c: Card) as "deal {c}" when c != no && card == no { card = c; }
+move pass() as "pass" when !passed { passed = true; }
+move a() as "a" when passed && card == A { done = true; }
+move b() as "b" when passed { done = true; }
+end { if done { draw; } }
+GAME
+out=$(gs "$cfr_tmp/peek.game" 2>&1); st=$?
+check "views that do not determine the moves: exit 3 and the state" "3 yes" \
+  "$st $(printf '%s' "$out" | grep -q "^gsolve: error: P2's information state 'card=? passed=true done=false | chance | P1 passed=true' has different legal moves in two positions" && echo yes)"
 out=$(gs games/token.game --solver cfr 2>&1); st=$?
 check "a game with cycles: exit 5 and why" "5 yes" \
   "$st $(printf '%s' "$out" | grep -q 'the CFR solver needs a finite game tree' && echo yes)"

@@ -245,16 +245,22 @@ static int64_t infoset_of(Expansion *x, int player, int n, int depth, uint32_t p
   if ((i = gametree_find(t, player, key)) >= 0) {
     GtInfoset *I = &t->infosets[i];
     if (I->nactions != n || memcmp(t->moves + I->action, moves, (size_t)n * sizeof *moves) != 0) {
-      fail(x, EXIT_LIMIT, "%s's information state '%s' has different legal moves in two "
+      fail(x, EXIT_BAD_GAME, "%s's information state '%s' has different legal moves in two "
            "positions (%d and %d moves): what a player sees must determine its moves",
            g->player_names[player], gametree_infoset_text(t, (uint32_t)i), I->nactions, n);
       return -1;
     }
     if (I->depth != depth || I->parent != parent) {
-      if (!t->positional) {
-        fail(x, EXIT_LIMIT, "%s's information state '%s' comes after %d of its own moves in "
-             "one line and %d in another: the views do not give perfect recall",
+      if (!t->positional && I->depth != depth) {
+        fail(x, EXIT_BAD_GAME, "%s's information state '%s' comes after %d of its own moves "
+             "in one line and %d in another: the views do not give perfect recall",
              g->player_names[player], gametree_infoset_text(t, (uint32_t)i), I->depth, depth);
+        return -1;
+      }
+      if (!t->positional) {
+        fail(x, EXIT_BAD_GAME, "%s's information state '%s' comes after other moves of its "
+             "own in one line than in another: the views do not give perfect recall",
+             g->player_names[player], gametree_infoset_text(t, (uint32_t)i));
         return -1;
       }
       if (depth > I->depth) I->depth = depth;

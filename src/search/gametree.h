@@ -84,9 +84,10 @@ typedef struct GameTree {
 ** t, within memory_limit bytes (0: no limit), with a progress line when
 ** progress is not NULL.  EXIT_OK, or a status
 ** reported on err: out of memory or over the limit, a line too long, a
-** position repeating along a line (CFR needs a finite tree), moves that
-** differ between the positions of one information set, information
-** states without perfect recall, a stop (Ctrl-C, --time-limit). */
+** position repeating along a line (CFR needs a finite tree): EXIT_LIMIT;
+** moves that differ between the positions of one information set, or
+** information states without perfect recall: EXIT_BAD_GAME; a stop
+** (Ctrl-C, --time-limit). */
 int gametree_build(GameTree *t, Game *g, size_t memory_limit, Progress *progress, FILE *err);
 void gametree_free(GameTree *t);
 
