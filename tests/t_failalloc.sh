@@ -12,7 +12,7 @@ fa_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsolve-failalloc.XXXXXX")
 
 # The lines of a report that must not change: the answer.
 fa_key() {
-  grep -E '^(game|position|to move|value|score|plies|best|perft [0-9]+|positions|terminal|canonical|games|stored): ' "$1"
+  grep -E '^(game|position|to move|value|score|plies|best|perft [0-9]+|positions|terminal|canonical|games|stored|infosets|info-state [A-Za-z0-9_]+): ' "$1"
 }
 
 # fa_run DESC ARGS...: every n for one command line.
@@ -94,6 +94,8 @@ if [ -x "$fa_bin" ]; then
   fa_run "tictactoe 2x2 perft" games/tictactoe.game -D m=2 -D n=2 -D k=2 --perft 3 --position a1
   fa_run "connect4 3x3 native" games/connect4.game -D width=3 -D height=3 -D k=3
   fa_run "token retro (cycles)" games/token.game --solver retro
+  fa_run "kuhn perft (information sets)" games/kuhn.game --perft 6
+  fa_run "kuhn info-state" games/kuhn.game --info-state --position "deal J, deal Q, check, bet"
   fa_run "hexapawn dump bytecode" games/hexapawn.game --dump-bytecode --dump-ast
   fa_run "kuhn cfr, strategy file" games/kuhn.game --iterations 50 --strategy "$fa_tmp/k.strat"
   fa_run "kuhn playouts from a strategy" games/kuhn.game --playouts 20 --play-strategy "$fa_tmp/k.strat"

@@ -70,3 +70,40 @@ check "play: the end reveals both cards" "card = [K, J]" \
 # what he sees alone, so nothing of the computer's card.)
 check "play: a hint with hidden information is the strategy of the person's view" yes \
   "$(printf 'hint\nquit\n' | gs play games/kuhn.game --seed 1 | grep -q '^hint: the strategy plays check 0.[0-9]*, bet 0.[0-9]*$' && echo yes)"
+
+# Leduc's payoffs by hand (net chips), at the end of a few lines.
+leduc_end() {
+  printf '' | gs play games/leduc.game --self-play --position "$1" | grep '^game over'
+}
+check "leduc: a pair of queens beats a king (raise, raise, call; check, check): 5 chips" \
+  "game over: P2 wins; final score P1 -5, P2 5 (8 moves)" \
+  "$(leduc_end "deal Ks, deal Qh, raise, raise, call, deal Qs, call, call")"
+check "leduc: a fold after raises of 2 and 4 loses 9 chips" \
+  "game over: P2 wins; final score P1 -9, P2 9 (10 moves)" \
+  "$(leduc_end "deal Ks, deal Qh, call, raise, raise, call, deal Js, raise, raise, fold")"
+check "leduc: equal ranks split the pot" "game over: a draw (7 moves)" \
+  "$(leduc_end "deal Ks, deal Kh, call, call, deal Js, raise, call")"
+check "leduc: the higher card wins without a pair" \
+  "game over: P1 wins (7 moves)" \
+  "$(leduc_end "deal Ks, deal Qh, call, call, deal Js, call, call")"
+check "leduc: at most two raises a round" yes \
+  "$(gs games/leduc.game --position "deal Ks, deal Qh, raise, raise, raise" --perft 0 2>&1 | grep -q "illegal move 'raise'" && echo yes)"
+
+# Views of every shape (tests/files/views_mix.game): a [board] array
+# revealed by a move, a 2-D array seen row by row until opened, a scalar
+# hidden from all, one seen by the player it holds.
+views_unit tests/files/views_mix.game
+out=$(gs tests/files/views_mix.game --position "setup 1" --info-state)
+view_part() { printf '%s\n' "$1" | sed 's/ | .*//'; }
+check "views_mix: A sees row 0 of grid and that it owns" \
+  "mark=[?,?,?,?] shown=[false,false,false,false] grid=[1,1;?,?] open=false secret=? owner=A t=0" \
+  "$(view_part "$(field "info-state A" "$out")")"
+check "views_mix: B sees row 1, not the owner" \
+  "mark=[?,?,?,?] shown=[false,false,false,false] grid=[?,?;0,2] open=false secret=? owner=? t=0" \
+  "$(view_part "$(field "info-state B" "$out")")"
+out=$(gs tests/files/views_mix.game --position "setup 2, flip a1, open" --info-state)
+check "views_mix: flip reveals a1 to both, open reveals column 1; B named its own move only" \
+  "mark=[2,?,?,?] shown=[true,false,false,false] grid=[?,1;0,1] open=true secret=? owner=B t=2 | chance grid[1][1]=1 owner=B | A mark[0]=2 shown[0]=true t=1 | B open grid[0][1]=1 open=true t=2 | A to move" \
+  "$(field "info-state B" "$out")"
+check "views_mix: 52 information sets within 4 plies" 52 \
+  "$(field infosets "$(gs tests/files/views_mix.game --perft 4)")"

@@ -437,9 +437,16 @@ static double level_target(const Play *p) {
 }
 
 /* Solves the game from the current position once: play_game calls it at
-** the start of play, before any hidden move is made. */
+** the start of play, before any hidden move is made (refused after
+** --position moves in a game with views: they may be hidden ones). */
 static int solve_by_cfr(Play *p) {
   if (p->cfr_ready) return EXIT_OK;
+  if (p->g->has_views && p->base_ply > 0) {
+    fputs("gsolve: error: gsolve play on a game with hidden information starts from the "
+          "start: the computer would solve it knowing the moves of --position (or give "
+          "--play-strategy FILE)\n", stderr);
+    return EXIT_USAGE;
+  }
   cfrsolve_init(&p->cfr, p->g, stderr);
   p->cfr.target = level_target(p);
   p->cfr.max_iterations = PLAY_CFR_MAX_ITERATIONS;
@@ -765,7 +772,9 @@ static int play_game(Play *p) {
   introduce(p, legal_moves(p));
   /* The computer's strategy comes from the whole game, solved before a
   ** move is made: later, the position would give away what it hides. */
-  if (strategic_game(p) && !p->o->strategy && (st = solve_by_cfr(p)) != EXIT_OK) return st;
+  if (strategic_game(p) && !p->o->strategy && legal_moves(p) > 0
+      && (st = solve_by_cfr(p)) != EXIT_OK)
+    return st;
   for (;;) {
     int n = legal_moves(p), mover, moved;
     if (draw) draw_position(p);
@@ -826,14 +835,6 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
     strategy_free(&p->strategy);
     free(p);
     return st;
-  }
-  if (g->has_views && base_ply > 0 && !o->strategy) {
-    fputs("gsolve: error: gsolve play on a game with hidden information starts from the "
-          "start: the computer would solve it knowing the moves of --position (or give "
-          "--play-strategy FILE)\n", stderr);
-    strategy_free(&p->strategy);
-    free(p);
-    return EXIT_USAGE;
   }
   /* The person plays the first player, or the second with --first
   ** computer; the computer all the others. */

@@ -228,21 +228,20 @@ size_t vm_infostate(Game *g, int player, uint64_t key[2], char *text, size_t siz
   int32_t *prev = vm->view_a, *cur = vm->view_b;
   view_of(vm, q, cur);
   put_view(&o, p, cur);
-  /* Replay the line from the root, observing as q does. */
+  /* Replay the line from the root, observing as q does.  Undo leaves
+  ** view_moves as it was, and each apply writes back the same move. */
   int n = vm->nmarks;
-  Move *line = malloc((size_t)n * sizeof *line + 1);
-  if (!line) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for an information state");
-  memcpy(line, vm->view_moves, (size_t)n * sizeof *line);
   for (int i = 0; i < n; i++) vm->base.vt->undo(g);
   view_of(vm, q, prev);
   for (int i = 0; i < n; i++) {
     int32_t mover = vm->slots[0];
-    vm->base.vt->apply(g, &line[i]);
+    Move m = vm->view_moves[i];
+    vm->base.vt->apply(g, &m);
     view_of(vm, q, cur);
     put(&o, " | %s", mover_name(p, mover));
     if (mover == q) {
       char mv[128];
-      vm->base.vt->format_move(g, &line[i], mv, sizeof mv);
+      vm->base.vt->format_move(g, &m, mv, sizeof mv);
       put(&o, " %s", mv);
     }
     for (int s = 1; s < p->nslots; s++) {
@@ -255,7 +254,6 @@ size_t vm_infostate(Game *g, int player, uint64_t key[2], char *text, size_t siz
     }
     int32_t *t = prev; prev = cur; cur = t;
   }
-  free(line);
   if (vm->slots[0] != q) put(&o, " | %s to move", mover_name(p, vm->slots[0]));
   if (text && size > 0) text[o.len < size ? o.len : size - 1] = 0;
   return o.len;
