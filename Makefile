@@ -121,6 +121,12 @@ UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(wildcard src/sear
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
+# CFR and the tree expansion on poker engines written in C (tests/unit/test_cfr.c).
+CFR_UNIT_SRC := tests/unit/test_cfr.c src/search/gametree.c src/search/cfr.c src/search/walk.c \
+                src/search/progress.c src/util/diag.c src/util/stop.c src/util/units.c
+$(BUILD)/test_cfr: $(CFR_UNIT_SRC) $(wildcard src/*/*.h) | $(BUILD)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(CFR_UNIT_SRC) $(LDLIBS)
+
 $(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
@@ -138,7 +144,7 @@ WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wra
 $(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(MAIN_O) $(BUILD)/libgsolve.a $(LDLIBS)
 
-TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
+TEST_BINS = $(BUILD)/test_solvers $(BUILD)/test_cfr $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
   $(BUILD)/gsolve-failalloc
 test: gsolve $(TEST_BINS) | test-tools
 	sh tests/run.sh
@@ -148,7 +154,7 @@ test-full: gsolve $(TEST_BINS) | test-tools
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan: test-tools
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 # The solver's threads share its table: their tests under ThreadSanitizer.
 tsan:

@@ -111,6 +111,8 @@ if [ -x "$fa_bin" ]; then
   printf 'a1 -1\nb1 a1 1\n' >"$fa_tmp/ts.txt"
   fa_run "tictactoe 2x2 test set" games/tictactoe.game -D m=2 -D n=2 -D k=2 --test-set "$fa_tmp/ts.txt"
   fa_run "token tree-dot (repetitions)" games/token.game --tree-dot "$fa_tmp/token.dot" --depth 6
+  fa_run "kuhn cfr, strategy file" games/kuhn.game --iterations 50 --strategy "$fa_tmp/k.strat"
+  fa_run "kuhn playouts from a strategy" games/kuhn.game --playouts 20 --play-strategy "$fa_tmp/k.strat"
   # Deep nesting grows the parser's stack (Bison's own allocations).
   fa_open=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf "(" }')
   fa_close=$(awk 'BEGIN { for (i = 0; i < 150; i++) printf ")" }')

@@ -16,6 +16,7 @@
 #include "search/playout.h"
 #include "search/pv.h"
 #include "search/solvers.h"
+#include "search/strategy.h"
 #include "util/json.h"
 
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */
@@ -66,6 +67,7 @@ typedef struct Run {
   Perft perft;
   Count count;
   Playouts playouts;        /* --playouts N */
+  Strategy strategy;        /* --play-strategy FILE */
   double seconds;           /* time spent in the mode */
   Pv pv;                    /* --pv */
   char *params;             /* the parameters as text ("width=7 height=6") */

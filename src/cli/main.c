@@ -102,10 +102,14 @@ static int run(Run *r) {
     progress_end(&r->progress);
     break;
   case MODE_PLAYOUTS:
+    if (o->play.strategy
+        && (st = strategy_read(&r->strategy, o->play.strategy, g, stderr)) != EXIT_OK)
+      return st;
     t0 = now();
     if (o->solve.progress) progress_start(&r->progress, stderr);
     st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
-                      &r->playouts, stderr, o->solve.progress ? &r->progress : NULL);
+                      o->play.strategy ? &r->strategy : NULL, &r->playouts, stderr,
+                      o->solve.progress ? &r->progress : NULL);
     progress_end(&r->progress);
     break;
   case MODE_TESTSET:
@@ -153,6 +157,7 @@ static void free_run(Run *r) {
   perft_free(&r->perft);
   count_free(&r->count);
   pv_free(&r->pv);
+  strategy_free(&r->strategy);
   free(r->params);
   free(r);
 }

@@ -182,8 +182,40 @@ SETTER(set_position) {
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
     return usage_error("unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                       "native or db)", val);
+                       "native, db or cfr)", val);
   o->solve.solver = val;
+  return EXIT_OK;
+}
+SETTER(set_iterations) {
+  long n;
+  if (parse_int(val, 0, (long)CFR_MAX_ITERATIONS, &n) != 0)
+    return usage_error("--iterations needs a number of iterations from 0 to 1000000000, "
+                       "not '%s'", val);
+  o->solve.iterations = (uint64_t)n;
+  o->solve.iterations_set = 1;
+  return EXIT_OK;
+}
+SETTER(set_exploitability) {
+  char *end;
+  errno = 0;
+  double e = strtod(val, &end);
+  if (errno != 0 || end == val || *end != '\0' || !(e > 0) || e > 1e300)
+    return usage_error("--exploitability needs a number above 0, not '%s'", val);
+  o->solve.exploitability = e;
+  return EXIT_OK;
+}
+SETTER(set_cfr_variant) {
+  if (strcmp(val, "plus") == 0) o->solve.cfr_vanilla = 0;
+  else if (strcmp(val, "vanilla") == 0) o->solve.cfr_vanilla = 1;
+  else return usage_error("unknown CFR variant '%s' (plus or vanilla)", val);
+  return EXIT_OK;
+}
+SETTER(set_strategy) {
+  o->solve.strategy = val;
+  return EXIT_OK;
+}
+SETTER(set_play_strategy) {
+  o->play.strategy = val;
   return EXIT_OK;
 }
 SETTER(set_tt_size) {
@@ -378,7 +410,7 @@ static const OptionSpec option_table[] = {
     "test-set columns from 0", set_zero_based },
 
   { "--solver", "NAME", SEC_SOLVER, M_SOLVE | M(MODE_TESTSET), NULL,
-    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db", set_solver },
+    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db, cfr", set_solver },
   { "--epsilon", "E", SEC_SOLVER, M_SOLVE, NULL,
     "value-iteration stops when no value changes by E (1e-12)", set_epsilon },
   { "--tt-size", "MB", SEC_SOLVER, M_TABLE, NULL, "search table size in MiB (default 64)",
@@ -398,6 +430,14 @@ static const OptionSpec option_table[] = {
     set_score_only },
   { "--with-plies", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta with distances again",
     set_score_only },
+  { "--iterations", "N", SEC_SOLVER, M_SOLVE, NULL, "cfr: stop after N iterations",
+    set_iterations },
+  { "--exploitability", "E", SEC_SOLVER, M_SOLVE, NULL,
+    "cfr: stop at exploitability E (default 0.001)", set_exploitability },
+  { "--cfr-variant", "plus|vanilla", SEC_SOLVER, M_SOLVE, NULL, "cfr: CFR+ (default) or CFR",
+    set_cfr_variant },
+  { "--strategy", "FILE", SEC_SOLVER, M_SOLVE, NULL, "cfr: write the average strategy",
+    set_strategy },
 
   { "--weak", NULL, SEC_ENGINE, M_SOLVE | M(MODE_TESTSET), NULL,
     "win/draw/loss only (Connect Four)", set_weak },
@@ -421,6 +461,9 @@ static const OptionSpec option_table[] = {
   { "--show-evals", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer's evaluations",
     set_play },
   { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play },
+  { "--play-strategy", "FILE", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS),
+    "--play-strategy goes with gsolve play FILE or --playouts N",
+    "moves drawn from a --strategy file", set_play_strategy },
 
   { "--move-time", "S", SEC_PLAY, M(MODE_GTP), "--move-time goes with gsolve gtp FILE",
     "GTP: seconds a genmove may take without a clock (default 10)", set_move_time },

@@ -15,8 +15,11 @@
 ** and chance's moves are drawn by their weights with the same generator.
 ** In games with hidden information (views) the person sees only his own
 ** view, chance's moves and the computer's show only through it, and the
-** computer, which must not peek, plays a random legal move; the end of
-** the game reveals the whole state.
+** end of the game reveals the whole state.  The computer plays from its
+** own information state only: it draws its move from a strategy, the one
+** in --play-strategy FILE or the average strategy of CFR+ run once on
+** the whole game from the start of play (to exploitability 10^-level),
+** looked up by its information state, never by the position.
 **
 ** Input is read a line at a time (fgets): the terminal's own line editing
 ** serves, and the same code plays from a pipe or a file.
@@ -30,6 +33,8 @@
 #include <unistd.h>
 
 #include "search/alphabeta.h"
+#include "search/cfrsolve.h"
+#include "search/strategy.h"
 #include "game/boardview.h"
 #include "search/expectimax.h"
 #include "gsolve.h"
@@ -79,6 +84,10 @@ typedef struct Play {
   ExpSolver exp;            /* expected values (chance, pay, n players) */
   Position pos;
   Move legal[GAME_MAX_MOVES];
+  double prob[GAME_MAX_MOVES];   /* a strategy's, for the legal moves */
+  Strategy strategy;        /* --play-strategy FILE */
+  CfrSolver cfr;            /* games with views: CFR from the start of play */
+  int cfr_ready;
 } Play;
 
 /* ---- options ------------------------------------------------------- */
@@ -462,6 +471,98 @@ static int computer_move_expected(Play *p) {
   return record(p, 0);
 }
 
+/* ---- playing from a strategy (hidden information) ------------------ */
+
+#define PLAY_CFR_MAX_ITERATIONS 1000000
+
+/* The exploitability CFR+ runs to at the level of play: 10^-level,
+** 10^-6 at level perfect. */
+static double level_target(const Play *p) {
+  int level = p->o->level == PLAY_PERFECT ? 6 : p->o->level > 12 ? 12 : p->o->level;
+  double e = 1;
+  while (level-- > 0) e /= 10;
+  return e;
+}
+
+/* Solves the game from the current position once: play_game calls it at
+** the start of play, before any hidden move is made (refused after
+** --position moves in a game with views: they may be hidden ones). */
+static int solve_by_cfr(Play *p) {
+  if (p->cfr_ready) return EXIT_OK;
+  if (p->g->has_views && p->base_ply > 0) {
+    fputs("gsolve: error: gsolve play on a game with hidden information starts from the "
+          "start: the computer would solve it knowing the moves of --position (or give "
+          "--play-strategy FILE)\n", stderr);
+    return EXIT_USAGE;
+  }
+  cfrsolve_init(&p->cfr, p->g, stderr);
+  p->cfr.target = level_target(p);
+  p->cfr.max_iterations = PLAY_CFR_MAX_ITERATIONS;
+  fprintf(p->out, "(the computer solves the game with CFR+ to exploitability %g ...)\n",
+          p->cfr.target);
+  fflush(p->out);
+  int st = cfrsolve_run(&p->cfr);
+  if (st != EXIT_OK) return st;
+  fprintf(p->out, "(%llu iterations, exploitability %.3g, %u information sets)\n",
+          (unsigned long long)p->cfr.iterations, p->cfr.exploitability, p->cfr.tree.ninfosets);
+  p->cfr_ready = 1;
+  return EXIT_OK;
+}
+
+/* The strategy's probabilities of the n legal moves of the mover, into
+** p->prob: from the file, or from CFR's tree by the mover's information
+** state.  1 when the strategy knows the state, 0 when not (uniform). */
+static int strategy_for_mover(Play *p, int n) {
+  Game *g = p->g;
+  int mover = game_to_move(g);
+  if (p->o->strategy) return strategy_probs(&p->strategy, g, p->legal, n, p->prob);
+  uint64_t key[2];
+  gametree_key(g, mover, key, NULL, 0);
+  int64_t I = gametree_find(&p->cfr.tree, mover, key);
+  for (int i = 0; i < n; i++) p->prob[i] = 1.0 / n;
+  if (I < 0) return 0;
+  const GtInfoset *set = &p->cfr.tree.infosets[I];
+  for (int i = 0; i < n; i++) {
+    p->prob[i] = 0;
+    for (int a = 0; a < set->nactions; a++)
+      if (memcmp(&p->cfr.tree.moves[set->action + (uint32_t)a], &p->legal[i], sizeof p->legal[i]) == 0)
+        p->prob[i] = p->cfr.avg[set->action + (uint32_t)a];
+  }
+  return 1;
+}
+
+/* The computer draws its move from the strategy. */
+static int computer_move_strategy(Play *p, int n) {
+  char buf[256];
+  int st, known;
+  if (!p->o->strategy && (st = solve_by_cfr(p)) != EXIT_OK) return st;
+  if ((known = strategy_for_mover(p, n)) < 0) return out_of_memory();
+  int mover = game_to_move(p->g);
+  if (!known)
+    fputs("(the strategy has no line for the computer's information state: it draws "
+          "uniformly)\n", p->out);
+  if (p->o->show_evals && viewer(p) < 0) {
+    fputs("strategy of ", p->out);
+    put_player(p, mover);
+    fputs(" in its information state:\n", p->out);
+    for (int i = 0; i < n; i++)
+      fprintf(p->out, "  %-12s  %.4f\n", move_name(p->g, &p->legal[i], buf, sizeof buf),
+              p->prob[i]);
+  }
+  int i = random_pick(p->prob, n, &p->rng);
+  put_player(p, mover);
+  /* A person sees the computer's move only through his view. */
+  if (viewer(p) >= 0) fputs(" moves\n", p->out);
+  else fprintf(p->out, " plays %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  game_apply(p->g, &p->legal[i]);
+  return record(p, 0);
+}
+
+/* Games the computer plays from a strategy. */
+static int strategic_game(const Play *p) {
+  return p->g->has_views || p->o->strategy != NULL;
+}
+
 /* How many times the current position has come up in this game. */
 static int times_seen(const Play *p) {
   size_t sb = p->g->state_bytes;
@@ -471,26 +572,12 @@ static int times_seen(const Play *p) {
   return n;
 }
 
-/* With hidden information the computer may not solve the position, which
-** would read what its player cannot see: a uniformly random legal move. */
-static int computer_move_blind(Play *p) {
-  char buf[256];
-  int n = legal_moves(p), who = game_to_move(p->g);
-  if (n == 0) return EXIT_OK;
-  int i = (int)(random_next(&p->rng) % (uint64_t)n);
-  put_player(p, who);
-  if (viewer(p) >= 0) fputs(" moves\n", p->out);
-  else fprintf(p->out, " plays %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
-  game_apply(p->g, &p->legal[i]);
-  return record(p, 0);
-}
-
 /* The computer chooses among the optimal moves at random and plays. */
-static int computer_move(Play *p) {
+static int computer_move(Play *p, int n) {
   const SolveResult *r;
   char buf[256];
   double t0 = now(), seconds;
-  if (p->g->has_views) return computer_move_blind(p);
+  if (strategic_game(p)) return computer_move_strategy(p, n);
   if (expected_game(p->g)) return computer_move_expected(p);
   int st = think(p, p->o->show_evals), k, i;
   if (st != EXIT_OK) return st;
@@ -520,12 +607,19 @@ static void help(Play *p, int n) {
   list_moves(p, n);
 }
 
-static void hint(Play *p) {
+static void hint(Play *p, int n) {
   const SolveResult *r;
   char buf[256], vb[64];
   int k = 0;
-  if (p->g->has_views) {
-    fputs("no hints in a game with hidden information (the computer would have to peek)\n", p->out);
+  if (strategic_game(p)) {
+    /* The person's own information state: the strategy for it. */
+    if (!p->o->strategy && solve_by_cfr(p) != EXIT_OK) return;
+    if (strategy_for_mover(p, n) < 0) return;
+    fputs("hint: the strategy plays", p->out);
+    for (int i = 0; i < n; i++)
+      fprintf(p->out, "%s %s %.3f", i ? "," : "", move_name(p->g, &p->legal[i], buf, sizeof buf),
+              p->prob[i]);
+    fputc('\n', p->out);
     return;
   }
   if (expected_game(p->g)) {
@@ -642,9 +736,11 @@ static int person_turn(Play *p, int n, int *moved) {
   } else if (is_command(text, "help", "?")) {
     help(p, n);
   } else if (is_command(text, "hint", "h")) {
-    hint(p);
+    hint(p, n);
   } else if (is_command(text, "state", "s")) {
-    game_print(p->g, p->out);
+    /* The rules' variables, hidden ones included: not on a game with views. */
+    if (p->g->has_views) fprintf(p->out, "the state is hidden in part in this game: its view is shown\n");
+    else game_print(p->g, p->out);
   } else if (is_command(text, "undo", "u")) {
     undo(p);
     *moved = 1;   /* the position changed: draw it again */
@@ -708,7 +804,12 @@ static void introduce(Play *p, int n) {
     put_player(p, i);
     fputs(p->human[i] ? ": you" : ": the computer", p->out);
   }
-  if (g->has_views) fputs("; hidden information: the computer plays at random, blind", p->out);
+  if (p->o->strategy) fprintf(p->out, "; the computer plays the strategy in %s", p->o->strategy);
+  else if (strategic_game(p) && p->o->level == PLAY_PERFECT)
+    fprintf(p->out, "; level perfect (a CFR+ strategy to exploitability %g)", level_target(p));
+  else if (strategic_game(p))
+    fprintf(p->out, "; level %d (a CFR+ strategy to exploitability %g)", p->o->level,
+            level_target(p));
   else if (p->o->level == PLAY_PERFECT) fputs("; level perfect (exact solve)", p->out);
   else fprintf(p->out, "; level %d (searches %d plies)", p->o->level, p->o->level);
   fprintf(p->out, "; seed %" PRIu64 "\n", p->seed);
@@ -722,6 +823,11 @@ static int play_game(Play *p) {
   int draw = 1, st;
   if ((st = keep_state(p)) != EXIT_OK) return st;
   introduce(p, legal_moves(p));
+  /* The computer's strategy comes from the whole game, solved before a
+  ** move is made: later, the position would give away what it hides. */
+  if (strategic_game(p) && !p->o->strategy && legal_moves(p) > 0
+      && (st = solve_by_cfr(p)) != EXIT_OK)
+    return st;
   for (;;) {
     int n = legal_moves(p), mover, moved;
     if (draw) draw_position(p);
@@ -743,7 +849,7 @@ static int play_game(Play *p) {
       continue;
     }
     if (!p->human[mover]) {
-      if ((st = computer_move(p)) != EXIT_OK) return st;
+      if ((st = computer_move(p, n)) != EXIT_OK) return st;
       draw = 1;
       continue;
     }
@@ -784,6 +890,11 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
     p->seed = random_next(&s) % 1000000u;
   }
   p->rng = p->seed;
+  if (o->strategy && (st = strategy_read(&p->strategy, o->strategy, g, stderr)) != EXIT_OK) {
+    strategy_free(&p->strategy);
+    free(p);
+    return st;
+  }
   /* The person plays the first player, or the second with --first
   ** computer; the computer all the others. */
   for (int i = 0; i < g->nplayers; i++)
@@ -802,6 +913,8 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   exp_free(&p->exp);
   position_free(&p->pos);
   retro_free(&p->retro);
+  cfrsolve_free(&p->cfr);
+  strategy_free(&p->strategy);
   tt_free(p->tt);
   free(p->engine_moves);
   free(p->by_human);

@@ -20,6 +20,7 @@ typedef struct PlayOptions {
   int ascii;              /* --ascii: the engine's plain drawing */
   int seed_set;           /* --seed given */
   uint64_t seed;          /* the tie-break generator's seed */
+  const char *strategy;   /* --play-strategy FILE: the computer's moves */
 } PlayOptions;
 
 /* The defaults: level 4, the person first, a seed from the clock. */

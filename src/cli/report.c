@@ -432,6 +432,110 @@ static void json_expected(const Run *r) {
   fputc('\n', stdout);
 }
 
+/* ---- reporting a strategy (cfr) ----------------------------------- */
+
+/* The root's information set in the tree, or -1 (the root is an end or
+** a chance node). */
+static int64_t cfr_root_set(const Run *r) {
+  const GameTree *t = &r->job.cfr.tree;
+  return t->nnodes > 0 && t->kind[0] >= 0 ? (int64_t)t->data[0] : -1;
+}
+
+static void text_strategic(const Run *r) {
+  const CfrSolver *s = &r->job.cfr;
+  const GameTree *t = &s->tree;
+  int64_t root = cfr_root_set(r);
+  printf("value: -\nscore: %.10g\npayoffs:", exp_shown(s->score));
+  for (int i = 0; i < r->g->nplayers; i++)
+    printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(s->pay[i]));
+  printf("\nexploitability: %.6g\niterations: %llu\ninfosets: %u\nhistories: %u\n",
+         s->exploitability, (unsigned long long)s->iterations, t->ninfosets, t->nnodes);
+  fputs("strategy:", stdout);
+  if (root < 0) fputs(" -", stdout);
+  for (int a = 0; root >= 0 && a < t->infosets[root].nactions; a++) {
+    uint32_t x = t->infosets[root].action + (uint32_t)a;
+    printf("%s %s %.6f", a ? "," : "", gametree_move_name(t, x), s->avg[x]);
+  }
+  printf("\nseconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, solver_report_name(&r->job),
+         r->g->engine);
+}
+
+static void json_strategic(const Run *r) {
+  const CfrSolver *s = &r->job.cfr;
+  const GameTree *t = &s->tree;
+  int64_t root = cfr_root_set(r);
+  JsonWriter w;
+  int i;
+  report_json_head(&w, r);
+  json_key(&w, "value");
+  json_null(&w);
+  json_key(&w, "score");
+  json_real(&w, exp_shown(s->score));
+  json_key(&w, "plies");
+  json_null(&w);
+  json_key(&w, "best");
+  json_null(&w);
+  json_key(&w, "nodes");
+  json_uint(&w, t->nnodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "solver");
+  json_string(&w, solver_report_name(&r->job));
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  static const char *const nulls[] = { "perft", "depth", "positions", "stored", "terminal",
+                                       "canonical", "games", "boards", "playouts" };
+  for (i = 0; i < 9; i++) { json_key(&w, nulls[i]); json_null(&w); }
+  json_key(&w, "payoffs");
+  json_begin_array(&w);
+  for (i = 0; i < r->g->nplayers; i++) json_real(&w, exp_shown(s->pay[i]));
+  json_end_array(&w);
+  json_key(&w, "exploitability");
+  json_real(&w, s->exploitability);
+  json_key(&w, "nash_conv");
+  json_real(&w, s->nash_conv);
+  json_key(&w, "iterations");
+  json_uint(&w, s->iterations);
+  json_key(&w, "infosets");
+  json_uint(&w, t->ninfosets);
+  json_key(&w, "histories");
+  json_uint(&w, t->nnodes);
+  json_key(&w, "strategy");
+  if (root < 0) {
+    json_null(&w);
+  } else {
+    json_begin_array(&w);
+    for (int a = 0; a < t->infosets[root].nactions; a++) {
+      uint32_t x = t->infosets[root].action + (uint32_t)a;
+      json_begin_object(&w);
+      json_key(&w, "move");
+      json_string(&w, gametree_move_name(t, x));
+      json_key(&w, "probability");
+      json_real(&w, s->avg[x]);
+      json_end_object(&w);
+    }
+    json_end_array(&w);
+  }
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+/* --stats for a CFR solve. */
+static void cfr_stats(const Run *r) {
+  const CfrSolver *s = &r->job.cfr;
+  const GameTree *t = &s->tree;
+  fprintf(stderr, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
+          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
+          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
+  fprintf(stderr, "stats: utilities: %s\n", t->zero_sum ? "the payoffs (zero-sum)"
+          : t->margins ? "the margins (payoff minus the other's)" : "the payoffs");
+  fprintf(stderr, "stats: %s: %llu iterations in %.3f s (%.0f iterations/s; CPU %.3f s), "
+          "nash_conv %.6g, exploitability measured %llu times (%.3f s)\n", cfrsolve_name(s),
+          (unsigned long long)s->iterations, s->iterate_seconds,
+          s->iterate_seconds > 0 ? (double)s->iterations / s->iterate_seconds : 0.0,
+          s->iterate_cpu, s->nash_conv, (unsigned long long)s->measures, s->measure_seconds);
+}
+
 /* --stats for an alphabeta solve, on stderr, after the report. */
 static void alphabeta_stats(const Run *r) {
   const AbStats *a = &r->job.ab.stats;
@@ -475,7 +579,10 @@ static void retro_stats(const Run *r) {
 
 /* The result of the mode, on stdout. */
 void report_result(const Run *r) {
-  if (r->job.expected) {
+  if (r->job.strategic) {
+    if (r->opt->json) json_strategic(r);
+    else { report_header(r); text_strategic(r); }
+  } else if (r->job.expected) {
     if (r->opt->json) json_expected(r);
     else { report_header(r); text_expected(r); }
   } else if (r->opt->json) {
@@ -492,7 +599,9 @@ void report_stats(const Run *r) {
   if (!r->opt->stats || j->solver == NULL) return;
   fflush(stdout);
   const char *name = j->solver->name;
-  if (strcmp(name, "retro") == 0) {
+  if (j->strategic) {
+    cfr_stats(r);
+  } else if (strcmp(name, "retro") == 0) {
     retro_stats(r);
   } else if (is_value_iteration(r)) {
     const Retro *x = &j->retro;

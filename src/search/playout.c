@@ -29,9 +29,18 @@ int random_move(Game *g, const Move *moves, int n, uint64_t *rng) {
   return i;
 }
 
-int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err,
-                 struct Progress *progress) {
+int random_pick(const double *prob, int n, uint64_t *rng) {
+  /* 53 random bits: a number in [0, 1). */
+  double x = (double)(random_next(rng) >> 11) * (1.0 / 9007199254740992.0);
+  int i;
+  for (i = 0; i < n - 1 && x >= prob[i]; i++) x -= prob[i];
+  return i;
+}
+
+int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playouts *out,
+                 FILE *err, struct Progress *progress) {
   static Move moves[GAME_MAX_MOVES];
+  static double prob[GAME_MAX_MOVES];
   uint64_t rng = seed;
   memset(out, 0, sizeof *out);
   for (uint64_t k = 0; k < n; k++) {
@@ -54,7 +63,17 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err,
         while (ply-- > 0) game_undo(g);
         return diag_fail(err, EXIT_LIMIT, "a playout ran past %d moves (GAME_MAX_PLY)", GAME_MAX_PLY);
       }
-      game_apply(g, &moves[random_move(g, moves, m, &rng)]);
+      int pick;
+      if (strategy != NULL && game_to_move(g) != GAME_CHANCE) {
+        if (strategy_probs(strategy, g, moves, m, prob) < 0) {
+          while (ply-- > 0) game_undo(g);
+          return diag_fail(err, EXIT_LIMIT, "out of memory");
+        }
+        pick = random_pick(prob, m, &rng);
+      } else {
+        pick = random_move(g, moves, m, &rng);
+      }
+      game_apply(g, &moves[pick]);
       if (g->has_rewards && game_rewards(g, rw))
         for (int i = 0; i < g->nplayers; i++) paid[i] += rw[i];
       ply++;

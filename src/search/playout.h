@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game/game.h"
+#include "search/strategy.h"
 
 typedef struct Playouts {
   uint64_t games;         /* playouts finished */
@@ -26,13 +27,18 @@ uint64_t random_next(uint64_t *state);
 int random_move(Game *g, const Move *moves, int n, uint64_t *rng);
 
 /* Plays n games from the current position, each move drawn uniformly
-** among the legal ones (chance's by its weights) with a SplitMix64
+** among the legal ones (chance's by its weights; the players' by
+** `strategy` when it is not NULL: --play-strategy FILE) with a SplitMix64
 ** generator seeded by `seed`; the position is restored after each.
 ** Returns EXIT_OK, or EXIT_LIMIT when a game runs past GAME_MAX_PLY, or
 ** stop_message()'s status when stopped (stop.h) between two games (both
 ** reported on err).  `progress`, if not NULL, is the progress display. */
 struct Progress;
-int playouts_run(Game *g, uint64_t n, uint64_t seed, Playouts *out, FILE *err,
-                 struct Progress *progress);
+int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playouts *out,
+                 FILE *err, struct Progress *progress);
+
+/* A move index among moves[0..n) drawn from the probabilities prob[]. */
+int random_pick(const double *prob, int n, uint64_t *rng);
+
 
 #endif

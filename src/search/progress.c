@@ -123,6 +123,17 @@ void progress_note(Progress *p, const char *doing, const char *how, uint64_t cou
   put_line(p, line);
 }
 
+int progress_due(Progress *p) {
+  double elapsed;
+  return due(p, 0, &elapsed);
+}
+
+void progress_show(Progress *p, const char *text) {
+  char line[256];
+  snprintf(line, sizeof line, "%s", text);
+  put_line(p, line);
+}
+
 void progress_end(Progress *p) {
   if (p != NULL && p->f != NULL && p->shown) diag_clear_transient();
   if (p != NULL) p->shown = 0;

@@ -49,6 +49,10 @@ void progress_update(Progress *p, const Search *s, int ply);
 ** started: nothing. */
 void progress_note(Progress *p, const char *doing, const char *how, uint64_t count,
                    const char *unit, double done);
+/* For searches that write their own line (CFR): 1 when a redraw is due
+** (progress_update's pace), then progress_show draws `text`. */
+int progress_due(Progress *p);
+void progress_show(Progress *p, const char *text);
 
 /* Erases the line. */
 void progress_end(Progress *p);

@@ -2,7 +2,7 @@
 ** solvers.c -- the solver registry (solvers.h): the table of solvers,
 ** the choice among them, and each row's run function, which sets up the
 ** solver's own module (minimax.c, alphabeta.c, retro.c, db.c,
-** expectimax.c, valueiter.c, or the engine's solver through the game
+** expectimax.c, valueiter.c, cfrsolve.c, or the engine's solver through the game
 ** interface).
 */
 #include <stdarg.h>
@@ -15,6 +15,7 @@
 #include "search/solvers.h"
 #include "util/diag.h"
 #include "util/file.h"
+#include "search/strategy.h"
 #include "util/status.h"
 
 static int run_alphabeta(SolveJob *j);
@@ -24,6 +25,7 @@ static int run_db(SolveJob *j);
 static int run_expectimax(SolveJob *j);
 static int run_engine(SolveJob *j);
 static int run_valueiter(SolveJob *j);
+static int run_cfr(SolveJob *j);
 
 #define NEEDS_ALL (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY)
 
@@ -41,6 +43,8 @@ const SolverInfo solver_table[] = {
   { "native", NEEDS_ALL | NEEDS_ENGINE, NEEDS_ENGINE,
     "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine },
   { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db },
+  { "cfr", NEEDS_ALL | NEEDS_VIEWS, 0,
+    "counterfactual regret minimisation (CFR+ or vanilla): hidden information", run_cfr },
   { NULL, 0, 0, NULL, NULL }
 };
 
@@ -52,7 +56,7 @@ const SolverInfo *solver_find(const char *name) {
 }
 
 const char *solver_names(void) {
-  return "auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native or db";
+  return "auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native, db or cfr";
 }
 
 unsigned solver_needs(Game *g, const SolveOptions *o) {
@@ -77,6 +81,7 @@ void solve_job_init(SolveJob *j, Game *g, int base_ply, const SolveOptions *o, F
   exp_init(&j->exp, g, base_ply, err);
   retro_init(&j->retro, g, base_ply, err);
   vi_init(&j->vi, &j->retro, err);
+  cfrsolve_init(&j->cfr, g, err);
 }
 
 void solve_job_free(SolveJob *j) {
@@ -84,6 +89,7 @@ void solve_job_free(SolveJob *j) {
   exp_free(&j->exp);
   vi_free(&j->vi);
   retro_free(&j->retro);
+  cfrsolve_free(&j->cfr);
   tt_free(j->tt);
   j->tt = NULL;
   free(j->engine_moves);
@@ -103,8 +109,12 @@ static int usage(SolveJob *j, const char *fmt, ...) {
 static void accepting(unsigned needs, char *buf, size_t n) {
   const char *names[16];
   int k = 0;
-  for (const SolverInfo *s = solver_table; s->name; s++)
+  for (const SolverInfo *s = solver_table; s->name; s++) {
+    /* CFR takes any finite game, but is the answer to hidden information
+    ** only: on others it finds slowly what the other solvers find. */
+    if ((s->accepts & NEEDS_VIEWS) && !(needs & NEEDS_VIEWS)) continue;
     if ((s->accepts & needs) == needs && !(s->requires & ~needs)) names[k++] = s->name;
+  }
   size_t len = (size_t)snprintf(buf, n, "use --solver ");
   for (int i = 0; i < k && len < n; i++)
     len += (size_t)snprintf(buf + len, n - len, "%s%s", names[i],
@@ -145,7 +155,7 @@ int solver_choose(SolveJob *j) {
   if (o->solver && strcmp(o->solver, "auto") != 0) {
     if ((s = solver_find(o->solver)) == NULL)
       return usage(j, "unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                   "value-iteration, native or db)", o->solver);
+                   "value-iteration, native, db or cfr)", o->solver);
     /* retro with --db builds the database; the others read it. */
     if (s != solver_find("retro") && s != solver_find("db") && o->db)
       return usage(j, "--db FILE is read by the db solver and written by retro, not by %s",
@@ -161,6 +171,10 @@ int solver_choose(SolveJob *j) {
   } else if (needs & NEEDS_DB) {
     s = solver_find("db");
     snprintf(j->why, sizeof j->why, "--db FILE: answered from the database");
+  } else if (needs & NEEDS_VIEWS) {
+    s = solver_find("cfr");
+    snprintf(j->why, sizeof j->why, "hidden information (views): counterfactual regret "
+             "minimisation on the expanded game tree");
   } else if ((needs & NEEDS_ENGINE) && !o->depth && !o->score_only && !o->no_deepening) {
     /* (--depth, --score-only and --no-deepening ask for alphabeta.) */
     s = solver_find("native");
@@ -214,6 +228,23 @@ static int check_options(SolveJob *j) {
   if (o->depth && !ab)
     return usage(j, "%s", "--depth is a search of the alphabeta solver "
                  "(with --solve or --all-moves) or the depth of --tree-dot");
+  int cfr = strcmp(name, "cfr") == 0;
+  const char *cfr_flag = o->iterations_set ? "--iterations" : o->exploitability > 0
+                       ? "--exploitability" : o->cfr_vanilla ? "--cfr-variant" : o->strategy
+                       ? "--strategy" : NULL;
+  if (cfr_flag && !cfr) {
+    fprintf(j->err, "gsolve: error: %s is an option of the cfr solver (--solver cfr); the %s "
+            "solver does not use it\n", cfr_flag, name);
+    return EXIT_USAGE;
+  }
+  if (cfr && o->all_moves)
+    return usage(j, "%s", "the cfr solver finds a strategy, not each move's value: "
+                 "--solve, and --strategy FILE for the strategy");
+  if (cfr && o->pv)
+    return usage(j, "%s", "--pv takes games without chance, per-move payoffs or more than two "
+                 "players");
+  if (cfr && o->db)
+    return usage(j, "%s", "--db FILE is read by the db solver and written by retro, not by cfr");
   /* The engine's solver's own settings: only where it runs and takes them. */
   static const struct { unsigned feature; const char *flag; } engine_flags[] = {
     { ENGINE_THREADS, "--threads" }, { ENGINE_TECHNIQUES, "--without" }, { ENGINE_BOOK, "--book" }
@@ -246,6 +277,7 @@ int solver_run(SolveJob *j) {
 
 const char *solver_report_name(const SolveJob *j) {
   if (j->solver == NULL) return "alphabeta";
+  if (j->strategic) return cfrsolve_name(&j->cfr);
   if (strcmp(j->solver->name, "native") == 0) return j->g->engine;
   return j->solver->name;
 }
@@ -367,6 +399,27 @@ static int run_retro(SolveJob *j) {
     st = db_write(&j->retro, o->db, g->name, j->db_params, j->rules_hash, j->err);
   }
   return st;
+}
+
+/* Counterfactual regret minimisation (cfrsolve.c), and --strategy FILE. */
+static int run_cfr(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  CfrSolver *s = &j->cfr;
+  s->plus = !o->cfr_vanilla;
+  if (o->iterations_set) s->max_iterations = o->iterations;
+  /* Without either, to the default exploitability. */
+  s->target = o->exploitability > 0 ? o->exploitability
+            : o->iterations_set ? 0 : CFR_DEFAULT_TARGET;
+  s->memory_limit = o->memory_mib ? o->memory_mib << 20 : solver_default_memory();
+  s->progress = o->progress ? &j->progress : NULL;
+  j->strategic = 1;
+  int st = cfrsolve_run(s);
+  if (st != EXIT_OK || o->strategy == NULL) return st;
+  char note[200];
+  int params = j->db_params && j->db_params[0];
+  snprintf(note, sizeof note, "%s%s%s%s: %s, %llu iterations, exploitability %.6g", j->g->name,
+           params ? " (" : "", params ? j->db_params : "", params ? ")" : "", cfrsolve_name(s), (unsigned long long)s->iterations, s->exploitability);
+  return strategy_write(o->strategy, j->g, &s->tree, s->avg, note, j->err);
 }
 
 static int run_db(SolveJob *j) {

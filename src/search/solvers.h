@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include "game/game.h"
 #include "search/alphabeta.h"
+#include "search/cfrsolve.h"
 #include "search/expectimax.h"
 #include "search/progress.h"
 #include "search/retro.h"
@@ -58,6 +59,11 @@ typedef struct SolveOptions {
   double epsilon;           /* --epsilon (value-iteration); 0: the default */
   int seed_set;             /* --seed given (value-iteration's sampled --pv) */
   uint64_t seed;
+  uint64_t iterations;      /* --iterations N (cfr) */
+  int iterations_set;       /* ... given */
+  double exploitability;    /* --exploitability E (cfr); 0: not given */
+  int cfr_vanilla;          /* --cfr-variant vanilla */
+  const char *strategy;     /* --strategy FILE: cfr writes its strategy */
   EngineSolveOptions engine;   /* --threads, --without, --book, --weak */
 } SolveOptions;
 
@@ -79,11 +85,13 @@ typedef struct SolveJob {
   ExpSolver exp;
   Retro retro;
   ValueIter vi;             /* value iteration (its enumeration is retro) */
+  CfrSolver cfr;
   Tt *tt;
   AbOptions ab;
   Progress progress;
   EngineMoveValue *engine_moves;   /* GAME_MAX_MOVES, for the engine's solver */
   int expected;             /* the result is in exp, not search */
+  int strategic;            /* the result is in cfr (a strategy) */
   int no_plies;             /* the values carry no distance to the end */
   int from_db;              /* the answer came from, or went to, a database */
   uint64_t book_hits;       /* positions the engine's solver found in its book */
@@ -110,8 +118,9 @@ void solve_job_init(SolveJob *j, Game *g, int base_ply, const SolveOptions *o, F
 void solve_job_free(SolveJob *j);
 
 /* Chooses the solver: the one --solver names if it accepts the game,
-** else (auto) the first that fits: a database given, the engine's own
-** solver, max^n for more than two players, alphabeta.  Sets j->solver
+** else (auto) the first that fits: a database given, CFR for hidden
+** information, the engine's own solver, max^n for more than two
+** players, alphabeta.  Sets j->solver
 ** and j->why; else reports an error naming the solvers that would accept
 ** the game and returns EXIT_USAGE. */
 int solver_choose(SolveJob *j);
