@@ -44,6 +44,8 @@
 #include "search/progress.h"
 #include "game/position.h"
 #include "search/retro.h"
+#include "search/cycle.h"
+#include "search/valueiter.h"
 #include "search/search.h"
 #include "search/tt.h"
 #include "search/value.h"
@@ -82,6 +84,10 @@ typedef struct Play {
   Progress progress;
   Search search;
   ExpSolver exp;            /* expected values (chance, pay, n players) */
+  int cyclic;               /* 0 unknown, 1 positions recur, -1 they do not */
+  Retro vi_retro;           /* value iteration, solved once for a cyclic game */
+  ValueIter vi;
+  int vi_ready;
   Position pos;
   Move legal[GAME_MAX_MOVES];
   double prob[GAME_MAX_MOVES];   /* a strategy's, for the legal moves */
@@ -440,7 +446,22 @@ static int think_expected(Play *p) {
   exp_init(&p->exp, p->g, p->base_ply + p->nplayed, stderr);
   p->exp.table_mib = p->tt_mib;
   p->exp.all_moves = 1;
-  return p->g->nplayers > 2 ? expectimax_solve(&p->exp) : star1_solve(&p->exp);
+  if (p->cyclic == 0) {
+    uint64_t seen;
+    p->cyclic = cycle_probe(p->g, CYCLE_PROBE_POSITIONS, &seen) == CYCLE_FOUND ? 1 : -1;
+  }
+  if (p->cyclic < 0)
+    return p->g->nplayers > 2 ? expectimax_solve(&p->exp) : star1_solve(&p->exp);
+  /* Positions recur (Pig): value iteration over every position reachable
+  ** from here, once; later positions are read from it. */
+  if (!p->vi_ready) {
+    retro_init(&p->vi_retro, p->g, p->base_ply + p->nplayed, stderr);
+    vi_init(&p->vi, &p->vi_retro, stderr);
+    int st = vi_solve(&p->vi, &p->exp);
+    p->vi_ready = st == EXIT_OK;
+    return st;
+  }
+  return retro_vector_answer(&p->vi_retro, &p->exp);
 }
 
 /* The computer's move in such a game, with --show-evals the expected
@@ -911,6 +932,8 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   fflush(out);
   search_free(&p->search);
   exp_free(&p->exp);
+  vi_free(&p->vi);
+  retro_free(&p->vi_retro);
   position_free(&p->pos);
   retro_free(&p->retro);
   cfrsolve_free(&p->cfr);
