@@ -16,14 +16,16 @@ endif
 GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
 # src/ holds one folder per layer (docs/architecture.md), engines one
 # folder deeper.
-SRC     := $(wildcard src/*/*.c src/*/*/*.c)
+# The MPI build's own files (make mpi) stay out of the plain build.
+MPI_SRC := src/search/retro_mpi.c src/cli/main_mpi.c
+SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
-.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install opcode-table
+.PHONY: mpi all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install opcode-table
 all: gsolve
 
 help:
@@ -33,6 +35,7 @@ help:
 	@echo "make test-full  the fast suite plus the heavy solves"
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
 	@echo "make tsan       the threaded Connect Four solver's tests under ThreadSanitizer"
+	@echo "make mpi        build ./gsolve-mpi, retrograde analysis over MPI (docs/mpi.md)"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
 	@echo "make install    ./gsolve and its man page under PREFIX (default /usr/local)"
 	@echo "make opcode-table  docs/language.md's instruction table from src/compiler/opcodes.def"
@@ -91,6 +94,15 @@ $(BUILD)/libgsolve.a: $(OBJ)
 
 gsolve: $(MAIN_O) $(BUILD)/libgsolve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+# gsolve-mpi: the same program with the retrograde solver distributed
+# over MPI ranks (docs/mpi.md); needs Open MPI's mpicc (libopenmpi-dev).
+MPICC ?= mpicc
+mpi: gsolve-mpi
+gsolve-mpi: $(MPI_SRC) src/cli/main.c $(BUILD)/libgsolve.a $(wildcard src/*/*.h)
+	@command -v $(MPICC) >/dev/null || { echo "make mpi needs mpicc: sudo apt-get install libopenmpi-dev openmpi-bin" >&2; exit 1; }
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Dmain=gsolve_main -c -o $(BUILD)/main-mpi.o src/cli/main.c
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(MPI_SRC) $(BUILD)/main-mpi.o $(BUILD)/libgsolve.a $(LDLIBS)
 
 demo: gsolve
 	./gsolve games/nim.game --solve
@@ -192,6 +204,6 @@ $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz gsolve
+	rm -rf build build-asan build-tsan build-fuzz gsolve gsolve-mpi
 
 -include $(DEPS)
