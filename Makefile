@@ -1,6 +1,7 @@
 # gsolve -- build, test, benchmark.  `make help` lists the targets.
 
 CC      ?= cc
+MPICC   ?= mpicc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
@@ -97,7 +98,6 @@ gsolve: $(MAIN_O) $(BUILD)/libgsolve.a
 
 # gsolve-mpi: the same program with the retrograde solver distributed
 # over MPI ranks (docs/mpi.md); needs Open MPI's mpicc (libopenmpi-dev).
-MPICC ?= mpicc
 mpi: gsolve-mpi
 gsolve-mpi: $(MPI_SRC) src/cli/main.c $(BUILD)/libgsolve.a $(wildcard src/*/*.h)
 	@command -v $(MPICC) >/dev/null || { echo "make mpi needs mpicc: sudo apt-get install libopenmpi-dev openmpi-bin" >&2; exit 1; }
@@ -132,10 +132,13 @@ $(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
   $(BUILD)/gsolve-failalloc
-test: gsolve $(TEST_BINS) | test-tools
+# gsolve-mpi joins the tests and the bench when Open MPI is installed
+# (tests/t_mpi.sh says so loudly when it is not).
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi)
+test: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 	sh tests/run.sh
 
-test-full: gsolve $(TEST_BINS) | test-tools
+test-full: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 	GSOLVE_FULL=1 sh tests/run.sh
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
@@ -159,9 +162,10 @@ gsolve-asan: $(MAIN_O) $(BUILD)/libgsolve.a
 opcode-table:
 	python3 tests/gen_opcode_table.py --update docs/language.md
 
-bench: gsolve
+bench: gsolve $(MPI_BIN)
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
+	sh tests/bench_mpi.sh
 
 # Fuzzing: six harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,

@@ -134,6 +134,20 @@ static int rank_fail(int status, const char *fmt, ...) {
   return D.r->status = status;
 }
 
+/* A failure of the whole job (every rank knows it): rank 0 says it. */
+static int job_fail(int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (D.rank == 0 && D.err) {
+    fputs("gsolve: error: ", D.err);
+    vfprintf(D.err, fmt, ap);
+    fputc('\n', D.err);
+    fflush(D.err);
+  }
+  va_end(ap);
+  return D.r->status = status;
+}
+
 static int buf_room(Buf *b, size_t more) {
   if (b->n + more <= b->cap) return 0;
   size_t cap = b->cap ? b->cap : 4096;
@@ -425,13 +439,13 @@ static int enumerate(void) {
     if (stop) {
       char msg[160];
       st = stop_message(msg, sizeof msg, tot[1], "positions");
-      if (D.rank == 0) rank_fail(st, "%s", msg);
+      job_fail(st, "%s", msg);
       break;
     }
     if (tot[2] > r->max_positions) {
       st = EXIT_LIMIT;
-      if (D.rank == 0) rank_fail(st, "more than %llu positions (--max-positions)",
-                                 (unsigned long long)r->max_positions);
+      job_fail(st, "more than %llu positions (--max-positions)",
+               (unsigned long long)r->max_positions);
       break;
     }
     if (r->progress && D.rank == 0 && D.err)
@@ -520,7 +534,7 @@ static uint64_t phase(int (*take)(const Update *u), int *st) {
     if (all == EXIT_OK && stop) {
       char msg[160];
       all = stop_message(msg, sizeof msg, D.r->positions, "positions");
-      if (D.rank == 0) rank_fail(all, "%s", msg);
+      job_fail(all, "%s", msg);
     }
     if (all != EXIT_OK) { *st = D.r->status = all; return 0; }
     uint64_t n = sum_u64(D.nfrontier);
@@ -604,8 +618,7 @@ static int label(void) {
     best = NULL;
     if (st != EXIT_OK) return st;
     if (r->labelled < r->stored) {
-      if (D.rank == 0)
-        rank_fail(EXIT_USAGE, "this game scores beyond win, loss and draw and has cycles: "
+      job_fail(EXIT_USAGE, "this game scores beyond win, loss and draw and has cycles: "
                   "retrograde analysis of scored games needs an acyclic game");
       return r->status = EXIT_USAGE;
     }
@@ -837,7 +850,7 @@ static int mpi_write(const Retro *cr, const char *path, const char *game, const 
       if (stop_requested) {
         char msg[160];
         st = stop_message(msg, sizeof msg, written, "records written");
-        rank_fail(st, "%s", msg);
+        job_fail(st, "%s", msg);
       }
     }
     /* Ranks still serving blocks hear the end. */
