@@ -108,7 +108,7 @@ demo: gsolve
 	./gsolve games/nim.game --solve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
-UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(wildcard src/search/*.c) \
+UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(filter-out $(MPI_SRC),$(wildcard src/search/*.c)) \
             src/game/position.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
