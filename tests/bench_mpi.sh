@@ -2,10 +2,11 @@
 # tests/bench_mpi.sh -- make bench (when Open MPI is installed): gsolve-mpi
 # on 1..4 ranks of one host.  Per run: wall time, the largest table share
 # (stored positions and MiB of one rank), and the messages and bytes the
-# busiest rank sent.  On 2 cores the wall time does not fall; the share
-# per rank falls as 1/N, and the bytes follow the design (docs/mpi.md):
-# per move, one enumeration record (key(s) + 12 bytes + 2 per ply of
-# path) and about one 16-byte label update, times (N-1)/N sent off-rank.
+# busiest rank sent, and B/pos: the bytes all ranks sent per reachable
+# position.  On 2 cores the wall time does not fall; the share per rank
+# falls as 1/N, and the bytes follow the design (docs/mpi.md): per move,
+# one enumeration record (key(s) + 12 bytes + 2 per ply of path) and up
+# to three 16-byte label updates, times (N-1)/N sent off-rank.
 # Figures, not tests.
 cd "$(dirname "$0")/.." || exit 1
 MPI_BIN=${GSOLVE_MPI:-./gsolve-mpi}
@@ -18,7 +19,7 @@ export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_mpi_yield_
 tmp=$(mktemp -d)
 echo "== gsolve-mpi: retrograde analysis over 1..4 ranks on one host (--oversubscribe)"
 printf '%-24s %5s %8s %10s %10s %9s %9s %12s %8s\n' game ranks wall stored "max share" "max MiB" \
-  "messages" "bytes" "B/move"
+  "messages" "bytes" "B/pos"
 bench() {
   desc=$1; shift
   for n in 1 2 3 4; do
@@ -26,10 +27,11 @@ bench() {
     mpirun --oversubscribe -np $n "$MPI_BIN" "$@" --solver retro >"$tmp/out" 2>"$tmp/err"
     t1=$(date +%s.%N)
     stored=$(sed -n 's/^stored: //p' "$tmp/out")
-    awk -v d="$desc" -v n=$n -v w="$(echo "$t1 - $t0" | bc)" -v st="$stored" '
+    positions=$(sed -n 's/^positions: //p' "$tmp/out")
+    awk -v d="$desc" -v n=$n -v w="$(echo "$t1 - $t0" | bc)" -v st="$stored" -v pos="$positions" '
       /^mpi: rank / {
         for (i = 1; i <= NF; i++) {
-          if ($i == "stored") s = $(i+1) + 0; if ($i == "moves") mv += $(i+1)
+          if ($i == "stored") s = $(i+1) + 0
           if ($i == "memory") m = $(i+1) + 0; if ($i == "sent") msg = $(i+1) + 0
           if ($i == "messages,") b = $(i+1) + 0
         }
@@ -37,7 +39,7 @@ bench() {
         tb += b
       }
       END { printf "%-24s %5d %8.2f %10s %10d %9.2f %9d %12d %8.1f\n", d, n, w, st, ms, mm, mmsg, mb,
-            mv ? tb / mv : 0 }' "$tmp/err"
+            pos ? tb / pos : 0 }' "$tmp/err"
   done
 }
 bench "tictactoe 3x3" games/tictactoe.game

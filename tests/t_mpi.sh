@@ -55,6 +55,23 @@ else
     games/token.game >"$mp_tmp/token12.game"
   mp_same "Token, a larger cyclic graph" "1 2 3 4" "$mp_tmp/token12.game" -D nodes=12
   mp_same "Nim 1,3,5,7" "2 3" games/nim.game
+  # Scores beyond +-1: the best margin, then the shortest way to it.
+  cat >"$mp_tmp/scored.game" <<'EOF'
+game "Scored take-away";
+players First, Second;
+state n: 0..12 = 11;
+state pts: -20..20 = 0;
+move take(k: 1..3) when n >= k {
+  n -= k;
+  if k == 2 { pts += 1; } else { pts -= 1; }
+}
+end { if n == 0 { score pts, -pts; } }
+EOF
+  mp_same "a scored game" "1 2 3 4" "$mp_tmp/scored.game"
+  out=$($GSOLVE "$mp_tmp/scored.game" --solver alphabeta)
+  check "the scored game: alphabeta agrees (score)" -2 "$(field score "$out")"
+  check "the scored game: alphabeta agrees (plies)" 5 "$(field plies "$out")"
+  check "the scored game: gsolve-mpi's score" -2 "$(field score "$(cat "$mp_tmp/n.out")")"
   mp_same "Connect Four 4x4" "1 2 3 4" games/connect4.game -D width=4 -D height=4
   if [ -n "$GSOLVE_FULL" ]; then
     mp_same "Connect Four 5x4" "1 2 3 4" games/connect4.game -D width=5 -D height=4
