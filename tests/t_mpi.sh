@@ -89,6 +89,12 @@ EOF
   check "3 ranks: the shares add up to the table" 765 "$(paste -sd+ "$mp_tmp/shares" | bc)"
   check "3 ranks: no share above half the table" 0 "$(awk '$1 > 382' "$mp_tmp/shares" | wc -l)"
 
+  # --pv needs lookups that other ranks hold: refused, once, with the way
+  # round it.
+  mp_run 2 games/tictactoe.game --solver retro --pv >/dev/null 2>"$mp_tmp/err"
+  check "--pv: refused" 2 $?
+  check "--pv: one message" 1 "$(grep -c 'gsolve: error: gsolve-mpi does not take --pv' "$mp_tmp/err")"
+
   # Limits: the message, the status, no database.
   rm -f "$mp_tmp/x.db"
   mp_run 2 games/tictactoe.game --solver retro --max-positions 100 --db "$mp_tmp/x.db" \

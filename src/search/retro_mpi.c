@@ -723,7 +723,9 @@ static int mpi_solve(Retro *r, Search *s) {
   Game *g = r->g;
   D.r = r;
   D.g = g;
-  r->err = D.err;
+  /* What every rank would say (retro_answer's errors), rank 0 says;
+  ** a rank's own failures go through rank_fail. */
+  r->err = D.rank == 0 ? D.err : NULL;
   if (retro_scratch(r) < 0) return rank_fail(EXIT_LIMIT, "out of memory");
   D.set = r->canonical ? &r->classes : &r->states;
   D.key = D.set->key_bytes;
