@@ -142,6 +142,10 @@ EOF
     check "SIG$sig: the job ends" ended $ended
     check "SIG$sig: it fails" yes "$([ $st -ne 0 ] && echo yes || echo no)"
     check "SIG$sig: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
+    # mpirun passes Ctrl-C on to the ranks, which stop together and
+    # rank 0 says so as gsolve does.
+    [ $sig = INT ] && check "SIG$sig: the single-process message, once" 1 \
+      "$(grep -c '^gsolve: error: interrupted after [0-9]* positions' "$mp_tmp/err")"
     [ $sig = KILL ] && check "SIG$sig: mpirun names the dead rank" yes \
       "$(grep -qi 'signal 9\|killed' "$mp_tmp/err" && echo yes || echo no)"
   done
