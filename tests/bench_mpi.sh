@@ -15,7 +15,9 @@ if ! command -v mpirun >/dev/null 2>&1 || [ ! -x "$MPI_BIN" ]; then
   exit 0
 fi
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+OMPI_MCA_btl_vader_single_copy_mechanism=none
 export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_mpi_yield_when_idle
+export OMPI_MCA_btl_vader_single_copy_mechanism
 tmp=$(mktemp -d)
 echo "== gsolve-mpi: retrograde analysis over 1..4 ranks on one host (--oversubscribe)"
 printf '%-24s %5s %8s %10s %10s %9s %9s %12s %8s\n' game ranks wall stored "max share" "max MiB" \

@@ -18,9 +18,13 @@ elif ! command -v mpirun >/dev/null 2>&1 || ! command -v mpicc >/dev/null 2>&1; 
 elif [ ! -x "$MPI_BIN" ]; then
   check "gsolve-mpi is built (make test builds it when mpicc exists)" yes no
 else
-  # Open MPI refuses root without these; ranks share the 2 cores.
+  # Open MPI refuses root without the first two; ranks share the 2 cores
+  # (yield); containers often forbid the cross-memory attach of the
+  # shared-memory transport (single copy off).
   OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1
+  OMPI_MCA_btl_vader_single_copy_mechanism=none
   export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_mpi_yield_when_idle
+  export OMPI_MCA_btl_vader_single_copy_mechanism
   mp_run() { np=$1; shift; mpirun --oversubscribe -np "$np" "$MPI_BIN" "$@"; }
 
   # mp_same NAME RANKS GAME ARGS...: the single-process report (all moves)
