@@ -1,6 +1,7 @@
 # gsolve -- build, test, benchmark.  `make help` lists the targets.
 
 CC      ?= cc
+MPICC   ?= mpicc
 CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
@@ -16,14 +17,16 @@ endif
 GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
 # src/ holds one folder per layer (docs/architecture.md), engines one
 # folder deeper.
-SRC     := $(wildcard src/*/*.c src/*/*/*.c)
+# The MPI build's own files (make mpi) stay out of the plain build.
+MPI_SRC := src/search/retro_mpi.c src/cli/main_mpi.c
+SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))
 OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
-.PHONY: all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install uninstall opcode-table man
+.PHONY: mpi all test test-full asan tsan bench fuzz fuzz-build demo clean help tools test-tools install uninstall opcode-table man
 all: gsolve
 
 help:
@@ -33,6 +36,7 @@ help:
 	@echo "make test-full  the fast suite plus the heavy solves"
 	@echo "make asan       the test suite under AddressSanitizer + UBSan"
 	@echo "make tsan       the threaded Connect Four solver's tests under ThreadSanitizer"
+	@echo "make mpi        build ./gsolve-mpi, retrograde analysis over MPI (docs/mpi.md)"
 	@echo "make bench      benchmarks (perft throughput, solver node counts)"
 	@echo "make install    gsolve, its man page and the games under PREFIX (/usr/local), DESTDIR"
 	@echo "make uninstall  remove what make install put there (same PREFIX, DESTDIR)"
@@ -111,11 +115,19 @@ $(BUILD)/libgsolve.a: $(OBJ)
 gsolve: $(MAIN_O) $(BUILD)/libgsolve.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# gsolve-mpi: the same program with the retrograde solver distributed
+# over MPI ranks (docs/mpi.md); needs Open MPI's mpicc (libopenmpi-dev).
+mpi: gsolve-mpi
+gsolve-mpi: $(MPI_SRC) src/cli/main.c $(BUILD)/libgsolve.a $(wildcard src/*/*.h)
+	@command -v $(MPICC) >/dev/null || { echo "make mpi needs mpicc: sudo apt-get install libopenmpi-dev openmpi-bin" >&2; exit 1; }
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Dmain=gsolve_main -c -o $(BUILD)/main-mpi.o src/cli/main.c
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(MPI_SRC) $(BUILD)/main-mpi.o $(BUILD)/libgsolve.a $(LDLIBS)
+
 demo: gsolve
 	./gsolve games/nim.game --solve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
-UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(wildcard src/search/*.c) \
+UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(filter-out $(MPI_SRC),$(wildcard src/search/*.c)) \
             src/game/position.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
             src/util/units.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
@@ -146,10 +158,13 @@ $(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/test_cfr $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
   $(BUILD)/gsolve-failalloc
-test: gsolve $(TEST_BINS) | test-tools
+# gsolve-mpi joins the tests and the bench when Open MPI is installed
+# (tests/t_mpi.sh says so loudly when it is not).
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi)
+test: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 	sh tests/run.sh
 
-test-full: gsolve $(TEST_BINS) | test-tools
+test-full: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 	GSOLVE_FULL=1 sh tests/run.sh
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
@@ -180,9 +195,10 @@ man: gsolve
 opcode-table:
 	python3 tests/gen_opcode_table.py --update docs/language.md
 
-bench: gsolve
+bench: gsolve $(MPI_BIN)
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
+	sh tests/bench_mpi.sh
 
 # Fuzzing: six harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
@@ -225,6 +241,6 @@ $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) fuzz/fuzz_checksum.h $(BUILD)/l
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 
 clean:
-	rm -rf build build-asan build-tsan build-fuzz gsolve
+	rm -rf build build-asan build-tsan build-fuzz gsolve gsolve-mpi
 
 -include $(DEPS)

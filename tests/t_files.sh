@@ -24,7 +24,7 @@ check "--db /dev/zero: message" "gsolve: error: '/dev/zero' is not a gsolve data
 fl_run games/connect4.game -D width=4 -D height=4 --book /dev/zero
 check "--book /dev/zero: exit" 2 $fl_st
 # A database header then zeros without end: the header gives the size.
-(printf 'GSOLVEDB\002\000\000\000'; cat /dev/zero) | timeout 60 $GSOLVE games/tictactoe.game \
+(printf 'GSOLVEDB\003\000\000\000'; cat /dev/zero) | timeout 60 $GSOLVE games/tictactoe.game \
   --db /dev/stdin >"$fl_tmp/out" 2>"$fl_tmp/err"
 check "--db header then endless zeros: refused" \
   "gsolve: error: '/dev/stdin' is corrupt (truncated or checksum mismatch)" "$(cat "$fl_tmp/err")"
@@ -34,7 +34,7 @@ check "--book header then endless zeros: refused" \
   "gsolve: error: '/dev/stdin' is corrupt (truncated, altered or checksum mismatch)" "$(cat "$fl_tmp/err")"
 # SIGTERM while a read blocks (a pipe that sends a header, then nothing).
 mkfifo "$fl_tmp/fifo"
-(printf 'GSOLVEDB\002\000\000\000'; sleep 20) >"$fl_tmp/fifo" &
+(printf 'GSOLVEDB\003\000\000\000'; sleep 20) >"$fl_tmp/fifo" &
 fl_writer=$!
 $GSOLVE games/tictactoe.game --db "$fl_tmp/fifo" >"$fl_tmp/out" 2>"$fl_tmp/err" &
 fl_pid=$!

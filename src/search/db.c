@@ -22,34 +22,29 @@ static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 /* The sample checked against the rules on load (verify_sample). */
 #define DB_VERIFY_POSITIONS 4096
 
-/* A writer that checksums what it writes. */
-typedef struct Out {
-  FILE *f;
-  uint64_t sum;
-} Out;
 
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
   for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 0x100000001b3ULL; }
   return h;
 }
 
-static void put(Out *o, const void *data, size_t n) {
+static void put(DbWriter *o, const void *data, size_t n) {
   o->sum = fnv1a(o->sum, data, n);
-  fwrite(data, 1, n, o->f);
+  fwrite(data, 1, n, o->file.f);
 }
 
-static void put_u32(Out *o, uint32_t v) {
+static void put_u32(DbWriter *o, uint32_t v) {
   unsigned char b[4] = { (unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
                          (unsigned char)(v >> 24) };
   put(o, b, 4);
 }
 
-static void put_u64(Out *o, uint64_t v) {
+static void put_u64(DbWriter *o, uint64_t v) {
   put_u32(o, (uint32_t)v);
   put_u32(o, (uint32_t)(v >> 32));
 }
 
-static void put_str(Out *o, const char *s) {
+static void put_str(DbWriter *o, const char *s) {
   size_t n = strlen(s);
   put_u32(o, (uint32_t)n);
   put(o, s, n);
@@ -60,34 +55,77 @@ static const KeySet *stored_keys(const Retro *r) {
   return r->canonical ? &r->classes : &r->states;
 }
 
+int db_write_begin(DbWriter *o, const Retro *r, uint64_t positions, uint64_t stored,
+                   const char *path, const char *game, const char *params, uint64_t rules_hash,
+                   FILE *err) {
+  int st = file_create(&o->file, path, DB_MAGIC, sizeof DB_MAGIC, "gsolve database", err);
+  if (st != EXIT_OK) return st;
+  o->sum = DB_SUM_SEED;
+  put(o, DB_MAGIC, sizeof DB_MAGIC);
+  put_u32(o, DB_VERSION);
+  put_u32(o, (uint32_t)stored_keys(r)->key_bytes);
+  put_u32(o, r->canonical != NULL);
+  put_u32(o, (uint32_t)r->g->nplayers);
+  put_u64(o, rules_hash);
+  put_u64(o, positions);
+  put_u64(o, stored);
+  put_str(o, game);
+  put_str(o, params);
+  put_str(o, r->g->engine);
+  return EXIT_OK;
+}
+
+void db_write_record(DbWriter *o, const void *key, size_t key_bytes, uint8_t value,
+                     uint8_t mover, uint32_t dist, int32_t score) {
+  put(o, key, key_bytes);
+  unsigned char vm[2] = { value, mover };
+  put(o, vm, 2);
+  put_u32(o, dist >= RETRO_ENDLESS ? DB_ENDLESS : dist);
+  put_u32(o, (uint32_t)score);
+}
+
+int db_write_end(DbWriter *o, FILE *err) {
+  uint64_t sum = o->sum;
+  put_u64(o, sum);
+  return file_commit(&o->file, err);
+}
+
+/* Records go in the order of their keys (memcmp), whatever order the
+** solver found them in: a distributed solve writes the same bytes. */
+static const unsigned char *sort_keys;
+static size_t sort_key_bytes;
+static int by_key(const void *a, const void *b) {
+  uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+  return memcmp(sort_keys + (size_t)i * sort_key_bytes, sort_keys + (size_t)j * sort_key_bytes,
+                sort_key_bytes);
+}
+
+uint32_t *db_key_order(const KeySet *k, size_t n) {
+  uint32_t *order = malloc((n + 1) * sizeof *order);
+  if (!order) return NULL;
+  for (size_t i = 0; i < n; i++) order[i] = (uint32_t)i;
+  sort_keys = k->keys;
+  sort_key_bytes = k->key_bytes;
+  qsort(order, n, sizeof *order, by_key);
+  return order;
+}
+
 int db_write(const Retro *r, const char *path, const char *game, const char *params,
              uint64_t rules_hash, FILE *err) {
+  if (retro_distributed) return retro_distributed->write(r, path, game, params, rules_hash, err);
   const KeySet *k = stored_keys(r);
-  FileOut fo;
-  int st = file_create(&fo, path, DB_MAGIC, sizeof DB_MAGIC, "gsolve database", err);
-  if (st != EXIT_OK) return st;
-  Out o = { fo.f, DB_SUM_SEED };
-  put(&o, DB_MAGIC, sizeof DB_MAGIC);
-  put_u32(&o, DB_VERSION);
-  put_u32(&o, (uint32_t)k->key_bytes);
-  put_u32(&o, r->canonical != NULL);
-  put_u32(&o, (uint32_t)r->g->nplayers);
-  put_u64(&o, rules_hash);
-  put_u64(&o, r->positions);
-  put_u64(&o, r->stored);
-  put_str(&o, game);
-  put_str(&o, params);
-  put_str(&o, r->g->engine);
-  for (size_t i = 0; i < r->stored; i++) {
-    put(&o, k->keys + i * k->key_bytes, k->key_bytes);
-    unsigned char vm[2] = { r->value[i], r->mover[i] };
-    put(&o, vm, 2);
-    put_u32(&o, r->dist[i] >= RETRO_ENDLESS ? DB_ENDLESS : r->dist[i]);
-    put_u32(&o, (uint32_t)r->score[i]);
+  uint32_t *order = db_key_order(k, r->stored);
+  if (!order) return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);
+  DbWriter o;
+  int st = db_write_begin(&o, r, r->positions, r->stored, path, game, params, rules_hash, err);
+  if (st != EXIT_OK) { free(order); return st; }
+  for (size_t n = 0; n < r->stored; n++) {
+    uint32_t i = order[n];
+    db_write_record(&o, k->keys + (size_t)i * k->key_bytes, k->key_bytes, r->value[i],
+                    r->mover[i], r->dist[i], r->score[i]);
   }
-  uint64_t sum = o.sum;
-  put_u64(&o, sum);
-  return file_commit(&fo, err);
+  free(order);
+  return db_write_end(&o, err);
 }
 
 /* A reader over the file in memory (its checksum verified first). */
@@ -158,7 +196,7 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
   if (fi->len < DB_FIXED_HEAD) goto corrupt;
   uint32_t version = le32(fi->data + 8), key_bytes = le32(fi->data + 12);
   uint64_t stored = le64(fi->data + 40);
-  if (version != 1 && version != DB_VERSION)    /* a layout unknown: no size */
+  if (version < 1 || version > DB_VERSION)    /* a layout unknown: no size */
     return diag_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
                    path, version, DB_VERSION);
   size_t at = DB_FIXED_HEAD;

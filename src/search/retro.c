@@ -25,6 +25,8 @@
 #include "search/retro.h"
 #include "util/stop.h"
 
+const RetroDistributed *retro_distributed = NULL;
+
 typedef struct RetroFrame {
   size_t mbase;             /* first move in the move stack */
   int nmoves, i;
@@ -313,6 +315,10 @@ static int set_terminal(Retro *r, uint32_t c, const Outcome *o) {
   r->score[c] = (int32_t)margin;
   r->value[c] = margin > 0 ? RETRO_WIN : margin < 0 ? RETRO_LOSS : RETRO_DRAW;
   return 0;
+}
+
+int retro_set_terminal(Retro *r, uint32_t c, const Outcome *o) {
+  return set_terminal(r, c, o);
 }
 
 /* Buffers for one canonical form and one key; sets the key sizes. */
@@ -684,6 +690,7 @@ int retro_solve(Retro *r, Search *s) {
   if (g->nplayers < 1 || g->nplayers > 2)
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
+  if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = seconds_now();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
   double t1 = seconds_now();

@@ -127,6 +127,20 @@ int retro_scratch(Retro *r);
 ** retro_solve, or after loading a database). */
 int retro_answer(Retro *r, Search *s);
 
+/* The terminal label of stored position c (its mover set) from the
+** game's outcome; sets r->scored for margins beyond +-1. */
+int retro_set_terminal(Retro *r, uint32_t c, const Outcome *o);
+
+/* The distributed solver of gsolve-mpi (src/search/retro_mpi.c, built
+** only by `make mpi`): when set, retro_solve and db_write hand over to
+** it.  NULL in the plain build, which has no MPI code at all. */
+typedef struct RetroDistributed {
+  int (*solve)(Retro *r, Search *s);
+  int (*write)(const Retro *r, const char *path, const char *game, const char *params,
+               uint64_t rules_hash, FILE *err);
+} RetroDistributed;
+extern const RetroDistributed *retro_distributed;
+
 /* Bytes per stored position without its moves (for --stats), and the
 ** bytes allocated now (for --memory). */
 size_t retro_bytes_per_position(const Retro *r);
