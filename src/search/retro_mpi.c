@@ -72,6 +72,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "search/db.h"
+#include "search/progress.h"
 #include "search/retro.h"
 #include "search/retro_mpi.h"
 #include "search/value.h"
@@ -448,9 +449,9 @@ static int enumerate(void) {
                (unsigned long long)r->max_positions);
       break;
     }
-    if (r->progress && D.rank == 0 && D.err)
-      fprintf(D.err, "\rretro-mpi: %llu positions stored, %llu reached",
-              (unsigned long long)tot[2], (unsigned long long)tot[1]);
+    if (D.rank == 0)
+      progress_note(r->progress, "retrograde analysis over MPI, enumerating", NULL, tot[2],
+                    "positions stored", -1);
     if (tot[0] == 0) break;
   }
   movestack_free(&ms);
@@ -746,11 +747,10 @@ static int mpi_solve(Retro *r, Search *s) {
   r->stored = sum_u64(D.owned);
   r->edges = sum_u64(D.nedges);
   double t1 = seconds_now();
-  if (r->progress && D.rank == 0 && D.err)
-    fprintf(D.err, "\rretro-mpi: %llu positions, %llu stored; labelling...",
-            (unsigned long long)r->positions, (unsigned long long)r->stored);
+  if (D.rank == 0)
+    progress_note(r->progress, "retrograde analysis over MPI, labelling", NULL, r->stored,
+                  "positions", -1);
   if ((st = label()) != EXIT_OK) return st;
-  if (r->progress && D.rank == 0 && D.err) fprintf(D.err, "\r%60s\r", "");
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = seconds_now() - t1;
   report_ranks();
