@@ -5,6 +5,7 @@
 ** to a mode that would ignore it all read the table.
 */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,7 @@ typedef struct OptionSpec {
   const char *misuse;       /* the message when the mode does not, or NULL */
   const char *help;         /* one line for --help-options */
   int (*set)(Options *o, const struct OptionSpec *spec, const char *val);
+  size_t flag;              /* set_flag: the offset of the int it sets to 1 */
 } OptionSpec;
 
 int usage_error(const char *fmt, const char *arg) {
@@ -112,6 +114,11 @@ static int add_define(Options *o, const char *text) {
 static int print_help(void);
 static int print_help_options(void);
 
+/* A flag: the int at spec->flag in the options becomes 1. */
+SETTER(set_flag) {
+  *(int *)((char *)o + spec->flag) = 1;
+  return EXIT_OK;
+}
 SETTER(set_help) { return print_help(); }
 SETTER(set_help_options) { return print_help_options(); }
 SETTER(set_version) {
@@ -255,14 +262,6 @@ SETTER(set_limit) {
   o->limit = n;
   return EXIT_OK;
 }
-SETTER(set_zero_based) {
-  o->zero_based = 1;
-  return EXIT_OK;
-}
-SETTER(set_weak) {
-  o->solve.engine.weak = 1;
-  return EXIT_OK;
-}
 SETTER(set_score_only) {
   o->solve.score_only = strcmp(spec->name, "--score-only") == 0 ? 1 : -1;
   return EXIT_OK;
@@ -290,26 +289,6 @@ SETTER(set_book_depth) {
   o->book_depth = (int)n;
   return EXIT_OK;
 }
-SETTER(set_no_symmetry) {
-  o->solve.no_symmetry = 1;
-  return EXIT_OK;
-}
-SETTER(set_no_deepening) {
-  o->solve.no_deepening = 1;
-  return EXIT_OK;
-}
-SETTER(set_stats) {
-  o->stats = 1;
-  return EXIT_OK;
-}
-SETTER(set_quiet) {
-  o->quiet = 1;
-  return EXIT_OK;
-}
-SETTER(set_progress) {
-  o->progress = 1;
-  return EXIT_OK;
-}
 SETTER(set_max_positions) {
   long n;
   if (parse_int(val, 1, 4000000000L, &n) != 0)
@@ -322,26 +301,6 @@ SETTER(set_memory) {
   if (parse_int(val, 1, (long)TT_MAX_MIB, &n) != 0)
     return usage_error("--memory needs a size in MiB from 1 to 1048576, not '%s'", val);
   o->solve.memory_mib = (size_t)n;
-  return EXIT_OK;
-}
-SETTER(set_json) {
-  o->json = 1;
-  return EXIT_OK;
-}
-SETTER(set_dump_ast) {
-  o->dump_ast = 1;
-  return EXIT_OK;
-}
-SETTER(set_dump_bytecode) {
-  o->dump_bytecode = 1;
-  return EXIT_OK;
-}
-SETTER(set_tree_prune) {
-  o->tree_prune = 1;
-  return EXIT_OK;
-}
-SETTER(set_pv) {
-  o->pv = 1;
   return EXIT_OK;
 }
 SETTER(set_move_time) {
@@ -364,115 +323,119 @@ SETTER(set_play) { return play_set_option(&o->play, spec->name, val); }
 
 static const OptionSpec option_table[] = {
   { "--solve", NULL, SEC_MODE, M_ANY, NULL, "the value, distance and best moves (the default)",
-    set_solve },
-  { "--all-moves", NULL, SEC_MODE, M_ANY, NULL, "every move's value", set_all_moves },
-  { "--perft", "N", SEC_MODE, M_ANY, NULL, "move sequences of N plies", set_perft },
-  { "--count", NULL, SEC_MODE, M_ANY, NULL, "distinct reachable positions", set_count },
-  { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts },
+    set_solve, 0 },
+  { "--all-moves", NULL, SEC_MODE, M_ANY, NULL, "every move's value", set_all_moves, 0 },
+  { "--perft", "N", SEC_MODE, M_ANY, NULL, "move sequences of N plies", set_perft, 0 },
+  { "--count", NULL, SEC_MODE, M_ANY, NULL, "distinct reachable positions", set_count, 0 },
+  { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts, 0 },
   { "--tree-dot", "OUT", SEC_MODE, M_ANY, NULL,
-    "the game tree as DOT (Graphviz only to draw .svg/.png/.pdf)", set_tree_dot },
+    "the game tree as DOT (Graphviz only to draw .svg/.png/.pdf)", set_tree_dot, 0 },
   { "--test-set", "FILE", SEC_MODE, M_ANY, NULL, "solve lines \"moves score\", check scores",
-    set_test_set },
+    set_test_set, 0 },
   { "--make-book", "FILE", SEC_MODE, M_ANY, NULL, "an opening book of the engine's solver",
-    set_make_book },
-  { "--dump-db", NULL, SEC_MODE, M_ANY, NULL, "list the database of --db FILE", set_dump_db },
+    set_make_book, 0 },
+  { "--dump-db", NULL, SEC_MODE, M_ANY, NULL, "list the database of --db FILE", set_dump_db, 0 },
   { "--info-state", NULL, SEC_MODE, M_ANY, NULL, "each player's information state (views)",
-    set_info_state },
-  { "--dump-ast", NULL, SEC_MODE, M_ANY, NULL, "the parsed game", set_dump_ast },
-  { "--dump-bytecode", NULL, SEC_MODE, M_ANY, NULL, "the compiled rules", set_dump_bytecode },
+    set_info_state, 0 },
+  { "--dump-ast", NULL, SEC_MODE, M_ANY, NULL, "the parsed game",
+    set_flag, offsetof(Options, dump_ast) },
+  { "--dump-bytecode", NULL, SEC_MODE, M_ANY, NULL, "the compiled rules",
+    set_flag, offsetof(Options, dump_bytecode) },
 
   { "--position", "MOVES", SEC_OPTION, M_RUN, NULL, "play MOVES first (\"4 4 3\")",
-    set_position },
+    set_position, 0 },
   { "--engine", "auto|vm|native", SEC_OPTION, M_RUN, NULL, "which engine runs the rules",
-    set_engine },
+    set_engine, 0 },
   { "--json", NULL, SEC_OPTION, M_RUN & ~M(MODE_PLAY), NULL, "the report as one JSON object",
-    set_json },
+    set_flag, offsetof(Options, json) },
   { "--time-limit", "S", SEC_OPTION, M_RUN, NULL, "stop after S seconds (exit 5)",
-    set_time_limit },
-  { "--quiet", NULL, SEC_OPTION, M_ANY, NULL, "no progress display, no notes", set_quiet },
+    set_time_limit, 0 },
+  { "--quiet", NULL, SEC_OPTION, M_ANY, NULL, "no progress display, no notes",
+    set_flag, offsetof(Options, quiet) },
   { "--progress", NULL, SEC_OPTION,
     M_SOLVE | M(MODE_COUNT) | M(MODE_PERFT) | M(MODE_TESTSET) | M(MODE_MAKEBOOK)
     | M(MODE_PLAYOUTS), NULL,
     "progress even when stderr is no terminal",
-    set_progress },
+    set_flag, offsetof(Options, progress) },
   { "--stats", NULL, SEC_OPTION, M_SOLVE, NULL, "the solver's statistics and choice on stderr",
-    set_stats },
+    set_flag, offsetof(Options, stats) },
   { "--pv", NULL, SEC_OPTION, M_SOLVE, "--pv goes with --solve or --all-moves",
-    "the best line, as boards", set_pv },
+    "the best line, as boards", set_flag, offsetof(Options, pv) },
   { "--depth", "N", SEC_OPTION, M_SOLVE | M(MODE_TREEDOT),
     "--depth is a search of the alphabeta solver (with --solve or --all-moves) or the depth "
-    "of --tree-dot", "alphabeta to N plies by eval; --tree-dot's depth", set_depth },
+    "of --tree-dot", "alphabeta to N plies by eval; --tree-dot's depth", set_depth, 0 },
   { "--tree-prune", NULL, SEC_OPTION, M(MODE_TREEDOT), "--tree-prune needs --tree-dot OUT",
-    "leave losing moves out of the tree", set_tree_prune },
+    "leave losing moves out of the tree", set_flag, offsetof(Options, tree_prune) },
   { "--limit", "N", SEC_OPTION, M(MODE_TESTSET), "--limit goes with --test-set FILE",
-    "the first N lines of the test set", set_limit },
+    "the first N lines of the test set", set_limit, 0 },
   { "--zero-based", NULL, SEC_OPTION, M(MODE_TESTSET), "--zero-based goes with --test-set FILE",
-    "test-set columns from 0", set_zero_based },
+    "test-set columns from 0", set_flag, offsetof(Options, zero_based) },
 
   { "--solver", "NAME", SEC_SOLVER, M_SOLVE | M(MODE_TESTSET), NULL,
-    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db, cfr", set_solver },
+    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db, cfr",
+    set_solver, 0 },
   { "--epsilon", "E", SEC_SOLVER, M_SOLVE, NULL,
-    "value-iteration stops when no value changes by E (1e-12)", set_epsilon },
+    "value-iteration stops when no value changes by E (1e-12)", set_epsilon, 0 },
   { "--tt-size", "MB", SEC_SOLVER, M_TABLE, NULL, "search table size in MiB (default 64)",
-    set_tt_size },
+    set_tt_size, 0 },
   { "--db", "FILE", SEC_SOLVER, M_SOLVE | M(MODE_DUMPDB), NULL,
-    "retro writes a database, others answer from it", set_db },
+    "retro writes a database, others answer from it", set_db, 0 },
   { "--max-positions", "N", SEC_SOLVER, M_SOLVE, NULL, "retro stops beyond N positions",
-    set_max_positions },
+    set_max_positions, 0 },
   { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT), NULL,
     "memory limit of retro and --count; caps --tt-size",
-    set_memory },
+    set_memory, 0 },
   { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro stores every position",
-    set_no_symmetry },
+    set_flag, offsetof(Options, solve.no_symmetry) },
   { "--no-deepening", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta without deepening",
-    set_no_deepening },
+    set_flag, offsetof(Options, solve.no_deepening) },
   { "--score-only", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta by score alone (plies -)",
-    set_score_only },
+    set_score_only, 0 },
   { "--with-plies", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta with distances again",
-    set_score_only },
+    set_score_only, 0 },
   { "--iterations", "N", SEC_SOLVER, M_SOLVE, NULL, "cfr: stop after N iterations",
-    set_iterations },
+    set_iterations, 0 },
   { "--exploitability", "E", SEC_SOLVER, M_SOLVE, NULL,
-    "cfr: stop at exploitability E (default 0.001)", set_exploitability },
+    "cfr: stop at exploitability E (default 0.001)", set_exploitability, 0 },
   { "--cfr-variant", "plus|vanilla", SEC_SOLVER, M_SOLVE, NULL, "cfr: CFR+ (default) or CFR",
-    set_cfr_variant },
+    set_cfr_variant, 0 },
   { "--strategy", "FILE", SEC_SOLVER, M_SOLVE, NULL, "cfr: write the average strategy",
-    set_strategy },
+    set_strategy, 0 },
 
   { "--weak", NULL, SEC_ENGINE, M_SOLVE | M(MODE_TESTSET), NULL,
-    "win/draw/loss only (Connect Four)", set_weak },
+    "win/draw/loss only (Connect Four)", set_flag, offsetof(Options, solve.engine.weak) },
   { "--threads", "N", SEC_ENGINE, M_ENGINE, NULL, "search threads (Connect Four)",
-    set_threads },
+    set_threads, 0 },
   { "--without", "LIST", SEC_ENGINE, M_ENGINE, NULL, "techniques left out, to measure them",
-    set_without },
+    set_without, 0 },
   { "--book", "FILE", SEC_ENGINE, M_SOLVE | M(MODE_TESTSET), NULL,
-    "an opening book made by --make-book", set_book },
+    "an opening book made by --make-book", set_book, 0 },
   { "--book-depth", "N", SEC_ENGINE, M(MODE_MAKEBOOK), "--book-depth goes with --make-book FILE",
-    "stones of the book's deepest positions (4)", set_book_depth },
+    "stones of the book's deepest positions (4)", set_book_depth, 0 },
 
   { "--level", "N|perfect", SEC_PLAY, M(MODE_PLAY) | M(MODE_GTP), PLAY_ONLY,
-    "search depth, or an exact solve (default 4)", set_play },
+    "search depth, or an exact solve (default 4)", set_play, 0 },
   { "--first", "human|computer", SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "who moves first",
-    set_play },
+    set_play, 0 },
   { "--self-play", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer plays both sides",
-    set_play },
+    set_play, 0 },
   { "--seed", "N", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS) | M_SOLVE,
-    "--seed goes with gsolve play FILE, --playouts N or --pv", "the random seed", set_play },
+    "--seed goes with gsolve play FILE, --playouts N or --pv", "the random seed", set_play, 0 },
   { "--show-evals", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer's evaluations",
-    set_play },
-  { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play },
+    set_play, 0 },
+  { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play, 0 },
   { "--play-strategy", "FILE", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS),
     "--play-strategy goes with gsolve play FILE or --playouts N",
-    "moves drawn from a --strategy file", set_play_strategy },
+    "moves drawn from a --strategy file", set_play_strategy, 0 },
 
   { "--move-time", "S", SEC_PLAY, M(MODE_GTP), "--move-time goes with gsolve gtp FILE",
-    "GTP: seconds a genmove may take without a clock (default 10)", set_move_time },
+    "GTP: seconds a genmove may take without a clock (default 10)", set_move_time, 0 },
 
-  { "--help", NULL, SEC_INFO, M_ANY, NULL, "this summary", set_help },
+  { "--help", NULL, SEC_INFO, M_ANY, NULL, "this summary", set_help, 0 },
   { "--help-options", NULL, SEC_INFO, M_ANY, NULL, "every option, its modes and a line on it",
-    set_help_options },
-  { "--version", NULL, SEC_INFO, M_ANY, NULL, "the version", set_version },
-  { NULL, NULL, 0, 0, NULL, NULL, NULL }
+    set_help_options, 0 },
+  { "--version", NULL, SEC_INFO, M_ANY, NULL, "the version", set_version, 0 },
+  { NULL, NULL, 0, 0, NULL, NULL, NULL, 0 }
 };
 
 static const OptionSpec *find_option(const char *name) {
