@@ -5,6 +5,7 @@
 ** line is a back edge: a cycle.  A move to a position seen before but
 ** off the line is a transposition, not a cycle, and is not walked again.
 */
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game/movestack.h"
@@ -18,22 +19,26 @@ typedef struct ProbeFrame {
   uint32_t idx;          /* its position's index */
 } ProbeFrame;
 
-int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
+/* What the walk allocates, on the heap: a rule failing at run time
+** longjmps out of the walk (cycle_probe's trap), and it is freed then. */
+typedef struct Probe {
   KeySet set;
-  MoveStack ms = { 0 };
-  ProbeFrame *stack = NULL;
-  unsigned char *on_line = NULL;
+  MoveStack ms;
+  ProbeFrame *stack;
+  unsigned char *on_line;
+} Probe;
+
+static int walk(Game *g, Probe *p, uint64_t budget) {
   size_t depth = 0, stack_cap = 0, line_cap = 0;
   int verdict = CYCLE_NONE;
   uint32_t idx;
   Outcome o;
-  memset(&set, 0, sizeof set);
-  set.key_bytes = g->state_bytes;
-  if (retro_key_add(&set, game_state(g), &idx) < 0) { verdict = CYCLE_UNKNOWN; goto done; }
+  p->set.key_bytes = g->state_bytes;
+  if (retro_key_add(&p->set, game_state(g), &idx) < 0) { verdict = CYCLE_UNKNOWN; goto done; }
   for (;;) {
     /* Step 1. A new position (idx): a leaf, or a frame with its moves. */
     int n = 0;
-    if (!game_ended(g, &o) && (n = movestack_generate(&ms, g)) < 0) {
+    if (!game_ended(g, &o) && (n = movestack_generate(&p->ms, g)) < 0) {
       verdict = CYCLE_UNKNOWN;
       if (depth > 0) game_undo(g);
       break;
@@ -42,18 +47,18 @@ int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
       if (depth == stack_cap || idx >= line_cap) {
         size_t sc = stack_cap ? 2 * stack_cap : 256, lc = line_cap ? 2 * line_cap : 4096;
         while (lc <= idx) lc *= 2;
-        ProbeFrame *s = realloc(stack, sc * sizeof *s);
-        if (s) stack = s, stack_cap = sc;
-        unsigned char *l = realloc(on_line, lc);
-        if (l) { memset(l + line_cap, 0, lc - line_cap); on_line = l; line_cap = lc; }
+        ProbeFrame *s = realloc(p->stack, sc * sizeof *s);
+        if (s) p->stack = s, stack_cap = sc;
+        unsigned char *l = realloc(p->on_line, lc);
+        if (l) { memset(l + line_cap, 0, lc - line_cap); p->on_line = l; line_cap = lc; }
         if (!s || !l) {
           verdict = CYCLE_UNKNOWN;
           if (depth > 0) game_undo(g);
           break;
         }
       }
-      stack[depth++] = (ProbeFrame){ ms.top - (size_t)n, n, 0, idx };
-      on_line[idx] = 1;
+      p->stack[depth++] = (ProbeFrame){ p->ms.top - (size_t)n, n, 0, idx };
+      p->on_line[idx] = 1;
     } else if (depth == 0) {
       break;                       /* the root itself is a leaf */
     } else {
@@ -61,19 +66,19 @@ int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
     }
     /* Step 2. The next move of the innermost frame, or back up. */
     for (;;) {
-      ProbeFrame *f = &stack[depth - 1];
+      ProbeFrame *f = &p->stack[depth - 1];
       if (f->i == f->n) {
-        on_line[f->idx] = 0;
-        ms.top = f->mbase;
+        p->on_line[f->idx] = 0;
+        p->ms.top = f->mbase;
         if (--depth == 0) goto done;
         game_undo(g);
         continue;
       }
-      game_apply(g, &ms.moves[f->mbase + (size_t)f->i++]);
-      int fresh = retro_key_add(&set, game_state(g), &idx);
-      if (fresh < 0 || stop_requested || set.n > budget) { verdict = CYCLE_UNKNOWN; break; }
+      game_apply(g, &p->ms.moves[f->mbase + (size_t)f->i++]);
+      int fresh = retro_key_add(&p->set, game_state(g), &idx);
+      if (fresh < 0 || stop_requested || p->set.n > budget) { verdict = CYCLE_UNKNOWN; break; }
       if (fresh) break;            /* walk into it (Step 1) */
-      if (idx < line_cap && on_line[idx]) { verdict = CYCLE_FOUND; break; }
+      if (idx < line_cap && p->on_line[idx]) { verdict = CYCLE_FOUND; break; }
       game_undo(g);
     }
     if (verdict != CYCLE_NONE) {
@@ -84,10 +89,26 @@ int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
   /* Unwind what is still applied: one move per frame below the top. */
   for (; depth > 1; depth--) game_undo(g);
 done:
-  *positions = set.n;
-  free(set.hash); free(set.slot); free(set.keys);
-  free(stack);
-  free(on_line);
-  movestack_free(&ms);
+  return verdict;
+}
+
+int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
+  jmp_buf trap, *outer = g->trap;
+  Probe *p = calloc(1, sizeof *p);
+  int verdict;
+  if (p == NULL) return CYCLE_UNKNOWN;
+  g->trap = &trap;
+  verdict = setjmp(trap) == 0 ? walk(g, p, budget) : -1;
+  g->trap = outer;
+  *positions = p->set.n;
+  free(p->set.hash); free(p->set.slot); free(p->set.keys);
+  free(p->stack);
+  free(p->on_line);
+  movestack_free(&p->ms);
+  free(p);
+  if (verdict < 0) {             /* a rule failed: on to the caller's trap */
+    if (outer) longjmp(*outer, 1);
+    exit(g->error_status);
+  }
   return verdict;
 }
