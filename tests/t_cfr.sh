@@ -74,6 +74,16 @@ check "strategy: every line is player, state, then moves and probabilities summi
   "$(grep -v '^#' "$cfr_tmp/kuhn.strat" | awk -F'\t' '($1 == "P1" || $1 == "P2") && NF == 6 && ($4 + $6 - 1)^2 < 1e-12 { n++ } END { print n + 0 }')"
 check "strategy: P1 with J checks or bets" yes \
   "$(grep -q '^P1	card=\[J,?\][^	]*	check	[0-9.e-]*	bet	[0-9.e-]*$' "$cfr_tmp/kuhn.strat" && echo yes)"
+# Writing over an earlier strategy file is allowed (its first line, 20
+# bytes, was read into a 16-byte buffer: ASan, session 10); over a file of
+# another kind it is refused.
+gs games/kuhn.game --iterations 50 --strategy "$cfr_tmp/kuhn.strat" >/dev/null 2>&1
+check "strategy: written over an earlier strategy file" "0 12" \
+  "$? $(grep -vc '^#' "$cfr_tmp/kuhn.strat")"
+cp games/kuhn.game "$cfr_tmp/k.game"
+gs games/kuhn.game --iterations 50 --strategy "$cfr_tmp/k.game" >/dev/null 2>&1
+check "strategy: a .game file is not overwritten (exit 2, file intact)" "2 same" \
+  "$? $(cmp -s games/kuhn.game "$cfr_tmp/k.game" && echo same)"
 # The strategy CFR found for tic-tac-toe (above) draws every game against
 # itself.
 out=$(gs games/tictactoe.game --playouts 2000 --seed 3 --play-strategy "$cfr_tmp/ttt.strat")

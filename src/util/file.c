@@ -116,11 +116,14 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
     return diag_fail(err, EXIT_USAGE, "'%s' exists and is not a regular file; not replaced",
                      path);
   if (sb.st_size == 0) return EXIT_OK;
-  unsigned char head[16];
+  /* The magic's first bytes tell the kind (a longer magic, such as a
+  ** strategy file's text line, is compared as far as the buffer goes). */
+  unsigned char head[32];
+  size_t want = magic_len < sizeof head ? magic_len : sizeof head;
   FILE *f = fopen(path, "rb");
-  size_t got = f ? fread(head, 1, magic_len, f) : 0;
+  size_t got = f ? fread(head, 1, want, f) : 0;
   if (f) fclose(f);
-  if (got != magic_len || memcmp(head, magic, magic_len) != 0)
+  if (got != want || memcmp(head, magic, want) != 0)
     return diag_fail(err, EXIT_USAGE, "'%s' exists and is not a %s; not replaced (remove it "
                      "or choose another name)", path, kind);
   return EXIT_OK;
