@@ -8,6 +8,7 @@
 ** outcome at each end, so the tree's ends carry whole-game payoffs.
 */
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -470,31 +471,47 @@ static int expand(Expansion *x) {
   return EXIT_OK;
 }
 
+/* What the expansion allocated for itself (not the tree's arrays). */
+static void expansion_free(Expansion *x) {
+  walk_free(&x->walk);
+  free(x->node);
+  free(x->paid);
+  free(x->own);
+  free(x->last);
+  free(x->path);
+  free(x->weights);
+  free(x->scratch);
+  free(x);
+}
+
 int gametree_build(GameTree *t, Game *g, size_t memory_limit, Progress *progress, FILE *err) {
-  Expansion x;
+  jmp_buf trap, *outer = g->trap;
+  /* On the heap, so that a rule failing at run time (a longjmp to the
+  ** trap below) leaves it to free before going on to the caller's trap. */
+  Expansion *x = calloc(1, sizeof *x);
   memset(t, 0, sizeof *t);
-  memset(&x, 0, sizeof x);
+  if (x == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
   t->nplayers = g->nplayers;
   t->positional = g->vt->infostate == NULL;
   t->memory_limit = memory_limit;
-  x.t = t;
-  x.g = g;
-  x.err = err;
-  x.progress = progress;
-  walk_init(&x.walk, g);
+  x->t = t;
+  x->g = g;
+  x->err = err;
+  x->progress = progress;
+  walk_init(&x->walk, g);
   /* Keys of positions include the earlier positions under a repetition
   ** rule. */
   if (g->vt->history_key != NULL) g->vt->history_key(g, 1);
-  int st = expand(&x);
-  if (st != EXIT_OK) walk_unwind(&x.walk);
-  walk_free(&x.walk);
-  free(x.node);
-  free(x.paid);
-  free(x.own);
-  free(x.last);
-  free(x.path);
-  free(x.weights);
-  free(x.scratch);
+  g->trap = &trap;
+  int st = setjmp(trap) == 0 ? expand(x) : -1;
+  g->trap = outer;
+  if (st < 0) {                 /* a rule failed: the engine can only be freed */
+    expansion_free(x);
+    if (outer) longjmp(*outer, 1);
+    exit(g->error_status);
+  }
+  if (st != EXIT_OK) walk_unwind(&x->walk);
+  expansion_free(x);
   if (st == EXIT_OK) {
     size_t n = (size_t)t->nterminal * (size_t)t->nplayers;
     if ((t->util = malloc((n ? n : 1) * sizeof *t->util)) == NULL)
