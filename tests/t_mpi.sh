@@ -77,6 +77,25 @@ EOF
   check "the scored game: alphabeta agrees (plies)" 5 "$(field plies "$out")"
   check "the scored game: gsolve-mpi's score" -2 "$(field score "$(cat "$mp_tmp/n.out")")"
   mp_same "Connect Four 4x4" "1 2 3 4" games/connect4.game -D width=4 -D height=4
+  # A labelling level larger than a round's batch goes in several rounds
+  # (one round per level failed past MPI's 2 GiB counts): rounds of 2 KiB
+  # (about 85 updates; 24 bytes, one update, takes minutes on Hexapawn)
+  # give the same tables and database.
+  GSOLVE_MPI_BATCH=2048; export GSOLVE_MPI_BATCH
+  mp_same "Hexapawn 4x4 in rounds of 2 KiB" "2 3" games/hexapawn.game -D width=4 -D height=4
+  GSOLVE_MPI_BATCH=24
+  mp_same "Token (cycles) in rounds of 24 bytes" "3" games/token.game
+  rounds_small=$(sed -n 's/^mpi: \([0-9]*\) exchange rounds$/\1/p' "$mp_tmp/n.err")
+  GSOLVE_MPI_BATCH=x mp_run 2 games/nim.game --solver retro >"$mp_tmp/n.out" 2>"$mp_tmp/n.err"
+  check "GSOLVE_MPI_BATCH=x: usage error" 2 $?
+  check "GSOLVE_MPI_BATCH=x: the message" \
+    "gsolve: error: GSOLVE_MPI_BATCH must be a number of bytes from 1 to 1073741824, not 'x'" \
+    "$(grep GSOLVE_MPI_BATCH "$mp_tmp/n.err")"
+  unset GSOLVE_MPI_BATCH
+  mp_run 3 games/token.game --solver retro >"$mp_tmp/n.out" 2>"$mp_tmp/n.err"
+  rounds_big=$(sed -n 's/^mpi: \([0-9]*\) exchange rounds$/\1/p' "$mp_tmp/n.err")
+  check "rounds of 24 bytes: more exchange rounds than the default" yes \
+    "$([ "${rounds_small:-0}" -gt "${rounds_big:-0}" ] && echo yes || echo "no: $rounds_small vs $rounds_big")"
   if [ -n "$GSOLVE_FULL" ]; then
     mp_same "Connect Four 5x4" "1 2 3 4" games/connect4.game -D width=5 -D height=4
   fi

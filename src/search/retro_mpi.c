@@ -42,7 +42,9 @@
 ** the parent's owner, which labels a win at d + 1 on the first good
 ** child and a loss at d + 1 when its counter of undecided children
 ** reaches 0.  retro.c's FIFO queue takes positions in the same order of
-** distance, so the labels and distances are the same.  Draws' distances
+** distance, so the labels and distances are the same.  A level is sent
+** in rounds of at most D.batch bytes of updates per rank, which bounds
+** the buffers and keeps MPI's int counts under 2 GiB.  Draws' distances
 ** and scored games go the same way (one round per level or per wave of
 ** decided positions).  A global sum ends each phase when no rank decided
 ** anything new.
@@ -80,6 +82,7 @@
 #include "util/stop.h"
 
 #define RM_CHUNK 4096          /* states expanded per round and rank */
+#define RM_BATCH (64u << 20)   /* default update bytes per labelling round and rank */
 #define RM_BLOCK 4096          /* records per block of the merge */
 #define RM_NONE UINT32_MAX     /* no parent (the root) */
 #define RM_TAG_ASK 1
@@ -108,6 +111,8 @@ typedef struct Dist {
   uint32_t *pstart, *prank, *pidx;
   uint32_t *frontier, *next;
   size_t nfrontier, nnext;
+  size_t fhead;                /* the frontier's positions already sent */
+  size_t batch;                /* update bytes a round sends at most (GSOLVE_MPI_BATCH) */
   unsigned char *ckey, *rkey;
   uint64_t messages, bytes;    /* sent to other ranks */
   uint64_t rounds;
@@ -494,19 +499,23 @@ typedef struct Update {
   int32_t score;
 } Update;
 
-/* Sends each position of the frontier's update to its parents' owners
-** and exchanges them.  -1 when out of memory. */
+/* Sends the updates of the next positions of the frontier to their
+** parents' owners, up to D.batch bytes (at least one position's), and
+** exchanges them.  A level too large for one round is sent in several:
+** its updates all carry the same distance, so the order does not matter,
+** and what they decide joins the next level.  -1 when out of memory. */
 static int send_to_parents(void) {
   Retro *r = D.r;
   int bad = 0;
-  for (size_t i = 0; i < D.nfrontier && !bad; i++) {
-    uint32_t x = D.frontier[i];
+  size_t bytes = 0;
+  while (D.fhead < D.nfrontier && !bad && (bytes == 0 || bytes < D.batch)) {
+    uint32_t x = D.frontier[D.fhead++];
     for (uint32_t k = D.pstart[x]; k < D.pstart[x + 1]; k++) {
       Update u = { D.pidx[k], r->value[x], r->mover[x], 0, r->dist[x], r->score[x] };
       if (buf_put(&D.out[D.prank[k]], &u, sizeof u) < 0) { bad = 1; break; }
+      bytes += sizeof u;
     }
   }
-  D.nfrontier = 0;
   if (exchange() < 0) bad = 1;
   return bad ? -1 : 0;
 }
@@ -517,20 +526,17 @@ static int send_to_parents(void) {
 ** sets *st. */
 static uint64_t phase(int (*take)(const Update *u), int *st) {
   uint64_t decided = sum_u64(D.nfrontier);
+  D.fhead = 0;
+  D.nnext = 0;
   for (;;) {
     int stop;
     if (*st == EXIT_OK && send_to_parents() < 0) *st = rank_fail(EXIT_LIMIT, "out of memory");
     else if (*st != EXIT_OK) exchange();
-    D.nnext = 0;
     for (size_t at = 0; *st == EXIT_OK && at + sizeof(Update) <= D.in.n; at += sizeof(Update)) {
       Update u;
       memcpy(&u, D.in.p + at, sizeof u);
       if (take(&u)) D.next[D.nnext++] = u.parent;
     }
-    uint32_t *t = D.frontier;
-    D.frontier = D.next;
-    D.next = t;
-    D.nfrontier = D.nnext;
     int all = agree(*st, &stop);
     if (all == EXIT_OK && stop) {
       char msg[160];
@@ -538,6 +544,13 @@ static uint64_t phase(int (*take)(const Update *u), int *st) {
       job_fail(all, "%s", msg);
     }
     if (all != EXIT_OK) { *st = D.r->status = all; return 0; }
+    if (sum_u64(D.nfrontier - D.fhead) > 0) continue;   /* the level goes on */
+    uint32_t *t = D.frontier;
+    D.frontier = D.next;
+    D.next = t;
+    D.nfrontier = D.nnext;
+    D.fhead = 0;
+    D.nnext = 0;
     uint64_t n = sum_u64(D.nfrontier);
     if (n == 0) return decided;
     decided += n;
@@ -727,6 +740,18 @@ static int mpi_solve(Retro *r, Search *s) {
   /* What every rank would say (retro_answer's errors), rank 0 says;
   ** a rank's own failures go through rank_fail. */
   r->err = D.rank == 0 ? D.err : NULL;
+  /* GSOLVE_MPI_BATCH caps a labelling round's updates per rank, in
+  ** bytes: the send buffers' size, and under MPI's 2 GiB int counts. */
+  const char *batch = getenv("GSOLVE_MPI_BATCH");
+  D.batch = RM_BATCH;
+  if (batch && *batch) {
+    char *end;
+    unsigned long long b = strtoull(batch, &end, 10);
+    if (*end || b == 0 || b > (1ull << 30))
+      return job_fail(EXIT_USAGE, "GSOLVE_MPI_BATCH must be a number of bytes from 1 to 1073741824, "
+                       "not '%s'", batch);
+    D.batch = (size_t)b;
+  }
   if (retro_scratch(r) < 0) return rank_fail(EXIT_LIMIT, "out of memory");
   D.set = r->canonical ? &r->classes : &r->states;
   D.key = D.set->key_bytes;
