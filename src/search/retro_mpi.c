@@ -37,8 +37,9 @@
 ** has been delivered, since the exchange is collective), or fail.
 **
 ** Labelling.  Level-synchronous, the single-process work queue cut into
-** distances: the positions decided at distance d send one 8-byte update
-** (the parent's index, the child's value and mover) per reverse edge to
+** distances: the positions decided at distance d send one 16-byte update
+** (the parent's index, the child's value, mover, distance and score) per
+** reverse edge to
 ** the parent's owner, which labels a win at d + 1 on the first good
 ** child and a loss at d + 1 when its counter of undecided children
 ** reaches 0.  retro.c's FIFO queue takes positions in the same order of
