@@ -89,6 +89,14 @@ check "play perfect: Connect Four 4x4 (native solver) is a draw" "game over: a d
 check "play perfect: a cycle (token from 5) stops on repetition" \
   "game over: the same position has come up 3 times (this game goes round in cycles; the solvers count that as a draw)" \
   "$(gs play games/token.game -D from=5 --self-play --level perfect --seed 3 | tail -n 1)"
+# Positions that recur after dice are luck, not a cycle: Pig played on
+# (two of these ten games ended as "the same position has come up 3 times").
+pig_ends=""
+for s in 1 2 3 4 5 6 7 8 9 10; do
+  pig_ends="$pig_ends$(gs play games/pig.game -D goal=4 -D sides=2 --self-play --level perfect \
+    --seed $s | tail -n 1 | sed -n 's/^game over: \(First\|Second\) wins .*/w/p')"
+done
+check "play perfect: Pig (goal 4, 2 sides) always plays to a winner" wwwwwwwwww "$pig_ends"
 
 # --- Every bundled game plays to its end ---------------------------------------
 for g in games/*.game; do

@@ -54,6 +54,8 @@
 #define LINE_MAX_LEN 1024        /* longest command line read */
 #define MOVES_LISTED 40          /* legal moves listed in a message, at most */
 #define REPEATS_STOP 3           /* a position seen this often ends play */
+#define BY_HUMAN 1               /* by_human: a person made the move */
+#define BY_CHANCE 2              /* by_human: the chance player drew it */
 
 typedef struct Play {
   Game *g;
@@ -66,7 +68,7 @@ typedef struct Play {
   uint64_t seed;            /* the generator's seed, shown at the start */
   uint64_t rng;             /* the tie-break generator's state */
   int base_ply;             /* moves played before the game began */
-  unsigned char *by_human;  /* per move played here: a person made it */
+  unsigned char *by_human;  /* per move played here: BY_HUMAN, BY_CHANCE or 0 */
   int32_t *paid;            /* per move played here: nplayers `pay`s */
   unsigned char *states;    /* the state before each move and after the
                             ** last: repetitions end play */
@@ -437,7 +439,7 @@ static int chance_move(Play *p, int n) {
   if (viewer(p) >= 0) fputs("chance moves\n", p->out);   /* what it did shows in the view */
   else fprintf(p->out, "chance: %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
   game_apply(p->g, &p->legal[i]);
-  return record(p, 0);
+  return record(p, BY_CHANCE);
 }
 
 /* The expected-value solve of the current position into p->exp. */
@@ -584,12 +586,16 @@ static int strategic_game(const Play *p) {
   return p->g->has_views || p->o->strategy != NULL;
 }
 
-/* How many times the current position has come up in this game. */
+/* How many times the current position has come up since the last
+** chance move: a position that recurs after dice (Pig's scores after two
+** turns that rolled a 1) is luck, not a cycle the players keep up. */
 static int times_seen(const Play *p) {
   size_t sb = p->g->state_bytes;
   int n = 0;
-  for (int i = 0; i <= p->nplayed; i++)
+  for (int i = p->nplayed; i >= 0; i--) {
     n += memcmp(p->states + (size_t)i * sb, p->states + (size_t)p->nplayed * sb, sb) == 0;
+    if (i > 0 && p->by_human[i - 1] == BY_CHANCE) break;
+  }
   return n;
 }
 
@@ -664,7 +670,7 @@ static void hint(Play *p, int n) {
 /* Takes back moves up to and including the person's last one. */
 static void undo(Play *p) {
   int last = p->nplayed - 1;
-  while (last >= 0 && !p->by_human[last]) last--;
+  while (last >= 0 && p->by_human[last] != BY_HUMAN) last--;
   if (last < 0) {
     fputs("nothing to undo\n", p->out);
     return;
@@ -740,7 +746,7 @@ static int person_turn(Play *p, int n, int *moved) {
   st = position_play(p->g, text, &p->pos, NULL);
   if (st == EXIT_OK && p->pos.n == 1) {
     position_free(&p->pos);
-    if ((st = record(p, 1)) != EXIT_OK) return -st;
+    if ((st = record(p, BY_HUMAN)) != EXIT_OK) return -st;
     *moved = 1;
     return 1;
   }
