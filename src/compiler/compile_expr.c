@@ -282,7 +282,10 @@ static Type builtin_call(Compiler *c, Node *e) {
     return T_ERR;
   }
   if (b->kind == BUILTIN_ITERATE) {
-    diag_error(c->d, e->span, "neighbours() can only be iterated: for n in neighbours(c) { ... }");
+    if (!strcmp(b->name, "ray"))
+      diag_error(c->d, e->span, "ray() can only be iterated: for x in ray(c, d) { ... }");
+    else
+      diag_error(c->d, e->span, "neighbours() can only be iterated: for n in neighbours(c) { ... }");
     return T_ERR;
   }
   if (b->rect && p->board != BOARD_RECT) {

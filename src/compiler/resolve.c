@@ -512,7 +512,15 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         }
         register_named(r, n, SYM_MOVE, &r->moves, &nmoves);
         break;
-      case NODE_END: case NODE_NOMOVES: case NODE_EVAL: case NODE_START: {
+      case NODE_NOMOVES:
+        if (n->a) {   /* nomoves pass [block] */
+          Node *m = resolve_builtin_pass(r, n);
+          if (m && nmoves < PROG_MAX_RULES && register_named(r, m, SYM_MOVE, &r->moves, &nmoves))
+            p->pass_rule = nmoves - 1;
+          if (!n->c) break;
+        }
+        /* fall through */
+      case NODE_END: case NODE_EVAL: case NODE_START: {
         Node **slot = n->kind == NODE_END ? &r->end_decl
                     : n->kind == NODE_NOMOVES ? &r->nomoves_decl
                     : n->kind == NODE_START ? &r->start_decl : &r->eval_decl;
@@ -568,6 +576,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
     }
   }
   p->nrules = nmoves;
+  resolve_effect_outcomes(r);
   if (nmoves == 0) diag_error(d, zero, "the game declares no moves (add: move NAME(...) { ... })");
 
   /* Step 3. -D names must exist.  Out of memory, a parameter may have
