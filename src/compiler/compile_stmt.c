@@ -109,8 +109,8 @@ static void assign_stmt(Compiler *c, Node *s) {
   } else {
     Symbol *sym = resolve_lookup(c->r, target->name);
     if (!sym) { diag_error(c->d, target->span, "unknown name '%s'", target->name); return; }
-    if (sym->kind == SYM_MOVER) {
-      diag_error(c->d, target->span, "'mover' cannot be assigned; use 'next PLAYER;'");
+    if (sym->kind == SYM_MOVER || sym->kind == SYM_ROLLER) {
+      diag_error(c->d, target->span, "'%s' cannot be assigned; use 'next PLAYER;'", target->name);
       return;
     }
     if (sym->type.kind == TY_ERROR && sym->kind == SYM_VALUE) { cg_expr(c, s->b); return; }

@@ -381,6 +381,8 @@ static void declare_builtins(Resolver *r) {
   Span none = { 0, 0 };
   Symbol *m = resolve_declare(r, "mover", SYM_MOVER, none);
   if (m) m->type = mktype(TY_PLAYER, 1, p->chance ? p->chance : p->nplayers);
+  Symbol *roller = resolve_declare(r, "roller", SYM_ROLLER, none);
+  if (roller) roller->type = mktype(TY_PLAYER, 1, p->nplayers);
   resolve_declare_value(r, "none", mktype(TY_PLAYER, 0, 0), 0);
   if (p->chance) resolve_declare_value(r, "chance", mktype(TY_PLAYER, p->chance, p->chance), p->chance);
   resolve_declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);

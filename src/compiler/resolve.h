@@ -18,6 +18,8 @@ typedef enum SymKind {
   SYM_MOVE,      /* a move rule: index into p->rules */
   SYM_VALUE,     /* a built-in or player constant: value, type */
   SYM_MOVER,     /* the player to move */
+  SYM_ROLLER,    /* the player whose turn it is: the mover, or at a chance
+                 ** node the player chance hands the turn back to */
   SYM_BOARDDECL  /* the board */
 } SymKind;
 

@@ -382,6 +382,8 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(OPPOSITE) TOP() = (TOP() + 4) % DIR_COUNT; NEXT();
       CASE(NEXTP) {
         int32_t pl = TOP();
+        if (p->chance && pl == p->chance)
+          FAIL("opponent() of the chance player (in a chance move, 'roller' is the player it rolls for)");
         if (pl < 1 || pl > p->nplayers) FAIL("opponent() of no player");
         TOP() = pl % p->nplayers + 1;
         NEXT();
