@@ -517,7 +517,9 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
       case NODE_NOMOVES:
         if (n->a) {   /* nomoves pass [block] */
           Node *m = resolve_builtin_pass(r, n);
-          if (m && nmoves < PROG_MAX_RULES && register_named(r, m, SYM_MOVE, &r->moves, &nmoves))
+          if (m && nmoves == PROG_MAX_RULES)
+            diag_error(d, n->a->span, "too many move rules (limit is %d, the built-in pass included)", PROG_MAX_RULES);
+          else if (m && register_named(r, m, SYM_MOVE, &r->moves, &nmoves))
             p->pass_rule = nmoves - 1;
           if (!n->c) break;
         }
