@@ -380,6 +380,24 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(OPPOSITE) TOP() = (TOP() + 4) % DIR_COUNT; NEXT();
+      CASE(STEPN) {
+        /* n steps towards d (-n: the other way); -1 once off the board. */
+        int32_t n = POP(), d = POP(), c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        int64_t k = n;
+        if (k < 0) { k = -k; d = (d + 4) % DIR_COUNT; }
+        if (k > p->width + p->height) c = -1;
+        for (; k > 0 && c >= 0; k--) c = p->step[c * DIR_COUNT + d];
+        TOP() = c;
+        NEXT();
+      }
+      CASE(TURN) {
+        int32_t k = POP(), d = TOP();
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        TOP() = (int32_t)((((int64_t)d + k) % DIR_COUNT + DIR_COUNT) % DIR_COUNT);
+        NEXT();
+      }
       CASE(NEXTP) {
         int32_t pl = TOP();
         if (p->chance && pl == p->chance)
