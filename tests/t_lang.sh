@@ -95,3 +95,6 @@ check "step(c, d, n) and turn(d, k): all seven cases right" "1111111" \
 check "othello 4x4: ray() and step() loops give the same perft 8" \
   "$(field 'perft 8' "$(gs docs/examples/othello.game --perft 8)")" \
   "$(field 'perft 8' "$(sed 's/for x in ray(c, d) {/var x = c; while step(x, d) != nowhere { x = step(x, d);/' docs/examples/othello.game >"${TMPDIR:-/tmp}/lang_oth.game"; gs "${TMPDIR:-/tmp}/lang_oth.game" --perft 8)")"
+check "claims: a human types pass in play" "1" \
+  "$(printf 'pass\nquit\n' | gs play $claims --position "0 4 1 3 2" --first computer --level perfect --seed 1 2>&1 |
+     grep -c '^game over: A wins (the computer); final score A 3, B 2 (7 moves)')"
