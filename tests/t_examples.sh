@@ -72,6 +72,8 @@ ex_m=$(gs $morris --all-moves)
 check "three men's morris: the first player wins (Dudeney)" "win" "$(field value "$ex_m")"
 check "three men's morris: only by the centre (Dudeney)" "b2" "$(field best "$ex_m")"
 check "three men's morris: --solver auto takes retro (positions repeat)" "retro" "$(field solver "$ex_m")"
+check "three men's morris: value iteration agrees (the mover's margin 1)" "1" \
+  "$(field score "$(gs $morris --solver value-iteration)")"
 check "three men's morris, centre barred: a draw (Dudeney)" "draw" \
   "$(field value "$(gs $morris -D barred=true)")"
 # With a repetition rule (a repeated position is a draw), alpha-beta

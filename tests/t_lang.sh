@@ -71,6 +71,10 @@ for lang_s in alphabeta minimax retro expectimax; do
   check "claims (nomoves pass), $lang_s: A wins by 1 in 7 plies" "win 1 7 " \
     "$(lang_fields "$(gs $claims --solver $lang_s)" value score plies)"
 done
+check "claims (nomoves pass), value-iteration: A's margin is 1" "1" \
+  "$(field score "$(gs $claims --solver value-iteration)")"
+check "claims: --count finds the 8 positions, the last terminal" "8 1 " \
+  "$(lang_fields "$(gs $claims --count)" positions terminal)"
 check "claims: the stuck player's only move is pass" "pass" \
   "$(field best "$(gs $claims --position "0 4 1 3 2")")"
 check "claims: after two passes the game is over" "0" \
