@@ -72,11 +72,6 @@ void resolve_check_symmetry(Resolver *r, Node *s);
 void resolve_symmetry_group(Resolver *r);
 void resolve_declare_repetition(Resolver *r, Node *n);
 
-/* resolve_ending.c: the hidden slots of a game that a move may end, and
-** the built-in pass (`nomoves pass;`): its rule's declaration, or NULL. */
-void resolve_effect_outcomes(Resolver *r);
-Node *resolve_builtin_pass(Resolver *r, Node *decl);
-
 /* Folds a constant expression; reports an error and returns 0 with *ok=0
 ** when it is not constant.  *t receives its type. */
 int32_t resolve_const(Resolver *r, Node *e, Type *t, int *ok);
@@ -85,5 +80,10 @@ Type resolve_type(Resolver *r, Node *t, int storable);
 /* Same kind of value (int and cell mix; enums must be the same one). */
 int type_compatible(Type a, Type b);
 const char *type_name(const Program *p, Type t, char *buf, size_t n);
+
+/* resolve_ending.c: the hidden slots of a game that a move may end, and
+** the built-in pass (`nomoves pass;`): its rule's declaration, or NULL. */
+void resolve_effect_outcomes(Resolver *r);
+Node *resolve_builtin_pass(Resolver *r, Node *decl);
 
 #endif
