@@ -129,6 +129,10 @@ decl
   | NATIVE STRING opt_when ';'  { $$ = mk_decl(ps, NODE_NATIVE, @2, $2, $3, NULL, NULL, NULL); }
   | START block                 { $$ = mk_decl(ps, NODE_START, @1, "start", NULL, NULL, $2, NULL); }
   | NOMOVES block               { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves", NULL, NULL, $2, NULL); }
+  | NOMOVES IDENT ';'           { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves",
+                                               mk_name(ps, NODE_NAME, @2, $2), NULL, NULL, NULL); }
+  | NOMOVES IDENT block         { $$ = mk_decl(ps, NODE_NOMOVES, @1, "nomoves",
+                                               mk_name(ps, NODE_NAME, @2, $2), NULL, $3, NULL); }
   | EVAL block                  { $$ = mk_decl(ps, NODE_EVAL, @1, "eval", NULL, NULL, $2, NULL); }
   | BOUND '(' params ')' block  { $$ = mk_decl(ps, NODE_BOUND, @1, "bound", $3, NULL, $5, NULL); }
   | REPETITION IDENT rep_clauses opt_when ';'

@@ -19,3 +19,14 @@ vm_check games/dice.game -D sides=3 -D rolls=4
 vm_check games/pot.game
 vm_check games/token.game -D repeat=forbidden
 vm_check games/token.game -D repeat=drawn
+# Games that a move ends (outcome slots), that pass (nomoves pass), that
+# use roller and rays: docs/examples and tests/files/lang_*.
+vm_check docs/examples/othello.game
+vm_check docs/examples/morris3.game
+vm_check docs/examples/morris3.game -D repeat=drawn
+vm_check docs/examples/chomp.game -D width=5 -D height=4
+vm_check docs/examples/domineering.game
+vm_check tests/files/lang_ttt_move.game
+vm_check tests/files/lang_coins_move.game
+vm_check tests/files/lang_claims.game
+vm_check tests/files/lang_pig_roller.game -D goal=20

@@ -26,13 +26,18 @@ static const Builtin builtins[] = {
   { .name = "abs", .nargs = 1, .arg = { BARG_INT }, .what = { "the argument of abs" },
     .result = TY_INT, .kind = BUILTIN_OP, .op = OP_ABS, .fold = FOLD_ABS },
   { .name = "at", .nargs = 2, .arg = { BARG_INT, BARG_INT }, .what = { "a column", "a row" },
-    .result = TY_CELL, .kind = BUILTIN_OP, .op = OP_AT, .rect = 1 },
+    .result = TY_CELL, .kind = BUILTIN_OP, .op = OP_AT, .fold = FOLD_AT, .rect = 1 },
   { .name = "col", .nargs = 1, .arg = { BARG_CELL }, .what = { "a cell" },
     .result = TY_INT, .kind = BUILTIN_OP, .op = OP_COLOF, .rect = 1 },
   { .name = "row", .nargs = 1, .arg = { BARG_CELL }, .what = { "a cell" },
     .result = TY_INT, .kind = BUILTIN_OP, .op = OP_ROWOF, .rect = 1 },
+  { .name = "step", .nargs = 3, .arg = { BARG_CELL, BARG_DIR, BARG_INT },
+    .what = { "a cell", "a direction", "a number of steps" },
+    .result = TY_CELL, .kind = BUILTIN_OP, .op = OP_STEPN, .rect = 1 },
   { .name = "step", .nargs = 2, .arg = { BARG_CELL, BARG_DIR }, .what = { "a cell", "a direction" },
     .result = TY_CELL, .kind = BUILTIN_OP, .op = OP_STEP, .rect = 1 },
+  { .name = "turn", .nargs = 2, .arg = { BARG_DIR, BARG_INT }, .what = { "a direction", "eighths of a turn" },
+    .result = TY_DIR, .kind = BUILTIN_OP, .op = OP_TURN },
   { .name = "line", .nargs = 3, .arg = { BARG_BOARD_ARRAY, BARG_CELL, BARG_DIR },
     .what = { "", "a cell", "a direction" }, .result = TY_INT, .kind = BUILTIN_OP, .op = OP_LINE,
     .rect = 1 },
@@ -48,6 +53,8 @@ static const Builtin builtins[] = {
     .result = TY_CELL, .kind = BUILTIN_ITERATE },
   { .name = "neighbors", .nargs = 1, .arg = { BARG_CELL }, .what = { "the argument of neighbours" },
     .result = TY_CELL, .kind = BUILTIN_ITERATE },
+  { .name = "ray", .nargs = 2, .arg = { BARG_CELL, BARG_DIR }, .what = { "a cell", "a direction" },
+    .result = TY_CELL, .kind = BUILTIN_ITERATE, .rect = 1 },
 };
 
 const Builtin *builtin_find(const char *name, int nargs) {

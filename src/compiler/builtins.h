@@ -33,7 +33,7 @@ typedef enum BuiltinArg {
 
 /* The constant a call folds to when its arguments are constants. */
 typedef enum BuiltinFold {
-  FOLD_NONE, FOLD_LEN, FOLD_SUM, FOLD_MAX, FOLD_MIN, FOLD_ABS
+  FOLD_NONE, FOLD_LEN, FOLD_SUM, FOLD_MAX, FOLD_MIN, FOLD_ABS, FOLD_AT
 } BuiltinFold;
 
 typedef struct Builtin {

@@ -32,7 +32,7 @@ int cg_is_constant(Compiler *c, Node *e) {
     case NODE_NAME: {
       if (cg_find_local(c, e->name)) return 0;
       Symbol *s = resolve_lookup(c->r, e->name);
-      return !s || (s->kind != SYM_STATE && s->kind != SYM_MOVER);
+      return !s || (s->kind != SYM_STATE && s->kind != SYM_MOVER && s->kind != SYM_ROLLER);
     }
     case NODE_CALL: {
       const Builtin *b = builtin_find(e->name, ast_count(e->a));
@@ -144,6 +144,18 @@ Type cg_name_expr(Compiler *c, Node *e) {
     case SYM_MOVER:
       cg_emit(c, OP_LOADS, 0, 0, e->span);
       return s->type;
+    case SYM_ROLLER: {
+      /* The mover, except where chance moves: then the player it hands
+      ** the turn back to (its hidden slot). */
+      cg_emit(c, OP_LOADS, 0, 0, e->span);
+      if (!c->p->chance) return s->type;
+      cg_emit(c, OP_DUP, 0, 0, e->span);
+      int j = cg_emit(c, OP_JNEK, 0, c->p->chance, e->span);
+      cg_emit(c, OP_POP, 0, 0, e->span);
+      cg_emit(c, OP_LOADS, c->p->chance_slot, 0, e->span);
+      cg_patch(c, j, cg_here(c));
+      return s->type;
+    }
     case SYM_STATE: {
       StateVar *v = &c->p->vars[s->index];
       if (v->ndims) {
@@ -282,7 +294,10 @@ static Type builtin_call(Compiler *c, Node *e) {
     return T_ERR;
   }
   if (b->kind == BUILTIN_ITERATE) {
-    diag_error(c->d, e->span, "neighbours() can only be iterated: for n in neighbours(c) { ... }");
+    if (!strcmp(b->name, "ray"))
+      diag_error(c->d, e->span, "ray() can only be iterated: for x in ray(c, d) { ... }");
+    else
+      diag_error(c->d, e->span, "neighbours() can only be iterated: for n in neighbours(c) { ... }");
     return T_ERR;
   }
   if (b->rect && p->board != BOARD_RECT) {

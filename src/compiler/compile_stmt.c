@@ -109,8 +109,8 @@ static void assign_stmt(Compiler *c, Node *s) {
   } else {
     Symbol *sym = resolve_lookup(c->r, target->name);
     if (!sym) { diag_error(c->d, target->span, "unknown name '%s'", target->name); return; }
-    if (sym->kind == SYM_MOVER) {
-      diag_error(c->d, target->span, "'mover' cannot be assigned; use 'next PLAYER;'");
+    if (sym->kind == SYM_MOVER || sym->kind == SYM_ROLLER) {
+      diag_error(c->d, target->span, "'%s' cannot be assigned; use 'next PLAYER;'", target->name);
       return;
     }
     if (sym->type.kind == TY_ERROR && sym->kind == SYM_VALUE) { cg_expr(c, s->b); return; }
@@ -269,6 +269,40 @@ static void for_neighbours(Compiler *c, Node *s, Node *call) {
   cg_scope_close(c, sc);
 }
 
+/* for x in ray(c, d): the cells from c (not included) towards d, one
+** step at a time, until the edge of the board. */
+static void for_ray(Compiler *c, Node *s, Node *call) {
+  if (c->p->board != BOARD_RECT) { diag_error(c->d, call->span, "ray() needs a rect board"); return; }
+  if (!cg_arity(c, call, 2)) return;
+  Scope sc = cg_scope_open(c);
+  Local *cur = cg_add_local(c, " cell", mkt(TY_CELL), 1, s->span);
+  Local *dir = cg_add_local(c, " dir", mkt(TY_DIR), 1, s->span);
+  Local *var = cg_add_local(c, s->name, mkt(TY_CELL), 1, s->span);
+  if (!cur || !dir || !var) { cg_scope_close(c, sc); return; }
+  var->readonly = 1;
+  cg_expect(c, call->a, TY_CELL, "the cell of ray");
+  cg_emit(c, OP_STOREL, cur->slot, 0, s->span);
+  cg_expect(c, call->a->next, TY_DIR, "the direction of ray");
+  cg_emit(c, OP_STOREL, dir->slot, 0, s->span);
+  int top = cg_here(c);
+  cg_emit(c, OP_LOADL, cur->slot, 0, s->span);
+  cg_emit(c, OP_LOADL, dir->slot, 0, s->span);
+  cg_emit(c, OP_STEP, 0, 0, s->span);
+  cg_emit(c, OP_DUP, 0, 0, s->span);
+  cg_emit(c, OP_STOREL, cur->slot, 0, s->span);
+  int exit_jump = cg_emit(c, OP_JEQK, 0, -1, s->span);   /* off the board */
+  cg_emit(c, OP_LOADL, cur->slot, 0, s->span);
+  cg_emit(c, OP_STOREL, var->slot, 0, s->span);
+  Loop l;
+  loop_begin(c, &l);
+  cg_block(c, s->c);
+  int cont = cg_here(c);
+  cg_emit(c, OP_LOOP, top, 0, s->span);
+  cg_patch(c, exit_jump, cg_here(c));
+  loop_end(c, &l, cont, cg_here(c));
+  cg_scope_close(c, sc);
+}
+
 static void for_stmt(Compiler *c, Node *s) {
   Program *p = c->p;
   Node *it = s->a;
@@ -278,7 +312,8 @@ static void for_stmt(Compiler *c, Node *s) {
   }
   const Builtin *iterated = it->kind == NODE_CALL ? builtin_find(it->name, -1) : NULL;
   if (iterated && iterated->kind == BUILTIN_ITERATE) {
-    for_neighbours(c, s, it);
+    if (!strcmp(iterated->name, "ray")) for_ray(c, s, it);
+    else for_neighbours(c, s, it);
     return;
   }
   if (it->kind == NODE_LIST) {
@@ -364,8 +399,9 @@ static void while_stmt(Compiler *c, Node *s) {
 }
 
 static int outcome_allowed(Compiler *c, Node *s) {
-  if (c->kind == CHUNK_END || c->kind == CHUNK_NOMOVES || c->kind == CHUNK_FUNCTION) return 1;
-  diag_error(c->d, s->span, "'%s' is only allowed in the end and nomoves blocks (and functions they call)",
+  if (c->kind == CHUNK_END || c->kind == CHUNK_NOMOVES || c->kind == CHUNK_FUNCTION ||
+      c->kind == CHUNK_EFFECT) return 1;
+  diag_error(c->d, s->span, "'%s' is only allowed in a move's effect and the end and nomoves blocks (and functions they call)",
              s->kind == NODE_WIN ? "win" : s->kind == NODE_LOSE ? "lose" :
              s->kind == NODE_DRAW ? "draw" : "score");
   return 0;

@@ -240,6 +240,11 @@ void gs_disassemble(const Program *p, FILE *out) {
             v->base + var_slots(v) - 1,
             v->elem.lo, v->elem.hi);
   }
+  if (p->outcome_slot)
+    fprintf(out, "; hidden: slots %d..%d, the outcome a move declared (a flag, then the payoffs)\n",
+            p->outcome_slot, p->outcome_slot + p->nplayers);
+  if (p->pass_slot)
+    fprintf(out, "; hidden: slot %d, the passes in a row (nomoves pass)\n", p->pass_slot);
   if (p->nsym > 1 || p->npermute)
     fprintf(out, "; symmetry group: %d board element(s), %d permutable array(s)\n", p->nsym, p->npermute);
   for (int ci = 0; ci < p->nchunks; ci++) {

@@ -147,6 +147,12 @@ int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t 
 
 void program_slot_name(const Program *p, int s, char *buf, size_t n) {
   if (s == 0) { snprintf(buf, n, "mover"); return; }
+  if (p->outcome_slot && s == p->outcome_slot) { snprintf(buf, n, "(ended by a move)"); return; }
+  if (p->outcome_slot && s > p->outcome_slot && s <= p->outcome_slot + p->nplayers) {
+    snprintf(buf, n, "(payoff of %s)", p->players[s - p->outcome_slot - 1]);
+    return;
+  }
+  if (p->pass_slot && s == p->pass_slot) { snprintf(buf, n, "(passes in a row)"); return; }
   for (int i = 0; i < p->nvars; i++) {
     const StateVar *v = &p->vars[i];
     int size = v->ndims == 0 ? 1 : v->ndims == 1 ? v->dim[0] : v->dim[0] * v->dim[1];

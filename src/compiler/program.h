@@ -124,6 +124,13 @@ struct Program {
   ** hidden slot holding who moves after it; both 0 without chance moves. */
   int chance, chance_slot;
   int has_pay;            /* some effect says `pay` (per-move payoffs) */
+  /* A game a move can end (`win P;` ... in an effect): outcome_slot is a
+  ** hidden flag set by that move, the payoffs in the nplayers slots after
+  ** it; 0 when no effect declares an outcome (resolve_ending.c). */
+  int outcome_slot;
+  /* `nomoves pass;`: the rule offered alone to a player without a move,
+  ** and the hidden slot counting passes in a row (pass_slot 0: none). */
+  int pass_rule, pass_slot;
   /* The repetition rule in force: a position whose slots under rep_mask
   ** equal those of an earlier position of the game may not be reached
   ** (REP_FORBIDDEN; moves of rules with rep_except[rule] are exempt) or

@@ -381,6 +381,8 @@ static void declare_builtins(Resolver *r) {
   Span none = { 0, 0 };
   Symbol *m = resolve_declare(r, "mover", SYM_MOVER, none);
   if (m) m->type = mktype(TY_PLAYER, 1, p->chance ? p->chance : p->nplayers);
+  Symbol *roller = resolve_declare(r, "roller", SYM_ROLLER, none);
+  if (roller) roller->type = mktype(TY_PLAYER, 1, p->nplayers);
   resolve_declare_value(r, "none", mktype(TY_PLAYER, 0, 0), 0);
   if (p->chance) resolve_declare_value(r, "chance", mktype(TY_PLAYER, p->chance, p->chance), p->chance);
   resolve_declare_value(r, "nowhere", mktype(TY_CELL, -1, -1), -1);
@@ -512,7 +514,17 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         }
         register_named(r, n, SYM_MOVE, &r->moves, &nmoves);
         break;
-      case NODE_END: case NODE_NOMOVES: case NODE_EVAL: case NODE_START: {
+      case NODE_NOMOVES:
+        if (n->a) {   /* nomoves pass [block] */
+          Node *m = resolve_builtin_pass(r, n);
+          if (m && nmoves == PROG_MAX_RULES)
+            diag_error(d, n->a->span, "too many move rules (limit is %d, the built-in pass included)", PROG_MAX_RULES);
+          else if (m && register_named(r, m, SYM_MOVE, &r->moves, &nmoves))
+            p->pass_rule = nmoves - 1;
+          if (!n->c) break;
+        }
+        /* fall through */
+      case NODE_END: case NODE_EVAL: case NODE_START: {
         Node **slot = n->kind == NODE_END ? &r->end_decl
                     : n->kind == NODE_NOMOVES ? &r->nomoves_decl
                     : n->kind == NODE_START ? &r->start_decl : &r->eval_decl;
@@ -568,6 +580,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
     }
   }
   p->nrules = nmoves;
+  resolve_effect_outcomes(r);
   if (nmoves == 0) diag_error(d, zero, "the game declares no moves (add: move NAME(...) { ... })");
 
   /* Step 3. -D names must exist.  Out of memory, a parameter may have

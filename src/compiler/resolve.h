@@ -18,6 +18,8 @@ typedef enum SymKind {
   SYM_MOVE,      /* a move rule: index into p->rules */
   SYM_VALUE,     /* a built-in or player constant: value, type */
   SYM_MOVER,     /* the player to move */
+  SYM_ROLLER,    /* the player whose turn it is: the mover, or at a chance
+                 ** node the player chance hands the turn back to */
   SYM_BOARDDECL  /* the board */
 } SymKind;
 
@@ -78,5 +80,10 @@ Type resolve_type(Resolver *r, Node *t, int storable);
 /* Same kind of value (int and cell mix; enums must be the same one). */
 int type_compatible(Type a, Type b);
 const char *type_name(const Program *p, Type t, char *buf, size_t n);
+
+/* resolve_ending.c: the hidden slots of a game that a move may end, and
+** the built-in pass (`nomoves pass;`): its rule's declaration, or NULL. */
+void resolve_effect_outcomes(Resolver *r);
+Node *resolve_builtin_pass(Resolver *r, Node *decl);
 
 #endif

@@ -5,6 +5,7 @@
 #include "compiler/resolve.h"
 #include "compiler/builtins.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,22 @@ static int32_t fold_builtin(Resolver *r, Node *e, Type *t, int *ok) {
   }
   if (b->fold == FOLD_ABS) return fit32(r, e, a < 0 ? -(int64_t)a : a, ok);
   int32_t c = resolve_const(r, e->a->next, &tb, ok);
+  if (!*ok) return 0;
+  if (b->fold == FOLD_AT) {   /* at(x, y): a cell of the rect board */
+    char msg[96];
+    if (p->board != BOARD_RECT) return fail(r, e, ok, "at() needs a rect board (declared before it)");
+    if (ta.kind != TY_INT || tb.kind != TY_INT) return fail(r, e, ok, "at() takes a column and a row (integers)");
+    if (a < 0 || a >= p->width) {
+      snprintf(msg, sizeof msg, "column %d out of range 0..%d", a, p->width - 1);
+      return fail(r, e->a, ok, msg);
+    }
+    if (c < 0 || c >= p->height) {
+      snprintf(msg, sizeof msg, "row %d out of range 0..%d", c, p->height - 1);
+      return fail(r, e->a->next, ok, msg);
+    }
+    *t = mktype(TY_CELL, c * p->width + a, c * p->width + a);
+    return c * p->width + a;
+  }
   return b->fold == FOLD_MAX ? (a > c ? a : c) : (a < c ? a : c);
 }
 

@@ -26,7 +26,8 @@ typedef enum NodeKind {
                    ** op: 1 for a chance move; e: its weight or NULL */
   NODE_FUNC,       /* name; a: params; b: return type or NULL; c: body */
   NODE_END,        /* c: body */
-  NODE_NOMOVES,    /* c: body */
+  NODE_NOMOVES,    /* c: body (NULL: none); a: NODE_NAME "pass" for the
+                   ** built-in pass, or NULL */
   NODE_START,      /* c: body: sets up the start position */
   NODE_NATIVE,     /* name: engine; a: condition on the parameters or NULL */
   NODE_EVAL,       /* c: body */

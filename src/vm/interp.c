@@ -76,6 +76,14 @@ void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...) {
 /* State writes and the trail                                         */
 /* ------------------------------------------------------------------ */
 
+/* An outcome declared by a move's effect (vm->out) goes into the hidden
+** slots that make the new position terminal (vm_ended reads them). */
+static void vm_record_outcome(VM *vm, int pc) {
+  const Program *p = vm->p;
+  for (int i = 0; i < p->nplayers; i++) store_slot(vm, p->outcome_slot + 1 + i, vm->out.payoff[i], pc);
+  store_slot(vm, p->outcome_slot, 1, pc);
+}
+
 void vm_trail_grow(VM *vm, int pc) {
   int cap = vm->captrail ? vm->captrail * 2 : 1024;
   int32_t *t = realloc(vm->trail, (size_t)cap * 2 * sizeof *t);
@@ -372,8 +380,28 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(OPPOSITE) TOP() = (TOP() + 4) % DIR_COUNT; NEXT();
+      CASE(STEPN) {
+        /* n steps towards d (-n: the other way); -1 once off the board. */
+        int32_t n = POP(), d = POP(), c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        int64_t k = n;
+        if (k < 0) { k = -k; d = (d + 4) % DIR_COUNT; }
+        if (k > p->width + p->height) c = -1;
+        for (; k > 0 && c >= 0; k--) c = p->step[c * DIR_COUNT + d];
+        TOP() = c;
+        NEXT();
+      }
+      CASE(TURN) {
+        int32_t k = POP(), d = TOP();
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        TOP() = (int32_t)((((int64_t)d + k) % DIR_COUNT + DIR_COUNT) % DIR_COUNT);
+        NEXT();
+      }
       CASE(NEXTP) {
         int32_t pl = TOP();
+        if (p->chance && pl == p->chance)
+          FAIL("opponent() of the chance player (in a chance move, 'roller' is the player it rolls for)");
         if (pl < 1 || pl > p->nplayers) FAIL("opponent() of no player");
         TOP() = pl % p->nplayers + 1;
         NEXT();
@@ -419,24 +447,35 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
       }
       CASE(WIN) CASE(LOSE) {
         int32_t pl = POP();
-        if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
+        if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
+          FAIL("an outcome outside a move's effect and the end and nomoves blocks");
         if (pl < 1 || pl > p->nplayers) FAIL("'%s' needs a player, not none", op == OP_WIN ? "win" : "lose");
         memset(&vm->out, 0, sizeof vm->out);
         vm->out.payoff[pl - 1] = op == OP_WIN ? 1 : -1;
+        if (!vm->outcome_ok) vm_record_outcome(vm, op_pc);
         vm->ended = 1;
         return 0;
       }
       CASE(DRAW)
-        if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
+        if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
+          FAIL("an outcome outside a move's effect and the end and nomoves blocks");
         memset(&vm->out, 0, sizeof vm->out);
+        if (!vm->outcome_ok) vm_record_outcome(vm, op_pc);
         vm->ended = 1;
         return 0;
       CASE(SCORE) {
-        if (!vm->outcome_ok) FAIL("an outcome outside the end and nomoves blocks");
+        if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
+          FAIL("an outcome outside a move's effect and the end and nomoves blocks");
         int n = code[pc];
         memset(&vm->out, 0, sizeof vm->out);
         for (int i = 0; i < n; i++) vm->out.payoff[i] = sp[i - n];
         sp -= n;
+        if (!vm->outcome_ok) {
+          for (int i = 0; i < n; i++)
+            if (vm->out.payoff[i] < p->lo[p->outcome_slot + 1] || vm->out.payoff[i] > p->hi[p->outcome_slot + 1])
+              FAIL("a score of %d in a move's effect (the limit is %d)", (int)vm->out.payoff[i], (int)p->hi[p->outcome_slot + 1]);
+          vm_record_outcome(vm, op_pc);
+        }
         vm->ended = 1;
         return 0;
       }

@@ -115,6 +115,14 @@ static int vm_generate(Game *g, Move *buf) {
     vm->filtering = 0;
     n = kept;
   }
+  /* nomoves pass: a player without a move passes, until all have passed
+  ** in a row (then nobody moves: vm_no_moves gives the outcome). */
+  if (n == 0 && p->pass_slot && !(p->chance && vm->slots[0] == p->chance) &&
+      vm->slots[p->pass_slot] < p->nplayers) {
+    memset(&buf[0], 0, sizeof buf[0]);
+    buf[0].rule = (uint16_t)p->pass_rule;
+    n = 1;
+  }
   return n;
 }
 
@@ -152,6 +160,8 @@ static void vm_apply(Game *g, const Move *m) {
   if (p->chance && next == p->chance && (vm->chance_after || mover != p->chance))
     store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, at);
   store_slot(vm, 0, next, at);
+  if (p->pass_slot)   /* passes in a row: the built-in pass counts, any other move resets */
+    store_slot(vm, p->pass_slot, m->rule == p->pass_rule ? vm->slots[p->pass_slot] + 1 : 0, at);
   vm->writable = 0;
   if (vm->base.has_views) vm_views_observe(vm, mover, m);
   if (vm->rep_on && !rep_push(vm)) vm_fail(vm, at, 0, EXIT_LIMIT, "out of memory for the line of play");
@@ -182,6 +192,14 @@ static int run_outcome(VM *vm, int chunk, Outcome *out) {
 
 static int vm_ended(Game *g, Outcome *out) {
   VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  if (p->outcome_slot && vm->slots[p->outcome_slot]) {   /* a move ended the game */
+    if (out) {
+      memset(out, 0, sizeof *out);
+      for (int i = 0; i < p->nplayers; i++) out->payoff[i] = vm->slots[p->outcome_slot + 1 + i];
+    }
+    return 1;
+  }
   if (vm->p->rep_kind == REP_DRAW && vm->rep_on && rep_repeats(vm)) {
     if (out) memset(out, 0, sizeof *out);
     return 1;
@@ -195,6 +213,10 @@ static void vm_no_moves(Game *g, Outcome *out) {
   if (vm->p->chance && vm->slots[0] == vm->p->chance)
     vm_fail(vm, vm->p->chunks[vm->p->gen_chunk].start, 0, EXIT_RUNTIME,
             "the chance player has no legal move and the nomoves block gives no outcome");
+  if (vm->p->pass_slot) {   /* everyone passed: a draw unless the block said otherwise */
+    memset(out, 0, sizeof *out);
+    return;
+  }
   /* Normal play: the player who cannot move loses. */
   memset(out, 0, sizeof *out);
   out->payoff[vm->slots[0] - 1] = -1;
