@@ -21,7 +21,7 @@ out=$(gs $NS --pv)
 check "NS default: the intruder wins in 6 messages" "win 6" "$(field value "$out") $(field plies "$out")"
 check "NS default: --pv is Lowe's man-in-the-middle attack" "$LOWE" "$(field pv "$out")"
 check "NS default: the parameters are the attack setting" \
-  "Needham-Schroeder (fixed=false partner_i=true sessions=1 messages=3)" "$(field game "$out")"
+  "Needham-Schroeder (fixed=false partner_i=true sessions=1 messages=3 weak=false)" "$(field game "$out")"
 for solver in retro minimax; do
   check "NS default: $solver agrees (win in 6)" "win 6" "$(ns_value $solver)"
 done
@@ -67,6 +67,16 @@ check "NS fixed=1: after B's answer, the intruder's moves" "I->A:{Na,Na,I}pkA, I
 out=$(gs $NS -D fixed=1 --position "A->I:{Na,A}pkI, I(A)->B:{Na,A}pkB, B->A:{Na,Nb,B}pkA, I->A:{Na,Nb,B}pkA" 2>&1)
 check "NS fixed=1: forwarding B's answer to A is not a legal move" 1 \
   "$(printf '%s\n' "$out" | grep -c "illegal move 'I->A:{Na,Nb,B}pkA' at ply 4")"
+
+# --- A variant broken on purpose: A does not check its nonce in message 2 --
+out=$(gs $NS -D partner_i=0 -D weak=1 --pv)
+check "NS weak=1 partner_i=0: the intruder wins in 3 messages" "win 3" \
+  "$(field value "$out") $(field plies "$out")"
+check "NS weak=1: the pv feeds A its own nonce as B's" \
+  "A->B:{Na,A}pkB, I(B)->A:{Ni,Ni}pkA, A->B:{Ni}pkB" "$(field pv "$out")"
+check "NS weak=1 partner_i=0: retro agrees" "win 3" "$(ns_value retro -D partner_i=0 -D weak=1)"
+check "NS weak=1 fixed=1 sessions=2: the fix does not mend it (retro)" "win 3" \
+  "$(ns_value retro -D partner_i=0 -D weak=1 -D fixed=1 -D sessions=2 -D messages=6)"
 
 # --- Views: the intruder does not see inside other agents' encryptions ---
 out=$(gs $NS --position "A->I:{Na,A}pkI, I(A)->B:{Na,A}pkB" --info-state)
