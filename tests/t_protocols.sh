@@ -82,6 +82,13 @@ check "NS weak=1 fixed=1 sessions=2: the fix does not mend it (retro)" "win 3" \
 out=$(gs $NS --position "A->I:{Na,A}pkI, I(A)->B:{Na,A}pkB" --info-state)
 check "NS info-state: B's received nonce is hidden" 1 \
   "$(printf '%s\n' "$out" | grep -c 'b_na=\[?,?\]')"
+# The whole tree: every decision node is an information set of its own
+# (126 nodes, 42 of them ends, 84 information sets), which is why the
+# views cannot change the value.
+out=$(gs $NS --perft 12)
+check "NS whole tree: one information set per decision node" "126 42 84" \
+  "$(field nodes "$out") $(field games "$out") $(field infosets "$out")"
+unit "information states: $NS (keys and texts agree, undo restores)" "$BUILD/test_views" $NS
 # One player without chance: the views cannot change the value, so the
 # perfect-information solvers take the game (auto picks alphabeta).
 out=$(gs $NS --stats 2>&1)
