@@ -55,6 +55,17 @@ solve "connect4 4x4 (vm)" retro games/connect4.game -D width=4 -D height=4 --eng
 solve "tictactoe 4x4 k=3" alphabeta games/tictactoe.game -D m=4 -D n=4 -D k=3
 
 echo
+echo "== Protocols: Needham-Schroeder (games/needham-schroeder.game, docs/protocols.md)"
+printf '%-34s %-10s %-6s %6s %12s %8s %12s\n' "game" "solver" "value" "plies" "nodes" "seconds" "nodes/s"
+NS=games/needham-schroeder.game
+for solver in alphabeta retro; do
+  solve "NS attack (Lowe), 1 run, 3 msgs" $solver $NS
+  solve "NS attack, 2 runs, 6 msgs" $solver $NS -D sessions=2 -D messages=6
+  solve "NS only A,B, 2 runs, 6 msgs" $solver $NS -D partner_i=0 -D sessions=2 -D messages=6
+  solve "NS fixed, 2 runs, 6 msgs" $solver $NS -D fixed=1 -D sessions=2 -D messages=6
+done
+
+echo
 echo "== Go through the VM: perft and random playouts (games/go.game)"
 perft "go 5x5 depth 4 (vm)" games/go.game -D width=5 -D height=5 --perft 4
 out=$($GSOLVE games/go.game -D width=9 -D height=9 -D limit=400 --playouts 50 --seed 1)

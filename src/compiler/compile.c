@@ -266,6 +266,7 @@ static void check_notation(Compiler *c, Node *m, MoveRule *rule) {
   const char *f = m->d->name;
   for (const char *s = f; *s; s++) {
     if (*s != '{') continue;
+    if (s[1] == '{') { s++; continue; }   /* "{{" stands for a literal '{' */
     const char *e = strchr(s, '}');
     if (!e) { diag_error(c->d, m->d->span, "unclosed '{' in the notation"); return; }
     int found = 0;

@@ -104,15 +104,27 @@ static const char *quote_words(Game *g, Position *pos, int k, int nlegal,
   return buf;
 }
 
+/* The first comma of s that separates moves, or NULL: a comma inside
+** braces belongs to the move ({Na,A}pkB in games/needham-schroeder.game). */
+static const char *separator(const char *s) {
+  int depth = 0;
+  for (; *s; s++) {
+    if (*s == '{') depth++;
+    else if (*s == '}' && depth > 0) depth--;
+    else if (*s == ',' && depth == 0) return s;
+  }
+  return NULL;
+}
+
 /* Cuts pos->text into pieces: at commas if it has any, else at blanks. */
 static int split(Position *pos) {
-  int commas = strchr(pos->text, ',') != NULL;
+  int commas = separator(pos->text) != NULL;
   size_t max = strlen(pos->text) + 1;   /* pieces, at most */
   char *p = pos->text;
   if ((pos->tokens = malloc(max * sizeof *pos->tokens)) == NULL) return -1;
   if (commas) {
     for (;;) {
-      char *c = strchr(p, ',');
+      char *c = (char *)separator(p);
       if (c != NULL) *c = '\0';
       pos->tokens[pos->ntokens++] = normalize(p);
       if (c == NULL) break;
@@ -131,7 +143,7 @@ static int split(Position *pos) {
 }
 
 int position_play(Game *g, const char *text, Position *pos, FILE *err) {
-  int commas = strchr(text, ',') != NULL;
+  int commas = separator(text) != NULL;
   char buf[NOTATION_MAX];
   Outcome o;
   int k = 0;

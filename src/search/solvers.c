@@ -65,7 +65,10 @@ unsigned solver_needs(Game *g, const SolveOptions *o) {
   if (g->has_chance) n |= NEEDS_CHANCE;
   if (g->has_rewards) n |= NEEDS_PAYOFFS;
   if (g->has_history) n |= NEEDS_HISTORY;
-  if (g->has_views) n |= NEEDS_VIEWS;
+  /* One player and no chance: the line of play is the player's own moves,
+  ** which he recalls, so each information state is a single position and
+  ** the views cannot change the value: every solver takes the game. */
+  if (g->has_views && !(g->nplayers == 1 && !g->has_chance)) n |= NEEDS_VIEWS;
   if (g->vt->solve && (g->vt->features & ENGINE_SOLVES)) n |= NEEDS_ENGINE;
   if (o->db) n |= NEEDS_DB;
   return n;

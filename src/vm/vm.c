@@ -342,6 +342,7 @@ static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
     }
   } else {
     for (const char *s = r->notation; *s; s++) {
+      if (s[0] == '{' && s[1] == '{') { PUT(s, 1); s++; continue; }   /* "{{": a literal '{' */
       const char *e = *s == '{' ? strchr(s, '}') : NULL;
       if (!e) { PUT(s, 1); continue; }
       for (int i = 0; i < r->nargs; i++) {
