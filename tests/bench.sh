@@ -185,7 +185,7 @@ echo "== Halali 9x9 (games/halali.game): random playouts through the VM, and the
 out=$($GSOLVE games/halali.game --playouts 200 --seed 1)
 printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "halali 9x9 random playouts (vm)" \
   "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
-  "$(field seconds "$out")" "$(field playouts/s "$out")"
+  "$(field seconds "$out")" "$(rate "$(field playouts "$out")" "$(field seconds "$out")")"
 echo "  random play: wins $(field wins "$out"); mean points $(field payoffs "$out")"
 # Information-set MCTS at level 1 (50 iterations a move: the level that
 # keeps the 400 games within a few minutes on 2 cores) against a random
