@@ -64,6 +64,17 @@ gs games/kuhn.game --solver ismcts >/dev/null 2>"$hl_tmp/err"
 check "ismcts: refuses a game with views (exit 2)" "2 gsolve: error: the ismcts solver does not handle hidden information (views): use --solver cfr" \
   "$? $(cat "$hl_tmp/err")"
 check "ismcts: never chosen by auto" alphabeta "$(field solver "$(gs games/dice.game)")"
+gs games/dice.game --solver ismcts >/dev/null 2>"$hl_tmp/err"
+check "ismcts: no move to choose where chance is to move (exit 2)" \
+  "2 gsolve: error: chance is to move: there is no move to choose" "$? $(cat "$hl_tmp/err")"
+# Cross-checked with alpha-beta on tic-tac-toe: the one winning move, and
+# after a1 b2 c3 (O to move) one of the four drawing edges, not a corner.
+for pos in "a1 a2 b1 b2|500" "a1 b2 c3|3000"; do
+  best=$(field best "$(gs games/tictactoe.game --position "${pos%|*}" --solver ismcts --iterations "${pos#*|}")")
+  exact=$(field best "$(gs games/tictactoe.game --position "${pos%|*}")")
+  check "ismcts: tic-tac-toe after ${pos%|*}, a move alpha-beta finds best ($exact)" yes \
+    "$(printf '%s\n' "$exact" | tr -d ' ' | tr ',' '\n' | grep -qx "$best" && echo yes || echo "no: $best")"
+done
 
 # --- Play in a terminal, through tmux --------------------------------------------
 if ! command -v tmux >/dev/null 2>&1; then
