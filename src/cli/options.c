@@ -414,7 +414,7 @@ static const OptionSpec option_table[] = {
     "stones of the book's deepest positions (4)", set_book_depth, 0 },
 
   { "--level", "N|perfect", SEC_PLAY, M(MODE_PLAY) | M(MODE_GTP), PLAY_ONLY,
-    "search depth, or an exact solve (default 4)", set_play, 0 },
+    "search depth (ISMCTS: 25*2^N iterations), or an exact solve (default 4)", set_play, 0 },
   { "--first", "human|computer", SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "who moves first",
     set_play, 0 },
   { "--self-play", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer plays both sides",
