@@ -191,8 +191,8 @@ echo "  random play: wins $(field wins "$out"); mean points $(field payoffs "$ou
 # keeps the 400 games within a few minutes on 2 cores) against a random
 # player and a one-ply greedy one (the move that takes the most points),
 # 200 games each, seats alternating; the two matches run side by side.
-# The score counts a draw as half a win; the interval is the 95% normal
-# approximation over the 200 games.
+# The score counts a draw as half a win; the interval is Wilson's 95% score
+# interval over the 200 games.
 BUILD=${BUILD:-build}
 "$BUILD/match" games/halali.game ismcts random 200 1 1 >"$BUILD/bench_halali_random.txt" &
 hl_pid=$!

@@ -10,8 +10,8 @@
 ** most at once, less what it pays the others; ties at random).  The
 ** players change seats every game, chance draws from the match's own
 ** generator, and the report gives A's wins, draws and losses, its score
-** (a draw half a win) with a 95% confidence interval (normal
-** approximation over the games' scores), the mean payoffs of A and B and
+** (a draw half a win) with a 95% confidence interval (Wilson's score
+** interval), the mean payoffs of A and B and
 ** the time taken.  Two-player games only.
 */
 #include <math.h>
@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
   Game *g = vm_new(p, &st);
   if (g == NULL || g->nplayers != 2) { fprintf(stderr, "match: a two-player game, please\n"); return 3; }
   long won = 0, drawn = 0, lost = 0, plies = 0;
-  double score_sum = 0, score_sq = 0, pay[2] = { 0, 0 };
+  double score_sum = 0, pay[2] = { 0, 0 };
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (long k = 0; k < games; k++) {
@@ -139,20 +139,24 @@ int main(int argc, char **argv) {
     lost += a < b;
     drawn += a == b;
     score_sum += s;
-    score_sq += s * s;
     pay[0] += (double)a;
     pay[1] += (double)b;
     plies += depth;
     while (depth-- > 0) game_undo(g);
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
-  double n = (double)games, mean = score_sum / n;
-  double sd = games > 1 ? sqrt((score_sq - n * mean * mean) / (n - 1)) : 0;
-  double half = 1.96 * sd / sqrt(n);
-  printf("%s (level %d) vs %s: %ld games, %ld won, %ld drawn, %ld lost; score %.1f%% "
+  /* The Wilson score interval of the score (a draw half a win): unlike
+  ** the plain normal one it stays inside 0..1 and is not empty at 100%. */
+  double n = (double)games, mean = score_sum / n, z = 1.96;
+  double centre = (mean + z * z / (2 * n)) / (1 + z * z / n);
+  double half = z * sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n);
+  char who[64];
+  if (kinds[0] == P_ISMCTS) snprintf(who, sizeof who, "%s (level %d)", argv[2], level);
+  else snprintf(who, sizeof who, "%s", argv[2]);
+  printf("%s vs %s: %ld games, %ld won, %ld drawn, %ld lost; score %.1f%% "
          "(95%% CI %.1f%%..%.1f%%); mean points %.1f to %.1f; %.1f plies a game; %.1f s\n",
-         argv[2], level, argv[3], games, won, drawn, lost, 100 * mean,
-         100 * fmax(0, mean - half), 100 * fmin(1, mean + half), pay[0] / n, pay[1] / n,
+         who, argv[3], games, won, drawn, lost, 100 * mean,
+         100 * (centre - half), 100 * (centre + half), pay[0] / n, pay[1] / n,
          (double)plies / n,
          (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
   game_free(g);
