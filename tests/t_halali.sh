@@ -34,6 +34,18 @@ check "halali: no move straight back to the square of the previous turn" 77 \
 out=$(gs $H --position "turn a1" --perft 1)
 check "halali: chance shows one of the 12 kinds" 12 "$(field "perft 1" "$out")"
 
+# The exits: after the last tile is up (a self-play game of 196 plies,
+# tests/data/halali/final-phase.pos, Blue to move), Blue's pieces that can
+# leave.  By hand from the board: the fox on a5 stands on the west exit;
+# i5 and e9 are blocked by a conifer and a duck; the fox on e6 meets a
+# hunter going north and a conifer going south; the beaver on g5 is not on
+# an exit.  So one: a5 out.
+out=$(gs $H --position "$(cat tests/data/halali/final-phase.pos)" --solver ismcts --iterations 1 --all-moves)
+check "halali: the exits after the last tile (a5 out only)" "a5 out" \
+  "$(printf '%s\n' "$out" | sed -n 's/^\([a-i][1-9] out\) .*/\1/p' | tr '\n' ' ' | sed 's/ $//')"
+check "halali: the final phase has no face-down tile" "" \
+  "$(printf '%s\n' "$out" | grep '^turn ')"
+
 # --- Random playouts: every game ends, the points add up -----------------------
 out=$(gs $H --playouts 20 --seed 1)
 check "halali: 20 random playouts end" 20 "$(field playouts "$out")"
