@@ -145,6 +145,10 @@ $(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h $(BUILD)/libgsolve.
 $(BUILD)/test_views: tests/unit/test_views.c tests/unit/gametest.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
+# Games between computer players, for make bench (tests/bench.sh).
+$(BUILD)/match: tests/unit/match.c $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
+
 $(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
@@ -195,7 +199,7 @@ man: gsolve
 opcode-table:
 	python3 tests/gen_opcode_table.py --update docs/language.md
 
-bench: gsolve $(MPI_BIN)
+bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
 	sh tests/bench_mpi.sh

@@ -190,3 +190,26 @@ cfrbench "leduc" plus 1e-3 games/leduc.game
 cfrbench "leduc" vanilla 1e-2 games/leduc.game
 cfrbench "kuhn" plus 1e-5 games/kuhn.game
 cfrbench "hexapawn 3x4" plus 1e-3 games/hexapawn.game -D width=3 -D height=4 --solver cfr
+
+echo
+echo "== Halali 9x9 (games/halali.game): random playouts through the VM, and the computer's play"
+out=$($GSOLVE games/halali.game --playouts 200 --seed 1)
+printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "halali 9x9 random playouts (vm)" \
+  "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
+  "$(field seconds "$out")" "$(rate "$(field playouts "$out")" "$(field seconds "$out")")"
+echo "  random play: wins $(field wins "$out"); mean points $(field payoffs "$out")"
+# Information-set MCTS at level 1 (50 iterations a move: the level that
+# keeps the 400 games within a few minutes on 2 cores) against a random
+# player and a one-ply greedy one (the move that takes the most points),
+# 200 games each, seats alternating; the two matches run side by side.
+# The score counts a draw as half a win; the interval is Wilson's 95% score
+# interval over the 200 games.
+BUILD=${BUILD:-build}
+"$BUILD/match" games/halali.game ismcts random 200 1 1 >"$BUILD/bench_halali_random.txt" &
+hl_pid=$!
+"$BUILD/match" games/halali.game ismcts greedy 200 1 2 >"$BUILD/bench_halali_greedy.txt"
+wait $hl_pid
+sed 's/^/  /' "$BUILD/bench_halali_random.txt" "$BUILD/bench_halali_greedy.txt"
+# The reference: greedy against random, to show greedy is no straw man.
+"$BUILD/match" games/halali.game greedy random 200 1 3 | sed 's/^/  /'
+rm -f "$BUILD/bench_halali_random.txt" "$BUILD/bench_halali_greedy.txt"

@@ -34,6 +34,7 @@
 
 #include "search/alphabeta.h"
 #include "search/cfrsolve.h"
+#include "search/ismcts.h"
 #include "search/strategy.h"
 #include "game/boardview.h"
 #include "search/expectimax.h"
@@ -96,6 +97,8 @@ typedef struct Play {
   Strategy strategy;        /* --play-strategy FILE */
   CfrSolver cfr;            /* games with views: CFR from the start of play */
   int cfr_ready;
+  int large;                /* 1: chance or payoffs, too many positions to
+                            ** solve (the probe ran out): ISMCTS plays */
 } Play;
 
 /* ---- options ------------------------------------------------------- */
@@ -420,11 +423,30 @@ static int viewer(const Play *p) {
   return -1;
 }
 
-/* The position as the person may see it. */
+/* What each player was paid in this game so far, into base. */
+static void paid_so_far(const Play *p, int64_t *base) {
+  for (int i = 0; i < GAME_MAX_PLAYERS; i++) base[i] = 0;
+  for (int m = 0; m < p->nplayed; m++)
+    for (int i = 0; i < p->g->nplayers; i++) base[i] += p->paid[(size_t)m * GAME_MAX_PLAYERS + i];
+}
+
+/* The position as the person may see it, and the points of a game that
+** pays per move. */
 static void draw_position(Play *p) {
   int v = viewer(p);
   if (v >= 0) p->g->vt->print_view(p->g, v, p->out);
   else boardview_print(p->g, &p->style, p->out);
+  if (p->g->has_rewards) {
+    int64_t base[GAME_MAX_PLAYERS];
+    paid_so_far(p, base);
+    fputs("points:", p->out);
+    for (int i = 0; i < p->g->nplayers; i++) {
+      fputs(i ? ", " : " ", p->out);
+      put_player(p, i);
+      fprintf(p->out, " %" PRId64, base[i]);
+    }
+    fputc('\n', p->out);
+  }
 }
 
 /* Games the computer solves on expected values. */
@@ -491,6 +513,29 @@ static int computer_move_expected(Play *p) {
   put_player(p, r->mover);
   fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r->moves[i], buf, sizeof buf), seconds);
   game_apply(p->g, &r->moves[i]);
+  return record(p, 0);
+}
+
+/* ---- large games with chance: information-set MCTS ---------------- */
+
+static int think_ismcts(Play *p, IsmctsResult *r) {
+  int64_t base[GAME_MAX_PLAYERS];
+  paid_so_far(p, base);
+  return play_mcts_think(p->g, p->o->level, random_next(&p->rng), base, r);
+}
+
+static int computer_move_ismcts(Play *p) {
+  char buf[256];
+  IsmctsResult r;
+  double t0 = now();
+  int st = think_ismcts(p, &r);
+  if (st != EXIT_OK || r.best < 0) return st;
+  if (p->o->show_evals) play_mcts_show(p->g, &r, p->out);
+  put_player(p, r.mover);
+  fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r.moves[r.best], buf, sizeof buf),
+          now() - t0);
+  game_apply(p->g, &r.moves[r.best]);
+  ismcts_result_free(&r);
   return record(p, 0);
 }
 
@@ -605,6 +650,7 @@ static int computer_move(Play *p, int n) {
   char buf[256];
   double t0 = now(), seconds;
   if (strategic_game(p)) return computer_move_strategy(p, n);
+  if (p->large > 0) return computer_move_ismcts(p);
   if (expected_game(p->g)) return computer_move_expected(p);
   int st = think(p, p->o->show_evals), k, i;
   if (st != EXIT_OK) return st;
@@ -647,6 +693,14 @@ static void hint(Play *p, int n) {
       fprintf(p->out, "%s %s %.3f", i ? "," : "", move_name(p->g, &p->legal[i], buf, sizeof buf),
               p->prob[i]);
     fputc('\n', p->out);
+    return;
+  }
+  if (p->large > 0) {
+    IsmctsResult ir;
+    if (think_ismcts(p, &ir) != EXIT_OK || ir.best < 0) return;
+    fprintf(p->out, "hint: %s (ismcts: chance to win %.3f)\n",
+            move_name(p->g, &ir.moves[ir.best], buf, sizeof buf), ir.value[ir.best]);
+    ismcts_result_free(&ir);
     return;
   }
   if (expected_game(p->g)) {
@@ -837,6 +891,9 @@ static void introduce(Play *p, int n) {
   else if (strategic_game(p))
     fprintf(p->out, "; level %d (a CFR+ strategy to exploitability %g)", p->o->level,
             level_target(p));
+  else if (p->large > 0)
+    fprintf(p->out, "; level %d (information-set MCTS, %" PRIu64 " iterations a move)",
+            play_mcts_level(p->o->level), ismcts_level_iterations(play_mcts_level(p->o->level)));
   else if (p->o->level == PLAY_PERFECT) fputs("; level perfect (exact solve)", p->out);
   else fprintf(p->out, "; level %d (searches %d plies)", p->o->level, p->o->level);
   fprintf(p->out, "; seed %" PRIu64 "\n", p->seed);
@@ -849,6 +906,14 @@ static void introduce(Play *p, int n) {
 static int play_game(Play *p) {
   int draw = 1, st;
   if ((st = keep_state(p)) != EXIT_OK) return st;
+  /* Chance or payoffs on more positions than the probe walks: too large
+  ** to solve on expected values; information-set MCTS plays. */
+  if (expected_game(p->g) && !strategic_game(p)) {
+    uint64_t seen;
+    int c = cycle_probe(p->g, CYCLE_PROBE_POSITIONS, &seen);
+    p->cyclic = c == CYCLE_FOUND ? 1 : c == CYCLE_NONE ? -1 : 0;
+    p->large = c == CYCLE_UNKNOWN;
+  }
   introduce(p, legal_moves(p));
   /* The computer's strategy comes from the whole game, solved before a
   ** move is made: later, the position would give away what it hides. */

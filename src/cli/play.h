@@ -43,4 +43,13 @@ int play_set_option(PlayOptions *o, const char *name, const char *val);
 int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
              const PlayOptions *o, FILE *in, FILE *out);
 
+/* play_mcts.c: information-set MCTS for the mover at --level's budget
+** (25 * 2^level iterations; perfect: the most), judged by the payoffs
+** `base` paid so far; what --show-evals prints of it. */
+struct IsmctsResult;
+int play_mcts_level(int level);
+int play_mcts_think(Game *g, int level, uint64_t seed, const int64_t *base,
+                    struct IsmctsResult *r);
+void play_mcts_show(Game *g, const struct IsmctsResult *r, FILE *out);
+
 #endif

@@ -128,9 +128,14 @@ static void report_text(const Run *r) {
     const Playouts *pl = &r->playouts;
     printf("playouts: %" PRIu64 "\nmoves: %" PRIu64 " (%.1f a game)\nwins:", pl->games,
            pl->moves, pl->games ? (double)pl->moves / (double)pl->games : 0.0);
+    double games = pl->games ? (double)pl->games : 1.0;
     for (int i = 0; i < r->g->nplayers; i++)
-      printf("%s %s %" PRIu64, i ? "," : "", r->g->player_names[i], pl->wins[i]);
-    printf("\ndraws: %" PRIu64 "\nseconds: %.3f\nplayouts/s: %.0f\nengine: %s\n", pl->draws,
+      printf("%s %s %" PRIu64 " (%.1f%%)", i ? "," : "", r->g->player_names[i], pl->wins[i],
+             100.0 * (double)pl->wins[i] / games);
+    printf("\npayoffs:");
+    for (int i = 0; i < r->g->nplayers; i++)
+      printf("%s %s %.2f", i ? "," : "", r->g->player_names[i], (double)pl->payoff[i] / games);
+    printf(" (mean)\ndraws: %" PRIu64 "\nseconds: %.3f\nplayouts/s: %.0f\nengine: %s\n", pl->draws,
            r->seconds, r->seconds > 0 ? (double)pl->games / r->seconds : 0.0, r->g->engine);
     break;
   }
@@ -253,6 +258,11 @@ static void report_json(const Run *r) {
     json_end_array(&w);
     json_key(&w, "draws");
     json_uint(&w, r->playouts.draws);
+    json_key(&w, "mean_payoffs");
+    json_begin_array(&w);
+    for (i = 0; i < r->g->nplayers; i++)
+      json_double(&w, r->playouts.games ? (double)r->playouts.payoff[i] / (double)r->playouts.games : 0.0);
+    json_end_array(&w);
     json_end_object(&w);
   } else {
     json_null(&w);

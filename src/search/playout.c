@@ -84,6 +84,7 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playout
       int64_t a = o.payoff[i] + paid[i], b = o.payoff[best] + paid[best];
       if (a > b) { best = i; tie = 0; } else if (a == b) tie = 1;
     }
+    for (int i = 0; i < g->nplayers; i++) out->payoff[i] += o.payoff[i] + paid[i];
     if (g->nplayers == 1) { if (o.payoff[0] + paid[0] > 0) out->wins[0]++; else out->draws++; }
     else if (tie) out->draws++;
     else out->wins[best]++;

@@ -16,6 +16,8 @@ typedef struct Playouts {
   uint64_t moves;         /* moves played in them */
   uint64_t wins[GAME_MAX_PLAYERS];   /* games each player ended ahead */
   uint64_t draws;         /* games no player ended ahead */
+  int64_t payoff[GAME_MAX_PLAYERS];  /* each player's payoffs, summed over
+                                     ** the games (outcome and `pay`s) */
 } Playouts;
 
 /* SplitMix64: the next number of a fast, well-mixed sequence from any

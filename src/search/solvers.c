@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "search/cycle.h"
 #include "search/db.h"
+#include "search/ismcts.h"
 #include "search/minimax.h"
 #include "search/solvers.h"
 #include "util/diag.h"
@@ -26,26 +27,30 @@ static int run_expectimax(SolveJob *j);
 static int run_engine(SolveJob *j);
 static int run_valueiter(SolveJob *j);
 static int run_cfr(SolveJob *j);
+static int run_ismcts(SolveJob *j);
 
 #define NEEDS_ALL (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY)
 
 /* In the order auto prefers them among those that fit (solver_choose). */
 const SolverInfo solver_table[] = {
   { "alphabeta", NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
-    "negamax alpha-beta with a transposition table (Star1 with chance)", run_alphabeta },
-  { "minimax", NEEDS_HISTORY, 0, "plain minimax, the reference", run_minimax },
+    "negamax alpha-beta with a transposition table (Star1 with chance)", run_alphabeta, 0 },
+  { "minimax", NEEDS_HISTORY, 0, "plain minimax, the reference", run_minimax, 0 },
   { "retro", NEEDS_ALL, 0,
-    "retrograde analysis of every reachable position (cycles, --db FILE)", run_retro },
+    "retrograde analysis of every reachable position (cycles, --db FILE)", run_retro, 0 },
   { "expectimax", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
-    "expected values: chance, per-move payoffs, max^n for n players", run_expectimax },
+    "expected values: chance, per-move payoffs, max^n for n players", run_expectimax, 0 },
   { "value-iteration", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS, 0,
-    "expected values of games whose positions repeat (Pig): value iteration", run_valueiter },
+    "expected values of games whose positions repeat (Pig): value iteration", run_valueiter, 0 },
   { "native", NEEDS_ALL | NEEDS_ENGINE, NEEDS_ENGINE,
-    "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine },
-  { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db },
+    "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine, 0 },
+  { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db, 0 },
   { "cfr", NEEDS_ALL | NEEDS_VIEWS, 0,
-    "counterfactual regret minimisation (CFR+ or vanilla): hidden information", run_cfr },
-  { NULL, 0, 0, NULL, NULL }
+    "counterfactual regret minimisation (CFR+ or vanilla): hidden information", run_cfr, 0 },
+  { "ismcts", NEEDS_ALL, 0,
+    "information-set Monte Carlo tree search: a move for games too large to solve",
+    run_ismcts, 1 },
+  { NULL, 0, 0, NULL, NULL, 0 }
 };
 
 const SolverInfo *solver_find(const char *name) {
@@ -56,7 +61,7 @@ const SolverInfo *solver_find(const char *name) {
 }
 
 const char *solver_names(void) {
-  return "auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native, db or cfr";
+  return "auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native, db, cfr or ismcts";
 }
 
 unsigned solver_needs(Game *g, const SolveOptions *o) {
@@ -116,6 +121,7 @@ static void accepting(unsigned needs, char *buf, size_t n) {
     /* CFR takes any finite game, but is the answer to hidden information
     ** only: on others it finds slowly what the other solvers find. */
     if ((s->accepts & NEEDS_VIEWS) && !(needs & NEEDS_VIEWS)) continue;
+    if (s->approximate) continue;    /* a move, not a value: never the alternative */
     if ((s->accepts & needs) == needs && !(s->requires & ~needs)) names[k++] = s->name;
   }
   size_t len = (size_t)snprintf(buf, n, "use --solver ");
@@ -158,7 +164,7 @@ int solver_choose(SolveJob *j) {
   if (o->solver && strcmp(o->solver, "auto") != 0) {
     if ((s = solver_find(o->solver)) == NULL)
       return usage(j, "unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                   "value-iteration, native, db or cfr)", o->solver);
+                   "value-iteration, native, db, cfr or ismcts)", o->solver);
     /* retro with --db builds the database; the others read it. */
     if (s != solver_find("retro") && s != solver_find("db") && o->db)
       return usage(j, "--db FILE is read by the db solver and written by retro, not by %s",
@@ -225,14 +231,15 @@ static int check_options(SolveJob *j) {
   if (o->epsilon > 0 && !vi)
     return usage(j, "--epsilon is the stopping rule of the value-iteration solver, not of %s",
                  name);
-  if (o->seed_set && !(vi && o->pv))
+  int ismcts = strcmp(name, "ismcts") == 0;
+  if (o->seed_set && !(vi && o->pv) && !ismcts)
     return usage(j, "%s", "--seed goes with gsolve play FILE, --playouts N, or --pv of the "
                  "value-iteration solver");
   if (o->depth && !ab)
     return usage(j, "%s", "--depth is a search of the alphabeta solver "
                  "(with --solve or --all-moves) or the depth of --tree-dot");
   int cfr = strcmp(name, "cfr") == 0;
-  const char *cfr_flag = o->iterations_set ? "--iterations" : o->exploitability > 0
+  const char *cfr_flag = o->iterations_set && !ismcts ? "--iterations" : o->exploitability > 0
                        ? "--exploitability" : o->cfr_vanilla ? "--cfr-variant" : o->strategy
                        ? "--strategy" : NULL;
   if (cfr_flag && !cfr) {
@@ -405,6 +412,34 @@ static int run_retro(SolveJob *j) {
 }
 
 /* Counterfactual regret minimisation (cfrsolve.c), and --strategy FILE. */
+/* Information-set MCTS: the root's moves by the search's estimates; the
+** move it would play is the only `best`.  --iterations N is its budget
+** (default: play's level 4), --seed S its generator. */
+static int run_ismcts(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  IsmctsOptions io;
+  IsmctsResult ir;
+  ExpResult *r = &j->exp.result;
+  int st = expected_begin(j);
+  if (st != EXIT_OK || (st = exp_root_begin(&j->exp)) != EXIT_OK || r->terminal) return st;
+  ismcts_defaults(&io);
+  if (o->iterations_set) io.iterations = o->iterations;
+  if (o->seed_set) io.seed = o->seed;
+  if ((st = ismcts_search(j->g, &io, &ir, j->err)) != EXIT_OK) return st;
+  r->deterministic = 0;
+  for (int i = 0; i < r->nmoves && i < ir.nmoves; i++) {
+    for (int p = 0; p < j->g->nplayers; p++) r->values[i].pay[p] = ir.gain[i][p];
+    r->values[i].plies = EXP_ENDLESS;
+    r->best[i] = i == ir.best;
+  }
+  r->nbest = ir.best >= 0;
+  if (ir.best >= 0) r->value = r->values[ir.best];
+  j->exp.nodes = ir.nodes;
+  j->exp.path_len = 0;
+  ismcts_result_free(&ir);
+  return EXIT_OK;
+}
+
 static int run_cfr(SolveJob *j) {
   const SolveOptions *o = j->o;
   CfrSolver *s = &j->cfr;

@@ -103,6 +103,8 @@ struct SolverInfo {
   unsigned requires;        /* NEEDS_ENGINE, NEEDS_DB: what it cannot run without */
   const char *summary;      /* one line for --help and docs */
   int (*run)(SolveJob *j);  /* solves the engine's current position */
+  int approximate;          /* estimates a move to play (ismcts): never
+                            ** chosen by auto nor offered instead */
 };
 
 /* The table, NULL-terminated, and a row by name (NULL if none). */
