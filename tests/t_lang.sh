@@ -91,7 +91,7 @@ check "claims: play prints the passes" "2" \
 # --- 4. rays, at() in constants -------------------------------------
 check "rays: a queen on a1 sees 6 cells past b2; at(3, 3) is the constant 15" "615" \
   "$(field score "$(gs tests/files/lang_rays.game)")"
-check "step(c, d, n) and turn(d, k): all seven cases right" "1111111" \
+check "step(c, d, n) and clockwise(d, k): all seven cases right" "1111111" \
   "$(field score "$(gs tests/files/lang_dirs.game)")"
 # Othello's flips are rays: perft against the published counts of 4x4
 # Othello is not at hand, so the rays are checked against step() loops:

@@ -36,7 +36,7 @@ static const Builtin builtins[] = {
     .result = TY_CELL, .kind = BUILTIN_OP, .op = OP_STEPN, .rect = 1 },
   { .name = "step", .nargs = 2, .arg = { BARG_CELL, BARG_DIR }, .what = { "a cell", "a direction" },
     .result = TY_CELL, .kind = BUILTIN_OP, .op = OP_STEP, .rect = 1 },
-  { .name = "turn", .nargs = 2, .arg = { BARG_DIR, BARG_INT }, .what = { "a direction", "eighths of a turn" },
+  { .name = "clockwise", .nargs = 2, .arg = { BARG_DIR, BARG_INT }, .what = { "a direction", "eighths of a turn" },
     .result = TY_DIR, .kind = BUILTIN_OP, .op = OP_TURN },
   { .name = "line", .nargs = 3, .arg = { BARG_BOARD_ARRAY, BARG_CELL, BARG_DIR },
     .what = { "", "a cell", "a direction" }, .result = TY_INT, .kind = BUILTIN_OP, .op = OP_LINE,
