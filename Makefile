@@ -128,14 +128,14 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(filter-out $(MPI_SRC),$(wildcard src/search/*.c)) \
-            src/game/position.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
+            src/game/position.c src/game/trap.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
             src/util/units.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
 # CFR and the tree expansion on poker engines written in C (tests/unit/test_cfr.c).
 CFR_UNIT_SRC := tests/unit/test_cfr.c src/search/gametree.c src/search/cfr.c src/search/walk.c \
-                src/search/progress.c src/util/diag.c src/util/stop.c src/util/units.c
+                src/search/progress.c src/game/trap.c src/util/diag.c src/util/stop.c src/util/units.c
 $(BUILD)/test_cfr: $(CFR_UNIT_SRC) $(wildcard src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(CFR_UNIT_SRC) $(LDLIBS)
 

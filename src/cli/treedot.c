@@ -12,7 +12,6 @@
 ** to the file, or through Graphviz's `dot` to an image.
 */
 #include <errno.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -48,6 +47,9 @@ typedef struct Tree {
   uint64_t *hashes;
   int path_cap;
   int *stack;             /* Step 3's nodes to write, one per node */
+  int depth, prune;       /* what treedot_write was asked for */
+  const char *path;
+  TreeDotStats *stats;
 } Tree;
 
 static char *print_text(Game *g) {
@@ -370,11 +372,17 @@ static int draw(Tree *t, int prune, const char *path, TreeDotStats *stats) {
   return EXIT_OK;
 }
 
+/* Builds the tree and writes it: run under a trap (treedot_write). */
+static int build_and_draw(void *arg) {
+  Tree *t = arg;
+  int st = build(t, t->depth);
+  return st == EXIT_OK ? draw(t, t->prune, t->path, t->stats) : st;
+}
+
 int treedot_write(Game *g, int depth, int prune, const char *path,
                   TreeDotStats *stats, FILE *err) {
-  jmp_buf trap, *outer = g->trap;
   Tree *t;
-  int st;
+  int st = EXIT_OK;
   memset(stats, 0, sizeof *stats);
   if (g->nplayers < 1 || g->nplayers > 2)
     return diag_fail(err, EXIT_USAGE, "--tree-dot needs a game of one or two players "
@@ -383,20 +391,17 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
   if (g->has_chance || g->has_rewards)
     return diag_fail(err, EXIT_USAGE, "--tree-dot draws games without %s",
                      g->has_chance ? "chance moves" : "per-move payoffs");
-  /* On the heap, so that a rule failing at run time (a longjmp to the
-  ** trap below) leaves it intact to free. */
+  /* On the heap, so that a rule failing at run time (a longjmp out of
+  ** build_and_draw) leaves it intact to free. */
   if ((t = calloc(1, sizeof *t)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
   t->g = g;
   t->err = err;
+  t->depth = depth;
+  t->prune = prune;
+  t->path = path;
+  t->stats = stats;
   walk_init(&t->walk, g);
-  g->trap = &trap;
-  if (setjmp(trap) == 0) {
-    st = build(t, depth);
-    if (st == EXIT_OK) st = draw(t, prune, path, stats);
-  } else {
-    st = g->error_status;
-  }
-  g->trap = outer;
+  if (game_call_trapped(g, build_and_draw, t, &st)) st = g->error_status;
   for (int i = 0; i < t->n; i++) {
     free(t->nodes[i].move);
     free(t->nodes[i].board);

@@ -5,7 +5,6 @@
 ** line is a back edge: a cycle.  A move to a position seen before but
 ** off the line is a transposition, not a cycle, and is not walked again.
 */
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game/movestack.h"
@@ -22,13 +21,18 @@ typedef struct ProbeFrame {
 /* What the walk allocates, on the heap: a rule failing at run time
 ** longjmps out of the walk (cycle_probe's trap), and it is freed then. */
 typedef struct Probe {
+  Game *g;
+  uint64_t budget;       /* positions the walk may visit */
   KeySet set;
   MoveStack ms;
   ProbeFrame *stack;
   unsigned char *on_line;
 } Probe;
 
-static int walk(Game *g, Probe *p, uint64_t budget) {
+static int walk(void *arg) {
+  Probe *p = arg;
+  Game *g = p->g;
+  uint64_t budget = p->budget;
   size_t depth = 0, stack_cap = 0, line_cap = 0;
   int verdict = CYCLE_NONE;
   uint32_t idx;
@@ -93,22 +97,18 @@ done:
 }
 
 int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
-  jmp_buf trap, *outer = g->trap;
   Probe *p = calloc(1, sizeof *p);
-  int verdict;
+  int verdict = CYCLE_UNKNOWN, failed;
   if (p == NULL) return CYCLE_UNKNOWN;
-  g->trap = &trap;
-  verdict = setjmp(trap) == 0 ? walk(g, p, budget) : -1;
-  g->trap = outer;
+  p->g = g;
+  p->budget = budget;
+  failed = game_call_trapped(g, walk, p, &verdict);
   *positions = p->set.n;
   free(p->set.hash); free(p->set.slot); free(p->set.keys);
   free(p->stack);
   free(p->on_line);
   movestack_free(&p->ms);
   free(p);
-  if (verdict < 0) {             /* a rule failed: on to the caller's trap */
-    if (outer) longjmp(*outer, 1);
-    exit(g->error_status);
-  }
+  if (failed) game_reraise(g);   /* a rule failed: on to the caller's trap */
   return verdict;
 }
