@@ -367,7 +367,7 @@ Value ab_search(Ab *a, int top, Value alpha, Value beta) {
   Search *s = a->s;
   Game *g = a->g;
   Tt *tt = a->tt;
-  size_t path0 = s->path_len, ms0 = s->ms.top;
+  size_t path0 = s->path.len, ms0 = s->ms.top;
   int ply = top;
   SearchFrame *f;
   Outcome o;

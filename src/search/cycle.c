@@ -1,7 +1,7 @@
 /*
 ** cycle.c -- the cycle probe (cycle.h): an iterative DFS over positions
 ** keyed by their state bytes, each position's "on the current line" flag
-** beside its index in a KeySet (retro.h).  A move to a position on the
+** beside its index in a KeySet (keyset.h).  A move to a position on the
 ** line is a back edge: a cycle.  A move to a position seen before but
 ** off the line is a transposition, not a cycle, and is not walked again.
 */
@@ -9,7 +9,7 @@
 #include <string.h>
 #include "game/movestack.h"
 #include "search/cycle.h"
-#include "search/retro.h"
+#include "search/keyset.h"
 #include "util/stop.h"
 
 typedef struct ProbeFrame {
@@ -38,7 +38,7 @@ static int walk(void *arg) {
   uint32_t idx;
   Outcome o;
   p->set.key_bytes = g->state_bytes;
-  if (retro_key_add(&p->set, game_state(g), &idx) < 0) { verdict = CYCLE_UNKNOWN; goto done; }
+  if (keyset_add(&p->set, game_state(g), &idx) < 0) { verdict = CYCLE_UNKNOWN; goto done; }
   for (;;) {
     /* Step 1. A new position (idx): a leaf, or a frame with its moves. */
     int n = 0;
@@ -79,7 +79,7 @@ static int walk(void *arg) {
         continue;
       }
       game_apply(g, &p->ms.moves[f->mbase + (size_t)f->i++]);
-      int fresh = retro_key_add(&p->set, game_state(g), &idx);
+      int fresh = keyset_add(&p->set, game_state(g), &idx);
       if (fresh < 0 || stop_requested || p->set.n > budget) { verdict = CYCLE_UNKNOWN; break; }
       if (fresh) break;            /* walk into it (Step 1) */
       if (idx < line_cap && p->on_line[idx]) { verdict = CYCLE_FOUND; break; }
@@ -104,7 +104,7 @@ int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
   p->budget = budget;
   failed = game_call_trapped(g, walk, p, &verdict);
   *positions = p->set.n;
-  free(p->set.hash); free(p->set.slot); free(p->set.keys);
+  keyset_free(&p->set);
   free(p->stack);
   free(p->on_line);
   movestack_free(&p->ms);
