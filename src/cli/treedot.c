@@ -394,12 +394,8 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
   /* On the heap, so that a rule failing at run time (a longjmp out of
   ** build_and_draw) leaves it intact to free. */
   if ((t = calloc(1, sizeof *t)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
-  t->g = g;
-  t->err = err;
-  t->depth = depth;
-  t->prune = prune;
-  t->path = path;
-  t->stats = stats;
+  *t = (Tree){ .g = g, .err = err, .depth = depth, .prune = prune, .path = path,
+               .stats = stats };
   walk_init(&t->walk, g);
   if (game_call_trapped(g, build_and_draw, t, &st)) st = g->error_status;
   for (int i = 0; i < t->n; i++) {

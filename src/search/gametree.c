@@ -493,10 +493,7 @@ int gametree_build(GameTree *t, Game *g, size_t memory_limit, Progress *progress
   t->nplayers = g->nplayers;
   t->positional = g->vt->infostate == NULL;
   t->memory_limit = memory_limit;
-  x->t = t;
-  x->g = g;
-  x->err = err;
-  x->progress = progress;
+  *x = (Expansion){ .t = t, .g = g, .err = err, .progress = progress };
   walk_init(&x->walk, g);
   /* Keys of positions include the earlier positions under a repetition
   ** rule. */
