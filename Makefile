@@ -41,7 +41,7 @@ help:
 	@echo "make install    gsolve, its man page and the games under PREFIX (/usr/local), DESTDIR"
 	@echo "make uninstall  remove what make install put there (same PREFIX, DESTDIR)"
 	@echo "make opcode-table  docs/language.md's instruction table from src/compiler/opcodes.def"
-	@echo "make man        docs/gsolve.1: an entry for each option of the table it lacks"
+	@echo "make man        docs/gsolve.1: its option entries made to agree with the options table"
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
