@@ -198,8 +198,10 @@ SETTER(set_position) {
 }
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
-    return usage_error("unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                       "native, db or cfr)", val);
+{
+    fprintf(stderr, "gsolve: error: unknown solver '%s' (%s)\n", val, solver_names());
+    return EXIT_USAGE;
+  }
   o->solve.solver = val;
   return EXIT_OK;
 }
