@@ -19,6 +19,7 @@
 
 #include "gsolve.h"
 #include "cli/treedot.h"
+#include "game/boardview.h"
 #include "search/value.h"
 #include "search/walk.h"
 #include "util/diag.h"
@@ -52,19 +53,6 @@ typedef struct Tree {
   TreeDotStats *stats;
 } Tree;
 
-static char *print_text(Game *g) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&text, &len);
-  if (m == NULL) return NULL;
-  game_print(g, m);
-  if (fclose(m) != 0) {
-    free(text);
-    return NULL;
-  }
-  return text;
-}
-
 /* A new node for the engine's current position; its index, or -1. */
 static int add_node(Tree *t, int parent, const Move *m, int ply) {
   TreeNode *nd;
@@ -89,7 +77,7 @@ static int add_node(Tree *t, int parent, const Move *m, int ply) {
     buf[sizeof buf - 1] = '\0';
     if ((nd->move = strdup(buf)) == NULL) return -1;
   }
-  if ((nd->board = print_text(t->g)) == NULL) {
+  if ((nd->board = boardview_text(t->g)) == NULL) {
     free(nd->move);
     return -1;
   }

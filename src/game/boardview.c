@@ -186,18 +186,23 @@ static void put_lines(const BoardStyle *st, int has_board, char **lines, int fro
 /* The engine's drawing of the current position cut into lines (*lines
 ** point into *text, both to be freed); the number of lines, -1 when out
 ** of memory. */
-static int drawing_lines(Game *g, char **text, char ***lines) {
+char *boardview_text(Game *g) {
+  char *text = NULL;
   size_t len = 0;
-  int n = 0, cap = 0;
-  FILE *m = open_memstream(text, &len);
-  *lines = NULL;
-  if (m == NULL) return -1;
+  FILE *m = open_memstream(&text, &len);
+  if (m == NULL) return NULL;
   game_print(g, m);
-  if (fclose(m) != 0 || *text == NULL) {
-    free(*text);
-    *text = NULL;
-    return -1;
+  if (fclose(m) != 0) {
+    free(text);
+    return NULL;
   }
+  return text;
+}
+
+static int drawing_lines(Game *g, char **text, char ***lines) {
+  int n = 0, cap = 0;
+  *lines = NULL;
+  if ((*text = boardview_text(g)) == NULL) return -1;
   for (char *p = *text; *p != '\0';) {
     char *nl = strchr(p, '\n');
     if (n == cap) {

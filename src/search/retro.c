@@ -124,22 +124,25 @@ size_t retro_bytes_per_position(const Retro *r) {
 /* Step 1: the move graph                                             */
 /* ------------------------------------------------------------------ */
 
-/* Per-class arrays grow with the class set. */
-static int grow_class_arrays(Retro *r, size_t n) {
+int retro_grow_classes(Retro *r, size_t n) {
   static const size_t sizes[] = { 1, 1, 4, 4, 1, 1, 4 };
   void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
                       (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded,
                       (void **)&r->score };
+  if (n <= r->class_cap) return 0;
+  size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
+  while (cap < n) cap *= 2;
   for (int i = 0; i < 7; i++) {
-    void *p = realloc(*arrays[i], n * sizes[i]);
+    void *p = realloc(*arrays[i], cap * sizes[i]);
     if (!p) return -1;
     *arrays[i] = p;
   }
   if (r->vector) {
-    ExpValue *v = realloc(r->vec, n * sizeof *v);
+    ExpValue *v = realloc(r->vec, cap * sizeof *v);
     if (!v) return -1;
     r->vec = v;
   }
+  r->class_cap = cap;
   return 0;
 }
 
@@ -159,11 +162,7 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   if (a && r->progress && (set->n & 0xfff) == 0)
     progress_note(r->progress, r->label, NULL, r->states.n,
                   "positions", -1);
-  if (set->n > r->class_cap) {
-    size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
-    if (grow_class_arrays(r, cap) < 0) return -1;
-    r->class_cap = cap;
-  }
+  if (retro_grow_classes(r, set->n) < 0) return -1;
   if (*cls + 1 > r->nclass) {
     /* First sight of this stored position. */
     r->nclass = *cls + 1;

@@ -74,6 +74,10 @@ enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
 void retro_init(Retro *r, Game *g, int base_ply, FILE *err);
 void retro_free(Retro *r);
 
+/* Room in the per-class arrays (value, mover, dist, ...) for n stored
+** positions, by doubling; 0, or -1 when out of memory. */
+int retro_grow_classes(Retro *r, size_t n);
+
 /* Enumerates and labels every position reachable from the engine's
 ** current position, then fills s->result (root value, every root move's
 ** exact value, the optimal moves) as the other solvers do.  Returns

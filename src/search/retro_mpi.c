@@ -247,27 +247,9 @@ static size_t rank_memory(void) {
   return total;
 }
 
-static int grow_classes(size_t n) {
-  Retro *r = D.r;
-  if (n <= r->class_cap) return 0;
-  size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
-  while (cap < n) cap *= 2;
-  static const size_t sizes[] = { 1, 1, 4, 4, 1, 1, 4 };
-  void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
-                      (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded,
-                      (void **)&r->score };
-  for (int i = 0; i < 7; i++) {
-    void *p = realloc(*arrays[i], cap * sizes[i]);
-    if (!p) return -1;
-    *arrays[i] = p;
-  }
-  r->class_cap = cap;
-  return 0;
-}
-
 static int new_class(uint32_t c) {
   Retro *r = D.r;
-  if (grow_classes((size_t)c + 1) < 0) return -1;
+  if (retro_grow_classes(D.r, (size_t)c + 1) < 0) return -1;
   r->value[c] = RETRO_UNKNOWN;
   r->mover[c] = 0;
   r->dist[c] = 0;
