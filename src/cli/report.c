@@ -10,23 +10,15 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "search/value.h"
+#include "util/file.h"
 #include "util/json.h"
 
 /* ---- reporting ---------------------------------------------------- */
 
 /* The parameters as text ("heaps=1,3,5,7"), or NULL. */
-char *params_text(const Program *p) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (f == NULL) return NULL;
-  gs_write_params_text(p, f);
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
-}
+static void write_params(void *p, FILE *f) { gs_write_params_text(p, f); }
+
+char *params_text(const Program *p) { return file_text_of(write_params, (void *)p); }
 
 char *move_text(Game *g, const Move *m, char *buf, size_t size) {
   buf[0] = '\0';

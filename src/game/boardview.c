@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "game/boardview.h"
+#include "util/file.h"
 
 #define MAX_COLS BOARDVIEW_MAX_COLS
 #define MAX_RULED_ROWS 5         /* taller boards: no rules between rows,
@@ -186,18 +187,9 @@ static void put_lines(const BoardStyle *st, int has_board, char **lines, int fro
 /* The engine's drawing of the current position cut into lines (*lines
 ** point into *text, both to be freed); the number of lines, -1 when out
 ** of memory. */
-char *boardview_text(Game *g) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&text, &len);
-  if (m == NULL) return NULL;
-  game_print(g, m);
-  if (fclose(m) != 0) {
-    free(text);
-    return NULL;
-  }
-  return text;
-}
+static void print_game(void *g, FILE *f) { game_print(g, f); }
+
+char *boardview_text(Game *g) { return file_text_of(print_game, g); }
 
 static int drawing_lines(Game *g, char **text, char ***lines) {
   int n = 0, cap = 0;
