@@ -41,7 +41,7 @@ help:
 	@echo "make install    gsolve, its man page and the games under PREFIX (/usr/local), DESTDIR"
 	@echo "make uninstall  remove what make install put there (same PREFIX, DESTDIR)"
 	@echo "make opcode-table  docs/language.md's instruction table from src/compiler/opcodes.def"
-	@echo "make man        docs/gsolve.1: an entry for each option of the table it lacks"
+	@echo "make man        docs/gsolve.1: its option entries made to agree with the options table"
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
@@ -128,14 +128,14 @@ demo: gsolve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
 UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(filter-out $(MPI_SRC),$(wildcard src/search/*.c)) \
-            src/game/position.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
+            src/game/position.c src/game/trap.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
             src/util/units.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
 # CFR and the tree expansion on poker engines written in C (tests/unit/test_cfr.c).
 CFR_UNIT_SRC := tests/unit/test_cfr.c src/search/gametree.c src/search/cfr.c src/search/walk.c \
-                src/search/progress.c src/util/diag.c src/util/stop.c src/util/units.c
+                src/search/progress.c src/game/trap.c src/util/diag.c src/util/stop.c src/util/units.c
 $(BUILD)/test_cfr: $(CFR_UNIT_SRC) $(wildcard src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(CFR_UNIT_SRC) $(LDLIBS)
 

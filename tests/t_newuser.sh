@@ -61,28 +61,36 @@ if command -v script >/dev/null 2>&1; then
     "$(printf '%s\n' "$nu_out" | grep -m1 -cE "^solving: [0-9.]+[kMG]? positions, [0-9.]+[kMG]?/s, [0-9.]+ (ms|s); score in -21\.\.\+21")"
   check "tty: the stop's message on a line of its own" 1 \
     "$(printf '%s\n' "$nu_out" | grep -cE '^gsolve: error: time limit of 2 seconds reached')"
-  nu_out=$(nu_tty "$GSOLVE $C4 -D width=5 -D height=4 --count --time-limit 2")
-  check "tty: --count shows its progress" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^counting: [0-9.]+[kMG]? positions, [0-9.]+[kMG]?/s, ')"
-  nu_out=$(nu_tty "$GSOLVE $C4 --perft 11 --time-limit 2")
-  check "tty: --perft shows its progress and an estimate" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^perft: [0-9.]+[kMG]? nodes, .*; [0-9]+% done(, about .* left)? *$')"
+  # nu_tty_shows WHAT REGEX COMMAND: the command on a terminal shows a
+  # progress line that matches.
+  nu_tty_shows() {
+    nu_what=$1 nu_re=$2
+    shift 2
+    check "tty: $nu_what" 1 "$(nu_tty "$*" | grep -m1 -cE "$nu_re")"
+  }
+  nu_tty_shows "--count shows its progress" \
+    '^counting: [0-9.]+[kMG]? positions, [0-9.]+[kMG]?/s, ' \
+    "$GSOLVE $C4 -D width=5 -D height=4 --count --time-limit 2"
+  nu_tty_shows "--perft shows its progress and an estimate" \
+    '^perft: [0-9.]+[kMG]? nodes, .*; [0-9]+% done(, about .* left)? *$' \
+    "$GSOLVE $C4 --perft 11 --time-limit 2"
   printf -- '- 1\n' >"$nu_tmp/empty76.txt"
-  nu_out=$(nu_tty "$GSOLVE $C4 --test-set $nu_tmp/empty76.txt --time-limit 2")
-  check "tty: a test set shows its line and the solver's progress" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE "^test set: .*; line 1 of 1: score in -21\.\.\+21")"
-  nu_out=$(nu_tty "$GSOLVE $C4 -D width=5 -D height=4 --engine vm --solver retro --time-limit 2")
-  check "tty: retrograde analysis shows its progress" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^retrograde analysis, enumerating: [0-9.]+[kMG]? positions')"
-  nu_out=$(nu_tty "$GSOLVE $C4 --make-book $nu_tmp/x.book --book-depth 6 --time-limit 2")
-  check "tty: --make-book shows its progress" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^making the book: [0-9.]+[kMG]? positions, .*; [0-9]+ stones')"
-  nu_out=$(nu_tty "$GSOLVE games/tictactoe.game -D m=4 -D n=4 --playouts 100000000 --time-limit 2")
-  check "tty: --playouts shows its progress and an estimate" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^playouts: [0-9.]+[kMG]? games, .*; [0-9]+% done(, about .* left)? *$')"
-  nu_out=$(echo quit | nu_tty "$GSOLVE play $C4 --first computer --level perfect --ascii --time-limit 2")
-  check "tty: play, the computer's exact solve shows its progress" 1 \
-    "$(printf '%s\n' "$nu_out" | grep -m1 -cE '^thinking: [0-9.]+[kMG]? positions, .*; score in -21\.\.\+21')"
+  nu_tty_shows "a test set shows its line and the solver's progress" \
+    '^test set: .*; line 1 of 1: score in -21\.\.\+21' \
+    "$GSOLVE $C4 --test-set $nu_tmp/empty76.txt --time-limit 2"
+  nu_tty_shows "retrograde analysis shows its progress" \
+    '^retrograde analysis, enumerating: [0-9.]+[kMG]? positions' \
+    "$GSOLVE $C4 -D width=5 -D height=4 --engine vm --solver retro --time-limit 2"
+  nu_tty_shows "--make-book shows its progress" \
+    '^making the book: [0-9.]+[kMG]? positions, .*; [0-9]+ stones' \
+    "$GSOLVE $C4 --make-book $nu_tmp/x.book --book-depth 6 --time-limit 2"
+  nu_tty_shows "--playouts shows its progress and an estimate" \
+    '^playouts: [0-9.]+[kMG]? games, .*; [0-9]+% done(, about .* left)? *$' \
+    "$GSOLVE games/tictactoe.game -D m=4 -D n=4 --playouts 100000000 --time-limit 2"
+  echo quit >"$nu_tmp/quit"      # (a redirection, not a pipe: check counts in this shell)
+  nu_tty_shows "play, the computer's exact solve shows its progress" \
+    '^thinking: [0-9.]+[kMG]? positions, .*; score in -21\.\.\+21' \
+    "$GSOLVE play $C4 --first computer --level perfect --ascii --time-limit 2" <"$nu_tmp/quit"
   # A short solve shows nothing even on a terminal.
   check "tty: nothing for a solve under a second" "" \
     "$(nu_tty "$GSOLVE games/nim.game --quiet >/dev/null" | tr -d '\n')"

@@ -9,7 +9,6 @@
 ** still be freed afterwards.
 */
 #include <errno.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,7 +75,8 @@ static int run_solve(Run *r) {
 
 /* Plays the position, runs the mode and reports.  Runtime errors in the
 ** engine longjmp out of here. */
-static int run(Run *r) {
+static int run(void *arg) {
+  Run *r = arg;
   const Options *o = r->opt;
   Game *g = r->g;
   int st;
@@ -139,14 +139,8 @@ static int run(Run *r) {
 /* Runs with a trap installed: a runtime error in a rule lands back here
 ** with the engine's status; r (on the heap) still holds what to free. */
 static int run_trapped(Run *r) {
-  jmp_buf trap;
-  int st;
-  r->g->trap = &trap;
-  if (setjmp(trap) == 0)
-    st = run(r);
-  else
-    st = r->g->error_status;
-  r->g->trap = NULL;
+  int st = EXIT_OK;
+  if (game_call_trapped(r->g, run, r, &st)) st = r->g->error_status;
   return st;
 }
 

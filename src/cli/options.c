@@ -65,6 +65,27 @@ static int parse_int(const char *s, long lo, long hi, long *out) {
   return 0;
 }
 
+/* Parses a decimal number; 0 on success. */
+static int parse_double(const char *s, double *out) {
+  char *end;
+  errno = 0;
+  *out = strtod(s, &end);
+  return errno != 0 || end == s || *end != '\0' ? -1 : 0;
+}
+
+/* VAL, the argument of SPEC, as a whole number from LO to HI into *out;
+** else the error "NAME needs WHAT, not 'VAL'", WHAT a format of LO and
+** HI ("a number of plies from %ld to %ld"; "from %ld" alone where HI is
+** only a guard). */
+static int int_arg(const char *name, const char *val, long lo, long hi, const char *what,
+                   long *out) {
+  if (parse_int(val, lo, hi, out) == 0) return EXIT_OK;
+  fprintf(stderr, "gsolve: error: %s needs ", name);
+  fprintf(stderr, what, lo, hi);
+  fprintf(stderr, ", not '%s'\n", val);
+  return EXIT_USAGE;
+}
+
 static int set_mode(Options *o, Mode m, const char *flag) {
   if (o->mode != MODE_NONE && o->mode != m) {
     fprintf(stderr, "gsolve: error: %s and %s cannot be combined (one mode "
@@ -111,6 +132,15 @@ static int add_define(Options *o, const char *text) {
 
 #define SETTER(fn) static int fn(Options *o, const OptionSpec *spec, const char *val)
 
+/* An option whose argument is a whole number that it stores in FIELD. */
+#define INT_SETTER(fn, field, lo, hi, what) \
+  SETTER(fn) { \
+    long n; \
+    int st = int_arg(spec->name, val, lo, hi, what, &n); \
+    if (st == EXIT_OK) o->field = n; \
+    return st; \
+  }
+
 static int print_help(void);
 static int print_help_options(void);
 
@@ -135,18 +165,15 @@ SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
 SETTER(set_info_state) { return set_mode(o, MODE_INFOSTATE, spec->name); }
 SETTER(set_perft) {
   long n;
-  if (parse_int(val, 0, GAME_MAX_PLY, &n) != 0) {
-    fprintf(stderr, "gsolve: error: --perft needs a number of plies from "
-            "0 to %d, not '%s'\n", GAME_MAX_PLY, val);
-    return EXIT_USAGE;
-  }
+  int st = int_arg(spec->name, val, 0, GAME_MAX_PLY, "a number of plies from %ld to %ld", &n);
+  if (st != EXIT_OK) return st;
   o->perft_depth = (int)n;
   return set_mode(o, MODE_PERFT, spec->name);
 }
 SETTER(set_playouts) {
   long n;
-  if (parse_int(val, 1, 1000000000L, &n) != 0)
-    return usage_error("--playouts needs a number of games from 1, not '%s'", val);
+  int st = int_arg(spec->name, val, 1, 1000000000L, "a number of games from %ld", &n);
+  if (st != EXIT_OK) return st;
   o->playouts = n;
   return set_mode(o, MODE_PLAYOUTS, spec->name);
 }
@@ -162,51 +189,34 @@ SETTER(set_make_book) {
   o->make_book = val;
   return set_mode(o, MODE_MAKEBOOK, spec->name);
 }
-SETTER(set_depth) {
-  long n;
-  if (parse_int(val, 1, AB_MAX_DEPTH, &n) != 0) {
-    fprintf(stderr, "gsolve: error: --depth needs a number of plies from "
-            "1 to %d, not '%s'\n", AB_MAX_DEPTH, val);
-    return EXIT_USAGE;
-  }
-  o->solve.depth = (int)n;
-  return EXIT_OK;
-}
-SETTER(set_time_limit) {
-  long n;
-  if (parse_int(val, 1, STOP_MAX_SECONDS, &n) != 0) {
-    fprintf(stderr, "gsolve: error: --time-limit needs a number of seconds from "
-            "1 to %d, not '%s'\n", STOP_MAX_SECONDS, val);
-    return EXIT_USAGE;
-  }
-  o->time_limit = (unsigned)n;
-  return EXIT_OK;
-}
+INT_SETTER(set_depth, solve.depth, 1, AB_MAX_DEPTH, "a number of plies from %ld to %ld")
+INT_SETTER(set_time_limit, time_limit, 1, STOP_MAX_SECONDS,
+           "a number of seconds from %ld to %ld")
 SETTER(set_position) {
   o->position = val;
   return EXIT_OK;
 }
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
-    return usage_error("unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                       "native, db or cfr)", val);
+{
+    fprintf(stderr, "gsolve: error: unknown solver '%s' (%s)\n", val, solver_names());
+    return EXIT_USAGE;
+  }
   o->solve.solver = val;
   return EXIT_OK;
 }
 SETTER(set_iterations) {
   long n;
-  if (parse_int(val, 0, (long)CFR_MAX_ITERATIONS, &n) != 0)
-    return usage_error("--iterations needs a number of iterations from 0 to 1000000000, "
-                       "not '%s'", val);
+  int st = int_arg(spec->name, val, 0, (long)CFR_MAX_ITERATIONS,
+                   "a number of iterations from %ld to %ld", &n);
+  if (st != EXIT_OK) return st;
   o->solve.iterations = (uint64_t)n;
   o->solve.iterations_set = 1;
   return EXIT_OK;
 }
 SETTER(set_exploitability) {
-  char *end;
-  errno = 0;
-  double e = strtod(val, &end);
-  if (errno != 0 || end == val || *end != '\0' || !(e > 0) || e > 1e300)
+  double e;
+  if (parse_double(val, &e) != 0 || !(e > 0) || e > 1e300)
     return usage_error("--exploitability needs a number above 0, not '%s'", val);
   o->solve.exploitability = e;
   return EXIT_OK;
@@ -225,21 +235,10 @@ SETTER(set_play_strategy) {
   o->play.strategy = val;
   return EXIT_OK;
 }
-SETTER(set_tt_size) {
-  long n;
-  if (parse_int(val, 0, (long)TT_MAX_MIB, &n) != 0) {
-    fprintf(stderr, "gsolve: error: --tt-size needs a size in MiB from "
-            "0 to %zu, not '%s'\n", TT_MAX_MIB, val);
-    return EXIT_USAGE;
-  }
-  o->solve.tt_mib = (size_t)n;
-  return EXIT_OK;
-}
+INT_SETTER(set_tt_size, solve.tt_mib, 0, (long)TT_MAX_MIB, "a size in MiB from %ld to %ld")
 SETTER(set_epsilon) {
-  char *end;
-  errno = 0;
-  double e = strtod(val, &end);
-  if (errno != 0 || end == val || *end != '\0' || !(e > 0) || e >= 1)
+  double e;
+  if (parse_double(val, &e) != 0 || !(e > 0) || e >= 1)
     return usage_error("--epsilon needs a number above 0 and below 1, not '%s'", val);
   o->solve.epsilon = e;
   return EXIT_OK;
@@ -255,24 +254,12 @@ SETTER(set_db) {
   o->solve.db = val;
   return EXIT_OK;
 }
-SETTER(set_limit) {
-  long n;
-  if (parse_int(val, 1, 1000000000L, &n) != 0)
-    return usage_error("--limit needs a number of lines from 1, not '%s'", val);
-  o->limit = n;
-  return EXIT_OK;
-}
+INT_SETTER(set_limit, limit, 1, 1000000000L, "a number of lines from %ld")
 SETTER(set_score_only) {
   o->solve.score_only = strcmp(spec->name, "--score-only") == 0 ? 1 : -1;
   return EXIT_OK;
 }
-SETTER(set_threads) {
-  long n;
-  if (parse_int(val, 1, 64, &n) != 0)
-    return usage_error("--threads needs a number from 1 to 64, not '%s'", val);
-  o->solve.engine.threads = (int)n;
-  return EXIT_OK;
-}
+INT_SETTER(set_threads, solve.engine.threads, 1, 64, "a number from %ld to %ld")
 SETTER(set_without) {
   /* A comma-separated list, checked by the engine's solver. */
   o->solve.engine.without = val;
@@ -282,32 +269,12 @@ SETTER(set_book) {
   o->solve.engine.book = val;
   return EXIT_OK;
 }
-SETTER(set_book_depth) {
-  long n;
-  if (parse_int(val, 0, 63, &n) != 0)
-    return usage_error("--book-depth needs a number of stones from 0 to 63, not '%s'", val);
-  o->book_depth = (int)n;
-  return EXIT_OK;
-}
-SETTER(set_max_positions) {
-  long n;
-  if (parse_int(val, 1, 4000000000L, &n) != 0)
-    return usage_error("--max-positions needs a number from 1 to 4000000000, not '%s'", val);
-  o->solve.max_positions = (uint64_t)n;
-  return EXIT_OK;
-}
-SETTER(set_memory) {
-  long n;
-  if (parse_int(val, 1, (long)TT_MAX_MIB, &n) != 0)
-    return usage_error("--memory needs a size in MiB from 1 to 1048576, not '%s'", val);
-  o->solve.memory_mib = (size_t)n;
-  return EXIT_OK;
-}
+INT_SETTER(set_book_depth, book_depth, 0, 63, "a number of stones from %ld to %ld")
+INT_SETTER(set_max_positions, solve.max_positions, 1, 4000000000L, "a number from %ld to %ld")
+INT_SETTER(set_memory, solve.memory_mib, 1, (long)TT_MAX_MIB, "a size in MiB from %ld to %ld")
 SETTER(set_move_time) {
-  char *end;
-  errno = 0;
-  double t = strtod(val, &end);
-  if (errno != 0 || end == val || *end != '\0' || !(t > 0) || t > 86400)
+  double t;
+  if (parse_double(val, &t) != 0 || !(t > 0) || t > 86400)
     return usage_error("--move-time needs a number of seconds above 0 and at most 86400, "
                        "not '%s'", val);
   o->move_time = t;

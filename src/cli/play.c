@@ -25,7 +25,6 @@
 ** serves, and the same code plays from a pipe or a file.
 */
 #include <inttypes.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -903,7 +902,8 @@ static void introduce(Play *p, int n) {
 }
 
 /* The game loop: draw, then the computer or the person moves. */
-static int play_game(Play *p) {
+static int play_game(void *arg) {
+  Play *p = arg;
   int draw = 1, st;
   if ((st = keep_state(p)) != EXIT_OK) return st;
   /* Chance or payoffs on more positions than the probe walks: too large
@@ -953,9 +953,8 @@ static int play_game(Play *p) {
 
 int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
              const PlayOptions *o, FILE *in, FILE *out) {
-  jmp_buf trap, *outer = g->trap;
   Play *p;
-  int st;
+  int st = EXIT_OK;
   if ((p = calloc(1, sizeof *p)) == NULL) return out_of_memory();
   p->g = g;
   p->o = o;
@@ -993,13 +992,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
     p->human[i] = !o->self_play && (g->nplayers == 1 ? !o->computer_first
                                     : i == (o->computer_first ? 1 : 0));
   /* A rule failing at run time lands here; what play made is freed. */
-  g->trap = &trap;
-  if (setjmp(trap) == 0) {
-    st = play_game(p);
-  } else {
-    st = g->error_status;
-  }
-  g->trap = outer;
+  if (game_call_trapped(g, play_game, p, &st)) st = g->error_status;
   fflush(out);
   search_free(&p->search);
   exp_free(&p->exp);

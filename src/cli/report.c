@@ -10,23 +10,15 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "search/value.h"
+#include "util/file.h"
 #include "util/json.h"
 
 /* ---- reporting ---------------------------------------------------- */
 
 /* The parameters as text ("heaps=1,3,5,7"), or NULL. */
-char *params_text(const Program *p) {
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  if (f == NULL) return NULL;
-  gs_write_params_text(p, f);
-  if (fclose(f) != 0) {
-    free(buf);
-    return NULL;
-  }
-  return buf;
-}
+static void write_params(void *p, FILE *f) { gs_write_params_text(p, f); }
+
+char *params_text(const Program *p) { return file_text_of(write_params, (void *)p); }
 
 char *move_text(Game *g, const Move *m, char *buf, size_t size) {
   buf[0] = '\0';
@@ -154,6 +146,34 @@ static void report_text(const Run *r) {
   }
 }
 
+/* A field that is null where the run did not compute it. */
+static void json_uint_if(JsonWriter *w, const char *key, int present, uint64_t v) {
+  json_key(w, key);
+  if (present) json_uint(w, v);
+  else json_null(w);
+}
+
+/* Fields no run of this kind computes: each null. */
+static void json_nulls(JsonWriter *w, const char *const *keys, int n) {
+  for (int i = 0; i < n; i++) {
+    json_key(w, keys[i]);
+    json_null(w);
+  }
+}
+
+/* The run's "nodes", "seconds", "solver" (null without one) and "engine". */
+static void json_run_fields(JsonWriter *w, const Run *r, uint64_t nodes, const char *solver) {
+  json_key(w, "nodes");
+  json_uint(w, nodes);
+  json_key(w, "seconds");
+  json_double(w, r->seconds);
+  json_key(w, "solver");
+  if (solver) json_string(w, solver);
+  else json_null(w);
+  json_key(w, "engine");
+  json_string(w, r->g->engine);
+}
+
 /* The fields every JSON report starts with: the game, its parameters,
 ** the position and the player to move (an object is left open). */
 void report_json_head(JsonWriter *w, const Run *r) {
@@ -208,20 +228,8 @@ static void report_json(const Run *r) {
     json_null(&w);
   }
 
-  json_key(&w, "nodes");
-  json_uint(&w, nodes);
-  json_key(&w, "seconds");
-  json_double(&w, r->seconds);
-  json_key(&w, "solver");
-  if (mode == MODE_SOLVE)
-    json_string(&w, solver_report_name(&r->job));
-  else
-    json_null(&w);
-  json_key(&w, "engine");
-  json_string(&w, r->g->engine);
-  json_key(&w, "perft");
-  if (mode == MODE_PERFT) json_uint(&w, r->perft.count);
-  else json_null(&w);
+  json_run_fields(&w, r, nodes, mode == MODE_SOLVE ? solver_report_name(&r->job) : NULL);
+  json_uint_if(&w, "perft", mode == MODE_PERFT, r->perft.count);
   json_key(&w, "depth");
   if (mode == MODE_PERFT) json_int(&w, r->opt->perft_depth);
   else if (mode == MODE_SOLVE && r->opt->solve.depth) json_int(&w, r->opt->solve.depth);
@@ -230,21 +238,11 @@ static void report_json(const Run *r) {
   if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
   else if (mode == MODE_SOLVE && reports_positions(r)) json_uint(&w, r->job.retro.positions);
   else json_null(&w);
-  json_key(&w, "stored");
-  if (mode == MODE_SOLVE && reports_positions(r)) json_uint(&w, r->job.retro.stored);
-  else json_null(&w);
-  json_key(&w, "terminal");
-  if (mode == MODE_COUNT) json_uint(&w, r->count.terminal);
-  else json_null(&w);
-  json_key(&w, "canonical");
-  if (mode == MODE_COUNT && r->count.canonical) json_uint(&w, r->count.canonical);
-  else json_null(&w);
-  json_key(&w, "games");
-  if (mode == MODE_PERFT) json_uint(&w, r->perft.games);
-  else json_null(&w);
-  json_key(&w, "boards");
-  if (mode == MODE_COUNT && r->count.boards) json_uint(&w, r->count.boards);
-  else json_null(&w);
+  json_uint_if(&w, "stored", mode == MODE_SOLVE && reports_positions(r), r->job.retro.stored);
+  json_uint_if(&w, "terminal", mode == MODE_COUNT, r->count.terminal);
+  json_uint_if(&w, "canonical", mode == MODE_COUNT && r->count.canonical, r->count.canonical);
+  json_uint_if(&w, "games", mode == MODE_PERFT, r->perft.games);
+  json_uint_if(&w, "boards", mode == MODE_COUNT && r->count.boards, r->count.boards);
   json_key(&w, "playouts");
   if (mode == MODE_PLAYOUTS) {
     json_begin_object(&w);
@@ -383,22 +381,13 @@ static void json_expected(const Run *r) {
   for (i = 0; i < res->nmoves; i++)
     if (res->best[i]) json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
   json_end_array(&w);
-  json_key(&w, "nodes");
-  json_uint(&w, r->job.exp.nodes);
-  json_key(&w, "seconds");
-  json_double(&w, r->seconds);
-  json_key(&w, "solver");
-  json_string(&w, solver_report_name(&r->job));
-  json_key(&w, "engine");
-  json_string(&w, r->g->engine);
+  json_run_fields(&w, r, r->job.exp.nodes, solver_report_name(&r->job));
   static const char *const nulls[] = { "perft", "depth" };
-  for (i = 0; i < 2; i++) { json_key(&w, nulls[i]); json_null(&w); }
-  json_key(&w, "positions");
-  if (reports_positions(r)) json_uint(&w, r->job.retro.positions); else json_null(&w);
-  json_key(&w, "stored");
-  if (reports_positions(r)) json_uint(&w, r->job.retro.stored); else json_null(&w);
+  json_nulls(&w, nulls, 2);
+  json_uint_if(&w, "positions", reports_positions(r), r->job.retro.positions);
+  json_uint_if(&w, "stored", reports_positions(r), r->job.retro.stored);
   static const char *const nulls2[] = { "terminal", "canonical", "games", "boards", "playouts" };
-  for (i = 0; i < 5; i++) { json_key(&w, nulls2[i]); json_null(&w); }
+  json_nulls(&w, nulls2, 5);
   json_key(&w, "payoffs");
   if (res->vector) {
     json_begin_array(&w);
@@ -485,17 +474,10 @@ static void json_strategic(const Run *r) {
   json_null(&w);
   json_key(&w, "best");
   json_null(&w);
-  json_key(&w, "nodes");
-  json_uint(&w, t->nnodes);
-  json_key(&w, "seconds");
-  json_double(&w, r->seconds);
-  json_key(&w, "solver");
-  json_string(&w, solver_report_name(&r->job));
-  json_key(&w, "engine");
-  json_string(&w, r->g->engine);
+  json_run_fields(&w, r, t->nnodes, solver_report_name(&r->job));
   static const char *const nulls[] = { "perft", "depth", "positions", "stored", "terminal",
                                        "canonical", "games", "boards", "playouts" };
-  for (i = 0; i < 9; i++) { json_key(&w, nulls[i]); json_null(&w); }
+  json_nulls(&w, nulls, 9);
   json_key(&w, "payoffs");
   json_begin_array(&w);
   for (i = 0; i < r->g->nplayers; i++) json_real(&w, exp_shown(s->pay[i]));

@@ -12,7 +12,6 @@
 ** to the file, or through Graphviz's `dot` to an image.
 */
 #include <errno.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -20,6 +19,7 @@
 
 #include "gsolve.h"
 #include "cli/treedot.h"
+#include "game/boardview.h"
 #include "search/value.h"
 #include "search/walk.h"
 #include "util/diag.h"
@@ -48,20 +48,10 @@ typedef struct Tree {
   uint64_t *hashes;
   int path_cap;
   int *stack;             /* Step 3's nodes to write, one per node */
+  int depth, prune;       /* what treedot_write was asked for */
+  const char *path;
+  TreeDotStats *stats;
 } Tree;
-
-static char *print_text(Game *g) {
-  char *text = NULL;
-  size_t len = 0;
-  FILE *m = open_memstream(&text, &len);
-  if (m == NULL) return NULL;
-  game_print(g, m);
-  if (fclose(m) != 0) {
-    free(text);
-    return NULL;
-  }
-  return text;
-}
 
 /* A new node for the engine's current position; its index, or -1. */
 static int add_node(Tree *t, int parent, const Move *m, int ply) {
@@ -87,7 +77,7 @@ static int add_node(Tree *t, int parent, const Move *m, int ply) {
     buf[sizeof buf - 1] = '\0';
     if ((nd->move = strdup(buf)) == NULL) return -1;
   }
-  if ((nd->board = print_text(t->g)) == NULL) {
+  if ((nd->board = boardview_text(t->g)) == NULL) {
     free(nd->move);
     return -1;
   }
@@ -370,11 +360,17 @@ static int draw(Tree *t, int prune, const char *path, TreeDotStats *stats) {
   return EXIT_OK;
 }
 
+/* Builds the tree and writes it: run under a trap (treedot_write). */
+static int build_and_draw(void *arg) {
+  Tree *t = arg;
+  int st = build(t, t->depth);
+  return st == EXIT_OK ? draw(t, t->prune, t->path, t->stats) : st;
+}
+
 int treedot_write(Game *g, int depth, int prune, const char *path,
                   TreeDotStats *stats, FILE *err) {
-  jmp_buf trap, *outer = g->trap;
   Tree *t;
-  int st;
+  int st = EXIT_OK;
   memset(stats, 0, sizeof *stats);
   if (g->nplayers < 1 || g->nplayers > 2)
     return diag_fail(err, EXIT_USAGE, "--tree-dot needs a game of one or two players "
@@ -383,20 +379,13 @@ int treedot_write(Game *g, int depth, int prune, const char *path,
   if (g->has_chance || g->has_rewards)
     return diag_fail(err, EXIT_USAGE, "--tree-dot draws games without %s",
                      g->has_chance ? "chance moves" : "per-move payoffs");
-  /* On the heap, so that a rule failing at run time (a longjmp to the
-  ** trap below) leaves it intact to free. */
+  /* On the heap, so that a rule failing at run time (a longjmp out of
+  ** build_and_draw) leaves it intact to free. */
   if ((t = calloc(1, sizeof *t)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
-  t->g = g;
-  t->err = err;
+  *t = (Tree){ .g = g, .err = err, .depth = depth, .prune = prune, .path = path,
+               .stats = stats };
   walk_init(&t->walk, g);
-  g->trap = &trap;
-  if (setjmp(trap) == 0) {
-    st = build(t, depth);
-    if (st == EXIT_OK) st = draw(t, prune, path, stats);
-  } else {
-    st = g->error_status;
-  }
-  g->trap = outer;
+  if (game_call_trapped(g, build_and_draw, t, &st)) st = g->error_status;
   for (int i = 0; i < t->n; i++) {
     free(t->nodes[i].move);
     free(t->nodes[i].board);

@@ -17,6 +17,7 @@
 #include <strings.h>
 #include <unistd.h>
 #include "game/boardview.h"
+#include "util/file.h"
 
 #define MAX_COLS BOARDVIEW_MAX_COLS
 #define MAX_RULED_ROWS 5         /* taller boards: no rules between rows,
@@ -186,18 +187,14 @@ static void put_lines(const BoardStyle *st, int has_board, char **lines, int fro
 /* The engine's drawing of the current position cut into lines (*lines
 ** point into *text, both to be freed); the number of lines, -1 when out
 ** of memory. */
+static void print_game(void *g, FILE *f) { game_print(g, f); }
+
+char *boardview_text(Game *g) { return file_text_of(print_game, g); }
+
 static int drawing_lines(Game *g, char **text, char ***lines) {
-  size_t len = 0;
   int n = 0, cap = 0;
-  FILE *m = open_memstream(text, &len);
   *lines = NULL;
-  if (m == NULL) return -1;
-  game_print(g, m);
-  if (fclose(m) != 0 || *text == NULL) {
-    free(*text);
-    *text = NULL;
-    return -1;
-  }
+  if ((*text = boardview_text(g)) == NULL) return -1;
   for (char *p = *text; *p != '\0';) {
     char *nl = strchr(p, '\n');
     if (n == cap) {

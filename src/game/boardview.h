@@ -44,4 +44,8 @@ void boardview_print(Game *g, const BoardStyle *st, FILE *out);
 const char *boardview_player_colour(Game *g, const BoardStyle *st, int p);
 const char *boardview_colour_end(const BoardStyle *st);
 
+/* The engine's drawing of the current position (game_print) as a string
+** to free; NULL when out of memory. */
+char *boardview_text(Game *g);
+
 #endif

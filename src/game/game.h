@@ -263,4 +263,15 @@ static inline int game_rewards(Game *g, int32_t *out) {
 ** allocated itself after the jump; the engine can
 ** then only be freed. */
 
+/* Calls fn(arg) under a trap of its own, so that the caller can free
+** fn's work when a rule fails inside it.  Returns 0 with fn's result in
+** *result, or 1 when a rule failed (g->error_status is its exit status);
+** either way the caller's trap is in place again. */
+int game_call_trapped(Game *g, int (*fn)(void *arg), void *arg, int *result);
+
+/* After a failed game_call_trapped, once its work is freed: the failure
+** goes on to the caller's trap, or exits with g->error_status when there
+** is none.  Does not return. */
+_Noreturn void game_reraise(Game *g);
+
 #endif

@@ -22,17 +22,15 @@ void count_init(Count *c, Game *g, int base_ply, FILE *err) {
   c->g = g;
   c->base_ply = base_ply;
   c->err = err;
-  c->set.size = g->state_bytes;
+  c->set.key_bytes = g->state_bytes;
   walk_init(&c->walk, g);
 }
 
 void count_free(Count *c) {
   walk_free(&c->walk);
-  free(c->set.hashes);
-  free(c->set.slots);
-  free(c->set.arena);
-  c->set.hashes = c->set.slots = NULL;
-  c->set.arena = NULL;
+  size_t key_bytes = c->set.key_bytes;
+  keyset_free(&c->set);
+  c->set.key_bytes = key_bytes;
 }
 
 /* Reports the error, takes back the walk's moves and returns status. */
@@ -45,72 +43,15 @@ static int fail(Count *c, int status, const char *fmt, ...) {
   return c->status;
 }
 
-/* Doubles the slot array (kept at most half full) and re-inserts. */
-static int grow_slots(StateSet *s) {
-  size_t n = s->nslots ? s->nslots * 2 : 1024;
-  uint64_t *h, *sl;
-  if (n > SIZE_MAX / sizeof *h) return -1;
-  h = malloc(n * sizeof *h);
-  sl = calloc(n, sizeof *sl);
-  if (h == NULL || sl == NULL) {
-    free(h);
-    free(sl);
-    return -1;
-  }
-  for (size_t i = 0; i < s->nslots; i++) {
-    size_t j;
-    if (s->slots[i] == 0) continue;
-    for (j = s->hashes[i] & (n - 1); sl[j] != 0; j = (j + 1) & (n - 1)) {}
-    h[j] = s->hashes[i];
-    sl[j] = s->slots[i];
-  }
-  free(s->hashes);
-  free(s->slots);
-  s->hashes = h;
-  s->slots = sl;
-  s->nslots = n;
-  return 0;
-}
-
-static int grow_arena(StateSet *s) {
-  size_t n = s->arena_cap ? s->arena_cap * 2 : 1024;
-  size_t sz = s->size ? s->size : 1;
-  unsigned char *a;
-  if (n > SIZE_MAX / sz) return -1;
-  if ((a = realloc(s->arena, n * sz)) == NULL) return -1;
-  s->arena = a;
-  s->arena_cap = n;
-  return 0;
-}
-
-/* Bytes the set holds: its slots and its arena. */
-static size_t set_bytes(const StateSet *s) {
-  return s->nslots * 2 * sizeof(uint64_t) + s->arena_cap * (s->size ? s->size : 1);
-}
-
-/* Adds the state; 1 if it is new, 0 if already there, -1 out of memory,
-** -2 when growing would pass `limit` bytes (0: no limit). */
-static int set_add(StateSet *s, uint64_t h, const void *state, size_t limit) {
-  size_t j;
-  if (limit && (2 * (s->n + 1) > s->nslots || s->n == s->arena_cap)) {
-    /* The next growth doubles the slots or the arena. */
-    size_t more = 2 * (s->n + 1) > s->nslots ? (s->nslots ? s->nslots : 512) * 2 * sizeof(uint64_t)
-                                              : (s->arena_cap ? s->arena_cap : 1024) * (s->size ? s->size : 1);
-    if (set_bytes(s) + more > limit) return -2;
-  }
-  if (2 * (s->n + 1) > s->nslots && grow_slots(s) != 0) return -1;
-  for (j = h & (s->nslots - 1); s->slots[j] != 0;
-       j = (j + 1) & (s->nslots - 1)) {
-    if (s->hashes[j] == h
-        && memcmp(s->arena + (size_t)(s->slots[j] - 1) * s->size, state,
-                  s->size) == 0)
-      return 0;
-  }
-  if (s->n == s->arena_cap && grow_arena(s) != 0) return -1;
-  memcpy(s->arena + s->n * s->size, state, s->size);
-  s->hashes[j] = h;
-  s->slots[j] = ++s->n;
-  return 1;
+/* Adds the current position; 1 if it is new, 0 if already there, -1 out
+** of memory, -2 when growing would pass `limit` bytes (0: no limit).
+** Positions are told apart by their full state; the engine's hash only
+** places them. */
+static int set_add(KeySet *s, Game *g, size_t limit) {
+  uint32_t idx;
+  size_t more = limit ? keyset_next_growth(s) : 0;
+  if (more && keyset_bytes(s) + more > limit) return -2;
+  return keyset_add_hashed(s, game_hash(g), game_state(g), &idx);
 }
 
 static size_t cmp_size;
@@ -121,12 +62,12 @@ static int cmp_states(const void *a, const void *b) { return memcmp(a, b, cmp_si
 ** to move do not count.) */
 static int count_boards(Count *c) {
   Game *g = c->g;
-  StateSet *s = &c->set;
+  KeySet *s = &c->set;
   size_t bb = g->board_bytes;
   if (bb == 0 || s->n == 0) return EXIT_OK;
   unsigned char *boards = malloc(s->n * bb);
   if (boards == NULL) return fail(c, EXIT_LIMIT, "out of memory");
-  for (size_t i = 0; i < s->n; i++) g->board_key(g, s->arena + i * s->size, boards + i * bb);
+  for (size_t i = 0; i < s->n; i++) g->board_key(g, keyset_key(s, i), boards + i * bb);
   cmp_size = bb;
   qsort(boards, s->n, bb, cmp_states);
   c->boards = 1;
@@ -140,17 +81,17 @@ static int count_boards(Count *c) {
 ** count the distinct ones. */
 static int count_classes(Count *c) {
   Game *g = c->g;
-  StateSet *s = &c->set;
+  KeySet *s = &c->set;
   if (g->vt->canonical == NULL || s->n == 0) return EXIT_OK;
-  unsigned char *forms = malloc(s->n * s->size);
+  unsigned char *forms = malloc(s->n * s->key_bytes);
   if (forms == NULL) return fail(c, EXIT_LIMIT, "out of memory");
   for (size_t i = 0; i < s->n; i++)
-    g->vt->canonical(g, s->arena + i * s->size, forms + i * s->size);
-  cmp_size = s->size;
-  qsort(forms, s->n, s->size, cmp_states);
+    g->vt->canonical(g, keyset_key(s, i), forms + i * s->key_bytes);
+  cmp_size = s->key_bytes;
+  qsort(forms, s->n, s->key_bytes, cmp_states);
   c->canonical = 1;
   for (size_t i = 1; i < s->n; i++)
-    c->canonical += memcmp(forms + (i - 1) * s->size, forms + i * s->size, s->size) != 0;
+    c->canonical += memcmp(forms + (i - 1) * s->key_bytes, forms + i * s->key_bytes, s->key_bytes) != 0;
   free(forms);
   return EXIT_OK;
 }
@@ -166,13 +107,16 @@ static int count_walk(Count *c) {
   for (int e = walk_begin(w); e != WALK_DONE; ) {
     if ((++c->nodes & PROGRESS_TICK) == 0 && c->progress)
       progress_note(c->progress, "counting", NULL, c->positions, "positions", -1);
-    if ((n = set_add(&c->set, game_hash(g), game_state(g), c->memory_limit)) == -2)
+    if ((n = set_add(&c->set, g, c->memory_limit)) == -2)
       return fail(c, EXIT_LIMIT, "memory limit of %zu MiB reached after %llu positions (about "
                   "%zu bytes each); raise --memory", c->memory_limit >> 20,
-                  (unsigned long long)c->positions, set_bytes(&c->set) / (c->set.n ? c->set.n : 1));
+                  (unsigned long long)c->positions, keyset_bytes(&c->set) / (c->set.n ? c->set.n : 1));
+    if (n < 0 && c->set.n == KEYSET_MAX)
+      return fail(c, EXIT_LIMIT, "more than %lu positions: the most --count holds",
+                  (unsigned long)KEYSET_MAX);
     if (n < 0)
       return fail(c, EXIT_LIMIT, "out of memory counting positions after %llu (%zu MiB held)",
-                  (unsigned long long)c->positions, set_bytes(&c->set) >> 20);
+                  (unsigned long long)c->positions, keyset_bytes(&c->set) >> 20);
     if (n == 0) {
       e = walk_next(w);
       continue;

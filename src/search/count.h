@@ -7,19 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "game/game.h"
+#include "search/keyset.h"
 #include "search/walk.h"
-
-/* The set of positions seen: open addressing on game_hash, each slot
-** pointing into an arena of full states, which alone decide equality. */
-typedef struct StateSet {
-  uint64_t *hashes;       /* per slot: the hash of its state */
-  uint64_t *slots;        /* per slot: 1 + index in the arena, 0: empty */
-  size_t nslots;          /* a power of two */
-  size_t n;               /* states stored */
-  unsigned char *arena;   /* n states of `size` bytes, in discovery order */
-  size_t arena_cap;       /* states the arena has room for */
-  size_t size;            /* state_bytes */
-} StateSet;
 
 /* All memory hangs off the Count, so it can be freed after a runtime
 ** error longjmps out of count_run. */
@@ -34,7 +23,7 @@ typedef struct Count {
   uint64_t canonical;     /* positions up to symmetry; 0: no symmetry */
   uint64_t boards;        /* distinct boards; 0: the game has none */
   Walk walk;              /* the current line of play */
-  StateSet set;
+  KeySet set;             /* the positions seen, by their full state */
   struct Progress *progress;  /* the progress display, or NULL */
   size_t memory_limit;    /* bytes the set may take (--memory); 0: none */
 } Count;

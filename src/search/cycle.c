@@ -1,16 +1,15 @@
 /*
 ** cycle.c -- the cycle probe (cycle.h): an iterative DFS over positions
 ** keyed by their state bytes, each position's "on the current line" flag
-** beside its index in a KeySet (retro.h).  A move to a position on the
+** beside its index in a KeySet (keyset.h).  A move to a position on the
 ** line is a back edge: a cycle.  A move to a position seen before but
 ** off the line is a transposition, not a cycle, and is not walked again.
 */
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "game/movestack.h"
 #include "search/cycle.h"
-#include "search/retro.h"
+#include "search/keyset.h"
 #include "util/stop.h"
 
 typedef struct ProbeFrame {
@@ -22,19 +21,24 @@ typedef struct ProbeFrame {
 /* What the walk allocates, on the heap: a rule failing at run time
 ** longjmps out of the walk (cycle_probe's trap), and it is freed then. */
 typedef struct Probe {
+  Game *g;
+  uint64_t budget;       /* positions the walk may visit */
   KeySet set;
   MoveStack ms;
   ProbeFrame *stack;
   unsigned char *on_line;
 } Probe;
 
-static int walk(Game *g, Probe *p, uint64_t budget) {
+static int walk(void *arg) {
+  Probe *p = arg;
+  Game *g = p->g;
+  uint64_t budget = p->budget;
   size_t depth = 0, stack_cap = 0, line_cap = 0;
   int verdict = CYCLE_NONE;
   uint32_t idx;
   Outcome o;
   p->set.key_bytes = g->state_bytes;
-  if (retro_key_add(&p->set, game_state(g), &idx) < 0) { verdict = CYCLE_UNKNOWN; goto done; }
+  if (keyset_add(&p->set, game_state(g), &idx) < 0) { verdict = CYCLE_UNKNOWN; goto done; }
   for (;;) {
     /* Step 1. A new position (idx): a leaf, or a frame with its moves. */
     int n = 0;
@@ -75,7 +79,7 @@ static int walk(Game *g, Probe *p, uint64_t budget) {
         continue;
       }
       game_apply(g, &p->ms.moves[f->mbase + (size_t)f->i++]);
-      int fresh = retro_key_add(&p->set, game_state(g), &idx);
+      int fresh = keyset_add(&p->set, game_state(g), &idx);
       if (fresh < 0 || stop_requested || p->set.n > budget) { verdict = CYCLE_UNKNOWN; break; }
       if (fresh) break;            /* walk into it (Step 1) */
       if (idx < line_cap && p->on_line[idx]) { verdict = CYCLE_FOUND; break; }
@@ -93,22 +97,18 @@ done:
 }
 
 int cycle_probe(Game *g, uint64_t budget, uint64_t *positions) {
-  jmp_buf trap, *outer = g->trap;
   Probe *p = calloc(1, sizeof *p);
-  int verdict;
+  int verdict = CYCLE_UNKNOWN, failed;
   if (p == NULL) return CYCLE_UNKNOWN;
-  g->trap = &trap;
-  verdict = setjmp(trap) == 0 ? walk(g, p, budget) : -1;
-  g->trap = outer;
+  p->g = g;
+  p->budget = budget;
+  failed = game_call_trapped(g, walk, p, &verdict);
   *positions = p->set.n;
-  free(p->set.hash); free(p->set.slot); free(p->set.keys);
+  keyset_free(&p->set);
   free(p->stack);
   free(p->on_line);
   movestack_free(&p->ms);
   free(p);
-  if (verdict < 0) {             /* a rule failed: on to the caller's trap */
-    if (outer) longjmp(*outer, 1);
-    exit(g->error_status);
-  }
+  if (failed) game_reraise(g);   /* a rule failed: on to the caller's trap */
   return verdict;
 }

@@ -262,10 +262,10 @@ static const void *current_key(Retro *r) {
 }
 
 /* The index of the current position: 1 if stored, 0 if not, -1 when out
-** of memory.  A miss adds the key (retro_key_add is the only lookup), so
+** of memory.  A miss adds the key (keyset_add is the only lookup), so
 ** after a miss the set is left alone: the load then fails. */
 static int find_current(Retro *r, uint32_t *idx) {
-  int a = retro_key_add(r->canonical ? &r->classes : &r->states, current_key(r), idx);
+  int a = keyset_add(r->canonical ? &r->classes : &r->states, current_key(r), idx);
   return a < 0 ? -1 : a == 0;
 }
 
@@ -484,7 +484,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
                    (unsigned long long)i + 1, why);
       goto done;
     }
-    int a = retro_key_add(k, key, &idx);
+    int a = keyset_add(k, key, &idx);
     if (a < 0) goto oom;
     if (a == 0 || idx != i) {
       st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu repeats a position", path,

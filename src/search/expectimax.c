@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "search/expectimax.h"
+#include "search/search.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -405,31 +406,22 @@ int exp_root_begin(ExpSolver *s) {
     return fail(s, EXIT_LIMIT, "out of memory for the memo table (--tt-size)");
   s->nodes++;
   r->mover = game_to_move(g);
-  if (game_ended(g, &o)) {
-    r->terminal = 1;
-    outcome_value(g, &o, &r->value);
-    return EXIT_OK;
-  }
-  s->walk.ms.top = 0;
-  int n = gen_moves(s, &chance);
-  if (n < 0) return s->status;
+  int n = search_root_moves(g, &s->walk.ms, &o);
+  if (n < 0) return fail(s, EXIT_LIMIT, "out of memory");
   if (n == 0) {
-    game_no_moves(g, &o);
     r->terminal = 1;
     outcome_value(g, &o, &r->value);
     return EXIT_OK;
   }
+  if ((chance = chance_probs(s, n)) < 0) return s->status;
   r->nmoves = n;
   if (chance) {
     if ((r->prob = malloc((size_t)n * sizeof *r->prob)) == NULL) return fail(s, EXIT_LIMIT, "out of memory");
     memcpy(r->prob, s->prob, (size_t)n * sizeof *r->prob);
   }
-  r->moves = malloc((size_t)n * sizeof *r->moves);
-  r->values = calloc((size_t)n, sizeof *r->values);
-  r->exact = calloc((size_t)n, 1);
-  r->best = calloc((size_t)n, 1);
-  if (!r->moves || !r->values || !r->exact || !r->best) return fail(s, EXIT_LIMIT, "out of memory");
-  memcpy(r->moves, s->walk.ms.moves, (size_t)n * sizeof *r->moves);
+  if (search_root_arrays(n, s->walk.ms.moves, &r->moves, &r->exact, &r->best) != 0
+      || (r->values = calloc((size_t)n, sizeof *r->values)) == NULL)
+    return fail(s, EXIT_LIMIT, "out of memory");
   s->walk.ms.top = 0;
   return path_push(s, 0, game_hash(g));
 }

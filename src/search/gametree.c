@@ -8,7 +8,6 @@
 ** outcome at each end, so the tree's ends carry whole-game payoffs.
 */
 #include <math.h>
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -413,7 +412,8 @@ static void set_utilities(GameTree *t) {
 }
 
 /* The walk, one event at a time; EXIT_OK or x->status. */
-static int expand(Expansion *x) {
+static int expand(void *arg) {
+  Expansion *x = arg;
   GameTree *t = x->t;
   Game *g = x->g;
   Walk *w = &x->walk;
@@ -485,30 +485,23 @@ static void expansion_free(Expansion *x) {
 }
 
 int gametree_build(GameTree *t, Game *g, size_t memory_limit, Progress *progress, FILE *err) {
-  jmp_buf trap, *outer = g->trap;
-  /* On the heap, so that a rule failing at run time (a longjmp to the
-  ** trap below) leaves it to free before going on to the caller's trap. */
+  /* On the heap, so that a rule failing at run time (a longjmp out of
+  ** expand) leaves it to free before going on to the caller's trap. */
   Expansion *x = calloc(1, sizeof *x);
   memset(t, 0, sizeof *t);
   if (x == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
   t->nplayers = g->nplayers;
   t->positional = g->vt->infostate == NULL;
   t->memory_limit = memory_limit;
-  x->t = t;
-  x->g = g;
-  x->err = err;
-  x->progress = progress;
+  *x = (Expansion){ .t = t, .g = g, .err = err, .progress = progress };
   walk_init(&x->walk, g);
   /* Keys of positions include the earlier positions under a repetition
   ** rule. */
   if (g->vt->history_key != NULL) g->vt->history_key(g, 1);
-  g->trap = &trap;
-  int st = setjmp(trap) == 0 ? expand(x) : -1;
-  g->trap = outer;
-  if (st < 0) {                 /* a rule failed: the engine can only be freed */
-    expansion_free(x);
-    if (outer) longjmp(*outer, 1);
-    exit(g->error_status);
+  int st = EXIT_OK;
+  if (game_call_trapped(g, expand, x, &st)) {
+    expansion_free(x);          /* a rule failed: the engine can only be freed */
+    game_reraise(g);
   }
   if (st != EXIT_OK) walk_unwind(&x->walk);
   expansion_free(x);

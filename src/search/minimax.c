@@ -41,7 +41,7 @@ static Walk *mm_walk(Search *s) {
 ** takes back the moves it made, and returns 0. */
 static Value mm_search(Search *s, Walk *w) {
   Game *g = s->g;
-  size_t path0 = s->path_len;
+  size_t path0 = s->path.len;
   SearchFrame *f;
   Outcome o;
   Value r = 0;
@@ -95,7 +95,7 @@ static Value mm_search(Search *s, Walk *w) {
 
 fail:
   walk_unwind(w);
-  while (s->path_len > path0) search_path_pop(s);
+  while (s->path.len > path0) search_path_pop(s);
   return 0;
 }
 

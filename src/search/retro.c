@@ -42,13 +42,6 @@ void retro_init(Retro *r, Game *g, int base_ply, FILE *err) {
   r->canonical = g->vt->canonical;
 }
 
-static void keyset_free(KeySet *k) {
-  free(k->hash);
-  free(k->slot);
-  free(k->keys);
-  memset(k, 0, sizeof *k);
-}
-
 void retro_free(Retro *r) {
   keyset_free(&r->states);
   keyset_free(&r->classes);
@@ -84,88 +77,11 @@ static int out_of_memory(Retro *r) {
               (unsigned long long)found, retro_bytes_per_position(r), retro_memory(r) >> 20);
 }
 
-/* ------------------------------------------------------------------ */
-/* KeySet                                                             */
-/* ------------------------------------------------------------------ */
-
-static uint64_t hash_bytes(const unsigned char *p, size_t n) {
-  uint64_t h = 0x243f6a8885a308d3ULL ^ n;
-  for (size_t i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
-  }
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  return h ^ (h >> 32);
-}
-
-static int keyset_grow(KeySet *k) {
-  size_t cap = k->cap ? k->cap * 2 : 1024;
-  uint64_t *h = malloc(cap * sizeof *h);
-  uint32_t *s = calloc(cap, sizeof *s);
-  if (!h || !s) { free(h); free(s); return -1; }
-  for (size_t i = 0; i < k->cap; i++) {
-    if (!k->slot[i]) continue;
-    size_t j = k->hash[i] & (cap - 1);
-    while (s[j]) j = (j + 1) & (cap - 1);
-    s[j] = k->slot[i];
-    h[j] = k->hash[i];
-  }
-  free(k->hash);
-  free(k->slot);
-  k->hash = h;
-  k->slot = s;
-  k->cap = cap;
-  return 0;
-}
-
-/* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
-** -1 when out of memory. */
-int retro_key_add(KeySet *k, const void *key, uint32_t *index) {
-  if ((k->n + 1) * 2 > k->cap && keyset_grow(k) < 0) return -1;
-  uint64_t h = hash_bytes(key, k->key_bytes);
-  size_t j = h & (k->cap - 1);
-  while (k->slot[j]) {
-    uint32_t i = k->slot[j] - 1;
-    if (k->hash[j] == h && memcmp(k->keys + (size_t)i * k->key_bytes, key, k->key_bytes) == 0) {
-      *index = i;
-      return 0;
-    }
-    j = (j + 1) & (k->cap - 1);
-  }
-  if (k->n == k->keys_cap) {
-    size_t cap = k->keys_cap ? k->keys_cap * 2 : 1024;
-    unsigned char *keys = realloc(k->keys, cap * k->key_bytes);
-    if (!keys) return -1;
-    k->keys = keys;
-    k->keys_cap = cap;
-  }
-  memcpy(k->keys + k->n * k->key_bytes, key, k->key_bytes);
-  k->slot[j] = (uint32_t)++k->n;
-  k->hash[j] = h;
-  *index = (uint32_t)(k->n - 1);
-  return 1;
-}
-
-static int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
-  if (!k->cap) return 0;
-  uint64_t h = hash_bytes(key, k->key_bytes);
-  for (size_t j = h & (k->cap - 1); k->slot[j]; j = (j + 1) & (k->cap - 1)) {
-    uint32_t i = k->slot[j] - 1;
-    if (k->hash[j] == h && memcmp(k->keys + (size_t)i * k->key_bytes, key, k->key_bytes) == 0) {
-      *index = i;
-      return 1;
-    }
-  }
-  return 0;
-}
-
 /* Bytes allocated now: the sets, the per-position arrays, the moves. */
 size_t retro_memory(const Retro *r) {
   const KeySet *sets[2] = { &r->states, &r->classes };
   size_t total = 0;
-  for (int i = 0; i < 2; i++)
-    total += sets[i]->cap * (sizeof(uint64_t) + sizeof(uint32_t)) + sets[i]->keys_cap * sets[i]->key_bytes;
+  for (int i = 0; i < 2; i++) total += keyset_bytes(sets[i]);
   total += r->class_cap * (3 * sizeof(uint8_t) + 2 * sizeof(uint32_t) + 1);
   total += r->nedges_cap * 2 * sizeof(uint32_t);
   if (r->vector)
@@ -208,22 +124,25 @@ size_t retro_bytes_per_position(const Retro *r) {
 /* Step 1: the move graph                                             */
 /* ------------------------------------------------------------------ */
 
-/* Per-class arrays grow with the class set. */
-static int grow_class_arrays(Retro *r, size_t n) {
+int retro_grow_classes(Retro *r, size_t n) {
   static const size_t sizes[] = { 1, 1, 4, 4, 1, 1, 4 };
   void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
                       (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded,
                       (void **)&r->score };
+  if (n <= r->class_cap) return 0;
+  size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
+  while (cap < n) cap *= 2;
   for (int i = 0; i < 7; i++) {
-    void *p = realloc(*arrays[i], n * sizes[i]);
+    void *p = realloc(*arrays[i], cap * sizes[i]);
     if (!p) return -1;
     *arrays[i] = p;
   }
   if (r->vector) {
-    ExpValue *v = realloc(r->vec, n * sizeof *v);
+    ExpValue *v = realloc(r->vec, cap * sizeof *v);
     if (!v) return -1;
     r->vec = v;
   }
+  r->class_cap = cap;
   return 0;
 }
 
@@ -235,7 +154,7 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   Game *g = r->g;
   KeySet *set = r->canonical ? &r->classes : &r->states;
   const void *key = current_key(r, r->canonical != NULL);
-  int a = retro_key_add(set, key, cls);
+  int a = keyset_add(set, key, cls);
   if (a < 0) return -1;
   if (stop_requested) return -4;
   if (set->n > r->max_positions) return -2;
@@ -243,11 +162,7 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   if (a && r->progress && (set->n & 0xfff) == 0)
     progress_note(r->progress, r->label, NULL, r->states.n,
                   "positions", -1);
-  if (set->n > r->class_cap) {
-    size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
-    if (grow_class_arrays(r, cap) < 0) return -1;
-    r->class_cap = cap;
-  }
+  if (retro_grow_classes(r, set->n) < 0) return -1;
   if (*cls + 1 > r->nclass) {
     /* First sight of this stored position. */
     r->nclass = *cls + 1;
@@ -337,7 +252,7 @@ int retro_enumerate(Retro *r) {
   Outcome o;
   if (!r->label) r->label = "retrograde analysis, enumerating";
   if (retro_scratch(r) < 0) return out_of_memory(r);
-  if (retro_key_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
+  if (keyset_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
 
 enter:
   /* Step 1a. A new reachable state: its class, and whether to expand. */
@@ -398,7 +313,7 @@ next:
   {
     RetroFrame *f = &r->frames[ply];
     game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
-    int fresh = retro_key_add(&r->states, current_key(r, 0), &idx);
+    int fresh = keyset_add(&r->states, current_key(r, 0), &idx);
     if (fresh < 0) goto oom;
     if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);

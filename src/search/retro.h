@@ -16,19 +16,10 @@
 #include "game/movestack.h"
 #include "search/search.h"
 #include "search/expectimax.h"
+#include "search/keyset.h"
 
 /* Plies of a draw that never ends (a cycle): reported as null. */
 #define RETRO_ENDLESS (VALUE_BIG / 2 - 1)
-
-/* A set of fixed-size keys (states) with dense indices 0, 1, 2, ... */
-typedef struct KeySet {
-  uint64_t *hash;           /* per slot: the key's hash */
-  uint32_t *slot;           /* per slot: 1 + index, 0 when empty */
-  size_t cap;               /* slots, a power of two */
-  size_t n;                 /* keys stored */
-  unsigned char *keys;      /* n keys of key_bytes, by index */
-  size_t key_bytes, keys_cap;
-} KeySet;
 
 typedef struct Retro {
   Game *g;
@@ -78,14 +69,14 @@ typedef struct Retro {
   ExpValue *vec;            /* per stored position */
 } Retro;
 
-/* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
-** -1 when out of memory. */
-int retro_key_add(KeySet *k, const void *key, uint32_t *index);
-
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
 
 void retro_init(Retro *r, Game *g, int base_ply, FILE *err);
 void retro_free(Retro *r);
+
+/* Room in the per-class arrays (value, mover, dist, ...) for n stored
+** positions, by doubling; 0, or -1 when out of memory. */
+int retro_grow_classes(Retro *r, size_t n);
 
 /* Enumerates and labels every position reachable from the engine's
 ** current position, then fills s->result (root value, every root move's

@@ -253,27 +253,9 @@ static size_t rank_memory(void) {
   return total;
 }
 
-static int grow_classes(size_t n) {
-  Retro *r = D.r;
-  if (n <= r->class_cap) return 0;
-  size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
-  while (cap < n) cap *= 2;
-  static const size_t sizes[] = { 1, 1, 4, 4, 1, 1, 4 };
-  void **arrays[] = { (void **)&r->value, (void **)&r->mover, (void **)&r->dist,
-                      (void **)&r->count, (void **)&r->terminal, (void **)&r->expanded,
-                      (void **)&r->score };
-  for (int i = 0; i < 7; i++) {
-    void *p = realloc(*arrays[i], cap * sizes[i]);
-    if (!p) return -1;
-    *arrays[i] = p;
-  }
-  r->class_cap = cap;
-  return 0;
-}
-
 static int new_class(uint32_t c) {
   Retro *r = D.r;
-  if (grow_classes((size_t)c + 1) < 0) return -1;
+  if (retro_grow_classes(D.r, (size_t)c + 1) < 0) return -1;
   r->value[c] = RETRO_UNKNOWN;
   r->mover[c] = 0;
   r->dist[c] = 0;
@@ -324,8 +306,8 @@ static int receive_state(const unsigned char *ckey, const unsigned char *rkey, u
   Retro *r = D.r;
   uint32_t c, ri;
   int raw_new = 1;
-  if (r->canonical && (raw_new = retro_key_add(&r->states, rkey, &ri)) < 0) return -1;
-  int cls_new = retro_key_add(D.set, ckey, &c);
+  if (r->canonical && (raw_new = keyset_add(&r->states, rkey, &ri)) < 0) return -1;
+  int cls_new = keyset_add(D.set, ckey, &c);
   if (cls_new < 0) return -1;
   if (cls_new && new_class(c) < 0) return -1;
   if (!r->canonical) raw_new = cls_new;
@@ -689,7 +671,7 @@ static int gather_answer(void) {
     game_undo(g);
     memcpy(keys + (size_t)i * D.key, D.ckey, D.key);
     /* Owned children are stored (the root's moves were enumerated). */
-    if (owner(D.ckey) != D.rank || retro_key_add(D.set, D.ckey, &c) != 0) continue;
+    if (owner(D.ckey) != D.rank || keyset_add(D.set, D.ckey, &c) != 0) continue;
     int64_t *l = lab + (size_t)i * 5;
     l[0] = 1; l[1] = r->value[c]; l[2] = r->mover[c]; l[3] = r->dist[c]; l[4] = r->score[c];
   }
@@ -700,7 +682,7 @@ static int gather_answer(void) {
     const int64_t *l = sum + (size_t)i * 5;
     uint32_t c;
     if (l[0] != 1) continue;     /* not stored: retro_answer says so */
-    int a = retro_key_add(D.set, keys + (size_t)i * D.key, &c);
+    int a = keyset_add(D.set, keys + (size_t)i * D.key, &c);
     if (a < 0 || (a && new_class(c) < 0)) { st = rank_fail(EXIT_LIMIT, "out of memory"); break; }
     r->value[c] = (uint8_t)l[1]; r->mover[c] = (uint8_t)l[2];
     r->dist[c] = (uint32_t)l[3]; r->score[c] = (int32_t)l[4];

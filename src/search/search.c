@@ -26,23 +26,24 @@ void search_init(Search *s, Game *g, int base_ply, FILE *err) {
   s->err = err;
 }
 
+static void path_free(SearchPath *p) {
+  free(p->hash);
+  free(p->next);
+  free(p->state);
+  free(p->head);
+  memset(p, 0, sizeof *p);
+}
+
 void search_free(Search *s) {
   movestack_free(&s->ms);
   free(s->frames);
-  free(s->path_hash);
-  free(s->path_next);
-  free(s->path_state);
-  free(s->path_head);
+  s->frames = NULL;
+  s->nframes = 0;
+  path_free(&s->path);
   free_result(&s->result);
   if (s->free_work != NULL) s->free_work(s->work);
   s->work = NULL;
   s->free_work = NULL;
-  s->frames = NULL;
-  s->path_hash = NULL;
-  s->path_next = NULL;
-  s->path_state = NULL;
-  s->path_head = NULL;
-  s->nframes = s->path_len = s->path_cap = 0;
 }
 
 int search_fail(Search *s, int status, const char *fmt, ...) {
@@ -74,27 +75,27 @@ SearchFrame *search_frame(Search *s, int ply) {
 }
 
 static int grow_path(Search *s) {
-  size_t n = s->path_cap ? s->path_cap * 2 : 64;
+  size_t n = s->path.cap ? s->path.cap * 2 : 64;
   size_t sb = s->g->state_bytes ? s->g->state_bytes : 1;
   uint64_t *h;
   int32_t *next;
   unsigned char *st;
-  if (s->path_head == NULL) {
-    s->path_head = malloc(PATH_BUCKETS * sizeof *s->path_head);
-    if (s->path_head == NULL) return fail_memory(s);
-    for (int i = 0; i < PATH_BUCKETS; i++) s->path_head[i] = -1;
+  if (s->path.head == NULL) {
+    s->path.head = malloc(PATH_BUCKETS * sizeof *s->path.head);
+    if (s->path.head == NULL) return fail_memory(s);
+    for (int i = 0; i < PATH_BUCKETS; i++) s->path.head[i] = -1;
   }
   if (n > SIZE_MAX / sb) return fail_memory(s);
   /* Each array is stored as soon as it is grown, so a failure part way
   ** leaves a consistent (if larger) set behind. */
-  if ((h = realloc(s->path_hash, n * sizeof *h)) == NULL) return fail_memory(s);
-  s->path_hash = h;
-  if ((next = realloc(s->path_next, n * sizeof *next)) == NULL)
+  if ((h = realloc(s->path.hash, n * sizeof *h)) == NULL) return fail_memory(s);
+  s->path.hash = h;
+  if ((next = realloc(s->path.next, n * sizeof *next)) == NULL)
     return fail_memory(s);
-  s->path_next = next;
-  if ((st = realloc(s->path_state, n * sb)) == NULL) return fail_memory(s);
-  s->path_state = st;
-  s->path_cap = n;
+  s->path.next = next;
+  if ((st = realloc(s->path.state, n * sb)) == NULL) return fail_memory(s);
+  s->path.state = st;
+  s->path.cap = n;
   return 0;
 }
 
@@ -103,26 +104,26 @@ int search_path_push(Search *s, uint64_t h) {
   const void *state = game_state(s->g);
   size_t slot = (size_t)(h & (PATH_BUCKETS - 1));
   int32_t j;
-  if (s->path_len == s->path_cap && grow_path(s) != 0) return s->status;
-  for (j = s->path_head[slot]; j >= 0; j = s->path_next[j]) {
-    if (s->path_hash[j] == h
-        && memcmp(s->path_state + (size_t)j * sb, state, sb) == 0)
+  if (s->path.len == s->path.cap && grow_path(s) != 0) return s->status;
+  for (j = s->path.head[slot]; j >= 0; j = s->path.next[j]) {
+    if (s->path.hash[j] == h
+        && memcmp(s->path.state + (size_t)j * sb, state, sb) == 0)
       return search_fail(s, EXIT_LIMIT, "position repeats along a line of "
                          "play; this game has cycles, which the minimax and "
                          "alphabeta solvers cannot solve (retrograde analysis "
                          "can: --solver retro)");
   }
-  j = (int32_t)s->path_len++;
-  s->path_hash[j] = h;
-  s->path_next[j] = s->path_head[slot];
-  memcpy(s->path_state + (size_t)j * sb, state, sb);
-  s->path_head[slot] = j;
+  j = (int32_t)s->path.len++;
+  s->path.hash[j] = h;
+  s->path.next[j] = s->path.head[slot];
+  memcpy(s->path.state + (size_t)j * sb, state, sb);
+  s->path.head[slot] = j;
   return 0;
 }
 
 void search_path_pop(Search *s) {
-  int32_t j = (int32_t)--s->path_len;
-  s->path_head[s->path_hash[j] & (PATH_BUCKETS - 1)] = s->path_next[j];
+  int32_t j = (int32_t)--s->path.len;
+  s->path.head[s->path.hash[j] & (PATH_BUCKETS - 1)] = s->path.next[j];
 }
 
 int search_depth_ok(Search *s, int ply) {
@@ -147,8 +148,26 @@ int search_depth_ok(Search *s, int ply) {
 void search_unwind(Search *s, int ply, int top, size_t path_len,
                    size_t ms_top) {
   for (; ply > top; ply--) game_undo(s->g);
-  while (s->path_len > path_len) search_path_pop(s);
+  while (s->path.len > path_len) search_path_pop(s);
   s->ms.top = ms_top;
+}
+
+int search_root_moves(Game *g, MoveStack *ms, Outcome *o) {
+  int n;
+  ms->top = 0;
+  if (game_ended(g, o)) return 0;
+  if ((n = movestack_generate(ms, g)) == 0) game_no_moves(g, o);
+  return n;
+}
+
+int search_root_arrays(int n, const Move *from, Move **moves, unsigned char **exact,
+                       unsigned char **best) {
+  *moves = malloc((size_t)n * sizeof **moves);
+  *exact = calloc((size_t)n, 1);
+  *best = calloc((size_t)n, 1);
+  if (*moves == NULL || *exact == NULL || *best == NULL) return -1;
+  memcpy(*moves, from, (size_t)n * sizeof **moves);
+  return 0;
 }
 
 int search_root_begin(Search *s) {
@@ -169,28 +188,16 @@ int search_root_begin(Search *s) {
                        ? "chance moves" : "per-move payoffs");
   s->nodes++;
   r->mover = game_to_move(g);
-  if (game_ended(g, &o)) {
-    r->terminal = 1;
-    r->value = value_from_outcome(&o, g->nplayers, r->mover, 0);
-    return EXIT_OK;
-  }
-  s->ms.top = 0;
-  n = movestack_generate(&s->ms, g);
-  if (n < 0) return fail_memory(s);
+  if ((n = search_root_moves(g, &s->ms, &o)) < 0) return fail_memory(s);
   if (n == 0) {
-    game_no_moves(g, &o);
     r->terminal = 1;
     r->value = value_from_outcome(&o, g->nplayers, r->mover, 0);
     return EXIT_OK;
   }
   if (!search_depth_ok(s, 0)) return s->status;
-  r->moves = malloc((size_t)n * sizeof *r->moves);
-  r->values = malloc((size_t)n * sizeof *r->values);
-  r->exact = calloc((size_t)n, 1);
-  r->best = calloc((size_t)n, 1);
-  if (!r->moves || !r->values || !r->exact || !r->best)
+  if (search_root_arrays(n, s->ms.moves, &r->moves, &r->exact, &r->best) != 0
+      || (r->values = malloc((size_t)n * sizeof *r->values)) == NULL)
     return fail_memory(s);
-  memcpy(r->moves, s->ms.moves, (size_t)n * sizeof *r->moves);
   r->nmoves = n;
   s->ms.top = 0;    /* the root's moves now live in the result */
   return search_path_push(s, game_hash(g));
@@ -200,9 +207,9 @@ void search_root_finish(Search *s) {
   SolveResult *r = &s->result;
   Value v = -VALUE_INF;
   int i;
-  s->path_len = 0;
-  if (s->path_head != NULL)
-    for (i = 0; i < PATH_BUCKETS; i++) s->path_head[i] = -1;
+  s->path.len = 0;
+  if (s->path.head != NULL)
+    for (i = 0; i < PATH_BUCKETS; i++) s->path.head[i] = -1;
   s->ms.top = 0;
   if (s->status != EXIT_OK) return;
   for (i = 0; i < r->nmoves; i++)

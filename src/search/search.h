@@ -54,6 +54,17 @@ typedef struct SolveResult {
   int nbest;              /* how many are */
 } SolveResult;
 
+/* The current line's interior positions, to detect a repetition: a hash
+** table of chains threaded through the entries, so pushing and popping
+** (always in stack order) are O(1). */
+typedef struct SearchPath {
+  size_t len, cap;
+  uint64_t *hash;
+  int32_t *next;          /* previous entry in the same chain, or -1 */
+  unsigned char *state;   /* cap copies of state_bytes bytes */
+  int32_t *head;          /* last entry of each chain, or -1 */
+} SearchPath;
+
 typedef struct Search {
   Game *g;
   FILE *err;              /* error messages go here; NULL: silent */
@@ -64,14 +75,7 @@ typedef struct Search {
   MoveStack ms;
   SearchFrame *frames;    /* one per ply of the current line */
   size_t nframes;
-  /* The current line's interior positions, to detect a repetition: a
-  ** hash table of chains threaded through the entries, so pushing and
-  ** popping (always in stack order) are O(1). */
-  size_t path_len, path_cap;
-  uint64_t *path_hash;
-  int32_t *path_next;     /* previous entry in the same chain, or -1 */
-  unsigned char *path_state;  /* path_cap copies of state_bytes bytes */
-  int32_t *path_head;     /* last entry of each chain, or -1 */
+  SearchPath path;
   SolveResult result;
   /* The working memory of the solver that ran (alphabeta's key, order
   ** and history arrays), kept for the next solve and freed by
@@ -124,6 +128,18 @@ void search_unwind(Search *s, int ply, int top, size_t path_len,
 ** settles a terminal root, else generates the root moves into
 ** s->result and pushes the root on the path.  Returns the status. */
 int search_root_begin(Search *s);
+
+/* The first step of every solver's root (minimax, alphabeta,
+** expectimax): the root's moves on ms, from its bottom.  Returns their
+** number; 0 when the root is an end, *o then its outcome (the game ended
+** there, or no move is legal); -1 when out of memory. */
+int search_root_moves(Game *g, MoveStack *ms, Outcome *o);
+
+/* A root's n moves copied from `from` into a new array, and its exact
+** and best flags, zeroed; -1 when out of memory (the caller frees what
+** was made). */
+int search_root_arrays(int n, const Move *from, Move **moves, unsigned char **exact,
+                       unsigned char **best);
 
 /* Last step: the root value is the best exact move value; marks the
 ** moves that reach it, and pops the root. */

@@ -53,15 +53,31 @@ const SolverInfo solver_table[] = {
   { NULL, 0, 0, NULL, NULL, 0 }
 };
 
+/* Another name --solver takes for a solver of the table. */
+static const char *const solver_alias[][2] = { { "maxn", "expectimax" } };
+
 const SolverInfo *solver_find(const char *name) {
-  if (strcmp(name, "maxn") == 0) name = "expectimax";
+  for (size_t i = 0; i < sizeof solver_alias / sizeof *solver_alias; i++)
+    if (strcmp(name, solver_alias[i][0]) == 0) name = solver_alias[i][1];
   for (const SolverInfo *s = solver_table; s->name; s++)
     if (strcmp(s->name, name) == 0) return s;
   return NULL;
 }
 
 const char *solver_names(void) {
-  return "auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native, db, cfr or ismcts";
+  static char names[256];
+  size_t n = 0, count = 0;
+  if (names[0] != '\0') return names;
+  for (const SolverInfo *s = solver_table; s->name; s++) count++;
+  n += (size_t)snprintf(names, sizeof names, "auto");
+  for (size_t k = 0; k < count && n < sizeof names; k++) {
+    const char *alias = "";
+    for (size_t i = 0; i < sizeof solver_alias / sizeof *solver_alias; i++)
+      if (strcmp(solver_table[k].name, solver_alias[i][1]) == 0) alias = solver_alias[i][0];
+    n += (size_t)snprintf(names + n, sizeof names - n, "%s%s%s%s%s", k + 1 == count ? " or " : ", ",
+                          solver_table[k].name, *alias ? " (" : "", alias, *alias ? ")" : "");
+  }
+  return names;
 }
 
 unsigned solver_needs(Game *g, const SolveOptions *o) {

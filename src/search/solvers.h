@@ -110,7 +110,7 @@ struct SolverInfo {
 /* The table, NULL-terminated, and a row by name (NULL if none). */
 extern const SolverInfo solver_table[];
 const SolverInfo *solver_find(const char *name);
-/* "alphabeta, minimax, ..." for messages. */
+/* "auto, alphabeta, minimax, ..." from the table, for messages. */
 const char *solver_names(void);
 
 /* What the game at g asks of a solver (NEEDS_*), with the options' --db. */

@@ -300,3 +300,16 @@ int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *wha
   fprintf(err, "; give a smaller %s\n", flag);
   return EXIT_LIMIT;
 }
+
+char *file_text_of(void (*write)(void *arg, FILE *f), void *arg) {
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  if (m == NULL) return NULL;
+  write(arg, m);
+  if (fclose(m) != 0) {
+    free(text);
+    return NULL;
+  }
+  return text;
+}

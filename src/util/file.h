@@ -96,4 +96,8 @@ size_t file_memory_free(int *limited);
 ** a smaller --tt-size".  Returns EXIT_LIMIT. */
 int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what);
 
+/* What write(arg, f) writes, as a string to free; NULL when out of
+** memory. */
+char *file_text_of(void (*write)(void *arg, FILE *f), void *arg);
+
 #endif

@@ -281,13 +281,21 @@ static void run(const GameTree *t, int plus, int iters, double *value, double *c
   free(avg);
 }
 
+/* The poker of `variant` with its tree expanded into *t, which must have
+** `infosets` information sets. */
+static Game *poker_tree(int variant, GameTree *t, unsigned infosets) {
+  const char *name = variant == KUHN ? "Kuhn" : "Leduc";
+  Game *g = poker_new(variant);
+  CHECK(gametree_build(t, g, 0, NULL, stderr) == 0, "%s expands", name);
+  CHECK(t->ninfosets == infosets, "%s: %u information sets", name, t->ninfosets);
+  return g;
+}
+
 static void test_kuhn(void) {
-  Game *g = poker_new(KUHN);
   GameTree t;
+  Game *g = poker_tree(KUHN, &t, 12);
   double v, conv;
-  CHECK(gametree_build(&t, g, 0, NULL, stderr) == 0, "Kuhn expands");
   /* 1 + 3 + 6 deals, 6 x (2 + 2 x 2 + 2) betting nodes */
-  CHECK(t.ninfosets == 12, "Kuhn: %u information sets", t.ninfosets);
   CHECK(t.nnodes == 58, "Kuhn: %u histories", t.nnodes);
   CHECK(t.zero_sum && !t.margins, "Kuhn is zero-sum");
   /* The uniform strategy (0 iterations): both players lose by 1/8 on
@@ -316,11 +324,9 @@ static void test_kuhn(void) {
 }
 
 static void test_leduc(void) {
-  Game *g = poker_new(LEDUC);
   GameTree t;
+  Game *g = poker_tree(LEDUC, &t, 936);
   double v, conv;
-  CHECK(gametree_build(&t, g, 0, NULL, stderr) == 0, "Leduc expands");
-  CHECK(t.ninfosets == 936, "Leduc: %u information sets", t.ninfosets);
   run(&t, 1, 0, &v, &conv);
   CHECK(fabs(conv - 4.747222) < 1e-6, "uniform Leduc NashConv %.7f, want 4.747222", conv);
   /* CFR+ to exploitability 1e-3, checked every 10 iterations. */
