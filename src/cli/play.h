@@ -11,6 +11,7 @@
 #include "game/game.h"
 
 #define PLAY_PERFECT 0          /* --level perfect: solve exactly */
+#define PLAY_DEFAULT_LEVEL 4    /* --level when none is given */
 
 typedef struct PlayOptions {
   int level;              /* search depth; PLAY_PERFECT: exact solve */
