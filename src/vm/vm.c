@@ -496,6 +496,13 @@ Game *vm_new(const Program *p, int *status) {
   memcpy(vm->slots, p->init, (size_t)p->nslots * sizeof(int32_t));
   Game *g = &vm->base;
   g->vt = p->nsym > 1 || p->npermute ? &vm_vtable_symmetric : &vm_vtable;
+  /* The [board] arrays, in slot order, for canonical forms. */
+  vm->board_base = malloc((size_t)(p->nvars + 1) * sizeof *vm->board_base);
+  if (!vm->board_base) { vm_free(&vm->base); return NULL; }
+  for (int i = 0; i < p->nvars; i++)
+    if (p->vars[i].on_board) vm->board_base[vm->nboard++] = p->vars[i].base;
+  for (int i = 0; i < p->npermute; i++)
+    vm->permute_on_board |= p->vars[p->permute_vars[i]].on_board;
   g->engine = "vm";
   g->destroy = vm_free;
   g->name = p->name;
@@ -557,6 +564,7 @@ void vm_free(Game *g) {
   free(vm->slots);
   free(vm->stack);
   free(vm->scratch);
+  free(vm->board_base);
   free(vm->bits);
   free(vm->zob_table);
   free(vm->zob_base);
@@ -570,11 +578,33 @@ void vm_free(Game *g) {
   free(vm);
 }
 
-/* Canonical form under the declared symmetries: the smallest image of the
-** state (as a slot vector), with permutable arrays sorted. */
+/* Canonical form under the declared symmetries: the image whose slot
+** values, read in slot order, are smallest (any fixed total order would
+** do), with the permutable arrays sorted.  Only the [board] arrays move,
+** so each group element is compared on their slots alone, and the
+** comparison stops at the first slot that differs: an element costs a
+** few reads unless the position maps onto itself under it. */
 static int cmp_i32(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return (x > y) - (x < y);
+}
+
+static void sort_permutable(const Program *p, int32_t *s) {
+  for (int i = 0; i < p->npermute; i++) {
+    const StateVar *v = &p->vars[p->permute_vars[i]];
+    qsort(s + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
+  }
+}
+
+/* The image of `in` under element e, its board arrays moved. */
+static void board_image(const Program *p, int e, const int32_t *in, int32_t *out) {
+  const int32_t *pe = p->sym + (size_t)e * p->ncells;
+  memcpy(out, in, (size_t)p->nslots * sizeof *out);
+  for (int vi = 0; vi < p->nvars; vi++) {
+    const StateVar *v = &p->vars[vi];
+    if (v->on_board)
+      for (int c = 0; c < p->ncells; c++) out[v->base + c] = in[v->base + pe[c]];
+  }
 }
 
 static void vm_canonical(Game *g, const void *state, void *result) {
@@ -582,19 +612,42 @@ static void vm_canonical(Game *g, const void *state, void *result) {
   const Program *p = vm->p;
   const int32_t *in = state;
   int32_t *out = result;
-  int n = p->nslots;
-  int32_t *tmp = vm->scratch;
+  int n = p->nslots, nc = p->ncells;
   memcpy(out, in, (size_t)n * sizeof *out);
-  for (int e = 0; e < (p->nsym ? p->nsym : 1); e++) {
-    for (int k = 0; k < n; k++) tmp[k] = p->sym ? in[p->sym[(size_t)e * n + k]] : in[k];
-    for (int i = 0; i < p->npermute; i++) {
-      const StateVar *v = &p->vars[p->permute_vars[i]];
-      qsort(tmp + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
+  if (vm->permute_on_board) {
+    /* A permutable [board] array: each image sorted, then compared whole. */
+    int32_t *tmp = vm->scratch;
+    sort_permutable(p, out);
+    for (int e = 1; e < p->nsym; e++) {
+      board_image(p, e, in, tmp);
+      sort_permutable(p, tmp);
+      for (int k = 0; k < n; k++)
+        if (tmp[k] != out[k]) {
+          if (tmp[k] < out[k]) memcpy(out, tmp, (size_t)n * sizeof *out);
+          break;
+        }
     }
-    /* Any fixed total order will do; memcmp is the cheapest. */
-    if (e == 0 || memcmp(tmp, out, (size_t)n * sizeof *out) < 0)
-      memcpy(out, tmp, (size_t)n * sizeof *out);
+    return;
   }
+  for (int e = 1; e < p->nsym; e++) {
+    const int32_t *pe = p->sym + (size_t)e * nc;
+    for (int b = 0; b < vm->nboard; b++) {
+      const int32_t *src = in + vm->board_base[b];
+      int32_t *dst = out + vm->board_base[b];
+      for (int c = 0; c < nc; c++) {
+        if (src[pe[c]] == dst[c]) continue;
+        if (src[pe[c]] > dst[c]) goto next;
+        /* Smaller: this element's image is the best so far. */
+        for (; c < nc; c++) dst[c] = src[pe[c]];
+        for (b++; b < vm->nboard; b++) {
+          src = in + vm->board_base[b];
+          dst = out + vm->board_base[b];
+          for (c = 0; c < nc; c++) dst[c] = src[pe[c]];
+        }
+        goto next;
+      }
+    }
+  next:;
+  }
+  sort_permutable(p, out);
 }
-
-
