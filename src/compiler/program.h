@@ -151,6 +151,7 @@ struct Program {
   int nnodes;             /* edges: the graph's nodes (cells are its edges) */
   int32_t *edge_end;      /* edges: 2*ncells, the two nodes of each edge */
   int32_t *edge_at;       /* edges: nnodes*nnodes, the edge joining a and b or -1 */
+  int edge_end_k, edge_at_k;  /* edges: the same tables in konst, for the code */
 
   StateVar *vars; int nvars;
   int nslots;             /* slot 0 is the player to move (1-based) */

@@ -61,6 +61,9 @@ static void declare_edges(Resolver *r, Node *decl, int n, Type et) {
         p->nbr[k++] = j;
   }
   p->nbr_start[ne] = k;
+  p->edge_end_k = resolve_konst_add(p, p->edge_end, 2 * ne);
+  p->edge_at_k = resolve_konst_add(p, p->edge_at, n * n);
+  if (p->edge_end_k < 0 || p->edge_at_k < 0) { p->oom = 1; return; }
   p->board = BOARD_EDGES;
   p->nnodes = n;
   p->width = ne;
