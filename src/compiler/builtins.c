@@ -44,7 +44,7 @@ static const Builtin builtins[] = {
     .result = TY_PLAYER, .kind = BUILTIN_OP, .op = OP_NEXTP },
   { .name = "player", .nargs = 1, .arg = { BARG_INT }, .what = { "a player index" },
     .result = TY_PLAYER, .kind = BUILTIN_OP, .op = OP_CHECK, .player_index = 1 },
-  { .name = "edge", .nargs = 2, .arg = { BARG_INT, BARG_INT }, .what = { "a node", "a node" },
+  { .name = "edge_between", .nargs = 2, .arg = { BARG_INT, BARG_INT }, .what = { "a node", "a node" },
     .result = TY_CELL, .kind = BUILTIN_OP, .edges = 1 },
   { .name = "endpoint", .nargs = 2, .arg = { BARG_CELL, BARG_INT }, .what = { "an edge", "0 or 1" },
     .result = TY_INT, .kind = BUILTIN_OP, .edges = 1 },

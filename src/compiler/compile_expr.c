@@ -295,7 +295,7 @@ static Type builtin_call(Compiler *c, Node *e) {
   }
   if (!cg_arity(c, e, b->nargs)) return T_ERR;
   if (b->edges) {
-    /* edge(a, b): edge_at[a * nodes + b]; endpoint(e, i): edge_end[2 * e + i];
+    /* edge_between(a, b): edge_at[a * nodes + b]; endpoint(e, i): edge_end[2 * e + i];
     ** each argument checked against its own range as it runs. */
     int first = b->arg[0] == BARG_INT ? p->nnodes : p->ncells;
     int second = b->arg[0] == BARG_INT ? p->nnodes : 2;

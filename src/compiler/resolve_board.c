@@ -20,7 +20,7 @@ static int share_node(const Program *p, int i, int j) {
 
 /* board edges(nodes, [a1, b1, ...]): the cells are the edges of the
 ** graph, in list order; neighbours(e) are the edges that share a node with
-** e; edge(a, b) and endpoint(e, i) read the tables made here. */
+** e; edge_between(a, b) and endpoint(e, i) read the tables made here. */
 static void declare_edges(Resolver *r, Node *decl, int n, Type et) {
   Program *p = r->p;
   Node *edges = decl->a->next;
