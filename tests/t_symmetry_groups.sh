@@ -116,3 +116,8 @@ if [ -n "$GSOLVE_FULL" ]; then
 fi
 
 rm -rf "$sg_tmp"
+
+# Permutable arrays alone (no board group): the VM's canonical form, the
+# native Nim engine's, the same classes.
+check "nim: canonical by the VM = by the native engine" \
+  "$(field canonical "$(gs games/nim.game --count)")" "$(field canonical "$(gs games/nim.game --engine vm --count)")"

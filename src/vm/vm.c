@@ -674,10 +674,12 @@ static void vm_canonical(Game *g, const void *state, void *result) {
   ** agree on the first k cells are a run.  Walk it level by level keeping
   ** only the runs whose image so far is the smallest; a run whose next
   ** value is larger is dropped whole, with one read. */
-  int G = p->nsym, nlive = 1, m = vm->nboard * nc;
+  int G = p->nsym, nlive = 1, m = G > 1 ? vm->nboard * nc : 0;
   int32_t *lo = vm->live, *hi = vm->live + G, *nlo = vm->live + 2 * G, *nhi = vm->live + 3 * G;
-  lo[0] = 0;
-  hi[0] = G;
+  if (m > 0) {   /* vm->live exists when the group does (nsym > 1) */
+    lo[0] = 0;
+    hi[0] = G;
+  }
   for (int j = 0; j < m; j++) {
     int b = j / nc, c = j % nc, base = vm->board_base[b], nnew = 0;
     int32_t best = INT32_MAX;
