@@ -83,7 +83,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
 
 %type <node> decls decl name_list opt_type type params opt_params param
-%type <node> cells opt_seen
+%type <node> cells opt_seen sym_images sym_cycles
 %type <node> dims dim opt_init opt_as opt_weight opt_style opt_when rep_clauses block stmts stmt opt_else
 %type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
 
@@ -145,8 +145,26 @@ decl
   | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
   | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
+  | SYMMETRY IDENT sym_images ';'
+                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, NULL, NULL, NULL); }
+  | SYMMETRY IDENT sym_cycles ';'
+                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, NULL, NULL, NULL); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
+  ;
+
+/* symmetry NAME [p0, p1, ...]: a permutation as the list of images. */
+sym_images
+  : '[' opt_expr_list ']'       { $$ = mk2(ps, NODE_LIST, @$, $2, NULL); }
+  ;
+
+/* symmetry NAME (a, b, c)(d, e): a permutation as cycles (op 'c'). */
+sym_cycles
+  : '(' expr_list ')'           { $$ = mk2(ps, NODE_LIST, @$, $2, NULL); if ($$) $$->op = 'c'; }
+  | sym_cycles '(' expr_list ')'
+                                { Node *c = mk2(ps, NODE_LIST, @2, $3, NULL);
+                                  if (c) c->op = 'c';
+                                  $$ = ast_append($1, c); }
   ;
 
 name_list

@@ -59,6 +59,8 @@ else
     games/token.game >"$mp_tmp/token12.game"
   mp_same "Token, a larger cyclic graph" "1 2 3 4" "$mp_tmp/token12.game" -D nodes=12
   mp_same "Nim 1,3,5,7" "2 3" games/nim.game
+  # A group given by generators: node permutations acting on the lines.
+  mp_same "Dots and Boxes 2x2 (symmetry nodes)" "2 3" docs/examples/dots-2x2.game
   # Scores beyond +-1: the best margin, then the shortest way to it.
   cat >"$mp_tmp/scored.game" <<'EOF'
 game "Scored take-away";

@@ -46,6 +46,8 @@ typedef struct Builtin {
   OpCode op;          /* BUILTIN_OP */
   BuiltinFold fold;   /* folds with constant arguments (else FOLD_NONE) */
   int rect;           /* needs a rect board */
+  int edges;          /* needs an edges board: a lookup in its tables
+                      ** (compile_expr.c), `op` unused */
   int player_index;   /* player(i): i checked in 0..players-1, the
                       ** player value i + 1 (the first declared is 0) */
 } Builtin;

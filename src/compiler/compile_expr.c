@@ -304,7 +304,27 @@ static Type builtin_call(Compiler *c, Node *e) {
     diag_error(c->d, e->span, "%s() needs a rect board", b->name);
     return T_ERR;
   }
+  if (b->edges && p->board != BOARD_EDGES) {
+    diag_error(c->d, e->span, "%s() needs an edges board", b->name);
+    return T_ERR;
+  }
   if (!cg_arity(c, e, b->nargs)) return T_ERR;
+  if (b->edges) {
+    /* edge_between(a, b): edge_at[a * nodes + b]; endpoint(e, i): edge_end[2 * e + i];
+    ** each argument checked against its own range as it runs. */
+    int first = b->arg[0] == BARG_INT ? p->nnodes : p->ncells;
+    int second = b->arg[0] == BARG_INT ? p->nnodes : 2;
+    cg_expect(c, e->a, builtin_arg_type(b->arg[0]), b->what[0]);
+    cg_emit(c, OP_CHECK, first, 0, e->span);
+    cg_emit(c, OP_CONST, second, 0, e->span);
+    cg_emit(c, OP_MUL, 0, 0, e->span);
+    cg_expect(c, e->a->next, builtin_arg_type(b->arg[1]), b->what[1]);
+    cg_emit(c, OP_CHECK, second, 0, e->span);
+    cg_emit(c, OP_ADD, 0, 0, e->span);
+    if (b->arg[0] == BARG_INT) cg_emit(c, OP_LOADK, p->edge_at_k, p->nnodes * p->nnodes, e->span);
+    else cg_emit(c, OP_LOADK, p->edge_end_k, 2 * p->ncells, e->span);
+    return mkt(b->result);
+  }
   if (b->kind == BUILTIN_FOLD) {
     int ok = 1;
     Type t;

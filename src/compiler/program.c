@@ -140,6 +140,8 @@ int program_format_value(const Program *p, Type t, int32_t v, char *buf, size_t 
         int k = column_name(v % p->width, buf, n);
         return k + snprintf(buf + k, n - (size_t)k, "%d", v / p->width + 1);
       }
+      if (p->board == BOARD_EDGES && v < p->ncells)   /* an edge: its two nodes */
+        return snprintf(buf, n, "%d-%d", p->edge_end[2 * v], p->edge_end[2 * v + 1]);
       return snprintf(buf, n, "%d", v);
     default: return snprintf(buf, n, "%d", v);
   }
@@ -215,7 +217,7 @@ uint64_t gs_rules_hash(const Program *p) {
   h = fnv(h, p->init, (size_t)p->nslots * sizeof *p->init);
   for (int i = 0; i < p->nplayers; i++) h = fnv(h, p->players[i], strlen(p->players[i]) + 1);
   for (int i = 0; i < p->nrules; i++) h = fnv(h, p->rules[i].name, strlen(p->rules[i].name) + 1);
-  if (p->sym) h = fnv(h, p->sym, (size_t)p->nsym * (size_t)p->nslots * sizeof *p->sym);
+  if (p->sym) h = fnv(h, p->sym, (size_t)p->nsym * (size_t)p->ncells * sizeof *p->sym);
   return h;
 }
 

@@ -21,7 +21,9 @@
 #define PROG_MAX_CODE       (1 << 22) /* code words */
 #define PROG_MAX_RULES      256     /* move rules */
 #define PROG_MAX_CELLS      4096    /* cells of a board */
-#define PROG_MAX_SYMMETRIES 64      /* elements of the symmetry group */
+#define PROG_MAX_SYMMETRIES 40320   /* elements of the symmetry group (8!) */
+#define PROG_MAX_SYM_ENTRIES (1 << 22) /* group elements x cells, its table */
+#define PROG_MAX_EDGE_NODES 256     /* nodes of an edges board */
 #define PROG_MAX_LIST       4096    /* elements of a list parameter */
 
 /* Directions of a rectangular board, in this order (dir values 0..7). */
@@ -104,7 +106,7 @@ typedef struct HiddenDecl {
   int chunk;
 } HiddenDecl;
 
-typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH } BoardKind;
+typedef enum BoardKind { BOARD_NONE, BOARD_RECT, BOARD_GRAPH, BOARD_EDGES } BoardKind;
 enum { REP_NONE, REP_FORBIDDEN, REP_DRAW };
 
 struct Program {
@@ -153,6 +155,10 @@ struct Program {
   int *nbr_start;         /* ncells+1 offsets into nbr: adjacency (CSR) */
   int *nbr;
   int16_t *step;          /* rect: ncells*8 neighbour per direction, -1 off */
+  int nnodes;             /* edges: the graph's nodes (cells are its edges) */
+  int32_t *edge_end;      /* edges: 2*ncells, the two nodes of each edge */
+  int32_t *edge_at;       /* edges: nnodes*nnodes, the edge joining a and b or -1 */
+  int edge_end_k, edge_at_k;  /* edges: the same tables in konst, for the code */
 
   StateVar *vars; int nvars;
   int nslots;             /* slot 0 is the player to move (1-based) */
@@ -166,10 +172,11 @@ struct Program {
   int bound_chunk;        /* bound(p: player), or -1 */
   int maxargs;            /* max arguments over rules */
 
-  /* Symmetry: a group of slot permutations (element 0 the identity) and
-  ** the arrays whose entries are interchangeable (canonical: sorted). */
+  /* Symmetry: a group of cell permutations (element 0 the identity) that
+  ** move the entries of every [board] array, and the arrays whose entries
+  ** are interchangeable (canonical: sorted). */
   int nsym;
-  int32_t *sym;           /* nsym * nslots: slot i of the image = slot sym[i] */
+  int32_t *sym;           /* nsym * ncells: cell c of the image = cell sym[c] */
   int *permute_vars; int npermute;
 
   /* Views (hidden information): the `hidden` declarations, in order. */

@@ -615,6 +615,8 @@ void resolver_free(Resolver *r) {
   free(r->funcs);
   free(r->moves);
   free(r->symmetries);
+  free(r->sym_gens);
+  free(r->sym_gen_decl);
   free(r->repetitions);
   free(r->hiddens);
   free(r);

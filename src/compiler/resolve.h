@@ -40,6 +40,8 @@ struct Resolver {
   Node **moves;                     /* move declarations, by rule index */
   Node *end_decl, *nomoves_decl, *eval_decl, *start_decl, *bound_decl;
   Node **symmetries; int nsymmetries;
+  int32_t *sym_gens; int nsym_gens; /* generators: ncells each (resolve_symmetry.c) */
+  Node **sym_gen_decl;              /* the declaration of each generator */
   Node **repetitions; int nrepetitions;
   Node **hiddens; int nhiddens;     /* `hidden` declarations (compile_view.c) */
   int depth;                        /* recursion guard for const folding */
@@ -71,6 +73,12 @@ void resolve_declare_board(Resolver *r, Node *decl);
 void resolve_check_symmetry(Resolver *r, Node *s);
 void resolve_symmetry_group(Resolver *r);
 void resolve_declare_repetition(Resolver *r, Node *n);
+
+/* resolve_symmetry.c: a generator of the group (a permutation of the
+** cells) added for declaration s; `symmetry cells|nodes PERM;` read and
+** checked; the group closed (resolve_symmetry_group above). */
+void resolve_symmetry_add(Resolver *r, Node *s, const int32_t *perm);
+void resolve_symmetry_perm(Resolver *r, Node *s);
 
 /* Folds a constant expression; reports an error and returns 0 with *ok=0
 ** when it is not constant.  *t receives its type. */

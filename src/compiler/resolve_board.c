@@ -1,6 +1,7 @@
 /*
-** resolve_board.c -- the board (rect or graph: cells, steps, adjacency),
-** the symmetry group of the declared symmetries, and the repetition rule.
+** resolve_board.c -- the board (rect, graph or edges: cells, steps,
+** adjacency), the symmetry declarations (their group in
+** resolve_symmetry.c), and the repetition rule.
 */
 #include "compiler/resolve.h"
 
@@ -10,6 +11,67 @@
 /* ------------------------------------------------------------------ */
 /* The board                                                          */
 /* ------------------------------------------------------------------ */
+
+/* Whether edges i and j (different) share a node. */
+static int share_node(const Program *p, int i, int j) {
+  const int32_t *a = p->edge_end + 2 * i, *b = p->edge_end + 2 * j;
+  return i != j && (a[0] == b[0] || a[0] == b[1] || a[1] == b[0] || a[1] == b[1]);
+}
+
+/* board edges(nodes, [a1, b1, ...]): the cells are the edges of the
+** graph, in list order; neighbours(e) are the edges that share a node with
+** e; edge_between(a, b) and endpoint(e, i) read the tables made here. */
+static void declare_edges(Resolver *r, Node *decl, int n, Type et) {
+  Program *p = r->p;
+  Node *edges = decl->a->next;
+  int ne = et.hi / 2;
+  if (n > PROG_MAX_EDGE_NODES || ne < 1 || ne > PROG_MAX_CELLS) {
+    diag_error(r->d, decl->span, "an edges board has 1 to %d nodes and 1 to %d edges",
+               PROG_MAX_EDGE_NODES, PROG_MAX_CELLS);
+    return;
+  }
+  p->edge_end = prog_alloc(p, (size_t)2 * ne * sizeof(int32_t));
+  p->edge_at = prog_alloc(p, (size_t)n * n * sizeof(int32_t));
+  if (!p->edge_end || !p->edge_at) return;
+  for (int i = 0; i < n * n; i++) p->edge_at[i] = -1;
+  for (int i = 0; i < ne; i++) {
+    int a = p->konst[et.lo + 2 * i], b = p->konst[et.lo + 2 * i + 1];
+    if (a < 0 || a >= n || b < 0 || b >= n || a == b || p->edge_at[a * n + b] >= 0) {
+      diag_error(r->d, edges->span, "edge %d-%d: nodes are 0..%d, an edge joins two different "
+                 "nodes and appears once", a, b, n - 1);
+      return;
+    }
+    p->edge_end[2 * i] = a;
+    p->edge_end[2 * i + 1] = b;
+    p->edge_at[a * n + b] = p->edge_at[b * n + a] = i;
+  }
+  /* Adjacency: edges sharing a node, in edge order. */
+  int total = 0;
+  for (int i = 0; i < ne; i++)
+    for (int j = 0; j < ne; j++)
+      total += share_node(p, i, j);
+  p->nbr_start = prog_alloc(p, (size_t)(ne + 1) * sizeof(int));
+  p->nbr = prog_alloc(p, (size_t)(total + 1) * sizeof(int));
+  if (!p->nbr_start || !p->nbr) return;
+  int k = 0;
+  for (int i = 0; i < ne; i++) {
+    p->nbr_start[i] = k;
+    for (int j = 0; j < ne; j++)
+      if (share_node(p, i, j))
+        p->nbr[k++] = j;
+  }
+  p->nbr_start[ne] = k;
+  p->edge_end_k = resolve_konst_add(p, p->edge_end, 2 * ne);
+  p->edge_at_k = resolve_konst_add(p, p->edge_at, n * n);
+  if (p->edge_end_k < 0 || p->edge_at_k < 0) { p->oom = 1; return; }
+  p->board = BOARD_EDGES;
+  p->nnodes = n;
+  p->width = ne;
+  p->height = 1;
+  p->ncells = ne;
+  Type ct = mktype(TY_INT, p->ncells, p->ncells);
+  resolve_declare_value(r, "cells", ct, p->ncells);
+}
 
 void resolve_declare_board(Resolver *r, Node *decl) {
   Program *p = r->p;
@@ -75,9 +137,9 @@ void resolve_declare_board(Resolver *r, Node *decl) {
       }
     }
     p->nbr_start[p->ncells] = k;
-  } else if (!strcmp(decl->name, "graph")) {
+  } else if (!strcmp(decl->name, "graph") || !strcmp(decl->name, "edges")) {
     if (nargs != 2) {
-      diag_error(r->d, decl->span, "graph takes 2 arguments (nodes, edges), not %d", nargs);
+      diag_error(r->d, decl->span, "%s takes 2 arguments (nodes, edges), not %d", decl->name, nargs);
       return;
     }
     int32_t n = resolve_const(r, decl->a, &t, &ok);
@@ -92,6 +154,10 @@ void resolve_declare_board(Resolver *r, Node *decl) {
     }
     if (n < 1 || n > PROG_MAX_CELLS) {
       diag_error(r->d, decl->a->span, "a graph needs 1 to %d nodes", PROG_MAX_CELLS);
+      return;
+    }
+    if (decl->name[0] == 'e') {
+      declare_edges(r, decl, n, et);
       return;
     }
     p->board = BOARD_GRAPH;
@@ -125,7 +191,7 @@ void resolve_declare_board(Resolver *r, Node *decl) {
     }
     free(deg);
   } else {
-    diag_error(r->d, decl->span, "unknown board kind '%s' (expected rect or graph)",
+    diag_error(r->d, decl->span, "unknown board kind '%s' (expected rect, graph or edges)",
                decl->name);
     return;
   }
@@ -146,48 +212,6 @@ static int map_cell(const Program *p, const char *kind, int c) {
   return (h - 1 - y) * w + (w - 1 - x);                  /* rotate 180 degrees */
 }
 
-/* Closes the generators under composition (at most PROG_MAX_SYMMETRIES). */
-void resolve_symmetry_group(Resolver *r) {
-  Program *p = r->p;
-  int n = p->nslots;
-  int32_t *group = malloc((size_t)PROG_MAX_SYMMETRIES * (size_t)n * sizeof(int32_t));
-  int32_t *gens = malloc((size_t)(r->nsymmetries + 1) * (size_t)n * sizeof(int32_t));
-  if (!group || !gens) { r->p->oom = 1; free(group); free(gens); return; }
-  int ngens = 0;
-  for (int i = 0; i < r->nsymmetries; i++) {
-    Node *s = r->symmetries[i];
-    if (!strcmp(s->name, "permute")) continue;
-    int32_t *g = gens + (size_t)ngens * n;
-    for (int k = 0; k < n; k++) g[k] = k;
-    for (int vi = 0; vi < p->nvars; vi++) {
-      StateVar *v = &p->vars[vi];
-      if (!v->on_board) continue;
-      for (int c = 0; c < p->ncells; c++)
-        g[v->base + c] = v->base + map_cell(p, s->name, c);
-    }
-    ngens++;
-  }
-  int count = 1;
-  for (int k = 0; k < n; k++) group[k] = k;
-  /* Breadth-first closure: multiply every element by every generator. */
-  for (int e = 0; e < count; e++) {
-    for (int gi = 0; gi < ngens; gi++) {
-      int32_t *cand = group + (size_t)count * n;
-      if (count == PROG_MAX_SYMMETRIES) break;
-      for (int k = 0; k < n; k++) cand[k] = group[(size_t)e * n + gens[(size_t)gi * n + k]];
-      int seen = 0;
-      for (int f = 0; f < count && !seen; f++)
-        seen = memcmp(group + (size_t)f * n, cand, (size_t)n * sizeof(int32_t)) == 0;
-      if (!seen) count++;
-    }
-  }
-  p->nsym = count;
-  p->sym = prog_alloc(p, (size_t)count * (size_t)n * sizeof(int32_t));
-  if (p->sym) memcpy(p->sym, group, (size_t)count * (size_t)n * sizeof(int32_t));
-  free(group);
-  free(gens);
-}
-
 void resolve_check_symmetry(Resolver *r, Node *s) {
   Program *p = r->p;
   const char *k = s->name;
@@ -196,12 +220,24 @@ void resolve_check_symmetry(Resolver *r, Node *s) {
       diag_error(r->d, s->span, "symmetry '%s' needs a rect board", k);
       return;
     }
-    if (s->a) diag_error(r->d, s->a->span, "symmetry '%s' takes no operand", k);
+    if (s->a) { diag_error(r->d, s->a->span, "symmetry '%s' takes no operand", k); return; }
+    int32_t *perm = malloc((size_t)p->ncells * sizeof *perm);
+    if (!perm) { p->oom = 1; return; }
+    for (int c = 0; c < p->ncells; c++) perm[c] = map_cell(p, k, c);
+    resolve_symmetry_add(r, s, perm);
+    free(perm);
+    return;
+  }
+  if (!strcmp(k, "cells") || !strcmp(k, "nodes")) {
+    resolve_symmetry_perm(r, s);
     return;
   }
   if (!strcmp(k, "permute")) {
-    Symbol *sym = s->a ? resolve_lookup(r, s->a->name) : NULL;
-    if (!s->a) { diag_error(r->d, s->span, "permute needs a state array: symmetry permute NAME;"); return; }
+    if (!s->a || s->a->kind != NODE_NAME) {
+      diag_error(r->d, s->a ? s->a->span : s->span, "permute needs a state array: symmetry permute NAME;");
+      return;
+    }
+    Symbol *sym = resolve_lookup(r, s->a->name);
     if (!sym || sym->kind != SYM_STATE || p->vars[sym->index].ndims != 1) {
       diag_error(r->d, s->a->span, "'%s' is not a one-dimensional state array", s->a->name);
       return;
@@ -212,7 +248,8 @@ void resolve_check_symmetry(Resolver *r, Node *s) {
     p->permute_vars[p->npermute++] = sym->index;
     return;
   }
-  diag_error(r->d, s->span, "unknown symmetry '%s' (expected mirror, flip, rotate or permute)", k);
+  diag_error(r->d, s->span, "unknown symmetry '%s' (expected mirror, flip, rotate, cells, nodes "
+             "or permute)", k);
 }
 
 /* ------------------------------------------------------------------ */

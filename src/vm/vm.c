@@ -507,6 +507,43 @@ static int run_start(VM *vm) {
   return 1;
 }
 
+/* The group's elements sorted by their cell sequences (element e before f
+** when e's sequence is smaller), and for each cell c and element i the
+** first element after i that differs from it in cells 0..c: the trie
+** vm_canonical walks.  0 when out of memory. */
+typedef struct SymRow { const int32_t *cells; int nc; } SymRow;
+
+static int cmp_rows(const void *a, const void *b) {
+  const SymRow *x = a, *y = b;
+  for (int c = 0; c < x->nc; c++)
+    if (x->cells[c] != y->cells[c]) return x->cells[c] < y->cells[c] ? -1 : 1;
+  return 0;
+}
+
+static int vm_symmetry_trie(VM *vm) {
+  const Program *p = vm->p;
+  int G = p->nsym, nc = p->ncells;
+  SymRow *order = malloc((size_t)G * sizeof *order);
+  vm->sym_sorted = malloc((size_t)G * nc * sizeof *vm->sym_sorted);
+  vm->sym_next = malloc((size_t)G * nc * sizeof *vm->sym_next);
+  vm->live = malloc((size_t)4 * G * sizeof *vm->live);
+  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live) { free(order); return 0; }
+  for (int i = 0; i < G; i++) order[i] = (SymRow){ p->sym + (size_t)i * nc, nc };
+  qsort(order, (size_t)G, sizeof *order, cmp_rows);
+  for (int i = 0; i < G; i++)
+    memcpy(vm->sym_sorted + (size_t)i * nc, order[i].cells, (size_t)nc * sizeof(int32_t));
+  free(order);
+  for (int i = G - 1; i >= 0; i--) {
+    /* lcp: how many leading cells element i shares with element i + 1. */
+    int lcp = 0;
+    if (i + 1 < G)
+      while (lcp < nc && vm->sym_sorted[(size_t)i * nc + lcp] == vm->sym_sorted[(size_t)(i + 1) * nc + lcp]) lcp++;
+    for (int c = 0; c < nc; c++)
+      vm->sym_next[(size_t)c * G + i] = c < lcp ? vm->sym_next[(size_t)c * G + i + 1] : i + 1;
+  }
+  return 1;
+}
+
 Game *vm_new(const Program *p, int *status) {
   *status = EXIT_LIMIT;
   VM *vm = calloc(1, sizeof *vm);
@@ -519,6 +556,14 @@ Game *vm_new(const Program *p, int *status) {
   memcpy(vm->slots, p->init, (size_t)p->nslots * sizeof(int32_t));
   Game *g = &vm->base;
   g->vt = p->nsym > 1 || p->npermute ? &vm_vtable_symmetric : &vm_vtable;
+  /* The [board] arrays, in slot order, for canonical forms. */
+  vm->board_base = malloc((size_t)(p->nvars + 1) * sizeof *vm->board_base);
+  if (!vm->board_base) { vm_free(&vm->base); return NULL; }
+  for (int i = 0; i < p->nvars; i++)
+    if (p->vars[i].on_board) vm->board_base[vm->nboard++] = p->vars[i].base;
+  for (int i = 0; i < p->npermute; i++)
+    vm->permute_on_board |= p->vars[p->permute_vars[i]].on_board;
+  if (p->nsym > 1 && !vm_symmetry_trie(vm)) { vm_free(&vm->base); return NULL; }
   g->engine = "vm";
   g->destroy = vm_free;
   g->name = p->name;
@@ -580,6 +625,10 @@ void vm_free(Game *g) {
   free(vm->slots);
   free(vm->stack);
   free(vm->scratch);
+  free(vm->board_base);
+  free(vm->sym_sorted);
+  free(vm->sym_next);
+  free(vm->live);
   free(vm->bits);
   free(vm->zob_table);
   free(vm->zob_base);
@@ -593,11 +642,33 @@ void vm_free(Game *g) {
   free(vm);
 }
 
-/* Canonical form under the declared symmetries: the smallest image of the
-** state (as a slot vector), with permutable arrays sorted. */
+/* Canonical form under the declared symmetries: the image whose slot
+** values, read in slot order, are smallest (any fixed total order would
+** do), with the permutable arrays sorted.  Only the [board] arrays move,
+** so each group element is compared on their slots alone, and the
+** comparison stops at the first slot that differs: an element costs a
+** few reads unless the position maps onto itself under it. */
 static int cmp_i32(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return (x > y) - (x < y);
+}
+
+static void sort_permutable(const Program *p, int32_t *s) {
+  for (int i = 0; i < p->npermute; i++) {
+    const StateVar *v = &p->vars[p->permute_vars[i]];
+    qsort(s + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
+  }
+}
+
+/* The image of `in` under element e, its board arrays moved. */
+static void board_image(const Program *p, int e, const int32_t *in, int32_t *out) {
+  const int32_t *pe = p->sym + (size_t)e * p->ncells;
+  memcpy(out, in, (size_t)p->nslots * sizeof *out);
+  for (int vi = 0; vi < p->nvars; vi++) {
+    const StateVar *v = &p->vars[vi];
+    if (v->on_board)
+      for (int c = 0; c < p->ncells; c++) out[v->base + c] = in[v->base + pe[c]];
+  }
 }
 
 static void vm_canonical(Game *g, const void *state, void *result) {
@@ -605,19 +676,58 @@ static void vm_canonical(Game *g, const void *state, void *result) {
   const Program *p = vm->p;
   const int32_t *in = state;
   int32_t *out = result;
-  int n = p->nslots;
-  int32_t *tmp = vm->scratch;
+  int n = p->nslots, nc = p->ncells;
   memcpy(out, in, (size_t)n * sizeof *out);
-  for (int e = 0; e < (p->nsym ? p->nsym : 1); e++) {
-    for (int k = 0; k < n; k++) tmp[k] = p->sym ? in[p->sym[(size_t)e * n + k]] : in[k];
-    for (int i = 0; i < p->npermute; i++) {
-      const StateVar *v = &p->vars[p->permute_vars[i]];
-      qsort(tmp + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
+  if (vm->permute_on_board) {
+    /* A permutable [board] array: each image sorted, then compared whole. */
+    int32_t *tmp = vm->scratch;
+    sort_permutable(p, out);
+    for (int e = 1; e < p->nsym; e++) {
+      board_image(p, e, in, tmp);
+      sort_permutable(p, tmp);
+      for (int k = 0; k < n; k++)
+        if (tmp[k] != out[k]) {
+          if (tmp[k] < out[k]) memcpy(out, tmp, (size_t)n * sizeof *out);
+          break;
+        }
     }
-    /* Any fixed total order will do; memcmp is the cheapest. */
-    if (e == 0 || memcmp(tmp, out, (size_t)n * sizeof *out) < 0)
-      memcpy(out, tmp, (size_t)n * sizeof *out);
+    return;
   }
+  /* The elements, sorted by their cell sequences, form a trie: those that
+  ** agree on the first k cells are a run.  Walk it level by level keeping
+  ** only the runs whose image so far is the smallest; a run whose next
+  ** value is larger is dropped whole, with one read. */
+  int G = p->nsym, nlive = 1, m = G > 1 ? vm->nboard * nc : 0;
+  int32_t *lo = vm->live, *hi = vm->live + G, *nlo = vm->live + 2 * G, *nhi = vm->live + 3 * G;
+  if (m > 0) {   /* vm->live exists when the group does (nsym > 1) */
+    lo[0] = 0;
+    hi[0] = G;
+  }
+  for (int j = 0; j < m; j++) {
+    int b = j / nc, c = j % nc, base = vm->board_base[b], nnew = 0;
+    int32_t best = INT32_MAX;
+    for (int r = 0; r < nlive; r++) {
+      for (int i = lo[r]; i < hi[r];) {
+        int nx = hi[r] - lo[r] == 1 || b > 0 ? i + 1 : vm->sym_next[(size_t)c * G + i];
+        int32_t v = in[base + vm->sym_sorted[(size_t)i * nc + c]];
+        if (v < best) { best = v; nnew = 0; }
+        if (v == best) { nlo[nnew] = i; nhi[nnew++] = nx; }
+        i = nx;
+      }
+    }
+    out[base + c] = best;
+    int32_t *t = lo; lo = nlo; nlo = t;
+    t = hi; hi = nhi; nhi = t;
+    nlive = nnew;
+    if (nlive == 1 && hi[0] - lo[0] == 1) {
+      /* One element left: the rest of its image as it is. */
+      const int32_t *pe = vm->sym_sorted + (size_t)lo[0] * nc;
+      for (j++; j < m; j++) {
+        b = j / nc;
+        c = j % nc;
+        out[vm->board_base[b] + c] = in[vm->board_base[b] + pe[c]];
+      }
+    }
+  }
+  sort_permutable(p, out);
 }
-
-

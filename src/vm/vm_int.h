@@ -52,6 +52,12 @@ typedef struct VM {
   long steps;
   int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
+  int *board_base;    /* the first slot of each [board] array, in slot order */
+  int nboard;         /* how many [board] arrays */
+  int permute_on_board;   /* a permutable array is a [board] array */
+  int32_t *sym_sorted;    /* the group's cell permutations, sorted (a trie) */
+  int32_t *sym_next;      /* ncells x nsym: end of element i's run at cell c */
+  int32_t *live;          /* 4 x nsym: the runs a canonical form keeps */
   uint8_t *bits;      /* per slot: bits in a packed key */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
