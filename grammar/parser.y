@@ -138,9 +138,10 @@ decl
   | SCORE IDENT ';'             { $$ = mk_name(ps, NODE_SCORE_ONLY, @2, $2); }
   | HIDDEN IDENT cells opt_seen opt_when ';'
                                 { $$ = mk_decl(ps, NODE_HIDDEN, @2, $2, $3, $4, $5, NULL); }
-  | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
-  | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
-                                               mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
+  | SYMMETRY IDENT opt_when ';' { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, $3, NULL, NULL); }
+  | SYMMETRY IDENT IDENT opt_when ';'
+                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
+                                               mk_name(ps, NODE_NAME, @3, $3), $4, NULL, NULL); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
   ;

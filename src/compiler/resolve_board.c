@@ -156,7 +156,7 @@ void resolve_symmetry_group(Resolver *r) {
   int ngens = 0;
   for (int i = 0; i < r->nsymmetries; i++) {
     Node *s = r->symmetries[i];
-    if (!strcmp(s->name, "permute")) continue;
+    if (!s->op || !strcmp(s->name, "permute")) continue;
     int32_t *g = gens + (size_t)ngens * n;
     for (int k = 0; k < n; k++) g[k] = k;
     for (int vi = 0; vi < p->nvars; vi++) {
@@ -188,9 +188,25 @@ void resolve_symmetry_group(Resolver *r) {
   free(gens);
 }
 
+/* A symmetry's `when COND`: 1 when it is in force with these parameters
+** (or has no condition), 0 when not or when COND is not a constant bool. */
+static int symmetry_in_force(Resolver *r, Node *s) {
+  if (!s->b) return 1;
+  int ok = 1;
+  Type t;
+  int32_t v = resolve_const(r, s->b, &t, &ok);
+  if (!ok) return 0;
+  if (t.kind != TY_BOOL) {
+    diag_error(r->d, s->b->span, "the condition of 'symmetry' must be bool");
+    return 0;
+  }
+  return v != 0;
+}
+
 void resolve_check_symmetry(Resolver *r, Node *s) {
   Program *p = r->p;
   const char *k = s->name;
+  s->op = symmetry_in_force(r, s);      /* read by resolve_symmetry_group */
   if (!strcmp(k, "mirror") || !strcmp(k, "flip") || !strcmp(k, "rotate")) {
     if (p->board != BOARD_RECT) {
       diag_error(r->d, s->span, "symmetry '%s' needs a rect board", k);
@@ -206,6 +222,7 @@ void resolve_check_symmetry(Resolver *r, Node *s) {
       diag_error(r->d, s->a->span, "'%s' is not a one-dimensional state array", s->a->name);
       return;
     }
+    if (!s->op) return;
     int *pv = realloc(p->permute_vars, (size_t)(p->npermute + 1) * sizeof(int));
     if (!pv) { p->oom = 1; return; }
     p->permute_vars = pv;

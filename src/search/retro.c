@@ -59,6 +59,7 @@ void retro_free(Retro *r) {
   free(r->edge_weight); free(r->edge_pay); free(r->wstack); free(r->vec);
   free(r->parent_start); free(r->parents); free(r->queue);
   free(r->frames);
+  free(r->deferred);
   free(r->canon);
   free(r->key);
   movestack_free(&r->ms);
@@ -330,13 +331,34 @@ int retro_scratch(Retro *r) {
   return 0;
 }
 
+/* Keeps the engine's current state for expansion later. */
+static int defer_state(Retro *r) {
+  size_t sb = r->g->state_bytes;
+  if (r->ndeferred == r->deferred_cap) {
+    size_t cap = r->deferred_cap ? r->deferred_cap * 2 : 64;
+    unsigned char *d = realloc(r->deferred, cap * sb);
+    if (!d) return -1;
+    r->deferred = d;
+    r->deferred_cap = cap;
+  }
+  memcpy(r->deferred + r->ndeferred++ * sb, game_state(r->g), sb);
+  return 0;
+}
+
 int retro_enumerate(Retro *r) {
   Game *g = r->g;
   int ply = 0, added;
   uint32_t idx, cls;
   Outcome o;
+  void (*set_state)(Game *, const void *) = g->vt->set_state;
+  unsigned char *root = NULL;
   if (!r->label) r->label = "retrograde analysis, enumerating";
   if (retro_scratch(r) < 0) return out_of_memory(r);
+  if (set_state) {
+    /* Lines may then be cut at RETRO_MAX_DEPTH: the root comes back last. */
+    if (!(root = malloc(g->state_bytes))) return out_of_memory(r);
+    memcpy(root, game_state(g), g->state_bytes);
+  }
   if (retro_key_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
 
 enter:
@@ -409,10 +431,15 @@ next:
       if (add_edge(r, (uint32_t)f->cls, cls,
                    r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
     }
+    if (fresh && set_state && ply + 1 >= RETRO_MAX_DEPTH) {
+      if (defer_state(r) < 0) goto oom;
+      fresh = 0;
+    }
     if (fresh) {
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
         game_undo(g);
         for (; ply > 0; ply--) game_undo(g);
+        if (root) { set_state(g, root); free(root); }
         return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
       }
       ply++;
@@ -426,6 +453,15 @@ next:
 leave:
   /* Step 1c. Back to the parent and on to its next move. */
   if (ply == 0) {
+    if (r->ndeferred) {
+      /* Step 1d. The next position left below the depth limit. */
+      size_t sb = g->state_bytes;
+      set_state(g, r->deferred + --r->ndeferred * sb);
+      r->ms.top = 0;
+      goto enter;
+    }
+    if (root) set_state(g, root);
+    free(root);
     r->positions = r->states.n;
     r->stored = r->canonical ? r->classes.n : r->states.n;
     return EXIT_OK;
@@ -442,18 +478,22 @@ leave:
 
 oom:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return out_of_memory(r);
 limit:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
               (unsigned long long)r->max_positions);
 asymmetric:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
               "positions that a declared symmetry maps onto each other differ (in legal moves "
               "or in having ended); remove or correct the symmetry lines");
 stopped:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   {
     char msg[160];
     int st = stop_message(msg, sizeof msg, r->states.n, "positions");
@@ -461,12 +501,14 @@ stopped:
   }
 memory:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
               "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
               r->classes.n ? r->classes.n : r->states.n,
               retro_memory(r) / (r->states.n ? r->states.n : 1));
 failed:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return r->status;
 }
 

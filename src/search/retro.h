@@ -17,6 +17,11 @@
 #include "search/search.h"
 #include "search/expectimax.h"
 
+/* The depth-first enumeration goes at most this deep; a new position
+** found below it waits in a list and is expanded later from its state
+** (engines with set_state; without, lines stop at GAME_MAX_PLY). */
+#define RETRO_MAX_DEPTH 4096
+
 /* Plies of a draw that never ends (a cycle): reported as null. */
 #define RETRO_ENDLESS (VALUE_BIG / 2 - 1)
 
@@ -65,6 +70,8 @@ typedef struct Retro {
   uint32_t *queue;
   MoveStack ms;
   struct RetroFrame *frames; size_t nframes;
+  unsigned char *deferred;  /* raw states met at RETRO_MAX_DEPTH, to expand later */
+  size_t ndeferred, deferred_cap;
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */
   /* Payoff vectors (chance, per-move payoffs, more than two players):

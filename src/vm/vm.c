@@ -392,17 +392,28 @@ void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
 static void vm_canonical(Game *g, const void *state, void *result);
 
 static void vm_pack(Game *g, const void *state, void *key);
+static void vm_set_state(Game *g, const void *state);
 
 /* Games without symmetry have no canonical method. */
 #define VM_METHODS \
   .generate = vm_generate, .apply = vm_apply, .undo = vm_undo, .ended = vm_ended,          \
   .no_moves = vm_no_moves, .eval = vm_eval, .to_move = vm_to_move, .hash = vm_hash,        \
   .state = vm_state, .format_move = vm_format_move, .print = vm_print, .pack = vm_pack,    \
+  .set_state = vm_set_state,                                                               \
   .weights = vm_weights, .rewards = vm_rewards, .set_history = vm_set_history,             \
   .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
   .history_line = vm_history_line
 static const GameVtable vm_vtable = { VM_METHODS };
 static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical };
+
+/* A raw state as the current position: slots and hash.  The trail is
+** kept: a caller that set a state after applying moves sets the state
+** it left back before undoing them. */
+static void vm_set_state(Game *g, const void *state) {
+  VM *vm = (VM *)g;
+  memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
+  vm->hash = vm_hash_from_scratch(g);
+}
 
 /* Bits for the values lo..hi of a slot. */
 static int slot_bits(int32_t lo, int32_t hi) {
