@@ -68,10 +68,27 @@ static int run_solve(Run *r) {
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
+  if (o->stats && !j->expected && !j->strategic && (j->from_db || strcmp(j->solver->name, "retro") == 0)
+      && j->retro.stored) {
+    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return out_of_memory();
+    r->has_table = 1;
+  }
   report_result(r);
   if (o->pv && !o->json) pv_print(&r->pv, r->g, stdout);
   report_stats(r);
   return EXIT_OK;
+}
+
+/* --fen: the game must declare the letters of its pieces. */
+static int read_fen(Run *r) {
+  FenBoard b;
+  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  if (!b.letters) {
+    fprintf(stderr, "gsolve: error: --fen needs a game that declares its pieces "
+            "(pieces NAME \"LETTERS\";)\n");
+    return EXIT_USAGE;
+  }
+  return fen_read(r->g, &b, r->opt->fen, stderr);
 }
 
 /* Plays the position, runs the mode and reports.  Runtime errors in the
@@ -82,6 +99,7 @@ static int run(Run *r) {
   int st;
   double t0 = now();
 
+  if (o->fen && (st = read_fen(r)) != EXIT_OK) return st;
   st = position_play(g, o->position ? o->position : "", &r->pos, stderr);
   if (st != EXIT_OK) return st;
 
@@ -156,6 +174,7 @@ static void free_run(Run *r) {
   solve_job_free(&r->job);
   perft_free(&r->perft);
   count_free(&r->count);
+  retro_stats_free(&r->table);
   pv_free(&r->pv);
   strategy_free(&r->strategy);
   free(r->params);

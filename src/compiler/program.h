@@ -161,6 +161,9 @@ struct Program {
 
   /* Symmetry: a group of slot permutations (element 0 the identity) and
   ** the arrays whose entries are interchangeable (canonical: sorted). */
+  int pieces_base;        /* `pieces`: first slot of the board array */
+  const char *piece_letters; /* letter of value k + 1 at [k] (0 is an empty
+                          ** cell); NULL: no `pieces` declaration */
   int nsym;
   int32_t *sym;           /* nsym * nslots: slot i of the image = slot sym[i] */
   int *permute_vars; int npermute;

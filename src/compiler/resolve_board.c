@@ -232,6 +232,35 @@ void resolve_check_symmetry(Resolver *r, Node *s) {
   diag_error(r->d, s->span, "unknown symmetry '%s' (expected mirror, flip, rotate or permute)", k);
 }
 
+/* pieces NAME "LETTERS";  the letter of each value of a board array
+** (value k + 1 is LETTERS[k], 0 an empty cell), for --fen and notation. */
+void resolve_declare_pieces(Resolver *r, Node *n) {
+  Program *p = r->p;
+  Symbol *sym = resolve_lookup(r, n->name);
+  const char *letters = n->a->name;
+  if (p->piece_letters) { diag_error(r->d, n->span, "a second 'pieces' declaration"); return; }
+  if (!sym || sym->kind != SYM_STATE || !p->vars[sym->index].on_board || p->board != BOARD_RECT) {
+    diag_error(r->d, n->span, "'%s' is not a state array over a rect board ([board])", n->name);
+    return;
+  }
+  const StateVar *v = &p->vars[sym->index];
+  size_t len = strlen(letters);
+  if (len == 0 || p->lo[v->base] != 0 || (int64_t)len > (int64_t)p->hi[v->base]) {
+    diag_error(r->d, n->a->span, "'pieces' needs one letter for each value 1..%d of '%s' "
+               "(0 is an empty cell), not %zu", p->hi[v->base], n->name, len);
+    return;
+  }
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)letters[i];
+    if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) || strchr(letters + i + 1, ch)) {
+      diag_error(r->d, n->a->span, "the letters of 'pieces' must be distinct letters ('%c')", ch);
+      return;
+    }
+  }
+  p->pieces_base = v->base;
+  p->piece_letters = letters;
+}
+
 /* ------------------------------------------------------------------ */
 /* The repetition rule                                                */
 /* ------------------------------------------------------------------ */

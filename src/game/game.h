@@ -147,6 +147,9 @@ typedef struct GameVtable {
   ** undo stack: set the state they led to back before undoing them.  The
   ** caller answers for the state being one of the game's. */
   void (*set_state)(Game *g, const void *state);
+  /* Optional (NULL: keys cannot be read back): the state a packed key was
+  ** made from (pack's inverse). */
+  void (*unpack)(Game *g, const void *key, void *state);
   /* Optional (NULL: every chance move has weight 1): the weights of the
   ** chance moves m[0..n) of the current position, a chance node.  A
   ** chance move is played with probability weight / total weight. */

@@ -148,7 +148,7 @@ int retro_key_add(KeySet *k, const void *key, uint32_t *index) {
   return 1;
 }
 
-static int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
+int retro_key_find(const KeySet *k, const void *key, uint32_t *index) {
   if (!k->cap) return 0;
   uint64_t h = hash_bytes(key, k->key_bytes);
   for (size_t j = h & (k->cap - 1); k->slot[j]; j = (j + 1) & (k->cap - 1)) {
@@ -701,8 +701,8 @@ static int propagate_vectors(Retro *r) {
 
 /* The stored position of the engine's current state. */
 int retro_lookup(Retro *r, uint32_t *cls) {
-  if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
-  return keyset_find(&r->states, current_key(r, 0), cls);
+  if (r->canonical) return retro_key_find(&r->classes, current_key(r, 1), cls);
+  return retro_key_find(&r->states, current_key(r, 0), cls);
 }
 
 /* A stored position's value as a search key for `viewer` at `ply`. */

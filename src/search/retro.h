@@ -88,6 +88,9 @@ typedef struct Retro {
 /* Finds key or adds it; *index gets its index.  1 if added, 0 if found,
 ** -1 when out of memory. */
 int retro_key_add(KeySet *k, const void *key, uint32_t *index);
+/* 1 and *index if key is in the set, else 0. */
+int retro_key_find(const KeySet *k, const void *key, uint32_t *index);
+
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
 

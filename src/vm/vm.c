@@ -393,13 +393,14 @@ static void vm_canonical(Game *g, const void *state, void *result);
 
 static void vm_pack(Game *g, const void *state, void *key);
 static void vm_set_state(Game *g, const void *state);
+static void vm_unpack(Game *g, const void *key, void *state);
 
 /* Games without symmetry have no canonical method. */
 #define VM_METHODS \
   .generate = vm_generate, .apply = vm_apply, .undo = vm_undo, .ended = vm_ended,          \
   .no_moves = vm_no_moves, .eval = vm_eval, .to_move = vm_to_move, .hash = vm_hash,        \
   .state = vm_state, .format_move = vm_format_move, .print = vm_print, .pack = vm_pack,    \
-  .set_state = vm_set_state,                                                               \
+  .set_state = vm_set_state, .unpack = vm_unpack,                                          \
   .weights = vm_weights, .rewards = vm_rewards, .set_history = vm_set_history,             \
   .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
   .history_line = vm_history_line
@@ -449,6 +450,21 @@ static void vm_pack(Game *g, const void *state, void *key) {
     for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
   }
   while (k < g->key_bytes) out[k++] = 0;
+}
+
+/* vm_pack's inverse: each slot's bits, in slot order, plus lo. */
+static void vm_unpack(Game *g, const void *key, void *state) {
+  const VM *vm = (const VM *)g;
+  const Program *p = vm->p;
+  const unsigned char *in = key;
+  int32_t *s = state;
+  size_t bit = 0;
+  for (int i = 0; i < p->nslots; i++) {
+    uint64_t v = 0;
+    for (int b = 0; b < vm->bits[i]; b++, bit++)
+      v |= (uint64_t)((in[bit >> 3] >> (bit & 7)) & 1) << b;
+    s[i] = (int32_t)((int64_t)p->lo[i] + (int64_t)v);
+  }
 }
 
 /* Tables zobrist(s, v) for every slot value when that is small; the keys
