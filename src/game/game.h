@@ -150,6 +150,9 @@ typedef struct GameVtable {
   /* Optional (NULL: keys cannot be read back): the state a packed key was
   ** made from (pack's inverse). */
   void (*unpack)(Game *g, const void *key, void *state);
+  /* Optional, with canonical: how many distinct positions the declared
+  ** symmetries map `state` onto (itself included). */
+  uint32_t (*orbit)(Game *g, const void *state);
   /* Optional (NULL: every chance move has weight 1): the weights of the
   ** chance moves m[0..n) of the current position, a chance node.  A
   ** chance move is played with probability weight / total weight. */

@@ -242,7 +242,7 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   if (set->n > r->max_positions) return -2;
   if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
   if (a && r->progress && (set->n & 0xfff) == 0)
-    progress_note(r->progress, r->label, NULL, r->states.n,
+    progress_note(r->progress, r->label, NULL, set->n,
                   "positions", -1);
   if (set->n > r->class_cap) {
     size_t cap = r->class_cap ? r->class_cap * 2 : 1024;
@@ -331,6 +331,31 @@ int retro_scratch(Retro *r) {
   return 0;
 }
 
+/* Expanding one position per class trusts the declared symmetries: the
+** first RETRO_SYMMETRY_CHECKS classes are checked, the position met and
+** its canonical form must agree on having ended and on their number of
+** moves.  1 if they agree, 0 if not, -1 out of memory. */
+#define RETRO_SYMMETRY_CHECKS 4096
+static int symmetry_agrees(Retro *r, int ended, int nmoves) {
+  Game *g = r->g;
+  Outcome o;
+  Move *buf;
+  if (r->symmetry_checks >= RETRO_SYMMETRY_CHECKS) return 1;
+  if (memcmp(game_state(g), r->canon, g->state_bytes) == 0) return 1;
+  r->symmetry_checks++;
+  unsigned char *here = malloc(g->state_bytes);
+  buf = malloc(GAME_MAX_MOVES * sizeof *buf);
+  if (!here || !buf) { free(here); free(buf); return -1; }
+  memcpy(here, game_state(g), g->state_bytes);
+  g->vt->set_state(g, r->canon);
+  int e = game_ended(g, &o);
+  int n = e ? 0 : game_generate(g, buf);
+  g->vt->set_state(g, here);
+  free(here);
+  free(buf);
+  return e == ended && n == nmoves;
+}
+
 /* Keeps the engine's current state for expansion later. */
 static int defer_state(Retro *r) {
   size_t sb = r->g->state_bytes;
@@ -352,6 +377,11 @@ int retro_enumerate(Retro *r) {
   Outcome o;
   void (*set_state)(Game *, const void *) = g->vt->set_state;
   unsigned char *root = NULL;
+  /* With symmetries whose orbits the engine counts, one position of each
+  ** class is expanded (the class's moves are the same from any of them)
+  ** and the positions are the sum of the orbits. */
+  int by_class = r->canonical && g->vt->orbit && set_state;
+  uint64_t orbits = 0;
   if (!r->label) r->label = "retrograde analysis, enumerating";
   if (retro_scratch(r) < 0) return out_of_memory(r);
   if (set_state) {
@@ -359,7 +389,7 @@ int retro_enumerate(Retro *r) {
     if (!(root = malloc(g->state_bytes))) return out_of_memory(r);
     memcpy(root, game_state(g), g->state_bytes);
   }
-  if (retro_key_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
+  if (!by_class && retro_key_add(&r->states, current_key(r, 0), &idx) < 0) goto oom;
 
 enter:
   /* Step 1a. A new reachable state: its class, and whether to expand. */
@@ -369,6 +399,10 @@ enter:
     if (rc == -2) goto limit;
     if (rc == -3) goto memory;
     if (rc == -4) goto stopped;
+    if (by_class) {
+      if (!added) goto leave;       /* a deferred position whose class was expanded since */
+      orbits += g->vt->orbit(g, r->canon);
+    }
     r->expanded[cls] = 1;
   }
   if ((size_t)ply >= r->nframes) {
@@ -385,12 +419,22 @@ enter:
     f->i = 0;
     f->nmoves = 0;
     if (game_ended(g, &o)) {
+      if (by_class) {
+        int a = symmetry_agrees(r, 1, 0);
+        if (a < 0) goto oom;
+        if (a == 0) goto asymmetric;
+      }
       if (added && set_terminal(r, cls, &o)) goto failed;
       if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
     }
     int n = movestack_generate(&r->ms, g);
     if (n < 0) goto oom;
+    if (by_class) {
+      int a = symmetry_agrees(r, 0, n);
+      if (a < 0) goto oom;
+      if (a == 0) goto asymmetric;
+    }
     if (n == 0) {
       game_no_moves(g, &o);
       if (added && set_terminal(r, cls, &o)) goto failed;
@@ -420,7 +464,7 @@ next:
   {
     RetroFrame *f = &r->frames[ply];
     game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
-    int fresh = retro_key_add(&r->states, current_key(r, 0), &idx);
+    int fresh = by_class ? 0 : retro_key_add(&r->states, current_key(r, 0), &idx);
     if (fresh < 0) goto oom;
     if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
@@ -430,6 +474,7 @@ next:
       if (rc == -4) goto stopped;
       if (add_edge(r, (uint32_t)f->cls, cls,
                    r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
+      if (by_class) fresh = added;
     }
     if (fresh && set_state && ply + 1 >= RETRO_MAX_DEPTH) {
       if (defer_state(r) < 0) goto oom;
@@ -462,7 +507,7 @@ leave:
     }
     if (root) set_state(g, root);
     free(root);
-    r->positions = r->states.n;
+    r->positions = by_class ? orbits : r->states.n;
     r->stored = r->canonical ? r->classes.n : r->states.n;
     return EXIT_OK;
   }

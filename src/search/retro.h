@@ -70,6 +70,7 @@ typedef struct Retro {
   uint32_t *queue;
   MoveStack ms;
   struct RetroFrame *frames; size_t nframes;
+  int symmetry_checks;      /* classes whose symmetry was checked */
   unsigned char *deferred;  /* raw states met at RETRO_MAX_DEPTH, to expand later */
   size_t ndeferred, deferred_cap;
   unsigned char *canon;     /* scratch: one canonical form */

@@ -1,10 +1,11 @@
 /*
 ** retro_stats.c -- counting a labelled retrograde table (retro_stats.h).
 **
-** Counts are of positions before symmetry when the enumeration is at
-** hand: each reachable state is read back from its key and looked up by
-** its canonical form.  A table read from a file holds stored positions
-** only, and those are counted instead.
+** Counts are of positions before symmetry: each stored position counts
+** as many as its orbit under the declared symmetries (the engine's
+** orbit), or, without that, each enumerated state is read back from its
+** key and looked up by its canonical form.  Failing both, stored
+** positions are counted.
 */
 #include "search/retro_stats.h"
 
@@ -34,11 +35,12 @@ static int class_of(Retro *r, const void *state, uint32_t *cls) {
   return retro_key_find(&r->classes, r->key, cls);
 }
 
-static void count_one(const Retro *r, RetroStats *st, uint32_t c) {
+/* Adds n positions of stored position c. */
+static void count_one(const Retro *r, RetroStats *st, uint32_t c, uint64_t n) {
   int m = r->mover[c] & 1, v = r->value[c];
-  st->count[m][v]++;
+  st->count[m][v] += n;
   if ((v == RETRO_WIN || v == RETRO_LOSS) && r->dist[c] <= st->maxdist)
-    st->hist[m][v == RETRO_LOSS][r->dist[c]]++;
+    st->hist[m][v == RETRO_LOSS][r->dist[c]] += n;
 }
 
 int retro_stats_compute(Retro *r, RetroStats *st) {
@@ -60,18 +62,28 @@ int retro_stats_compute(Retro *r, RetroStats *st) {
     for (int k = 0; k < 2; k++)
       if (!(st->hist[m][k] = calloc((size_t)st->maxdist + 1, sizeof(uint64_t)))) goto oom;
   if (retro_scratch(r) < 0) goto oom;
-  st->raw = g->vt->pack && g->vt->unpack && r->states.n == r->positions && r->positions > 0;
-  if (st->raw) {
+  int orbits = r->canonical && g->vt->orbit && g->vt->pack && g->vt->unpack;
+  st->raw = orbits || (g->vt->pack && g->vt->unpack && r->states.n == r->positions && r->positions > 0);
+  if (orbits) {
+    /* Each stored position stands for its orbit. */
+    void *state = malloc(g->state_bytes);
+    if (!state) goto oom;
+    for (size_t c = 0; c < r->stored; c++) {
+      g->vt->unpack(g, r->classes.keys + c * r->classes.key_bytes, state);
+      count_one(r, st, (uint32_t)c, g->vt->orbit(g, state));
+    }
+    free(state);
+  } else if (st->raw) {
     void *state = malloc(g->state_bytes);
     if (!state) goto oom;
     for (size_t i = 0; i < r->states.n; i++) {
       uint32_t c;
       g->vt->unpack(g, r->states.keys + i * r->states.key_bytes, state);
-      if (class_of(r, state, &c)) count_one(r, st, c);
+      if (class_of(r, state, &c)) count_one(r, st, c, 1);
     }
     free(state);
   } else {
-    for (size_t c = 0; c < r->stored; c++) count_one(r, st, (uint32_t)c);
+    for (size_t c = 0; c < r->stored; c++) count_one(r, st, (uint32_t)c, 1);
   }
   if (g->vt->unpack && g->vt->pack) {
     const KeySet *k = r->canonical ? &r->classes : &r->states;

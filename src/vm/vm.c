@@ -405,7 +405,9 @@ static void vm_unpack(Game *g, const void *key, void *state);
   .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
   .history_line = vm_history_line
 static const GameVtable vm_vtable = { VM_METHODS };
-static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical };
+static uint32_t vm_orbit(Game *g, const void *state);
+static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
+                                                .orbit = vm_orbit };
 
 /* A raw state as the current position: slots and hash.  The trail is
 ** kept: a caller that set a state after applying moves sets the state
@@ -602,6 +604,39 @@ void vm_free(Game *g) {
 static int cmp_i32(const void *a, const void *b) {
   int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
   return (x > y) - (x < y);
+}
+
+/* Image e of a state under the symmetry group (permutable arrays sorted). */
+static void vm_image(const VM *vm, int e, const int32_t *in, int32_t *out) {
+  const Program *p = vm->p;
+  int n = p->nslots;
+  for (int k = 0; k < n; k++) out[k] = p->sym ? in[p->sym[(size_t)e * n + k]] : in[k];
+  for (int i = 0; i < p->npermute; i++) {
+    const StateVar *v = &p->vars[p->permute_vars[i]];
+    qsort(out + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
+  }
+}
+
+/* The number of distinct images: an image equal to an earlier one is
+** not counted again (at most PROG_MAX_SYMMETRIES images). */
+static uint32_t vm_orbit(Game *g, const void *state) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  size_t n = (size_t)p->nslots;
+  int count = p->nsym ? p->nsym : 1;
+  int32_t *img = malloc((size_t)count * n * sizeof(int32_t));
+  if (!img) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory");
+  uint32_t distinct = 0;
+  for (int e = 0; e < count; e++) {
+    int32_t *cur = img + (size_t)distinct * n;
+    vm_image(vm, e, state, cur);
+    int seen = 0;
+    for (uint32_t f = 0; f < distinct && !seen; f++)
+      seen = memcmp(img + (size_t)f * n, cur, n * sizeof(int32_t)) == 0;
+    if (!seen) distinct++;
+  }
+  free(img);
+  return distinct;
 }
 
 static void vm_canonical(Game *g, const void *state, void *result) {
