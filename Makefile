@@ -198,6 +198,7 @@ opcode-table:
 bench: gsolve $(MPI_BIN)
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
+	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
 
 # Fuzzing: six harnesses under libFuzzer (clang), each for FUZZ_SECS

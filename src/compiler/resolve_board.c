@@ -246,8 +246,9 @@ void resolve_declare_pieces(Resolver *r, Node *n) {
   const StateVar *v = &p->vars[sym->index];
   size_t len = strlen(letters);
   if (len == 0 || p->lo[v->base] != 0 || (int64_t)len > (int64_t)p->hi[v->base]) {
-    diag_error(r->d, n->a->span, "'pieces' needs one letter for each value 1..%d of '%s' "
-               "(0 is an empty cell), not %zu", p->hi[v->base], n->name, len);
+    diag_error(r->d, n->a->span, "'pieces' has %zu letters, but '%s' holds 0..%d (0 is an "
+               "empty cell; the values 1, 2, ... take one letter each)", len, n->name,
+               p->hi[v->base]);
     return;
   }
   for (size_t i = 0; i < len; i++) {
