@@ -26,8 +26,8 @@ check "perft 1: Ka1 Qb2 Kf5" 24 "$(field "perft 1" "$(gs $ch_game --fen "8/8/8/5
 # Promotion: the pawn on e7 goes to e8 as any of four pieces, and the
 # king on g1 has 5 squares.
 check "perft 1: promotions" 9 "$(field "perft 1" "$(gs $ch_game -D material=KPK --fen "8/4P3/2k5/8/8/8/8/6K1 w" --perft 1)")"
-check "promotion moves are written with the piece" "e7e8q e7e8r e7e8b e7e8n" \
-  "$(gs $ch_game -D material=KPK --fen "8/4P3/2k5/8/8/8/8/6K1 w" --solver retro --all-moves | awk '$1 ~ /^e7e8/ {print $1}' | tr '\n' ' ' | sed 's/ $//')"
+check "promotion moves are written with the piece" "c4c5q c4c5r c4c5b c4c5n" \
+  "$(gs $ch_game -D size=5 -D material=KPK --fen "5/2P2/k4/5/4K w" --all-moves | awk '$1 ~ /^c4c5/ {print $1}' | tr '\n' ' ' | sed 's/ $//')"
 
 # --- End positions: mate, stalemate, the last piece that can mate lost.
 ch_out=$(gs $ch_game --fen "k7/8/1K6/8/8/8/8/6Q1 w")
@@ -41,6 +41,15 @@ check "the king takes the queen: a draw" "draw" "$(field value "$ch_out")"
 ch_out=$(gs $ch_game -D material=KBNK --fen "B7/8/8/8/8/8/1kN5/7K b" --all-moves)
 check "KBNK: taking the knight leaves KBK, a draw" "draw" \
   "$(printf '%s\n' "$ch_out" | awk '$1 == "b2c2" {print $2}')"
+
+# --- --pv in standard algebraic notation (derived from the board before
+# and after each move, with the piece letters of the pieces declaration).
+check "--pv: the mating line in SAN" "san: 1. Ke4 Kc2 2. Ke3 Kb1 3. Kd2 Ka1 4. Kc3 Kb1 5. Qd2 Ka1 6. Qb2#" \
+  "$(gs $ch_game -D size=5 --fen "3QK/5/2k2/5/5 w" --pv | grep '^san:')"
+check "--pv: a promotion in SAN" "san: 1. c5=Q Kb3 2. Kd1 Ka4 3. Kc1 Kb3 4. Qd4 Ka3 5. Kc2 Ka2 6. Qb2#" \
+  "$(gs $ch_game -D size=5 -D material=KPK --fen "5/2P2/k4/5/4K w" --pv | grep '^san:')"
+check "--pv: Black to move first, and a capture" "san: 1... Kxc2" \
+  "$(gs $ch_game --fen "8/8/8/8/8/8/1kQ5/7K b" --pv | grep '^san:')"
 
 # --- The symmetries the game declares: 8 without pawns, the mirror with.
 check "KQK: the board's 8 symmetries" "; symmetry group: 8 board element(s), 0 permutable array(s)" \

@@ -54,6 +54,31 @@ double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* --pv on a two-player game with pieces: the line in standard algebraic
+** notation ("san: 1. Qc3 Kf4 2. ..."), moves numbered from the first
+** player's. */
+static void san_print(Run *r) {
+  FenBoard b;
+  char buf[64];
+  Game *g = r->g;
+  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  if (!b.letters || g->nplayers != 2) return;
+  fputs("san:", stdout);
+  int number = 1, i;
+  for (i = 0; i < r->pv.n; i++) {
+    int who = game_to_move(g);
+    if (who == 0) printf(" %d.", number);
+    else if (i == 0) printf(" %d...", number);
+    fen_san(g, &b, &r->pv.moves[i], buf, sizeof buf);
+    printf(" %s", buf);
+    if (who == 1) number++;
+    game_apply(g, &r->pv.moves[i]);
+  }
+  for (; i > 0; i--) game_undo(g);
+  if (r->pv.n == 0) fputs(" -", stdout);
+  fputc('\n', stdout);
+}
+
 /* --solve, --all-moves: the solver the registry chooses, then --pv. */
 static int run_solve(Run *r) {
   const Options *o = r->opt;
@@ -74,7 +99,10 @@ static int run_solve(Run *r) {
     r->has_table = 1;
   }
   report_result(r);
-  if (o->pv && !o->json) pv_print(&r->pv, r->g, stdout);
+  if (o->pv && !o->json) {
+    san_print(r);
+    pv_print(&r->pv, r->g, stdout);
+  }
   report_stats(r);
   return EXIT_OK;
 }

@@ -98,3 +98,88 @@ size_t fen_write(const FenBoard *b, const int32_t *state, int nplayers, char *bu
   if (size) buf[n < size ? n : size - 1] = 0;
   return n;
 }
+
+/* Where move m takes a piece: from, to, the value moved, the value it
+** becomes and the value it captures; 0, or -1 if not one piece moving. */
+typedef struct Step { int from, to; int32_t moved, placed, taken; } Step;
+
+static int step_of(Game *g, const FenBoard *b, const Move *m, Step *st) {
+  int cells = b->width * b->height;
+  const int32_t *s = game_state(g);
+  int32_t *before = malloc((size_t)cells * sizeof *before);
+  if (!before) return -1;
+  memcpy(before, s + b->base, (size_t)cells * sizeof *before);
+  game_apply(g, m);
+  s = game_state(g);
+  int from = -1, to = -1, ok = 1;
+  for (int c = 0; c < cells; c++) {
+    int32_t v = before[c], w = s[b->base + c];
+    if (v == w) continue;
+    if (v != 0 && w == 0) { ok &= from < 0; from = c; }
+    else if (w != 0) { ok &= to < 0; to = c; }
+  }
+  if (ok && from >= 0 && to >= 0) {
+    st->from = from;
+    st->to = to;
+    st->moved = before[from];
+    st->placed = s[b->base + to];
+    st->taken = before[to];
+  }
+  game_undo(g);
+  free(before);
+  return ok && from >= 0 && to >= 0 ? 0 : -1;
+}
+
+static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c; }
+
+int fen_san(Game *g, const FenBoard *b, const Move *m, char *buf, size_t size) {
+  Step st, other;
+  Move *moves = malloc(GAME_MAX_MOVES * sizeof *moves);
+  size_t n = 0;
+  int nl = (int)strlen(b->letters);
+  buf[0] = 0;
+  if (!moves || step_of(g, b, m, &st) < 0 || st.moved > nl || st.placed > nl) {
+    free(moves);
+    game_format_move(g, m, buf, size);
+    return -1;
+  }
+  char letter = upper(b->letters[st.moved - 1]);
+  int pawn = letter == 'P';
+  int fx = st.from % b->width, fy = st.from / b->width;
+  int tx = st.to % b->width, ty = st.to / b->width;
+  /* Step 1. Other moves of the same kind of piece to the same cell. */
+  int same = 0, same_file = 0, same_rank = 0;
+  int count = game_generate(g, moves);
+  for (int i = 0; i < count && !pawn; i++) {
+    if (step_of(g, b, &moves[i], &other) < 0) continue;
+    if (other.to != st.to || other.moved != st.moved || other.from == st.from) continue;
+    same = 1;
+    same_file |= other.from % b->width == fx;
+    same_rank |= other.from / b->width == fy;
+  }
+  /* Step 2. The text. */
+#define PUTC(ch) do { if (n + 1 < size) buf[n] = (ch); n++; } while (0)
+  if (!pawn) PUTC(letter);
+  if (same && (!same_file || same_rank)) PUTC((char)('a' + fx));
+  if (same && same_file) n += (size_t)snprintf(buf + (n < size ? n : size - 1), n < size ? size - n : 1, "%d", fy + 1);
+  if (st.taken) {
+    if (pawn) PUTC((char)('a' + fx));
+    PUTC('x');
+  }
+  PUTC((char)('a' + tx));
+  n += (size_t)snprintf(buf + (n < size ? n : size - 1), n < size ? size - n : 1, "%d", ty + 1);
+  if (st.placed != st.moved) { PUTC('='); PUTC(upper(b->letters[st.placed - 1])); }
+  /* Step 3. Mate: no move for the player to move, and a loss. */
+  game_apply(g, m);
+  Outcome o;
+  if (!game_ended(g, &o) && game_generate(g, moves) == 0) {
+    int who = game_to_move(g);
+    game_no_moves(g, &o);
+    if (g->nplayers == 2 && who >= 0 && o.payoff[who] < o.payoff[1 - who]) PUTC('#');
+  }
+  game_undo(g);
+#undef PUTC
+  if (size) buf[n < size ? n : size - 1] = 0;
+  free(moves);
+  return 0;
+}
