@@ -120,6 +120,20 @@ if [ -n "$GSOLVE_FULL" ]; then
   ch_out=$(gs $ch_game --db "$ch_tmp/kqk.db" --fen "8/8/8/5k2/8/8/1Q6/K7 w")
   check "KQK: Ka1 Qb2 against Kf5 is mate in 10 (19 plies)" "win 19" \
     "$(field value "$ch_out") $(field plies "$ch_out")"
+  # KPK: a pawn keeps its file (Black has nothing to take), so the table of
+  # a start position holds one file and its mirror image (and what the
+  # promotions reach); the four tables together are the whole of KPK, and
+  # its longest win, 55 plies (mate in 28), is on the b- and g-files.
+  ch_kpk=""
+  for ch_file in "P7" "1P6" "2P5" "3P4"; do
+    gs $ch_game -D material=KPK --fen "4k3/8/8/8/8/8/$ch_file/4K3 w" --solver retro --stats \
+      >/dev/null 2>"$ch_tmp/err"
+    ch_kpk="$ch_kpk $(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
+  done
+  check "KPK: longest wins, White to move, pawn on the a/h, b/g, c/f, d/e files" " 35 55 51 49" "$ch_kpk"
+  gs $ch_game -D material=KBNK --solver retro --stats >/dev/null 2>"$ch_tmp/err"
+  check "KBNK: longest win, White to move, 65 plies (mate in 33)" 65 \
+    "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
   gs $ch_game -D material=KRK --solver retro --stats >/dev/null 2>"$ch_tmp/err"
   check "KRK: longest win, White to move, 31 plies (mate in 16)" 31 \
     "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
