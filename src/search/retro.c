@@ -60,6 +60,7 @@ void retro_free(Retro *r) {
   free(r->parent_start); free(r->parents); free(r->queue);
   free(r->frames);
   free(r->deferred);
+  free(r->sym_here); free(r->sym_moves);
   free(r->canon);
   free(r->key);
   movestack_free(&r->ms);
@@ -200,7 +201,10 @@ size_t retro_bytes_per_position(const Retro *r) {
   /* state key + table slot (hash, index) at most half full, and the labels */
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
                3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
-  if (r->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
+  /* With symmetries, the classes' set too, and the states' set unless one
+  ** position per class is expanded (retro_enumerate's by_class). */
+  if (r->canonical && !(r->g->vt->orbit && r->g->vt->set_state))
+    per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
   if (r->vector) per += sizeof(ExpValue);
   return per;
 }
@@ -339,20 +343,17 @@ int retro_scratch(Retro *r) {
 static int symmetry_agrees(Retro *r, int ended, int nmoves) {
   Game *g = r->g;
   Outcome o;
-  Move *buf;
   if (r->symmetry_checks >= RETRO_SYMMETRY_CHECKS) return 1;
   if (memcmp(game_state(g), r->canon, g->state_bytes) == 0) return 1;
   r->symmetry_checks++;
-  unsigned char *here = malloc(g->state_bytes);
-  buf = malloc(GAME_MAX_MOVES * sizeof *buf);
-  if (!here || !buf) { free(here); free(buf); return -1; }
-  memcpy(here, game_state(g), g->state_bytes);
+  /* Kept in r, freed by retro_free: a rule failing at run time jumps out. */
+  if (!r->sym_here && !(r->sym_here = malloc(g->state_bytes))) return -1;
+  if (!r->sym_moves && !(r->sym_moves = malloc(GAME_MAX_MOVES * sizeof *r->sym_moves))) return -1;
+  memcpy(r->sym_here, game_state(g), g->state_bytes);
   g->vt->set_state(g, r->canon);
   int e = game_ended(g, &o);
-  int n = e ? 0 : game_generate(g, buf);
-  g->vt->set_state(g, here);
-  free(here);
-  free(buf);
+  int n = e ? 0 : game_generate(g, r->sym_moves);
+  g->vt->set_state(g, r->sym_here);
   return e == ended && n == nmoves;
 }
 
@@ -550,7 +551,7 @@ memory:
   return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
               "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
               r->classes.n ? r->classes.n : r->states.n,
-              retro_memory(r) / (r->states.n ? r->states.n : 1));
+              retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
 failed:
   for (; ply > 0; ply--) game_undo(g);
   if (root) { set_state(g, root); free(root); }

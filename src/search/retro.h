@@ -71,6 +71,8 @@ typedef struct Retro {
   MoveStack ms;
   struct RetroFrame *frames; size_t nframes;
   int symmetry_checks;      /* classes whose symmetry was checked */
+  unsigned char *sym_here;  /* scratch of that check: a state, the moves */
+  Move *sym_moves;
   unsigned char *deferred;  /* raw states met at RETRO_MAX_DEPTH, to expand later */
   size_t ndeferred, deferred_cap;
   unsigned char *canon;     /* scratch: one canonical form */
