@@ -1,8 +1,8 @@
 # tests/t_chess.sh -- chess endgames (games/chess-endgame.game): the rules
 # against a second formulation of them, --fen, the tables' statistics, a
 # database written and read back, and the tables checked against an
-# independent forward search (tests/chess_check.py).  The full 8x8 tables
-# and their published figures run with GSOLVE_FULL=1 (make test-full).
+# independent forward search (tests/chess_check.py).  Of the 8x8 tables,
+# KQK and KRK run here; KPK and KBNK with GSOLVE_FULL=1 (make test-full).
 
 ch_game=games/chess-endgame.game
 ch_one=tests/data/chess/one-rule.game
@@ -110,19 +110,24 @@ check "KQK 5x5: the table agrees with a forward search (random positions)" "agre
 check "KRK 5x5: the table agrees with a forward search (random positions)" "agree 25" \
   "$(python3 tests/chess_check.py "$GSOLVE" "$ch_tmp/krk5.db" 5 KRK 25 21 2)"
 
-# --- The 8x8 tables and their published figures (minutes each).
+# --- KQK and KRK on 8x8 (a few seconds each) and their published figures.
+gs $ch_game --solver retro --stats --db "$ch_tmp/kqk.db" >"$ch_tmp/out" 2>"$ch_tmp/err"
+check "KQK: longest win, White to move, 19 plies (mate in 10)" 19 \
+  "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
+# The usual counting: every legal position of the three pieces with Black
+# to move, not folded by symmetry (223,944 of them); the draws are the
+# stalemates and the positions where Black takes the queen.
+check "KQK: 23,048 of the Black-to-move positions are drawn" "200896 lost, 23048 drawn" \
+  "$(sed -n 's/^stats: Black to move: 0 won, \([0-9]* lost, [0-9]* drawn\).*/\1/p' "$ch_tmp/err")"
+ch_out=$(gs $ch_game --db "$ch_tmp/kqk.db" --fen "8/8/8/5k2/8/8/1Q6/K7 w")
+check "KQK: Ka1 Qb2 against Kf5 is mate in 10 (19 plies)" "win 19" \
+  "$(field value "$ch_out") $(field plies "$ch_out")"
+gs $ch_game -D material=KRK --solver retro --stats >/dev/null 2>"$ch_tmp/err"
+check "KRK: longest win, White to move, 31 plies (mate in 16)" 31 \
+  "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
+
+# --- The large 8x8 tables (minutes each: make test-full).
 if [ -n "$GSOLVE_FULL" ]; then
-  gs $ch_game --solver retro --stats --db "$ch_tmp/kqk.db" >"$ch_tmp/out" 2>"$ch_tmp/err"
-  check "KQK: longest win, White to move, 19 plies (mate in 10)" 19 \
-    "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
-  # The usual counting: every legal position of the three pieces with Black
-  # to move, not folded by symmetry (223,944 of them); the draws are the
-  # stalemates and the positions where Black takes the queen.
-  check "KQK: 23,048 of the Black-to-move positions are drawn" "200896 lost, 23048 drawn" \
-    "$(sed -n 's/^stats: Black to move: 0 won, \([0-9]* lost, [0-9]* drawn\).*/\1/p' "$ch_tmp/err")"
-  ch_out=$(gs $ch_game --db "$ch_tmp/kqk.db" --fen "8/8/8/5k2/8/8/1Q6/K7 w")
-  check "KQK: Ka1 Qb2 against Kf5 is mate in 10 (19 plies)" "win 19" \
-    "$(field value "$ch_out") $(field plies "$ch_out")"
   # KPK: a pawn keeps its file (Black has nothing to take), so the table of
   # a start position holds one file and its mirror image (and what the
   # promotions reach); the four tables together are the whole of KPK, and
@@ -136,9 +141,6 @@ if [ -n "$GSOLVE_FULL" ]; then
   check "KPK: longest wins, White to move, pawn on the a/h, b/g, c/f, d/e files" " 35 55 51 49" "$ch_kpk"
   gs $ch_game -D material=KBNK --solver retro --stats >/dev/null 2>"$ch_tmp/err"
   check "KBNK: longest win, White to move, 65 plies (mate in 33)" 65 \
-    "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
-  gs $ch_game -D material=KRK --solver retro --stats >/dev/null 2>"$ch_tmp/err"
-  check "KRK: longest win, White to move, 31 plies (mate in 16)" 31 \
     "$(sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p' "$ch_tmp/err")"
 fi
 
