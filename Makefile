@@ -91,10 +91,12 @@ uninstall:
 	cd $(GAMESDIR) 2>/dev/null && rm -f $(notdir $(GAMES)) || true
 	-rmdir $(GAMESDIR) $(DESTDIR)$(PREFIX)/share/gsolve 2>/dev/null
 
-$(BUILD)/parser.c $(BUILD)/parser.h: grammar/parser.y | $(BUILD) tools
+# Grouped targets (&:): one run of bison (or flex) makes both files; with
+# a plain rule `make -j2` could run it twice at once and interleave them.
+$(BUILD)/parser.c $(BUILD)/parser.h &: grammar/parser.y | $(BUILD) tools
 	bison -Wall -Werror -o $(BUILD)/parser.c --header=$(BUILD)/parser.h $<
 
-$(BUILD)/lexer.c $(BUILD)/lexer.h: grammar/lexer.l $(BUILD)/parser.h | $(BUILD) tools
+$(BUILD)/lexer.c $(BUILD)/lexer.h &: grammar/lexer.l $(BUILD)/parser.h | $(BUILD) tools
 	flex -o $(BUILD)/lexer.c --header-file=$(BUILD)/lexer.h $<
 
 $(BUILD):
@@ -202,6 +204,7 @@ opcode-table:
 bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
+	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
 
 # Fuzzing: six harnesses under libFuzzer (clang), each for FUZZ_SECS

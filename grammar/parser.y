@@ -77,7 +77,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" BOUND "bound" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
@@ -142,13 +142,16 @@ decl
   | SCORE IDENT ';'             { $$ = mk_name(ps, NODE_SCORE_ONLY, @2, $2); }
   | HIDDEN IDENT cells opt_seen opt_when ';'
                                 { $$ = mk_decl(ps, NODE_HIDDEN, @2, $2, $3, $4, $5, NULL); }
-  | SYMMETRY IDENT ';'          { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, NULL, NULL, NULL); }
-  | SYMMETRY IDENT IDENT ';'    { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
+  | SYMMETRY IDENT opt_when ';' { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, NULL, $3, NULL, NULL); }
+  | SYMMETRY IDENT IDENT opt_when ';'
+                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
+                                               mk_name(ps, NODE_NAME, @3, $3), $4, NULL, NULL); }
+  | PIECES IDENT STRING ';'     { $$ = mk_decl(ps, NODE_PIECES, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
-  | SYMMETRY IDENT sym_images ';'
-                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, NULL, NULL, NULL); }
-  | SYMMETRY IDENT sym_cycles ';'
-                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, NULL, NULL, NULL); }
+  | SYMMETRY IDENT sym_images opt_when ';'
+                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
+  | SYMMETRY IDENT sym_cycles opt_when ';'
+                                { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
   ;

@@ -10,11 +10,13 @@
 #include <stdio.h>
 #include "gsolve.h"
 #include "cli/play.h"
+#include "game/fen.h"
 #include "game/position.h"
 #include "search/count.h"
 #include "search/perft.h"
 #include "search/playout.h"
 #include "search/pv.h"
+#include "search/retro_stats.h"
 #include "search/solvers.h"
 #include "search/strategy.h"
 #include "util/json.h"
@@ -35,6 +37,7 @@ typedef struct Options {
   long playouts;            /* --playouts N: random games */
   int zero_based;           /* --zero-based: test-set columns from 0 */
   const char *position;     /* NULL: the start position */
+  const char *fen;          /* --fen: the position to start from, or NULL */
   int json;
   int dump_ast, dump_bytecode;
   int perft_depth;
@@ -72,6 +75,8 @@ typedef struct Run {
   Pv pv;                    /* --pv */
   char *params;             /* the parameters as text ("width=7 height=6") */
   Progress progress;        /* --perft, --count, --test-set: their line */
+  RetroStats table;         /* --stats on a retrograde table: its counts */
+  int has_table;            /* table was computed */
 } Run;
 
 /* options.c: parses argv into o; EXIT_OK to run, -1 after --help or

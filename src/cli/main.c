@@ -53,6 +53,31 @@ double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* --pv on a two-player game with pieces: the line in standard algebraic
+** notation ("san: 1. Qc3 Kf4 2. ..."), moves numbered from the first
+** player's. */
+static void san_print(Run *r) {
+  FenBoard b;
+  char buf[64];
+  Game *g = r->g;
+  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  if (!b.letters || g->nplayers != 2) return;
+  fputs("san:", stdout);
+  int number = 1, i;
+  for (i = 0; i < r->pv.n; i++) {
+    int who = game_to_move(g);
+    if (who == 0) printf(" %d.", number);
+    else if (i == 0) printf(" %d...", number);
+    fen_san(g, &b, &r->pv.moves[i], buf, sizeof buf);
+    printf(" %s", buf);
+    if (who == 1) number++;
+    game_apply(g, &r->pv.moves[i]);
+  }
+  for (; i > 0; i--) game_undo(g);
+  if (r->pv.n == 0) fputs(" -", stdout);
+  fputc('\n', stdout);
+}
+
 /* --solve, --all-moves: the solver the registry chooses, then --pv. */
 static int run_solve(Run *r) {
   const Options *o = r->opt;
@@ -67,10 +92,30 @@ static int run_solve(Run *r) {
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
+  if (o->stats && !j->expected && !j->strategic && (j->from_db || strcmp(j->solver->name, "retro") == 0)
+      && j->retro.stored) {
+    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return out_of_memory();
+    r->has_table = 1;
+  }
   report_result(r);
-  if (o->pv && !o->json) pv_print(&r->pv, r->g, stdout);
+  if (o->pv && !o->json) {
+    san_print(r);
+    pv_print(&r->pv, r->g, stdout);
+  }
   report_stats(r);
   return EXIT_OK;
+}
+
+/* --fen: the game must declare the letters of its pieces. */
+static int read_fen(Run *r) {
+  FenBoard b;
+  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  if (!b.letters) {
+    fprintf(stderr, "gsolve: error: --fen needs a game that declares its pieces "
+            "(pieces NAME \"LETTERS\";)\n");
+    return EXIT_USAGE;
+  }
+  return fen_read(r->g, &b, r->opt->fen, stderr);
 }
 
 /* Plays the position, runs the mode and reports.  Runtime errors in the
@@ -82,6 +127,7 @@ static int run(void *arg) {
   int st;
   double t0 = now();
 
+  if (o->fen && (st = read_fen(r)) != EXIT_OK) return st;
   st = position_play(g, o->position ? o->position : "", &r->pos, stderr);
   if (st != EXIT_OK) return st;
 
@@ -150,6 +196,7 @@ static void free_run(Run *r) {
   solve_job_free(&r->job);
   perft_free(&r->perft);
   count_free(&r->count);
+  retro_stats_free(&r->table);
   pv_free(&r->pv);
   strategy_free(&r->strategy);
   free(r->params);

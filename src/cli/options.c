@@ -196,6 +196,10 @@ SETTER(set_position) {
   o->position = val;
   return EXIT_OK;
 }
+SETTER(set_fen) {
+  o->fen = val;
+  return EXIT_OK;
+}
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
 {
@@ -311,6 +315,8 @@ static const OptionSpec option_table[] = {
 
   { "--position", "MOVES", SEC_OPTION, M_RUN, NULL, "play MOVES first (\"4 4 3\")",
     set_position, 0 },
+  { "--fen", "FEN", SEC_OPTION, M_RUN, NULL, "start from FEN (games that declare pieces)",
+    set_fen, 0 },
   { "--engine", "auto|vm|native", SEC_OPTION, M_RUN, NULL, "which engine runs the rules",
     set_engine, 0 },
   { "--json", NULL, SEC_OPTION, M_RUN & ~M(MODE_PLAY), NULL, "the report as one JSON object",

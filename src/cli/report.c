@@ -33,7 +33,8 @@ void report_header(const Run *r) {
   if (params != NULL && params[0] != '\0') printf(" (%s)", params);
   free(params);
   fputs("\nposition: ", stdout);
-  if (r->pos.n == 0) fputs("start", stdout);
+  if (r->opt->fen) printf("%s%s", r->opt->fen, r->pos.n ? ", " : "");
+  else if (r->pos.n == 0) fputs("start", stdout);
   for (int i = 0; i < r->pos.n; i++)
     printf("%s%s", i ? ", " : "", r->pos.moves[i]);
   printf("\nto move: %s\n", game_mover_name(r->g));
@@ -188,9 +189,13 @@ void report_json_head(JsonWriter *w, const Run *r) {
   json_begin_array(w);
   for (int i = 0; i < r->pos.n; i++) json_string(w, r->pos.moves[i]);
   json_end_array(w);
+  json_key(w, "fen");
+  if (r->opt->fen) json_string(w, r->opt->fen); else json_null(w);
   json_key(w, "to_move");
   json_string(w, game_mover_name(r->g));
 }
+
+static void json_table(JsonWriter *w, const Run *r);
 
 /* One object with every field; those the mode does not compute are null. */
 static void report_json(const Run *r) {
@@ -239,6 +244,7 @@ static void report_json(const Run *r) {
   else if (mode == MODE_SOLVE && reports_positions(r)) json_uint(&w, r->job.retro.positions);
   else json_null(&w);
   json_uint_if(&w, "stored", mode == MODE_SOLVE && reports_positions(r), r->job.retro.stored);
+  json_table(&w, r);
   json_uint_if(&w, "terminal", mode == MODE_COUNT, r->count.terminal);
   json_uint_if(&w, "canonical", mode == MODE_COUNT && r->count.canonical, r->count.canonical);
   json_uint_if(&w, "games", mode == MODE_PERFT, r->perft.games);
@@ -554,6 +560,80 @@ static void alphabeta_stats(const Run *r) {
   }
 }
 
+/* An example position of the table: FEN when the game declares its
+** pieces, else the state as the engine prints slot values. */
+static void example_text(const Run *r, const void *state, char *buf, size_t size) {
+  FenBoard b;
+  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  if (b.letters) {
+    fen_write(&b, state, r->g->nplayers, buf, size);
+    return;
+  }
+  size_t n = 0;
+  const int32_t *s = state;
+  buf[0] = 0;
+  for (size_t i = 0; i < r->g->state_bytes / sizeof(int32_t) && n + 12 < size; i++)
+    n += (size_t)snprintf(buf + n, size - n, "%s%d", i ? " " : "", s[i]);
+}
+
+/* The table's counts (--stats on a retrograde solve), on stderr. */
+static void table_stats(const Run *r) {
+  const RetroStats *t = &r->table;
+  char buf[512];
+  for (int m = 0; m < t->nmovers; m++) {
+    const char *who = r->g->player_names[m];
+    fprintf(stderr, "stats: %s to move: %llu won, %llu lost, %llu drawn (%s)\n", who,
+            (unsigned long long)t->count[m][RETRO_WIN], (unsigned long long)t->count[m][RETRO_LOSS],
+            (unsigned long long)t->count[m][RETRO_DRAW],
+            t->raw ? "positions before symmetry" : "stored positions");
+    for (int k = 0; k < 2; k++) {
+      fprintf(stderr, "stats: %s to move, %s in plies:", who, k ? "lost" : "won");
+      for (uint32_t d = 0; d <= t->maxdist; d++)
+        if (t->hist[m][k][d]) fprintf(stderr, " %u:%llu", d, (unsigned long long)t->hist[m][k][d]);
+      fputc('\n', stderr);
+    }
+    if (t->longest[m] >= 0) {
+      if (t->example[m]) example_text(r, t->example[m], buf, sizeof buf);
+      fprintf(stderr, "stats: longest win, %s to move: %lld plies%s%s\n", who,
+              (long long)t->longest[m], t->example[m] ? ", e.g. " : "", t->example[m] ? buf : "");
+    }
+  }
+}
+
+/* The same in the JSON report: "table", or null. */
+static void json_table(JsonWriter *w, const Run *r) {
+  const RetroStats *t = &r->table;
+  char buf[512];
+  json_key(w, "table");
+  if (!r->has_table) { json_null(w); return; }
+  json_begin_object(w);
+  json_key(w, "counted");
+  json_string(w, t->raw ? "positions" : "stored");
+  json_key(w, "by_mover");
+  json_begin_array(w);
+  for (int m = 0; m < t->nmovers; m++) {
+    json_begin_object(w);
+    json_key(w, "to_move"); json_string(w, r->g->player_names[m]);
+    json_key(w, "win"); json_uint(w, t->count[m][RETRO_WIN]);
+    json_key(w, "loss"); json_uint(w, t->count[m][RETRO_LOSS]);
+    json_key(w, "draw"); json_uint(w, t->count[m][RETRO_DRAW]);
+    for (int k = 0; k < 2; k++) {
+      json_key(w, k ? "loss_plies" : "win_plies");
+      json_begin_array(w);
+      for (uint32_t d = 0; d <= t->maxdist; d++) json_uint(w, t->hist[m][k][d]);
+      json_end_array(w);
+    }
+    json_key(w, "longest_win");
+    if (t->longest[m] >= 0) json_int(w, t->longest[m]); else json_null(w);
+    json_key(w, "example");
+    if (t->example[m]) { example_text(r, t->example[m], buf, sizeof buf); json_string(w, buf); }
+    else json_null(w);
+    json_end_object(w);
+  }
+  json_end_array(w);
+  json_end_object(w);
+}
+
 /* --stats for a retrograde solve, on stderr. */
 static void retro_stats(const Run *r) {
   const Retro *x = &r->job.retro;
@@ -566,6 +646,7 @@ static void retro_stats(const Run *r) {
           retro_bytes_per_position(x), mib, x->enumerate_seconds,
           x->enumerate_seconds > 0 ? (double)x->positions / x->enumerate_seconds : 0.0,
           x->label_seconds, x->label_seconds > 0 ? (double)x->stored / x->label_seconds : 0.0);
+  if (r->has_table) table_stats(r);
 }
 
 
@@ -595,6 +676,8 @@ void report_stats(const Run *r) {
     cfr_stats(r);
   } else if (strcmp(name, "retro") == 0) {
     retro_stats(r);
+  } else if (r->has_table) {
+    table_stats(r);
   } else if (is_value_iteration(r)) {
     const Retro *x = &j->retro;
     retro_stats(r);

@@ -254,3 +254,10 @@ const char *gs_player_name(const Program *p, int i) {
 }
 
 int gs_board_cells(const Program *p) { return p->ncells; }
+
+const char *gs_pieces(const Program *p, int *base, int *width, int *height) {
+  *base = p->pieces_base;
+  *width = p->width;
+  *height = p->height;
+  return p->piece_letters;
+}

@@ -175,6 +175,9 @@ struct Program {
   /* Symmetry: a group of cell permutations (element 0 the identity) that
   ** move the entries of every [board] array, and the arrays whose entries
   ** are interchangeable (canonical: sorted). */
+  int pieces_base;        /* `pieces`: first slot of the board array */
+  const char *piece_letters; /* letter of value k + 1 at [k] (0 is an empty
+                          ** cell); NULL: no `pieces` declaration */
   int nsym;
   int32_t *sym;           /* nsym * ncells: cell c of the image = cell sym[c] */
   int *permute_vars; int npermute;

@@ -564,6 +564,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         else p->oom = 1;
         break;
       }
+      case NODE_PIECES: resolve_declare_pieces(r, n); break;
       case NODE_HIDDEN: {
         Node **s = realloc(r->hiddens, (size_t)(r->nhiddens + 1) * sizeof *s);
         if (s) { r->hiddens = s; s[r->nhiddens++] = n; }

@@ -71,6 +71,7 @@ Type resolve_const_list(Resolver *r, Node *list, int *ok);
 ** checked, then the group they generate; the repetition rule. */
 void resolve_declare_board(Resolver *r, Node *decl);
 void resolve_check_symmetry(Resolver *r, Node *s);
+void resolve_declare_pieces(Resolver *r, Node *n);
 void resolve_symmetry_group(Resolver *r);
 void resolve_declare_repetition(Resolver *r, Node *n);
 

@@ -212,9 +212,25 @@ static int map_cell(const Program *p, const char *kind, int c) {
   return (h - 1 - y) * w + (w - 1 - x);                  /* rotate 180 degrees */
 }
 
+/* A symmetry's `when COND`: 1 when it is in force with these parameters
+** (or has no condition), 0 when not or when COND is not a constant bool. */
+static int symmetry_in_force(Resolver *r, Node *s) {
+  if (!s->b) return 1;
+  int ok = 1;
+  Type t;
+  int32_t v = resolve_const(r, s->b, &t, &ok);
+  if (!ok) return 0;
+  if (t.kind != TY_BOOL) {
+    diag_error(r->d, s->b->span, "the condition of 'symmetry' must be bool");
+    return 0;
+  }
+  return v != 0;
+}
+
 void resolve_check_symmetry(Resolver *r, Node *s) {
   Program *p = r->p;
   const char *k = s->name;
+  if (!symmetry_in_force(r, s)) return;   /* `when COND` false: not a generator */
   if (!strcmp(k, "mirror") || !strcmp(k, "flip") || !strcmp(k, "rotate")) {
     if (p->board != BOARD_RECT) {
       diag_error(r->d, s->span, "symmetry '%s' needs a rect board", k);
@@ -250,6 +266,36 @@ void resolve_check_symmetry(Resolver *r, Node *s) {
   }
   diag_error(r->d, s->span, "unknown symmetry '%s' (expected mirror, flip, rotate, cells, nodes "
              "or permute)", k);
+}
+
+/* pieces NAME "LETTERS";  the letter of each value of a board array
+** (value k + 1 is LETTERS[k], 0 an empty cell), for --fen and notation. */
+void resolve_declare_pieces(Resolver *r, Node *n) {
+  Program *p = r->p;
+  Symbol *sym = resolve_lookup(r, n->name);
+  const char *letters = n->a->name;
+  if (p->piece_letters) { diag_error(r->d, n->span, "a second 'pieces' declaration"); return; }
+  if (!sym || sym->kind != SYM_STATE || !p->vars[sym->index].on_board || p->board != BOARD_RECT) {
+    diag_error(r->d, n->span, "'%s' is not a state array over a rect board ([board])", n->name);
+    return;
+  }
+  const StateVar *v = &p->vars[sym->index];
+  size_t len = strlen(letters);
+  if (len == 0 || p->lo[v->base] != 0 || (int64_t)len > (int64_t)p->hi[v->base]) {
+    diag_error(r->d, n->a->span, "'pieces' has %zu letters, but '%s' holds 0..%d (0 is an "
+               "empty cell; the values 1, 2, ... take one letter each)", len, n->name,
+               p->hi[v->base]);
+    return;
+  }
+  for (size_t i = 0; i < len; i++) {
+    unsigned char ch = (unsigned char)letters[i];
+    if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) || strchr(letters + i + 1, ch)) {
+      diag_error(r->d, n->a->span, "the letters of 'pieces' must be distinct letters ('%c')", ch);
+      return;
+    }
+  }
+  p->pieces_base = v->base;
+  p->piece_letters = letters;
 }
 
 /* ------------------------------------------------------------------ */

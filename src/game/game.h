@@ -142,6 +142,18 @@ typedef struct GameVtable {
   /* Optional (NULL: the key is the state itself): packs a state into
   ** key_bytes bytes, one-to-one, for tables that store many positions. */
   void (*pack)(Game *g, const void *state, void *key);
+  /* Optional (NULL: not offered): makes `state` (state_bytes, as state()
+  ** returns them) the current position.  Moves applied before stay on the
+  ** undo stack: set the state they led to back before undoing them.  The
+  ** caller answers for the state being one of the game's. */
+  void (*set_state)(Game *g, const void *state);
+  /* Optional (NULL: keys cannot be read back): the state a packed key was
+  ** made from (pack's inverse). */
+  void (*unpack)(Game *g, const void *key, void *state);
+  /* Optional, with canonical: how many distinct positions the declared
+  ** symmetries map `state` onto (itself included); 0 when the engine
+  ** cannot count them. */
+  uint32_t (*orbit)(Game *g, const void *state);
   /* Optional (NULL: every chance move has weight 1): the weights of the
   ** chance moves m[0..n) of the current position, a chance node.  A
   ** chance move is played with probability weight / total weight. */

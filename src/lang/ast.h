@@ -32,7 +32,9 @@ typedef enum NodeKind {
   NODE_NATIVE,     /* name: engine; a: condition on the parameters or NULL */
   NODE_EVAL,       /* c: body */
   NODE_BOUND,      /* a: params (one: the player); c: body */
-  NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL */
+  NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL;
+                   ** b: `when` condition or NULL */
+  NODE_PIECES,     /* name: a [board] state array; a: NODE_NAME, the letters */
   NODE_REPETITION, /* name: "forbidden" or "draw"; a: clauses (NODE_NAME "of"
                    ** or "except", names in a); b: condition or NULL */
   NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */

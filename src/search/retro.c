@@ -52,6 +52,8 @@ void retro_free(Retro *r) {
   free(r->edge_weight); free(r->edge_pay); free(r->wstack); free(r->vec);
   free(r->parent_start); free(r->parents); free(r->queue);
   free(r->frames);
+  free(r->deferred);
+  free(r->sym_here); free(r->sym_moves);
   free(r->canon);
   free(r->key);
   movestack_free(&r->ms);
@@ -115,7 +117,10 @@ size_t retro_bytes_per_position(const Retro *r) {
   /* state key + table slot (hash, index) at most half full, and the labels */
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
                3 * sizeof(uint8_t) + 2 * sizeof(uint32_t);
-  if (r->canonical) per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
+  /* With symmetries, the classes' set too, and the states' set unless one
+  ** position per class is expanded (retro_enumerate's by_class). */
+  if (r->canonical && !(r->g->vt->orbit && r->g->vt->set_state))
+    per += key + 2 * (sizeof(uint64_t) + sizeof(uint32_t));
   if (r->vector) per += sizeof(ExpValue);
   return per;
 }
@@ -160,7 +165,7 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   if (set->n > r->max_positions) return -2;
   if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
   if (a && r->progress && (set->n & 0xfff) == 0)
-    progress_note(r->progress, r->label, NULL, r->states.n,
+    progress_note(r->progress, r->label, NULL, set->n,
                   "positions", -1);
   if (retro_grow_classes(r, set->n) < 0) return -1;
   if (*cls + 1 > r->nclass) {
@@ -245,14 +250,65 @@ int retro_scratch(Retro *r) {
   return 0;
 }
 
+/* Expanding one position per class trusts the declared symmetries: the
+** first RETRO_SYMMETRY_CHECKS classes are checked, the position met and
+** its canonical form must agree on having ended and on their number of
+** moves.  1 if they agree, 0 if not, -1 out of memory. */
+#define RETRO_SYMMETRY_CHECKS 4096
+static int symmetry_agrees(Retro *r, int ended, int nmoves) {
+  Game *g = r->g;
+  Outcome o;
+  if (r->symmetry_checks >= RETRO_SYMMETRY_CHECKS) return 1;
+  if (memcmp(game_state(g), r->canon, g->state_bytes) == 0) return 1;
+  r->symmetry_checks++;
+  /* Kept in r, freed by retro_free: a rule failing at run time jumps out. */
+  if (!r->sym_here && !(r->sym_here = malloc(g->state_bytes))) return -1;
+  if (!r->sym_moves && !(r->sym_moves = malloc(GAME_MAX_MOVES * sizeof *r->sym_moves))) return -1;
+  memcpy(r->sym_here, game_state(g), g->state_bytes);
+  g->vt->set_state(g, r->canon);
+  int e = game_ended(g, &o);
+  int n = e ? 0 : game_generate(g, r->sym_moves);
+  g->vt->set_state(g, r->sym_here);
+  return e == ended && n == nmoves;
+}
+
+/* Keeps the engine's current state for expansion later. */
+static int defer_state(Retro *r) {
+  size_t sb = r->g->state_bytes;
+  if (r->ndeferred == r->deferred_cap) {
+    size_t cap = r->deferred_cap ? r->deferred_cap * 2 : 64;
+    unsigned char *d = realloc(r->deferred, cap * sb);
+    if (!d) return -1;
+    r->deferred = d;
+    r->deferred_cap = cap;
+  }
+  memcpy(r->deferred + r->ndeferred++ * sb, game_state(r->g), sb);
+  return 0;
+}
+
 int retro_enumerate(Retro *r) {
   Game *g = r->g;
   int ply = 0, added;
   uint32_t idx, cls;
   Outcome o;
+  void (*set_state)(Game *, const void *) = g->vt->set_state;
+  unsigned char *root = NULL;
+  /* With symmetries whose orbits the engine counts, one position of each
+  ** class is expanded (the class's moves are the same from any of them)
+  ** and the positions are the sum of the orbits.  Only from a root that
+  ** every symmetry fixes: then the reachable positions are closed under
+  ** the group and the sum is their number (from another root, say a
+  ** --position, some images are not reachable). */
+  int by_class = r->canonical && g->vt->orbit && set_state && g->vt->orbit(g, game_state(g)) == 1;
+  uint64_t orbits = 0;
   if (!r->label) r->label = "retrograde analysis, enumerating";
   if (retro_scratch(r) < 0) return out_of_memory(r);
-  if (keyset_add(&r->states, current_key(r, 0), &idx) < 0) return out_of_memory(r);
+  if (set_state) {
+    /* Lines may then be cut at RETRO_MAX_DEPTH: the root comes back last. */
+    if (!(root = malloc(g->state_bytes))) return out_of_memory(r);
+    memcpy(root, game_state(g), g->state_bytes);
+  }
+  if (!by_class && keyset_add(&r->states, current_key(r, 0), &idx) < 0) goto oom;
 
 enter:
   /* Step 1a. A new reachable state: its class, and whether to expand. */
@@ -262,6 +318,10 @@ enter:
     if (rc == -2) goto limit;
     if (rc == -3) goto memory;
     if (rc == -4) goto stopped;
+    if (by_class) {
+      if (!added) goto leave;       /* a deferred position whose class was expanded since */
+      orbits += g->vt->orbit(g, r->canon);
+    }
     r->expanded[cls] = 1;
   }
   if ((size_t)ply >= r->nframes) {
@@ -278,12 +338,22 @@ enter:
     f->i = 0;
     f->nmoves = 0;
     if (game_ended(g, &o)) {
+      if (by_class) {
+        int a = symmetry_agrees(r, 1, 0);
+        if (a < 0) goto oom;
+        if (a == 0) goto asymmetric;
+      }
       if (added && set_terminal(r, cls, &o)) goto failed;
       if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
     }
     int n = movestack_generate(&r->ms, g);
     if (n < 0) goto oom;
+    if (by_class) {
+      int a = symmetry_agrees(r, 0, n);
+      if (a < 0) goto oom;
+      if (a == 0) goto asymmetric;
+    }
     if (n == 0) {
       game_no_moves(g, &o);
       if (added && set_terminal(r, cls, &o)) goto failed;
@@ -313,7 +383,7 @@ next:
   {
     RetroFrame *f = &r->frames[ply];
     game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
-    int fresh = keyset_add(&r->states, current_key(r, 0), &idx);
+    int fresh = by_class ? 0 : keyset_add(&r->states, current_key(r, 0), &idx);
     if (fresh < 0) goto oom;
     if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
@@ -323,11 +393,17 @@ next:
       if (rc == -4) goto stopped;
       if (add_edge(r, (uint32_t)f->cls, cls,
                    r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
+      if (by_class) fresh = added;
+    }
+    if (fresh && set_state && ply + 1 >= RETRO_MAX_DEPTH) {
+      if (defer_state(r) < 0) goto oom;
+      fresh = 0;
     }
     if (fresh) {
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
         game_undo(g);
         for (; ply > 0; ply--) game_undo(g);
+        if (root) { set_state(g, root); free(root); }
         return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
       }
       ply++;
@@ -341,7 +417,16 @@ next:
 leave:
   /* Step 1c. Back to the parent and on to its next move. */
   if (ply == 0) {
-    r->positions = r->states.n;
+    if (r->ndeferred) {
+      /* Step 1d. The next position left below the depth limit. */
+      size_t sb = g->state_bytes;
+      set_state(g, r->deferred + --r->ndeferred * sb);
+      r->ms.top = 0;
+      goto enter;
+    }
+    if (root) set_state(g, root);
+    free(root);
+    r->positions = by_class ? orbits : r->states.n;
     r->stored = r->canonical ? r->classes.n : r->states.n;
     return EXIT_OK;
   }
@@ -357,18 +442,22 @@ leave:
 
 oom:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return out_of_memory(r);
 limit:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
               (unsigned long long)r->max_positions);
 asymmetric:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
               "positions that a declared symmetry maps onto each other differ (in legal moves "
               "or in having ended); remove or correct the symmetry lines");
 stopped:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   {
     char msg[160];
     int st = stop_message(msg, sizeof msg, r->states.n, "positions");
@@ -376,12 +465,14 @@ stopped:
   }
 memory:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
               "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
               r->classes.n ? r->classes.n : r->states.n,
-              retro_memory(r) / (r->states.n ? r->states.n : 1));
+              retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
 failed:
   for (; ply > 0; ply--) game_undo(g);
+  if (root) { set_state(g, root); free(root); }
   return r->status;
 }
 

@@ -18,6 +18,11 @@
 #include "search/expectimax.h"
 #include "search/keyset.h"
 
+/* The depth-first enumeration goes at most this deep; a new position
+** found below it waits in a list and is expanded later from its state
+** (engines with set_state; without, lines stop at GAME_MAX_PLY). */
+#define RETRO_MAX_DEPTH 4096
+
 /* Plies of a draw that never ends (a cycle): reported as null. */
 #define RETRO_ENDLESS (VALUE_BIG / 2 - 1)
 
@@ -56,6 +61,11 @@ typedef struct Retro {
   uint32_t *queue;
   MoveStack ms;
   struct RetroFrame *frames; size_t nframes;
+  int symmetry_checks;      /* classes whose symmetry was checked */
+  unsigned char *sym_here;  /* scratch of that check: a state, the moves */
+  Move *sym_moves;
+  unsigned char *deferred;  /* raw states met at RETRO_MAX_DEPTH, to expand later */
+  size_t ndeferred, deferred_cap;
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */
   /* Payoff vectors (chance, per-move payoffs, more than two players):

@@ -368,6 +368,16 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(FINDS) {
+        /* A start below 0 looks from the first entry; past the end, nothing. */
+        int32_t i = POP(), v = TOP(), n = code[pc + 1];
+        const int32_t *arr = vm->slots + code[pc];
+        if (i < 0) i = 0;
+        while (i < n && arr[i] != v) i++;
+        TOP() = i < n ? i : -1;
+        pc += 2;
+        NEXT();
+      }
       CASE(NBRN) {
         int32_t c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);

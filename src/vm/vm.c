@@ -415,17 +415,31 @@ void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
 static void vm_canonical(Game *g, const void *state, void *result);
 
 static void vm_pack(Game *g, const void *state, void *key);
+static void vm_set_state(Game *g, const void *state);
+static void vm_unpack(Game *g, const void *key, void *state);
 
 /* Games without symmetry have no canonical method. */
 #define VM_METHODS \
   .generate = vm_generate, .apply = vm_apply, .undo = vm_undo, .ended = vm_ended,          \
   .no_moves = vm_no_moves, .eval = vm_eval, .to_move = vm_to_move, .hash = vm_hash,        \
   .state = vm_state, .format_move = vm_format_move, .print = vm_print, .pack = vm_pack,    \
+  .set_state = vm_set_state, .unpack = vm_unpack,                                          \
   .weights = vm_weights, .rewards = vm_rewards, .set_history = vm_set_history,             \
   .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
   .history_line = vm_history_line
 static const GameVtable vm_vtable = { VM_METHODS };
-static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical };
+static uint32_t vm_orbit(Game *g, const void *state);
+static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
+                                                .orbit = vm_orbit };
+
+/* A raw state as the current position: slots and hash.  The trail is
+** kept: a caller that set a state after applying moves sets the state
+** it left back before undoing them. */
+static void vm_set_state(Game *g, const void *state) {
+  VM *vm = (VM *)g;
+  memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
+  vm->hash = vm_hash_from_scratch(g);
+}
 
 /* Bits for the values lo..hi of a slot. */
 static int slot_bits(int32_t lo, int32_t hi) {
@@ -461,6 +475,21 @@ static void vm_pack(Game *g, const void *state, void *key) {
     for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
   }
   while (k < g->key_bytes) out[k++] = 0;
+}
+
+/* vm_pack's inverse: each slot's bits, in slot order, plus lo. */
+static void vm_unpack(Game *g, const void *key, void *state) {
+  const VM *vm = (const VM *)g;
+  const Program *p = vm->p;
+  const unsigned char *in = key;
+  int32_t *s = state;
+  size_t bit = 0;
+  for (int i = 0; i < p->nslots; i++) {
+    uint64_t v = 0;
+    for (int b = 0; b < vm->bits[i]; b++, bit++)
+      v |= (uint64_t)((in[bit >> 3] >> (bit & 7)) & 1) << b;
+    s[i] = (int32_t)((int64_t)p->lo[i] + (int64_t)v);
+  }
 }
 
 /* Tables zobrist(s, v) for every slot value when that is small; the keys
@@ -669,6 +698,27 @@ static void board_image(const Program *p, int e, const int32_t *in, int32_t *out
     if (v->on_board)
       for (int c = 0; c < p->ncells; c++) out[v->base + c] = in[v->base + pe[c]];
   }
+}
+
+/* The number of distinct images of a state: the group's order over the
+** number of elements that fix it (orbit and stabiliser).  0 with
+** `permute` arrays: raw states that differ only in their order are
+** distinct positions, which this does not count. */
+static uint32_t vm_orbit(Game *g, const void *state) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  if (p->npermute > 0) return 0;
+  if (p->nsym <= 1) return 1;
+  size_t n = (size_t)p->nslots;
+  int32_t *img = malloc(n * sizeof(int32_t));
+  if (!img) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory");
+  uint32_t fixed = 0;
+  for (int e = 0; e < p->nsym; e++) {
+    board_image(p, e, state, img);
+    fixed += memcmp(img, state, n * sizeof(int32_t)) == 0;
+  }
+  free(img);
+  return (uint32_t)p->nsym / fixed;
 }
 
 static void vm_canonical(Game *g, const void *state, void *result) {

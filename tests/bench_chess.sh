@@ -1,0 +1,22 @@
+#!/bin/sh
+# tests/bench_chess.sh -- make bench: chess endgame tables built by the
+# retrograde solver through the VM (games/chess-endgame.game), with the
+# positions per second of the enumeration (where nearly all the time goes)
+# and of the labelling.  Figures, not tests.  BENCH_CHESS lists the
+# materials (default: the 8x8 KQK and KRK tables, a few seconds to a minute
+# each; add KPK, KBBK and KBNK for the large ones, which take minutes).
+cd "$(dirname "$0")/.." || exit 1
+GSOLVE=${GSOLVE:-./gsolve}
+materials=${BENCH_CHESS:-"KQK KRK"}
+
+echo "== Chess endgame tables (retrograde, VM)"
+printf '%-6s %10s %9s %10s %6s %9s %14s %12s\n' material positions stored moves longest seconds enumerate/s label/s
+for m in $materials; do
+  err=$($GSOLVE games/chess-endgame.game -D material="$m" --solver retro --stats 2>&1 >/dev/null)
+  set -- $(printf '%s\n' "$err" | sed -n 's/^stats: positions \([0-9]*\), stored \([0-9]*\) .*, moves \([0-9]*\)$/\1 \2 \3/p')
+  pos=$1 stored=$2 moves=$3
+  longest=$(printf '%s\n' "$err" | sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p')
+  set -- $(printf '%s\n' "$err" | sed -n 's/^stats: enumeration \([0-9.]*\) s (\([0-9]*\) positions\/s), labelling \([0-9.]*\) s (\([0-9]*\) positions\/s)/\1 \2 \3 \4/p')
+  printf '%-6s %10s %9s %10s %6s %9s %14s %12s\n' "$m" "$pos" "$stored" "$moves" "$longest" \
+    "$(awk -v a="$1" -v b="$3" 'BEGIN { printf "%.2f", a + b }')" "$2" "$4"
+done
