@@ -79,6 +79,12 @@ EOF
   check "the scored game: alphabeta agrees (plies)" 5 "$(field plies "$out")"
   check "the scored game: gsolve-mpi's score" -2 "$(field score "$(cat "$mp_tmp/n.out")")"
   mp_same "Connect Four 4x4" "1 2 3 4" games/connect4.game -D width=4 -D height=4
+  # Chess endgames (games/chess-endgame.game) on a 5x5 board: the 8
+  # symmetries without pawns, the mirror alone with one (issue 22 asks for
+  # the chess tables once they exist).
+  mp_same "Chess KQK 5x5" "1 2 3 4" games/chess-endgame.game -D size=5
+  mp_same "Chess KRK 5x5" "2 3" games/chess-endgame.game -D material=KRK -D size=5
+  mp_same "Chess KPK 5x5 (a pawn: the mirror alone)" "2 4" games/chess-endgame.game -D material=KPK -D size=5
   # A labelling level larger than a round's batch goes in several rounds
   # (one round per level failed past MPI's 2 GiB counts): rounds of 2 KiB
   # (about 85 updates; 24 bytes, one update, takes minutes on Hexapawn)
