@@ -60,6 +60,10 @@ else
   mp_same "Token, a larger cyclic graph" "1 2 3 4" "$mp_tmp/token12.game" -D nodes=12
   mp_same "Nim 1,3,5,7" "2 3" games/nim.game
   # A group given by generators: node permutations acting on the lines.
+  # Three Men's Morris (docs/examples/morris3.game): men move once placed,
+  # positions recur; with the centre barred, draws that never end.
+  mp_same "Three Men's Morris (cycles)" "1 2 3 4" docs/examples/morris3.game
+  mp_same "Three Men's Morris, centre barred (endless draws)" "2 3" docs/examples/morris3.game -D barred=true
   mp_same "Dots and Boxes 2x2 (symmetry nodes)" "2 3" docs/examples/dots-2x2.game
   # Scores beyond +-1: the best margin, then the shortest way to it.
   cat >"$mp_tmp/scored.game" <<'EOF'
