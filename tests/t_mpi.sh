@@ -112,6 +112,24 @@ EOF
   # 4 ranks here (the issue names it among the make test games).
   mp_same "Connect Four 5x4" "1 2 3 4" games/connect4.game -D width=5 -D height=4
 
+  # --stats: the table's counts by value and distance, summed over the
+  # ranks (it read past rank 0's share and spun), as one process counts
+  # them; the longest win's example may be another position as long.
+  mp_stats() {
+    name=$1; shift
+    $GSOLVE "$@" --solver retro --stats 2>&1 >/dev/null | grep '^stats: ' >"$mp_tmp/s1"
+    mp_run 3 "$@" --solver retro --stats 2>&1 >/dev/null | grep '^stats: ' >"$mp_tmp/s3"
+    check "$name, 3 ranks: --stats' table counts" \
+      "$(grep -v 'enumeration\|bytes per\|solver retro\|e\.g\.' "$mp_tmp/s1")" \
+      "$(grep -v 'enumeration\|bytes per\|solver retro\|e\.g\.' "$mp_tmp/s3")"
+    check "$name, 3 ranks: --stats' longest wins, with an example" \
+      "$(sed -n 's/, e\.g\. .*//p' "$mp_tmp/s1")" "$(sed -n 's/, e\.g\. .*//p' "$mp_tmp/s3")"
+  }
+  mp_stats "Tic-tac-toe" games/tictactoe.game
+  mp_stats "Hexapawn 4x4" games/hexapawn.game -D width=4 -D height=4
+  mp_stats "Token (cycles)" games/token.game
+  mp_stats "Chess KQK 5x5" games/chess-endgame.game -D size=5
+
   # The published figure behind the cross-check: Tic-tac-toe is a draw,
   # 5478 positions, 765 up to symmetry.
   out=$(mp_run 3 games/tictactoe.game --solver retro 2>/dev/null)

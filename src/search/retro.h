@@ -135,10 +135,13 @@ int retro_set_terminal(Retro *r, uint32_t c, const Outcome *o);
 /* The distributed solver of gsolve-mpi (src/search/retro_mpi.c, built
 ** only by `make mpi`): when set, retro_solve and db_write hand over to
 ** it.  NULL in the plain build, which has no MPI code at all. */
+struct RetroStats;
 typedef struct RetroDistributed {
   int (*solve)(Retro *r, Search *s);
   int (*write)(const Retro *r, const char *path, const char *game, const char *params,
                uint64_t rules_hash, FILE *err);
+  /* The table's counts (retro_stats_compute) over every rank's share. */
+  int (*stats)(Retro *r, struct RetroStats *st);
 } RetroDistributed;
 extern const RetroDistributed *retro_distributed;
 

@@ -78,6 +78,7 @@
 #include "search/progress.h"
 #include "search/retro.h"
 #include "search/retro_mpi.h"
+#include "search/retro_stats.h"
 #include "search/value.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -893,7 +894,61 @@ static void mpi_free(void) {
   free(D.ckey); free(D.rkey);
 }
 
-static const RetroDistributed retro_mpi = { mpi_solve, mpi_write };
+/* --stats' table counts: each rank counts its own share (the positions
+** it owns and the raw states kept with them), then the counts and the
+** histograms are summed and the longest win's example comes from the
+** rank that holds it.  Every rank makes the same collective calls. */
+static int mpi_stats(Retro *r, RetroStats *st) {
+  size_t stored = r->stored;
+  uint64_t positions = r->positions;
+  r->stored = D.owned;                 /* the answer's extra records are others' */
+  r->positions = r->states.n;
+  int fail = retro_stats_local(r, st) != EXIT_OK, any;
+  r->stored = stored;
+  r->positions = positions;
+  MPI_Allreduce(&fail, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any) { retro_stats_free(st); return EXIT_LIMIT; }
+  uint32_t maxdist;
+  int raw;
+  MPI_Allreduce(&st->maxdist, &maxdist, 1, MPI_UINT32_T, MPI_MAX, MPI_COMM_WORLD);
+  MPI_Allreduce(&st->raw, &raw, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  uint64_t count[2][4];
+  MPI_Allreduce(st->count, count, 8, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+  memcpy(st->count, count, sizeof count);
+  st->raw = raw;
+  fail = 0;
+  for (int m = 0; m < 2; m++)
+    for (int k = 0; k < 2; k++) {
+      /* Every rank's histogram to the global length, then summed. */
+      uint64_t *h = calloc((size_t)maxdist + 1, sizeof *h), *sum = calloc((size_t)maxdist + 1, sizeof *sum);
+      if (!h || !sum) fail = 1;
+      else if (st->hist[m][k]) memcpy(h, st->hist[m][k], ((size_t)st->maxdist + 1) * sizeof *h);
+      MPI_Allreduce(&fail, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+      if (any) { free(h); free(sum); retro_stats_free(st); return EXIT_LIMIT; }
+      MPI_Allreduce(h, sum, (int)maxdist + 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+      free(h);
+      free(st->hist[m][k]);
+      st->hist[m][k] = sum;
+    }
+  st->maxdist = maxdist;
+  for (int m = 0; m < 2; m++) {
+    /* The longest win, and the lowest rank holding one that long. */
+    struct { int plies, rank; } mine = { (int)st->longest[m], D.rank }, best;
+    MPI_Allreduce(&mine, &best, 1, MPI_2INT, MPI_MAXLOC, MPI_COMM_WORLD);
+    st->longest[m] = best.plies;
+    if (best.plies < 0) continue;
+    int have = st->example[m] != NULL, all;
+    MPI_Bcast(&have, 1, MPI_INT, best.rank, MPI_COMM_WORLD);
+    if (!have) { free(st->example[m]); st->example[m] = NULL; continue; }
+    if (!st->example[m] && !(st->example[m] = malloc(D.g->state_bytes))) fail = 1;
+    MPI_Allreduce(&fail, &all, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (all) { retro_stats_free(st); return EXIT_LIMIT; }
+    MPI_Bcast(st->example[m], (int)D.g->state_bytes, MPI_BYTE, best.rank, MPI_COMM_WORLD);
+  }
+  return EXIT_OK;
+}
+
+static const RetroDistributed retro_mpi = { mpi_solve, mpi_write, mpi_stats };
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {

@@ -44,6 +44,11 @@ static void count_one(const Retro *r, RetroStats *st, uint32_t c, uint64_t n) {
 }
 
 int retro_stats_compute(Retro *r, RetroStats *st) {
+  if (retro_distributed && retro_distributed->stats) return retro_distributed->stats(r, st);
+  return retro_stats_local(r, st);
+}
+
+int retro_stats_local(Retro *r, RetroStats *st) {
   Game *g = r->g;
   memset(st, 0, sizeof *st);
   st->nmovers = g->nplayers == 1 ? 1 : 2;
@@ -82,7 +87,7 @@ int retro_stats_compute(Retro *r, RetroStats *st) {
     for (size_t i = 0; i < r->states.n; i++) {
       uint32_t c;
       g->vt->unpack(g, r->states.keys + i * r->states.key_bytes, state);
-      if (class_of(r, state, &c)) count_one(r, st, c, 1);
+      if (class_of(r, state, &c) && c < r->stored) count_one(r, st, c, 1);   /* not gsolve-mpi's extras */
     }
     free(state);
   } else {

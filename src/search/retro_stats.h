@@ -21,8 +21,13 @@ typedef struct RetroStats {
   void *example[2];         /* a state (state_bytes) of that win, or NULL */
 } RetroStats;
 
-/* Counts a labelled table; EXIT_OK, or EXIT_LIMIT out of memory. */
+/* Counts a labelled table; EXIT_OK, or EXIT_LIMIT out of memory.  In
+** gsolve-mpi the ranks' shares are counted and summed (a collective
+** call: every rank makes it). */
 int retro_stats_compute(Retro *r, RetroStats *st);
+/* The same over this process's own table only (gsolve-mpi: its share,
+** with r->stored set to the positions it owns). */
+int retro_stats_local(Retro *r, RetroStats *st);
 void retro_stats_free(RetroStats *st);
 
 #endif
