@@ -125,3 +125,8 @@ check "braces: one move with a comma inside braces" "{2,2}" "$(field position "$
 out=$(gs "$ns_tmp/braces.game" --perft 1 --position "{1,1} {2,2}")
 check "braces: moves split at blanks when no comma is outside braces" "{1,1}, {2,2}" "$(field position "$out")"
 rm -rf "$ns_tmp"
+
+# --stats names a one-player game as such (it said "two players").
+check "needham-schroeder --stats: one player" \
+  "stats: solver alphabeta (one player: alpha-beta with a transposition table)" \
+  "$($GSOLVE games/needham-schroeder.game --stats 2>&1 >/dev/null | grep '^stats: solver')"

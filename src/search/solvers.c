@@ -219,12 +219,13 @@ int solver_choose(SolveJob *j) {
     snprintf(j->why, sizeof j->why, "%d players: max^n", j->g->nplayers);
   } else {
     s = solver_find("alphabeta");
-    snprintf(j->why, sizeof j->why, "%s", asks & (NEEDS_CHANCE | NEEDS_PAYOFFS)
-             ? "two players with chance or payoffs: Star1 alpha-beta on expected values"
+    const char *who = j->g->nplayers == 1 ? "one player" : "two players";
+    snprintf(j->why, sizeof j->why, "%s%s", who, asks & (NEEDS_CHANCE | NEEDS_PAYOFFS)
+             ? " with chance or payoffs: Star1 alpha-beta on expected values"
              : needs & NEEDS_HISTORY
-             ? "two players: alpha-beta with a transposition table; the repetition rule rules "
+             ? ": alpha-beta with a transposition table; the repetition rule rules "
                "out retro, whose values would ignore it"
-             : "two players: alpha-beta with a transposition table");
+             : ": alpha-beta with a transposition table");
   }
   if ((s->accepts & asks) != asks) return refuse(j, s, asks);
   j->solver = s;
