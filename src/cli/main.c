@@ -106,7 +106,18 @@ static int run_solve(Run *r) {
   return EXIT_OK;
 }
 
-/* --fen: the game must declare the letters of its pieces. */
+/* The rules run once on a position: its end test, then its moves. */
+typedef struct RulesTry { Game *g; Move *moves; } RulesTry;
+static int try_rules(void *arg) {
+  RulesTry *t = arg;
+  Outcome o;
+  if (!game_ended(t->g, &o)) (void)game_generate(t->g, t->moves);
+  return 0;
+}
+
+/* --fen: the game must declare the letters of its pieces.  A position
+** its rules fail on (in chess, the side not to move in check: its king
+** can be taken) is a usage error, after the rule's own message. */
 static int read_fen(Run *r) {
   FenBoard b;
   b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
@@ -115,7 +126,18 @@ static int read_fen(Run *r) {
             "(pieces NAME \"LETTERS\";)\n");
     return EXIT_USAGE;
   }
-  return fen_read(r->g, &b, r->opt->fen, stderr);
+  int st = fen_read(r->g, &b, r->opt->fen, stderr), unused;
+  if (st != EXIT_OK) return st;
+  RulesTry t = { r->g, malloc(GAME_MAX_MOVES * sizeof(Move)) };
+  if (!t.moves) return out_of_memory();
+  int failed = game_call_trapped(r->g, try_rules, &t, &unused);
+  free(t.moves);
+  if (failed) {
+    fprintf(stderr, "gsolve: error: --fen \"%s\": not a legal position of this game "
+            "(its rules fail on it: above)\n", r->opt->fen);
+    return EXIT_USAGE;
+  }
+  return EXIT_OK;
 }
 
 /* Plays the position, runs the mode and reports.  Runtime errors in the
