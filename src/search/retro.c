@@ -56,6 +56,7 @@ void retro_free(Retro *r) {
   free(r->sym_here); free(r->sym_moves);
   free(r->canon);
   free(r->key);
+  free(r->root_state);
   movestack_free(&r->ms);
   memset(r, 0, sizeof *r);
 }
@@ -305,7 +306,10 @@ int retro_enumerate(Retro *r) {
   if (retro_scratch(r) < 0) return out_of_memory(r);
   if (set_state) {
     /* Lines may then be cut at RETRO_MAX_DEPTH: the root comes back last. */
-    if (!(root = malloc(g->state_bytes))) return out_of_memory(r);
+    /* Kept in r (freed by retro_free): a rule that fails at run time
+    ** leaves this function by longjmp. */
+    free(r->root_state);
+    if (!(root = r->root_state = malloc(g->state_bytes))) return out_of_memory(r);
     memcpy(root, game_state(g), g->state_bytes);
   }
   if (!by_class && keyset_add(&r->states, current_key(r, 0), &idx) < 0) goto oom;
@@ -403,7 +407,7 @@ next:
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
         game_undo(g);
         for (; ply > 0; ply--) game_undo(g);
-        if (root) { set_state(g, root); free(root); }
+        if (root) set_state(g, root);
         return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
       }
       ply++;
@@ -425,7 +429,6 @@ leave:
       goto enter;
     }
     if (root) set_state(g, root);
-    free(root);
     r->positions = by_class ? orbits : r->states.n;
     r->stored = r->canonical ? r->classes.n : r->states.n;
     return EXIT_OK;
@@ -442,22 +445,22 @@ leave:
 
 oom:
   for (; ply > 0; ply--) game_undo(g);
-  if (root) { set_state(g, root); free(root); }
+  if (root) set_state(g, root);
   return out_of_memory(r);
 limit:
   for (; ply > 0; ply--) game_undo(g);
-  if (root) { set_state(g, root); free(root); }
+  if (root) set_state(g, root);
   return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
               (unsigned long long)r->max_positions);
 asymmetric:
   for (; ply > 0; ply--) game_undo(g);
-  if (root) { set_state(g, root); free(root); }
+  if (root) set_state(g, root);
   return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
               "positions that a declared symmetry maps onto each other differ (in legal moves "
               "or in having ended); remove or correct the symmetry lines");
 stopped:
   for (; ply > 0; ply--) game_undo(g);
-  if (root) { set_state(g, root); free(root); }
+  if (root) set_state(g, root);
   {
     char msg[160];
     int st = stop_message(msg, sizeof msg, r->states.n, "positions");
@@ -465,14 +468,14 @@ stopped:
   }
 memory:
   for (; ply > 0; ply--) game_undo(g);
-  if (root) { set_state(g, root); free(root); }
+  if (root) set_state(g, root);
   return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
               "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
               r->classes.n ? r->classes.n : r->states.n,
               retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
 failed:
   for (; ply > 0; ply--) game_undo(g);
-  if (root) { set_state(g, root); free(root); }
+  if (root) set_state(g, root);
   return r->status;
 }
 

@@ -68,6 +68,7 @@ typedef struct Retro {
   size_t ndeferred, deferred_cap;
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */
+  unsigned char *root_state; /* the enumeration's root, set back at its end */
   /* Payoff vectors (chance, per-move payoffs, more than two players):
   ** each move's weight and pay, each position's expected payoffs. */
   int vector;
