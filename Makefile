@@ -141,17 +141,17 @@ CFR_UNIT_SRC := tests/unit/test_cfr.c src/search/gametree.c src/search/cfr.c src
 $(BUILD)/test_cfr: $(CFR_UNIT_SRC) $(wildcard src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(CFR_UNIT_SRC) $(LDLIBS)
 
-$(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h $(BUILD)/libgsolve.a
+$(BUILD)/test_vm: tests/unit/test_vm.c tests/unit/gametest.h tests/unit/loadgame.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
-$(BUILD)/test_views: tests/unit/test_views.c tests/unit/gametest.h $(BUILD)/libgsolve.a
+$(BUILD)/test_views: tests/unit/test_views.c tests/unit/gametest.h tests/unit/loadgame.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
 # Games between computer players, for make bench (tests/bench.sh).
-$(BUILD)/match: tests/unit/match.c $(BUILD)/libgsolve.a
+$(BUILD)/match: tests/unit/match.c tests/unit/loadgame.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
-$(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h $(BUILD)/libgsolve.a
+$(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h tests/unit/loadgame.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
 $(BUILD)/test_c4table: tests/unit/test_c4table.c $(BUILD)/libgsolve.a

@@ -24,6 +24,7 @@
 #include "search/ismcts.h"
 #include "search/playout.h"
 #include "util/file.h"
+#include "loadgame.h"
 #include "util/status.h"
 
 enum { P_RANDOM, P_GREEDY, P_ISMCTS };
@@ -74,26 +75,6 @@ static int pick(Game *g, int kind, int n, int level, const int64_t *paid, uint64
   for (int i = 0; i < n; i++)
     if (memcmp(&moves[i], &m, sizeof m) == 0) return i;
   return 0;
-}
-
-/* Compiles path with the -D name=value pairs of argv[first..]. */
-static Program *load_game(const char *path, int argc, char **argv, int first) {
-  ParamDef defs[16];
-  int ndefs = 0, status;
-  char *text;
-  size_t len;
-  for (int i = first; i + 1 < argc && ndefs < 16; i += 2) {
-    char *eq = strchr(argv[i + 1], '=');
-    if (strcmp(argv[i], "-D") || !eq) continue;
-    *eq = 0;
-    defs[ndefs].name = argv[i + 1];
-    defs[ndefs].value = eq + 1;
-    ndefs++;
-  }
-  if (file_read(path, (size_t)16 << 20, &text, &len, stderr) != EXIT_OK) return NULL;
-  Program *p = gs_compile(path, text, len, defs, ndefs, stderr, &status);
-  free(text);
-  return p;
 }
 
 int main(int argc, char **argv) {
