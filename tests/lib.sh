@@ -47,3 +47,21 @@ have_data() {
   check "test data $1 is in the checkout" yes no
   return 1
 }
+
+# The terminal tests of gsolve play run it in tmux: set tmux_sock (a
+# socket path) and tmux_session (the session's name), then tm runs tmux
+# on that socket, screen prints the session's pane (history included) and
+# wait_for TEXT [COUNT] waits until TEXT is on it COUNT times (15 s at
+# most; a loaded machine is slow to draw).
+tm() { tmux -S "$tmux_sock" -f /dev/null "$@"; }
+screen() { tm capture-pane -p -J -S - -t "$tmux_session" "$@" 2>/dev/null; }
+wait_for() {
+  n=0
+  while [ $n -lt 150 ]; do
+    [ "$(screen | grep -cF -- "$1")" -ge "${2:-1}" ] && return 0
+    sleep 0.1
+    n=$((n + 1))
+  done
+  echo "  (timed out waiting for '$1')"
+  return 1
+}

@@ -92,19 +92,7 @@ done
 if ! command -v tmux >/dev/null 2>&1; then
   check "tmux is installed for the terminal test of playing Halali" yes no
 else
-  sock="$hl_tmp/tmux.sock"
-  tm() { tmux -S "$sock" -f /dev/null "$@"; }
-  screen() { tm capture-pane -p -J -S - -t hl 2>/dev/null; }
-  wait_for() {
-    n=0
-    while [ $n -lt 150 ]; do
-      [ "$(screen | grep -cF -- "$1")" -ge "${2:-1}" ] && return 0
-      sleep 0.1
-      n=$((n + 1))
-    done
-    echo "  (timed out waiting for '$1')"
-    return 1
-  }
+  tmux_sock="$hl_tmp/tmux.sock" tmux_session=hl   # tm, screen, wait_for: tests/lib.sh
   tm new-session -d -s hl -x 100 -y 200 \
     "LANG=C.UTF-8 $GSOLVE play $H --seed 4 --level 1 --ascii 2>$hl_tmp/tmux.err; echo \$? >$hl_tmp/tmux.rc" \; \
     set-option -t hl remain-on-exit on

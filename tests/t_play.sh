@@ -114,21 +114,7 @@ if ! command -v tmux >/dev/null 2>&1; then
   echo "make test installs it when run as root)"
   check "tmux is installed for the terminal test of gsolve play" yes no
 else
-  sock="$play_tmp/tmux.sock"
-  tm() { tmux -S "$sock" -f /dev/null "$@"; }
-  # screen: the whole pane, history included.
-  screen() { tm capture-pane -p -J -S - -t play "$@" 2>/dev/null; }
-  # wait_for TEXT [COUNT]: until TEXT is on the screen COUNT times (10 s at most).
-  wait_for() {
-    n=0
-    while [ $n -lt 100 ]; do
-      [ "$(screen | grep -cF -- "$1")" -ge "${2:-1}" ] && return 0
-      sleep 0.1
-      n=$((n + 1))
-    done
-    echo "  (timed out waiting for '$1')"
-    return 1
-  }
+  tmux_sock="$play_tmp/tmux.sock" tmux_session=play   # tm, screen, wait_for: tests/lib.sh
   tm new-session -d -s play -x 80 -y 60 \
     "LANG=C.UTF-8 $GSOLVE play games/tictactoe.game --seed 1 --level perfect 2>$play_tmp/tmux.err; echo \$? >$play_tmp/tmux.rc" \; \
     set-option -t play remain-on-exit on
