@@ -296,11 +296,14 @@ int retro_enumerate(Retro *r) {
   unsigned char *root = NULL;
   /* With symmetries whose orbits the engine counts, one position of each
   ** class is expanded (the class's moves are the same from any of them)
-  ** and the positions are the sum of the orbits.  Only from a root that
-  ** every symmetry fixes: then the reachable positions are closed under
-  ** the group and the sum is their number (from another root, say a
-  ** --position, some images are not reachable). */
-  int by_class = r->canonical && g->vt->orbit && set_state && g->vt->orbit(g, game_state(g)) == 1;
+  ** and the positions are the sum of the orbits: the reachable ones when
+  ** every symmetry fixes the root (then they are closed under the group);
+  ** from another root (chess, a --position) their symmetric closure, a
+  ** few more: the images of reachable positions that are not themselves
+  ** reachable.  Their values are right all the same, and expanding every
+  ** position instead costs as many times the work as there are symmetries. */
+  int by_class = r->canonical && g->vt->orbit && set_state;
+  r->closure = by_class && g->vt->orbit(g, game_state(g)) != 1;
   uint64_t orbits = 0;
   if (!r->label) r->label = "retrograde analysis, enumerating";
   if (retro_scratch(r) < 0) return out_of_memory(r);

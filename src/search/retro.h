@@ -37,7 +37,9 @@ typedef struct Retro {
   const char *label;        /* the progress display's name (NULL: "retrograde analysis, enumerating") */
   double enumerate_seconds, label_seconds;
   /* Results of the enumeration. */
-  uint64_t positions;       /* distinct reachable positions */
+  uint64_t positions;       /* distinct reachable positions (see closure) */
+  int closure;              /* positions counts the symmetric closure of the
+                            ** reachable ones: the root is not symmetric */
   uint64_t stored;          /* positions kept after symmetry reduction */
   uint64_t edges;           /* moves between stored positions */
   uint64_t labelled;        /* won or lost positions (the rest are draws) */
