@@ -173,6 +173,32 @@ static Type set_domain(Compiler *c, Node *e, int *off, int *len) {
 
 enum { MAX_CONJUNCTS = 64 };
 
+/* A board cell argument whose first test is `A[x] == E` (or `E == A[x]`),
+** A a state array over the board and E free of x and of the arguments
+** after it: the generator finds the cells where A holds E's value with
+** FINDS, one instruction per match, instead of testing every cell.  The
+** other side, E, or NULL; *var the array. */
+static Node *find_pattern(Compiler *c, Node *e, Node *params, int level, const char *arg,
+                          StateVar **var) {
+  if (!e || e->kind != NODE_BINARY || e->op != OPR_EQ) return NULL;
+  for (int side = 0; side < 2; side++) {
+    Node *ix = side ? e->b : e->a, *other = side ? e->a : e->b;
+    if (ix->kind != NODE_INDEX || ix->a->kind != NODE_NAME || !ix->b || ix->b->next ||
+        ix->b->kind != NODE_NAME || strcmp(ix->b->name, arg) != 0)
+      continue;
+    if (cg_find_local(c, ix->a->name)) continue;
+    Symbol *s = resolve_lookup(c->r, ix->a->name);
+    if (!s || s->kind != SYM_STATE) continue;
+    StateVar *v = &c->p->vars[s->index];
+    if (!v->on_board || v->ndims != 1 || v->dim[0] != c->p->ncells) continue;
+    if (conjunct_level(other, params) >= level) continue;
+    *var = v;
+    return other;
+  }
+  return NULL;
+}
+
+
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
 static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   MoveRule *rule = &c->p->rules[ri];
@@ -194,11 +220,13 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   int top[GAME_MAX_ARGS];
   int32_t limit[GAME_MAX_ARGS];
   int counter[GAME_MAX_ARGS];   /* the local FORK steps: the arg or a set index */
+  int exit_jump[GAME_MAX_ARGS];  /* a FINDS loop's way out, or -1 */
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
   /* A conjunct is tested where its arguments are known, but never before
   ** the conjuncts written to its left: && keeps its left-to-right meaning. */
-  int level_of[MAX_CONJUNCTS];
+  int level_of[MAX_CONJUNCTS], used[MAX_CONJUNCTS] = { 0 };
+  for (int k = 0; k < nargs; k++) exit_jump[k] = -1;
   for (int k = 0, run = -1; k < nconj; k++) {
     int l = conjunct_level(conj[k], m->a);
     run = l > run ? l : run;
@@ -231,14 +259,44 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
         limit[level] = rule->set_len[level] - 1;
       } else {
         counter[level] = args[level]->slot;
-        cg_emit(c, OP_CONST, lo, 0, m->span);
-        cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
-        top[level] = cg_here(c);
+        /* The first test at this level, when it can drive a FINDS loop. */
+        int first = 0;
+        while (first < nconj && level_of[first] != level) first++;
+        StateVar *var = NULL;
+        Node *value = rule->arg[level].kind == TY_CELL && first < nconj
+                        ? find_pattern(c, conj[first], m->a, level, rule->argname[level], &var)
+                        : NULL;
+        if (value) {
+          /* v := E once; x := 0; top: x := FINDS(v from x), out when -1. */
+          Local *want = cg_add_local(c, " find value", var->elem, 1, m->span);
+          if (!want) return;
+          Type t = cg_expr(c, value);
+          char b1[64], b2[64];
+          if (!type_compatible(var->elem, t))
+            diag_error(c->d, conj[first]->span, "cannot compare %s with %s",
+                       type_name(c->p, var->elem, b1, sizeof b1), type_name(c->p, t, b2, sizeof b2));
+          cg_emit(c, OP_STOREL, want->slot, 0, m->span);
+          cg_emit(c, OP_CONST, 0, 0, m->span);
+          cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+          top[level] = cg_here(c);
+          cg_emit(c, OP_LOADL, want->slot, 0, m->span);
+          cg_emit(c, OP_LOADL, args[level]->slot, 0, m->span);
+          cg_emit(c, OP_FINDS, var->base, var->dim[0], m->span);
+          cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+          cg_emit(c, OP_LOADL, args[level]->slot, 0, m->span);
+          exit_jump[level] = cg_emit(c, OP_JLTK, 0, 0, m->span);
+          c->stack = 0;
+          used[first] = 1;
+        } else {
+          cg_emit(c, OP_CONST, lo, 0, m->span);
+          cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+          top[level] = cg_here(c);
+        }
         limit[level] = hi;
       }
     }
     for (int k = 0; k < nconj; k++) {
-      if (level_of[k] != level) continue;
+      if (level_of[k] != level || used[k]) continue;
       cg_expect(c, conj[k], TY_BOOL, "a move's when condition");
       cg_list_push(&skips[level + 1], &nskips[level + 1], &capskips[level + 1],
                 cg_emit(c, OP_JMPF, 0, 0, conj[k]->span), c);
@@ -252,6 +310,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     if (level < 0) break;
     cg_here(c);
     cg_emit_raw(c, OP_FORK, counter[level], limit[level], top[level], m->span);
+    if (exit_jump[level] >= 0) cg_patch(c, exit_jump[level], cg_here(c));
   }
   cg_scope_close(c, sc);
   /* The legality chunk only names this code range for runtime errors. */

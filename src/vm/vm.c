@@ -461,6 +461,13 @@ static void vm_pack(Game *g, const void *state, void *key) {
   for (int i = 0; i < p->nslots; i++) {
     int b = vm->bits[i];
     uint64_t v = (uint64_t)((int64_t)s[i] - p->lo[i]);
+    if (b <= 32) {
+      /* The usual slot, in one piece: at most 7 + 32 bits pending. */
+      acc |= v << nacc;
+      nacc += b;
+      while (nacc >= 8) { out[k++] = (unsigned char)acc; acc >>= 8; nacc -= 8; }
+      continue;
+    }
     for (int done = 0; done < b;) {
       int take = b - done < 32 ? b - done : 32;
       acc |= ((v >> done) & ((1ULL << take) - 1)) << nacc;
@@ -556,12 +563,19 @@ static int vm_symmetry_trie(VM *vm) {
   vm->sym_sorted = malloc((size_t)G * nc * sizeof *vm->sym_sorted);
   vm->sym_next = malloc((size_t)G * nc * sizeof *vm->sym_next);
   vm->live = malloc((size_t)4 * G * sizeof *vm->live);
-  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live) { free(order); return 0; }
+  vm->sym_inverse = malloc((size_t)G * nc * sizeof *vm->sym_inverse);
+  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live || !vm->sym_inverse) {
+    free(order);
+    return 0;
+  }
   for (int i = 0; i < G; i++) order[i] = (SymRow){ p->sym + (size_t)i * nc, nc };
   qsort(order, (size_t)G, sizeof *order, cmp_rows);
   for (int i = 0; i < G; i++)
     memcpy(vm->sym_sorted + (size_t)i * nc, order[i].cells, (size_t)nc * sizeof(int32_t));
   free(order);
+  for (int i = 0; i < G; i++)
+    for (int c = 0; c < nc; c++)
+      vm->sym_inverse[(size_t)i * nc + vm->sym_sorted[(size_t)i * nc + c]] = c;
   for (int i = G - 1; i >= 0; i--) {
     /* lcp: how many leading cells element i shares with element i + 1. */
     int lcp = 0;
@@ -658,6 +672,7 @@ void vm_free(Game *g) {
   free(vm->sym_sorted);
   free(vm->sym_next);
   free(vm->live);
+  free(vm->sym_inverse);
   free(vm->bits);
   free(vm->zob_table);
   free(vm->zob_base);
@@ -721,6 +736,63 @@ static uint32_t vm_orbit(Game *g, const void *state) {
   return (uint32_t)p->nsym / fixed;
 }
 
+/* The canonical form of a sparse position: when at most SPARSE_CELLS
+** board cells hold anything but their array's lowest value (chess's
+** empty squares), the images are compared by those cells alone: an image
+** is smaller when its first such cell comes later, or comes at the same
+** place with a smaller value, and so on.  The same form as the trie's
+** walk, at a cost in the number of pieces instead of cells.  0 when the
+** position is not sparse (or the group is large: then the trie wins). */
+enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
+
+static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
+  const Program *p = vm->p;
+  int G = p->nsym, nc = p->ncells, k = 0;
+  if (G > SPARSE_GROUP) return 0;
+  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
+  for (int b = 0; b < vm->nboard; b++) {
+    int base = vm->board_base[b];
+    int32_t low = p->lo[base];
+    for (int c = 0; c < nc; c++)
+      if (in[base + c] != low) {
+        if (k == SPARSE_CELLS) return 0;
+        cell[k] = c;
+        board[k] = b;
+        value[k++] = in[base + c];
+      }
+  }
+  /* Each image as its k (place, value) pairs sorted by place; the best so
+  ** far in best_at / best_v. */
+  int32_t best_at[SPARSE_CELLS], best_v[SPARSE_CELLS], at[SPARSE_CELLS], v[SPARSE_CELLS];
+  int best = -1;
+  for (int e = 0; e < G; e++) {
+    const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
+    for (int t = 0; t < k; t++) {
+      int32_t place = board[t] * nc + inv[cell[t]], val = value[t];
+      int u = t;
+      for (; u > 0 && at[u - 1] > place; u--) { at[u] = at[u - 1]; v[u] = v[u - 1]; }
+      at[u] = place;
+      v[u] = val;
+    }
+    int smaller = best < 0;
+    for (int t = 0; !smaller && t < k; t++) {
+      if (at[t] != best_at[t]) { smaller = at[t] > best_at[t]; break; }
+      if (v[t] != best_v[t]) { smaller = v[t] < best_v[t]; break; }
+    }
+    if (smaller) {
+      best = e;
+      memcpy(best_at, at, (size_t)k * sizeof *at);
+      memcpy(best_v, v, (size_t)k * sizeof *v);
+    }
+  }
+  for (int b = 0; b < vm->nboard; b++) {
+    int base = vm->board_base[b];
+    for (int c = 0; c < nc; c++) out[base + c] = p->lo[base];
+  }
+  for (int t = 0; t < k; t++) out[vm->board_base[best_at[t] / nc] + best_at[t] % nc] = best_v[t];
+  return 1;
+}
+
 static void vm_canonical(Game *g, const void *state, void *result) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
@@ -741,6 +813,10 @@ static void vm_canonical(Game *g, const void *state, void *result) {
           break;
         }
     }
+    return;
+  }
+  if (p->nsym > 1 && canonical_sparse(vm, in, out)) {
+    sort_permutable(p, out);
     return;
   }
   /* The elements, sorted by their cell sequences, form a trie: those that

@@ -58,6 +58,8 @@ typedef struct VM {
   int32_t *sym_sorted;    /* the group's cell permutations, sorted (a trie) */
   int32_t *sym_next;      /* ncells x nsym: end of element i's run at cell c */
   int32_t *live;          /* 4 x nsym: the runs a canonical form keeps */
+  int32_t *sym_inverse;   /* nsym x ncells: where each element sends a cell
+                          ** (sym_sorted's order), for sparse boards */
   uint8_t *bits;      /* per slot: bits in a packed key */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
