@@ -148,6 +148,11 @@ decl
                                                mk_name(ps, NODE_NAME, @3, $3), $4, NULL, NULL); }
   | PIECES IDENT STRING ';'     { $$ = mk_decl(ps, NODE_PIECES, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
+  | PIECES IDENT STRING IDENT IDENT ';'
+                                { $$ = mk_decl(ps, NODE_PIECES, @2, $2,
+                                               mk_name(ps, NODE_NAME, @3, $3),
+                                               mk_name(ps, NODE_NAME, @5, $5),
+                                               mk_name(ps, NODE_NAME, @4, $4), NULL); }
   | SYMMETRY IDENT sym_images opt_when ';'
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
   | SYMMETRY IDENT sym_cycles opt_when ';'

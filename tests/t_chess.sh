@@ -49,7 +49,7 @@ check "KBNK: taking the knight leaves KBK, a draw at once" "draw 0" \
 # and after each move, with the piece letters of the pieces declaration).
 check "--pv: the mating line in SAN" "san: 1. Ke4 Kc2 2. Ke3 Kb1 3. Kd2 Ka1 4. Kc3 Kb1 5. Qd2 Ka1 6. Qb2#" \
   "$(gs $ch_game -D size=5 --fen "3QK/5/2k2/5/5 w" --pv | grep '^san:')"
-check "--pv: a promotion in SAN" "san: 1. c5=Q Kb3 2. Kd1 Ka4 3. Kc1 Kb3 4. Qd4 Ka3 5. Kc2 Ka2 6. Qb2#" \
+check "--pv: a promotion in SAN, with check (+)" "san: 1. c5=Q+ Kb3 2. Kd1 Ka4 3. Kc1 Kb3 4. Qd4 Ka3 5. Kc2 Ka2 6. Qb2#" \
   "$(gs $ch_game -D size=5 -D material=KPK --fen "5/2P2/k4/5/4K w" --pv | grep '^san:')"
 check "--pv: Black to move first, and a capture" "san: 1... Kxc2" \
   "$(gs $ch_game -D size=5 --fen "5/5/5/1kQ2/4K b" --pv | grep '^san:')"

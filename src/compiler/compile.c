@@ -350,7 +350,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   c.locals = malloc(PROG_MAX_LOCALS * sizeof *c.locals);
   if (!c.locals) { p->oom = 1; return 0; }
   p->gen_chunk = p->end_chunk = p->nomoves_chunk = p->eval_chunk = p->start_chunk = -1;
-  p->bound_chunk = -1;
+  p->bound_chunk = p->check_chunk = -1;
   p->rules = prog_alloc(p, (size_t)(p->nrules + 1) * sizeof(MoveRule));
   if (!p->chunks) p->chunks = calloc(1, sizeof *p->chunks);
   if (!p->rules || !p->chunks) { p->oom = 1; free(c.locals); return 0; }
@@ -447,6 +447,20 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     p->chunks[idx].returns = c.ret.kind != TY_VOID;
     cg_block(&c, f->c);
     cg_chunk_end(&c, idx, c.ret.kind != TY_VOID ? OP_NORET : OP_RET0, closing(f->c));
+  }
+  /* `pieces ... check F`: F(p: player): bool. */
+  if (r->pieces_check) {
+    Node *name = r->pieces_check;
+    Symbol *s = resolve_lookup(r, name->name);
+    if (!s || s->kind != SYM_FUNC)
+      diag_error(d, name->span, "'%s' is not a function (check needs a function(p: player): bool)",
+                 name->name);
+    else if (ast_count(r->funcs[s->index]->a) != 1 ||
+             c.fparams[(size_t)s->index * FUNC_MAX_PARAMS].kind != TY_PLAYER ||
+             c.fret[s->index].kind != TY_BOOL)
+      diag_error(d, name->span, "check needs a function(p: player): bool; '%s' is not one", name->name);
+    else
+      p->check_chunk = first_func + s->index;
   }
   /* Step 5. end, nomoves, eval. */
   if (r->end_decl) {

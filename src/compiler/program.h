@@ -178,6 +178,8 @@ struct Program {
   int pieces_base;        /* `pieces`: first slot of the board array */
   const char *piece_letters; /* letter of value k + 1 at [k] (0 is an empty
                           ** cell); NULL: no `pieces` declaration */
+  int check_chunk;        /* `pieces ... check F`: F(player): bool, whether
+                          ** that player is in check (SAN's '+'); or -1 */
   int nsym;
   int32_t *sym;           /* nsym * ncells: cell c of the image = cell sym[c] */
   int *permute_vars; int npermute;

@@ -37,6 +37,7 @@ struct Resolver {
   Diag *d;
   Symbol *syms; int nsyms, cap;
   Node **funcs; int nfuncs;         /* function declarations, by index */
+  Node *pieces_check;               /* `pieces ... check F`: F's name, or NULL */
   Node **moves;                     /* move declarations, by rule index */
   Node *end_decl, *nomoves_decl, *eval_decl, *start_decl, *bound_decl;
   Node **symmetries; int nsymmetries;

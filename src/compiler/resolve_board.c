@@ -296,6 +296,10 @@ void resolve_declare_pieces(Resolver *r, Node *n) {
   }
   p->pieces_base = v->base;
   p->piece_letters = letters;
+  if (n->b && strcmp(n->c->name, "check") != 0)
+    diag_error(r->d, n->c->span, "expected 'check' after the letters of 'pieces', not '%s'", n->c->name);
+  /* The function's signature is checked once functions are compiled. */
+  r->pieces_check = n->b;
 }
 
 /* ------------------------------------------------------------------ */

@@ -169,14 +169,18 @@ int fen_san(Game *g, const FenBoard *b, const Move *m, char *buf, size_t size) {
   PUTC((char)('a' + tx));
   n += (size_t)snprintf(buf + (n < size ? n : size - 1), n < size ? size - n : 1, "%d", ty + 1);
   if (st.placed != st.moved) { PUTC('='); PUTC(upper(b->letters[st.placed - 1])); }
-  /* Step 3. Mate: no move for the player to move, and a loss. */
+  /* Step 3. Mate: no move for the player to move, and a loss; else
+  ** check, when the game says what check is. */
   game_apply(g, m);
   Outcome o;
+  int mate = 0;
   if (!game_ended(g, &o) && game_generate(g, moves) == 0) {
     int who = game_to_move(g);
     game_no_moves(g, &o);
-    if (g->nplayers == 2 && who >= 0 && o.payoff[who] < o.payoff[1 - who]) PUTC('#');
+    mate = g->nplayers == 2 && who >= 0 && o.payoff[who] < o.payoff[1 - who];
   }
+  if (mate) PUTC('#');
+  else if (g->vt->in_check && g->vt->in_check(g)) PUTC('+');
   game_undo(g);
 #undef PUTC
   if (size) buf[n < size ? n : size - 1] = 0;

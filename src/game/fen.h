@@ -35,8 +35,8 @@ size_t fen_write(const FenBoard *b, const int32_t *state, int nplayers, char *bu
 ** case; none for a piece lettered P, a pawn, whose captures start with
 ** its file), the file, rank or both when another legal move takes a
 ** piece of the same kind to the same cell, x for a capture, the cell,
-** =L when the piece changes (promotion), and # when the player to move
-** then has no move and loses.  Check (+) is not written: the rules have
-** no general notion of it.  0, or -1 when the move is not one piece going
+** =L when the piece changes (promotion), # when the player to move
+** then has no move and loses, else + when the game's check function
+** (`pieces ... check F`) says that player is in check.  0, or -1 when the move is not one piece going
 ** from one cell to another (then buf holds the engine's notation). */
 int fen_san(Game *g, const FenBoard *b, const Move *m, char *buf, size_t size);

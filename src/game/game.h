@@ -154,6 +154,9 @@ typedef struct GameVtable {
   ** symmetries map `state` onto (itself included); 0 when the engine
   ** cannot count them. */
   uint32_t (*orbit)(Game *g, const void *state);
+  /* Optional (NULL: the game has no such notion): whether the player to
+  ** move is in check (a game's `pieces ... check F`), for SAN's '+'. */
+  int (*in_check)(Game *g);
   /* Optional (NULL: every chance move has weight 1): the weights of the
   ** chance moves m[0..n) of the current position, a chance node.  A
   ** chance move is played with probability weight / total weight. */

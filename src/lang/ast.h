@@ -34,7 +34,9 @@ typedef enum NodeKind {
   NODE_BOUND,      /* a: params (one: the player); c: body */
   NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL;
                    ** b: `when` condition or NULL */
-  NODE_PIECES,     /* name: a [board] state array; a: NODE_NAME, the letters */
+  NODE_PIECES,     /* name: a [board] state array; a: NODE_NAME, the letters;
+                   ** b: the check function's NODE_NAME or NULL; c: the word
+                   ** before it (must be "check") */
   NODE_REPETITION, /* name: "forbidden" or "draw"; a: clauses (NODE_NAME "of"
                    ** or "except", names in a); b: condition or NULL */
   NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */

@@ -222,6 +222,14 @@ static void vm_no_moves(Game *g, Outcome *out) {
   out->payoff[vm->slots[0] - 1] = -1;
 }
 
+/* `pieces ... check F`: F(the player to move); 0 at a chance node. */
+static int vm_in_check(Game *g) {
+  VM *vm = (VM *)g;
+  int32_t who = vm->slots[0];
+  if (vm->p->check_chunk < 0 || (vm->p->chance && who == vm->p->chance)) return 0;
+  return vm_run(vm, vm->p->check_chunk, &who, 1) != 0;
+}
+
 static int32_t vm_eval(Game *g) {
   VM *vm = (VM *)g;
   if (vm->p->eval_chunk < 0) return 0;
@@ -426,7 +434,7 @@ static void vm_unpack(Game *g, const void *key, void *state);
   .set_state = vm_set_state, .unpack = vm_unpack,                                          \
   .weights = vm_weights, .rewards = vm_rewards, .set_history = vm_set_history,             \
   .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
-  .history_line = vm_history_line
+  .history_line = vm_history_line, .in_check = vm_in_check
 static const GameVtable vm_vtable = { VM_METHODS };
 static uint32_t vm_orbit(Game *g, const void *state);
 static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
