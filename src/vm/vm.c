@@ -101,6 +101,7 @@ static int vm_generate(Game *g, Move *buf) {
     ** recreates an earlier position is not legal under the rule. */
     int kept = 0;
     vm->filtering = 1;
+    vm->fx_rec = vm_effects_begin(vm);
     for (int i = 0; i < n; i++) {
       Move m = buf[i];
       int check_rep = repeat && !p->rep_except[m.rule];
@@ -108,10 +109,13 @@ static int vm_generate(Game *g, Move *buf) {
       if (check_rep || p->has_illegal) {
         vm_apply(g, &m);
         ok = !vm->rejected && !(check_rep && rep_repeats(vm));
+        if (!ok) vm_effects_drop_last(vm->fx_rec, &m);
         vm_undo(g);
       }
       if (ok) buf[kept++] = m;
     }
+    vm_effects_seal(vm, vm->fx_rec);
+    vm->fx_rec = NULL;
     vm->filtering = 0;
     n = kept;
   }
@@ -138,9 +142,11 @@ static void vm_apply(Game *g, const Move *m) {
     vm->marks = mk;
     vm->capmarks = cap;
   }
+  int depth = vm->nmarks, trail_from = vm->ntrail;
   vm->marks[vm->nmarks].trail = vm->ntrail;
   vm->marks[vm->nmarks].hash = vm->hash;
   vm->nmarks++;
+  vm_effects_void(vm, depth + 1);
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < r->nargs; i++) args[i] = m->arg[i];
@@ -149,8 +155,13 @@ static void vm_apply(Game *g, const Move *m) {
   vm->next_mover = vm->chance_after = 0;
   vm->rejected = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
-  vm_run(vm, r->effect, args, r->nargs);
   int at = p->chunks[r->effect].start;
+  if (vm->filtering) {
+    vm_run(vm, r->effect, args, r->nargs);
+    if (vm->fx_rec) vm_effects_record(vm, vm->fx_rec, m, trail_from);
+  } else if (!vm_effects_replay(vm, depth, m, at)) {
+    vm_run(vm, r->effect, args, r->nargs);
+  }
   if (vm->rejected && !vm->filtering)
     vm_fail(vm, at, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
   int32_t next = vm->next_mover ? vm->next_mover
@@ -447,6 +458,7 @@ static void vm_set_state(Game *g, const void *state) {
   VM *vm = (VM *)g;
   memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
   vm->hash = vm_hash_from_scratch(g);
+  vm_effects_void(vm, vm->nmarks);
 }
 
 /* Bits for the values lo..hi of a slot. */
@@ -681,6 +693,7 @@ void vm_free(Game *g) {
   free(vm->sym_next);
   free(vm->live);
   free(vm->sym_inverse);
+  vm_effects_free(vm);
   free(vm->bits);
   free(vm->zob_table);
   free(vm->zob_base);

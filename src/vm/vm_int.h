@@ -28,6 +28,20 @@ typedef struct Mark {
   uint64_t hash;      /* hash before the move */
 } Mark;
 
+/* vm_effects.c: the effects of one position's legal moves, recorded
+** while generate filters them. */
+typedef struct EffectRecord {
+  int valid;          /* the position is the current one at its depth */
+  uint64_t hash;      /* the position's hash */
+  int n, cap;         /* moves recorded */
+  Move *moves;
+  int32_t *first;     /* per move: first write, next_mover, chance_after;
+                      ** then the end of the last move's writes */
+  int32_t *writes;    /* pairs: slot, value after the effect */
+  int nwrites, capwrites;
+  int hint;           /* where to look for the next move played */
+} EffectRecord;
+
 typedef struct VM {
   Game base;
   const Program *p;
@@ -47,6 +61,9 @@ typedef struct VM {
   int rewarded;       /* some reward[] is nonzero */
   int rejected;       /* the effect said `illegal` */
   int filtering;      /* generate is trying its moves */
+  EffectRecord *fx;   /* per depth of the line of play (vm_effects.c) */
+  int fx_cap;
+  EffectRecord *fx_rec;   /* the record generate is filling, or NULL */
   Outcome out;
   Move *movebuf; int nmoves;
   long steps;
@@ -119,6 +136,18 @@ size_t vm_infostate(Game *g, int player, uint64_t key[2], char *text, size_t siz
 void vm_print_view(Game *g, int player, FILE *f);
 /* vm.c: draws the state `slots` (a view: INT32_MIN where masked, '?'). */
 void vm_print_slots(VM *vm, const int32_t *slots, FILE *f);
+/* vm_effects.c: begin recording the current position's effects (NULL:
+** out of memory, none recorded); record move m's, just run, whose writes
+** start at trail_from; drop m's again (it was not legal after all); seal
+** the record (valid from now); void depth d's record; replay m's effect
+** at `depth` if recorded (1) or not (0); free them all. */
+EffectRecord *vm_effects_begin(VM *vm);
+void vm_effects_record(VM *vm, EffectRecord *r, const Move *m, int trail_from);
+void vm_effects_drop_last(EffectRecord *r, const Move *m);
+void vm_effects_seal(VM *vm, EffectRecord *r);
+void vm_effects_void(VM *vm, int depth);
+int vm_effects_replay(VM *vm, int depth, const Move *m, int pc);
+void vm_effects_free(VM *vm);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
 
