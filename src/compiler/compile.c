@@ -174,7 +174,7 @@ static Type set_domain(Compiler *c, Node *e, int *off, int *len) {
 enum { MAX_CONJUNCTS = 64 };
 
 /* A board cell argument whose first test is `A[x] == E` (or `E == A[x]`),
-** A a state array over the board and E free of x and of the arguments
+** A a state array with an entry per cell and E free of x and of the arguments
 ** after it: the generator finds the cells where A holds E's value with
 ** FINDS, one instruction per match, instead of testing every cell.  The
 ** other side, E, or NULL; *var the array. */
@@ -190,7 +190,7 @@ static Node *find_pattern(Compiler *c, Node *e, Node *params, int level, const c
     Symbol *s = resolve_lookup(c->r, ix->a->name);
     if (!s || s->kind != SYM_STATE) continue;
     StateVar *v = &c->p->vars[s->index];
-    if (!v->on_board || v->ndims != 1 || v->dim[0] != c->p->ncells) continue;
+    if (v->ndims != 1 || v->dim[0] != c->p->ncells) continue;
     if (conjunct_level(other, params) >= level) continue;
     *var = v;
     return other;
