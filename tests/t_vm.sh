@@ -30,3 +30,12 @@ vm_check tests/files/lang_ttt_move.game
 vm_check tests/files/lang_coins_move.game
 vm_check tests/files/lang_claims.game
 vm_check tests/files/lang_pig_roller.game -D goal=20
+# Games whose moves can be illegal (chess: check; Go: suicide and
+# superko), where the effects recorded by the legality test are replayed,
+# and whose boards are sparse (chess's canonical forms compare pieces).
+vm_check games/chess-endgame.game -D size=5
+vm_check games/chess-endgame.game -D size=6 -D material=KPK
+vm_check games/chess-endgame.game -D size=5 -D material=KQKR
+vm_check games/go.game -D width=3 -D height=3
+vm_check games/go.game -D width=2 -D height=3 -D ko=positional
+vm_check docs/examples/sim.game

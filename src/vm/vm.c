@@ -18,10 +18,18 @@ static uint64_t mix64(uint64_t x);
 
 /* The state's hash recomputed (and, with a repetition rule in force, the
 ** history term of vm_hash, which is recorded, not incremental). */
-uint64_t vm_hash_from_scratch(Game *g) {
-  VM *vm = (VM *)g;
+/* The hash of the slots alone: what vm->hash keeps up to date. */
+static uint64_t slots_hash(const VM *vm) {
   uint64_t h = 0;
   for (int s = 0; s < vm->p->nslots; s++) h ^= zobrist(s, vm->slots[s]);
+  return h;
+}
+
+/* The game's hash (vm_hash): the slots' and, with a repetition rule in
+** the key, the earlier positions'. */
+uint64_t vm_hash_from_scratch(Game *g) {
+  VM *vm = (VM *)g;
+  uint64_t h = slots_hash(vm);
   return vm->rep_on && vm->rep_in_key ? h ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : h;
 }
 
@@ -457,7 +465,8 @@ static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_cano
 static void vm_set_state(Game *g, const void *state) {
   VM *vm = (VM *)g;
   memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
-  vm->hash = vm_hash_from_scratch(g);
+  /* Not vm_hash_from_scratch: the earlier positions' part is vm_hash's. */
+  vm->hash = slots_hash(vm);
   vm_effects_void(vm, vm->nmarks);
 }
 
@@ -653,7 +662,7 @@ Game *vm_new(const Program *p, int *status) {
     return NULL;
   }
   build_zobrist_table(vm);
-  vm->hash = vm_hash_from_scratch(g);
+  vm->hash = slots_hash(vm);
   if (p->rep_kind != REP_NONE) {
     for (int i = 0; i < p->nslots; i++) vm->rep_n += p->rep_mask[i];
     vm->rep_slots = malloc((size_t)vm->rep_n * sizeof *vm->rep_slots + 1);

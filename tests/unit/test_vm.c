@@ -4,7 +4,9 @@
 ** from scratch after every apply and undo, undo restores the state byte
 ** for byte, generation is deterministic, every move's notation is unique
 ** and names the move, and the canonical form is invariant under play
-** order (two lines reaching one position agree).
+** order (two lines reaching one position agree) and is the smallest
+** image, and a move's effect replayed from its legality test is the
+** effect run afresh.
 **
 ** usage: test_vm GAMEFILE [-D name=value ...]; prints "N passed, M failed".
 */
@@ -80,6 +82,85 @@ static void canonical_checks(Game *g) {
   free(c2);
 }
 
+/* The canonical form is the smallest image, slot by slot, of the state
+** under the group (computed here the slow way from the program's cell
+** permutations): the sparse comparison and the trie must both give it. */
+static void canonical_reference(Game *g, const Program *p) {
+  if (!g->vt->canonical || p->nsym <= 1 || p->npermute > 0) return;
+  size_t sb = g->state_bytes;
+  int n = p->nslots, nc = p->ncells;
+  int32_t *want = malloc(sb), *img = malloc(sb), *got = malloc(sb);
+  static Move moves[GAME_MAX_MOVES];
+  for (int line = 0; line < 100; line++) {
+    int depth = 0;
+    Outcome o;
+    while (depth < 12 && !game_ended(g, &o)) {
+      int k = game_generate(g, moves);
+      if (k == 0) break;
+      game_apply(g, &moves[next_random() % (unsigned)k]);
+      depth++;
+      const int32_t *in = game_state(g);
+      for (int e = 0; e < p->nsym; e++) {
+        memcpy(img, in, sb);
+        for (int v = 0; v < p->nvars; v++)
+          if (p->vars[v].on_board)
+            for (int c = 0; c < nc; c++) img[p->vars[v].base + c] = in[p->vars[v].base + p->sym[(size_t)e * nc + c]];
+        int smaller = e == 0;
+        for (int i = 0; i < n && !smaller; i++)
+          if (img[i] != want[i]) { smaller = img[i] < want[i]; break; }
+        if (smaller) memcpy(want, img, sb);
+      }
+      g->vt->canonical(g, in, got);
+      CHECK(memcmp(want, got, sb) == 0, "canonical form is the smallest image at ply %d", depth);
+    }
+    while (depth-- > 0) game_undo(g);
+  }
+  free(want);
+  free(img);
+  free(got);
+}
+
+/* A legal move played where it was generated replays the effect its
+** legality test recorded (vm_effects.c): the same state and hash as the
+** effect run afresh (set_state voids the record). */
+static void replay_checks(Game *g) {
+  size_t sb = g->state_bytes;
+  unsigned char *here = malloc(sb), *replayed = malloc(sb);
+  static Move moves[GAME_MAX_MOVES];
+  for (int line = 0; line < 50; line++) {
+    int depth = 0;
+    Outcome o;
+    while (depth < 24 && !game_ended(g, &o)) {
+      int k = game_generate(g, moves);
+      if (k == 0) break;
+      memcpy(here, game_state(g), sb);
+      for (int i = 0; i < k; i++) {
+        game_apply(g, &moves[i]);
+        memcpy(replayed, game_state(g), sb);
+        uint64_t h = game_hash(g);
+        CHECK(h == vm_hash_from_scratch(g), "hash after a replayed effect at ply %d", depth);
+        int next = game_to_move(g);
+        game_undo(g);
+        g->vt->set_state(g, here);
+        /* set_state once folded the earlier positions into the slots' hash
+        ** (a repetition rule's games then hashed without them). */
+        CHECK(game_hash(g) == vm_hash_from_scratch(g), "hash after set_state at ply %d", depth);
+        game_apply(g, &moves[i]);
+        CHECK(memcmp(replayed, game_state(g), sb) == 0, "a replayed effect is the effect at ply %d", depth);
+        CHECK(h == game_hash(g), "a replayed effect: the same hash at ply %d", depth);
+        CHECK(next == game_to_move(g), "a replayed effect: the same player to move at ply %d", depth);
+        game_undo(g);
+        game_generate(g, moves);
+      }
+      game_apply(g, &moves[next_random() % (unsigned)k]);
+      depth++;
+    }
+    while (depth-- > 0) game_undo(g);
+  }
+  free(here);
+  free(replayed);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { fprintf(stderr, "usage: test_vm GAME [-D name=value ...]\n"); return 2; }
   Program *p = load_game(argv[1], argc, argv, 2);
@@ -90,6 +171,8 @@ int main(int argc, char **argv) {
   CHECK(game_hash(g) == vm_hash_from_scratch(g), "hash at the start");
   random_lines(g);
   canonical_checks(g);
+  canonical_reference(g, p);
+  replay_checks(g);
   game_free(g);
   gs_program_free(p);
   printf("%d passed, %d failed\n", passed, failed);
