@@ -102,3 +102,33 @@ check "othello 4x4: ray() and step() loops give the same perft 8" \
 check "claims: a human types pass in play" "1" \
   "$(printf 'pass\nquit\n' | gs play $claims --position "0 4 1 3 2" --first computer --level perfect --seed 1 2>&1 |
      grep -c '^game over: A wins (the computer); final score A 3, B 2 (7 moves)')"
+
+# Bounded loops: an integer argument's first tests `n <= E`, `lo < n`, ...
+# narrow its loop (compile.c's bounded_loop); the same rules written
+# through id(), which is no bound, generate the same moves.
+bd=tests/files/lang_bounds.game
+bdp=tests/files/lang_bounds_plain.game
+check "bounded loops: FORL loops in the generator" "3" "$(gs $bd --dump-bytecode | grep -c ' FORL ')"
+check "bounded loops: perft 7 as the unbounded rules" "$(gs $bdp --perft 7 | grep -E '^(perft|games)')" \
+  "$(gs $bd --perft 7 | grep -E '^(perft|games)')"
+for pos in "" "3 4" "3 4, skip -4" "2 7, 2 3"; do
+  check "bounded loops: the moves after '$pos' as the unbounded rules" \
+    "$(gs $bdp --position "$pos" --solver retro --all-moves | sed -n '/^move /,$p')" \
+    "$(gs $bd --position "$pos" --solver retro --all-moves | sed -n '/^move /,$p')"
+done
+# A bound is evaluated only where the test would have been: after an
+# empty range, never (no division by zero); first, at once.
+bd_tmp=$(mktemp -d)
+cat >"$bd_tmp/bounds_err.game" <<'GAME'
+game "Bound errors";
+players A;
+state z: 0..1;
+state done: bool;
+move fine(n: 1..3) when n > 5 && n <= 10 / z { done = true; }
+move fails(n: 1..3) when n <= 10 / z && n > 5 { done = true; }
+GAME
+out=$(gs "$bd_tmp/bounds_err.game" --perft 1 2>&1)
+check "bounded loops: the first bound empties the range, the second is not evaluated; the first fails" \
+  "$bd_tmp/bounds_err.game:6:31: runtime error: division by zero in the when condition of move 'fails'" \
+  "$(printf '%s\n' "$out" | head -n 1)"
+rm -rf "$bd_tmp"

@@ -199,6 +199,79 @@ static Node *find_pattern(Compiler *c, Node *e, Node *params, int level, const c
 }
 
 
+/* An integer argument's bound `x <= E`, `x < E`, `x >= E`, `x > E` (or
+** the same written E first), E free of x and of the arguments after it:
+** the bound's other side, and in *op the comparison with x on the left
+** ('<', OPR_LE, '>' or OPR_GE); NULL if the conjunct is not one. */
+static Node *bound_pattern(Node *e, Node *params, int level, const char *arg, int *op) {
+  if (!e || e->kind != NODE_BINARY) return NULL;
+  int o = e->op;
+  if (o != '<' && o != '>' && o != OPR_LE && o != OPR_GE) return NULL;
+  Node *other;
+  if (e->a->kind == NODE_NAME && !strcmp(e->a->name, arg)) {
+    other = e->b;
+  } else if (e->b->kind == NODE_NAME && !strcmp(e->b->name, arg)) {
+    other = e->a;
+    o = o == '<' ? '>' : o == '>' ? '<' : o == OPR_LE ? OPR_GE : OPR_LE;
+  } else {
+    return NULL;
+  }
+  if (conjunct_level(other, params) >= level) return NULL;
+  *op = o;
+  return other;
+}
+
+/* The loop of integer argument x over lo..hi narrowed by the bounds its
+** level's first tests set (bound_pattern): each bound, in the order
+** written, raises the start or lowers the limit (local lim), and the loop
+** is left as soon as it is empty, so that a bound is evaluated only where
+** the original test would have been.  The number of bounds used. */
+static int bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of, int level,
+                        Node *params, const char *arg, int slot, int lim, int32_t lo, int32_t hi,
+                        int *used, int **exits, int *nexits, int *capexits) {
+  int nbounds = 0;
+  cg_emit(c, OP_CONST, lo, 0, params->span);
+  cg_emit(c, OP_STOREL, slot, 0, params->span);
+  cg_emit(c, OP_CONST, hi, 0, params->span);
+  cg_emit(c, OP_STOREL, lim, 0, params->span);
+  for (int k = 0; k < nconj; k++) {
+    if (level_of[k] != level) continue;
+    int op;
+    Node *e = bound_pattern(conj[k], params, level, arg, &op);
+    if (!e) break;
+    Span at = conj[k]->span;
+    Type t = cg_expr(c, e);
+    if (!is_int(t)) {
+      char b1[64], b2[64];
+      diag_error(c->d, at, "arithmetic and ordering need integers, not %s and %s",
+                 type_name(c->p, mkt(TY_INT), b1, sizeof b1), type_name(c->p, t, b2, sizeof b2));
+    }
+    int upper = op == '<' || op == OPR_LE;
+    /* Strict bounds: E clamped first (E - 1 and E + 1 cannot overflow). */
+    if (op == '<') {
+      cg_emit(c, OP_CONST, lo, 0, at);
+      cg_emit(c, OP_MAX, 0, 0, at);
+      cg_emit(c, OP_CONST, 1, 0, at);
+      cg_emit(c, OP_SUB, 0, 0, at);
+    } else if (op == '>') {
+      cg_emit(c, OP_CONST, hi, 0, at);
+      cg_emit(c, OP_MIN, 0, 0, at);
+      cg_emit(c, OP_CONST, 1, 0, at);
+      cg_emit(c, OP_ADD, 0, 0, at);
+    }
+    cg_emit(c, OP_LOADL, upper ? lim : slot, 0, at);
+    cg_emit(c, upper ? OP_MIN : OP_MAX, 0, 0, at);
+    cg_emit(c, OP_STOREL, upper ? lim : slot, 0, at);
+    cg_emit(c, OP_LOADL, slot, 0, at);
+    cg_emit(c, OP_LOADL, lim, 0, at);
+    cg_list_push(exits, nexits, capexits, cg_emit(c, OP_JGT, 0, 0, at), c);
+    c->stack = 0;
+    used[k] = 1;
+    nbounds++;
+  }
+  return nbounds;
+}
+
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
 static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   MoveRule *rule = &c->p->rules[ri];
@@ -220,13 +293,16 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   int top[GAME_MAX_ARGS];
   int32_t limit[GAME_MAX_ARGS];
   int counter[GAME_MAX_ARGS];   /* the local FORK steps: the arg or a set index */
-  int exit_jump[GAME_MAX_ARGS];  /* a FINDS loop's way out, or -1 */
+  /* The ways out of a FINDS loop or a bounded loop (patched after its
+  ** FORK or FORL), and a bounded loop's limit local (or -1). */
+  int *exits[GAME_MAX_ARGS] = { 0 }, nexits[GAME_MAX_ARGS] = { 0 }, capexits[GAME_MAX_ARGS] = { 0 };
+  int limit_local[GAME_MAX_ARGS];
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
   /* A conjunct is tested where its arguments are known, but never before
   ** the conjuncts written to its left: && keeps its left-to-right meaning. */
   int level_of[MAX_CONJUNCTS], used[MAX_CONJUNCTS] = { 0 };
-  for (int k = 0; k < nargs; k++) exit_jump[k] = -1;
+  for (int k = 0; k < nargs; k++) limit_local[k] = -1;
   for (int k = 0, run = -1; k < nconj; k++) {
     int l = conjunct_level(conj[k], m->a);
     run = l > run ? l : run;
@@ -248,7 +324,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
       /* Domains are never empty: test at the bottom only (FORK). */
       if (rule->set_len[level] > 0) {
         Local *idx = cg_add_local(c, " set index", rule->arg[level], 1, m->span);
-        if (!idx) return;
+        if (!idx) goto fail;
         counter[level] = idx->slot;
         cg_emit(c, OP_CONST, 0, 0, m->span);
         cg_emit(c, OP_STOREL, idx->slot, 0, m->span);
@@ -269,7 +345,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
         if (value) {
           /* v := E once; x := 0; top: x := FINDS(v from x), out when -1. */
           Local *want = cg_add_local(c, " find value", var->elem, 1, m->span);
-          if (!want) return;
+          if (!want) goto fail;
           Type t = cg_expr(c, value);
           char b1[64], b2[64];
           if (!type_compatible(var->elem, t))
@@ -284,12 +360,27 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
           cg_emit(c, OP_FINDS, var->base, var->dim[0], m->span);
           cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
           cg_emit(c, OP_LOADL, args[level]->slot, 0, m->span);
-          exit_jump[level] = cg_emit(c, OP_JLTK, 0, 0, m->span);
+          cg_list_push(&exits[level], &nexits[level], &capexits[level],
+                       cg_emit(c, OP_JLTK, 0, 0, m->span), c);
           c->stack = 0;
           used[first] = 1;
         } else {
-          cg_emit(c, OP_CONST, lo, 0, m->span);
-          cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+          int op;
+          Node *bound = rule->arg[level].kind == TY_INT && first < nconj
+                          ? bound_pattern(conj[first], m->a, level, rule->argname[level], &op)
+                          : NULL;
+          if (bound) {
+            /* lo..hi narrowed by the bounds: a FORL loop up to a local. */
+            Local *lim = cg_add_local(c, " limit", rule->arg[level], 1, m->span);
+            if (!lim) goto fail;
+            bounded_loop(c, conj, nconj, level_of, level, m->a, rule->argname[level],
+                         args[level]->slot, lim->slot, lo, hi, used, &exits[level],
+                         &nexits[level], &capexits[level]);
+            limit_local[level] = lim->slot;
+          } else {
+            cg_emit(c, OP_CONST, lo, 0, m->span);
+            cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
+          }
           top[level] = cg_here(c);
         }
         limit[level] = hi;
@@ -309,8 +400,12 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     free(skips[level + 1]);
     if (level < 0) break;
     cg_here(c);
-    cg_emit_raw(c, OP_FORK, counter[level], limit[level], top[level], m->span);
-    if (exit_jump[level] >= 0) cg_patch(c, exit_jump[level], cg_here(c));
+    if (limit_local[level] >= 0)
+      cg_emit_raw(c, OP_FORL, counter[level], limit_local[level], top[level], m->span);
+    else
+      cg_emit_raw(c, OP_FORK, counter[level], limit[level], top[level], m->span);
+    for (int k = 0; k < nexits[level]; k++) cg_patch(c, exits[level][k], cg_here(c));
+    free(exits[level]);
   }
   cg_scope_close(c, sc);
   /* The legality chunk only names this code range for runtime errors. */
@@ -318,6 +413,10 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   ch->end = cg_here(c);
   ch->nlocals = c->frame;
   ch->maxstack = c->maxstack + 2;
+  return;
+fail:   /* too many locals, reported */
+  for (int level = 0; level <= nargs; level++) free(skips[level]);
+  for (int level = 0; level < nargs; level++) free(exits[level]);
 }
 
 static void check_notation(Compiler *c, Node *m, MoveRule *rule) {
