@@ -215,8 +215,12 @@ int rmpi_agree(int status, int *stop) {
 /* Bytes this rank holds, as retro_memory counts them plus the reverse
 ** edges and the exchange buffers. */
 size_t rmpi_memory(void) {
-  size_t total = retro_memory(rmpi.r) + rmpi.edges_cap * 3 * sizeof(uint32_t) + rmpi.queue.cap +
-                 rmpi.in.cap + rmpi.send.cap;
+  size_t np = (size_t)rmpi.g->nplayers;
+  size_t total = retro_memory(rmpi.r) + rmpi.edges_cap * (rmpi.r->vector ? 4 : 3) * sizeof(uint32_t) +
+                 rmpi.queue.cap +
+                 rmpi.in.cap + rmpi.send.cap + rmpi.fstart_cap * sizeof(uint32_t) +
+                 rmpi.fw_cap * (sizeof(uint32_t) + (rmpi.fw_pay ? np * sizeof(int32_t) : 0) +
+                                (rmpi.fw_value ? (np + 1) * sizeof(double) : 0));
   for (int d = 0; d < rmpi.size; d++) total += rmpi.out[d].cap;
   return total;
 }
@@ -224,6 +228,12 @@ size_t rmpi_memory(void) {
 int rmpi_new_class(uint32_t c) {
   Retro *r = rmpi.r;
   if (retro_grow_classes(rmpi.r, (size_t)c + 1) < 0) return -1;
+  if (r->vector && rmpi.fstart_cap < r->class_cap) {
+    uint32_t *f = realloc(rmpi.fstart, r->class_cap * sizeof *f);
+    if (!f) return -1;
+    rmpi.fstart = f;
+    rmpi.fstart_cap = r->class_cap;
+  }
   r->value[c] = RETRO_UNKNOWN;
   r->mover[c] = 0;
   r->dist[c] = 0;
@@ -231,11 +241,12 @@ int rmpi_new_class(uint32_t c) {
   r->terminal[c] = 0;
   r->expanded[c] = 0;
   r->score[c] = 0;
+  if (r->vector) memset(&r->vec[c], 0, sizeof r->vec[c]);
   r->nclass = (size_t)c + 1;
   return 0;
 }
 
-static int add_edge(uint32_t child, uint32_t prank, uint32_t pidx) {
+static int add_edge(uint32_t child, uint32_t prank, uint32_t pidx, uint32_t slot) {
   if (rmpi.nedges == rmpi.edges_cap) {
     size_t cap = rmpi.edges_cap ? rmpi.edges_cap * 2 : 4096;
     uint32_t *a = realloc(rmpi.e_child, cap * sizeof *a);
@@ -245,12 +256,37 @@ static int add_edge(uint32_t child, uint32_t prank, uint32_t pidx) {
     uint32_t *c = realloc(rmpi.e_idx, cap * sizeof *c);
     if (c) rmpi.e_idx = c;
     if (!a || !b || !c) return -1;
+    if (rmpi.r->vector) {
+      uint32_t *d = realloc(rmpi.e_slot, cap * sizeof *d);
+      if (!d) return -1;
+      rmpi.e_slot = d;
+    }
     rmpi.edges_cap = cap;
   }
   rmpi.e_child[rmpi.nedges] = child;
   rmpi.e_rank[rmpi.nedges] = prank;
   rmpi.e_idx[rmpi.nedges] = pidx;
+  if (rmpi.r->vector) rmpi.e_slot[rmpi.nedges] = slot;
   rmpi.nedges++;
+  return 0;
+}
+
+/* Payoff vectors: room for n more moves' weights and pays. */
+static int fw_room(size_t n) {
+  size_t np = (size_t)rmpi.g->nplayers;
+  if (rmpi.nfw + n <= rmpi.fw_cap) return 0;
+  if (rmpi.nfw + n > UINT32_MAX) return -1;
+  size_t cap = rmpi.fw_cap ? rmpi.fw_cap : 4096;
+  while (cap < rmpi.nfw + n) cap *= 2;
+  uint32_t *w = realloc(rmpi.fw_weight, cap * sizeof *w);
+  if (!w) return -1;
+  rmpi.fw_weight = w;
+  if (rmpi.g->has_rewards) {
+    int32_t *p = realloc(rmpi.fw_pay, cap * np * sizeof *p);
+    if (!p) return -1;
+    rmpi.fw_pay = p;
+  }
+  rmpi.fw_cap = cap;
   return 0;
 }
 
@@ -267,10 +303,12 @@ void rmpi_keys(void) {
 }
 
 /* A state reached (a message, or the root): its raw state and class
-** added, the edge from its parent recorded, queued if new.  0, or -1
+** added, the edge from its parent (its move's slot in the parent's
+** moves) recorded, queued if new: the stored index, whether it records
+** the class's moves, then its raw key (by_state) or its path.  0, or -1
 ** when out of memory. */
 static int receive_state(const unsigned char *ckey, const unsigned char *rkey, uint32_t prank,
-                         uint32_t pidx, uint32_t len, const unsigned char *path) {
+                         uint32_t pidx, uint32_t slot, uint32_t len, const unsigned char *path) {
   Retro *r = rmpi.r;
   uint32_t c, ri;
   int raw_new = 1;
@@ -279,42 +317,88 @@ static int receive_state(const unsigned char *ckey, const unsigned char *rkey, u
   if (cls_new < 0) return -1;
   if (cls_new && rmpi_new_class(c) < 0) return -1;
   if (!r->canonical) raw_new = cls_new;
-  if (prank != RM_NONE && add_edge(c, prank, pidx) < 0) return -1;
+  if (prank != RM_NONE && add_edge(c, prank, pidx, slot) < 0) return -1;
   if (!raw_new) return 0;
   unsigned char rec = (unsigned char)cls_new;
-  if (rmpi_put32(&rmpi.queue, c) < 0 || rmpi_put(&rmpi.queue, &rec, 1) < 0 || rmpi_put32(&rmpi.queue, len) < 0 ||
-      rmpi_put(&rmpi.queue, path, (size_t)len * 2) < 0)
+  if (rmpi_put32(&rmpi.queue, c) < 0 || rmpi_put(&rmpi.queue, &rec, 1) < 0) return -1;
+  if (rmpi.by_state) return rmpi_put(&rmpi.queue, rkey, rmpi.key);
+  if (rmpi_put32(&rmpi.queue, len) < 0 || rmpi_put(&rmpi.queue, path, (size_t)len * 2) < 0)
     return -1;
   return 0;
 }
 
-/* Expands the queued state at the queue's head: replays its path from
-** the root, records the class's moves (the recording state) or checks
-** them (another state of the class), and sends every child to its owner.
-** EXIT_OK or a failure status (reported). */
-static int expand_one(MoveStack *ms) {
-  Retro *r = rmpi.r;
+/* Loads the queued state at the queue's head: set from its raw key
+** (by_state), or its path from the root replayed (*applied moves, to
+** undo after).  Sets *c, *record, *len and *path.  EXIT_OK or a status. */
+static int load_one(MoveStack *ms, uint32_t *c, int *record, uint32_t *applied, uint32_t *len,
+                    const unsigned char **path) {
   Game *g = rmpi.g;
   const unsigned char *item = rmpi.queue.p + rmpi.queue.head;
-  uint32_t c = rmpi_get32(item), len = rmpi_get32(item + 5);
-  int record = item[4];
-  const unsigned char *path = item + 9;
-  rmpi.queue.head += 9 + (size_t)len * 2;
-  if ((uint64_t)len + 1 + (uint64_t)r->base_ply >= GAME_MAX_PLY)
+  *c = rmpi_get32(item);
+  *record = item[4];
+  *applied = *len = 0;
+  *path = NULL;
+  if (rmpi.by_state) {
+    const unsigned char *key = item + 5;
+    rmpi.queue.head += 5 + rmpi.key;
+    if (g->vt->pack) g->vt->unpack(g, key, rmpi.state);
+    else memcpy(rmpi.state, key, rmpi.key);
+    g->vt->set_state(g, rmpi.state);
+    return EXIT_OK;
+  }
+  *len = rmpi_get32(item + 5);
+  *path = item + 9;
+  rmpi.queue.head += 9 + (size_t)*len * 2;
+  if ((uint64_t)*len + 1 + (uint64_t)rmpi.r->base_ply >= GAME_MAX_PLY)
     return rmpi_fail(EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
-  uint32_t applied = 0;
-  int st = EXIT_OK;
-  for (; applied < len; applied++) {
+  for (; *applied < *len; (*applied)++) {
     size_t base = ms->top;
     int n = movestack_generate(ms, g);
     uint16_t k;
-    memcpy(&k, path + (size_t)applied * 2, 2);
-    if (n < 0) { st = rmpi_fail(EXIT_LIMIT, "out of memory"); goto undo; }
-    if (k >= n) { st = rmpi_fail(EXIT_RUNTIME, "a path from the root does not replay: the rules are not deterministic"); goto undo; }
+    memcpy(&k, *path + (size_t)*applied * 2, 2);
+    if (n < 0) return rmpi_fail(EXIT_LIMIT, "out of memory");
+    if (k >= n) return rmpi_fail(EXIT_RUNTIME, "a path from the root does not replay: the rules are not deterministic");
     Move m = ms->moves[base + k];
     ms->top = base;
     game_apply(g, &m);
   }
+  return EXIT_OK;
+}
+
+/* Payoff vectors: the recording state's moves' weights (chance) and
+** pays, in generation order from fstart[c], as retro.c's add_edge keeps
+** them per edge. */
+static int record_moves(uint32_t c, const Move *moves, int n) {
+  Game *g = rmpi.g;
+  size_t np = (size_t)g->nplayers;
+  if (fw_room((size_t)n) < 0) return -1;
+  rmpi.fstart[c] = (uint32_t)rmpi.nfw;
+  uint32_t *w = rmpi.fw_weight + rmpi.nfw;
+  if (game_to_move(g) == GAME_CHANCE) game_weights(g, moves, n, w);
+  else for (int i = 0; i < n; i++) w[i] = 1;
+  for (int i = 0; rmpi.fw_pay && i < n; i++) {
+    int32_t *pay = rmpi.fw_pay + (rmpi.nfw + (size_t)i) * np;
+    game_apply(g, &moves[i]);
+    if (!game_rewards(g, pay)) memset(pay, 0, np * sizeof *pay);
+    game_undo(g);
+  }
+  rmpi.nfw += (size_t)n;
+  return 0;
+}
+
+/* Expands the queued state at the queue's head: loads it, records the
+** class's moves (the recording state) or checks them (another state of
+** the class), and sends every child to its owner: its keys, the parent's
+** rank and index, the move's slot (payoff vectors), the path (without
+** by_state).  EXIT_OK or a failure status (reported). */
+static int expand_one(MoveStack *ms) {
+  Retro *r = rmpi.r;
+  Game *g = rmpi.g;
+  uint32_t c, applied, len;
+  int record;
+  const unsigned char *path;
+  int st = load_one(ms, &c, &record, &applied, &len, &path);
+  if (st != EXIT_OK) goto undo;
   {
     Outcome o;
     int ended = game_ended(g, &o), n = 0;
@@ -328,6 +412,11 @@ static int expand_one(MoveStack *ms) {
       r->expanded[c] = 1;
       if (ended) retro_set_terminal(r, c, &o);
       else r->count[c] = (uint32_t)n;
+      if (!ended && r->vector && record_moves(c, ms->moves + base, n) < 0) {
+        ms->top = base;
+        st = rmpi_fail(EXIT_LIMIT, "out of memory");
+        goto undo;
+      }
     } else if (ended ? !r->terminal[c] : (r->terminal[c] || r->count[c] != (uint32_t)n)) {
       ms->top = base;
       st = rmpi_fail(EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: "
@@ -340,10 +429,14 @@ static int expand_one(MoveStack *ms) {
       rmpi_keys();
       Buf *b = &rmpi.out[rmpi_owner(rmpi.ckey)];
       uint16_t k = (uint16_t)i;
-      if (rmpi_put(b, rmpi.ckey, rmpi.key) < 0 || (r->canonical && rmpi_put(b, rmpi.rkey, rmpi.key) < 0) ||
-          rmpi_put32(b, record ? (uint32_t)rmpi.rank : RM_NONE) < 0 || rmpi_put32(b, c) < 0 ||
-          rmpi_put32(b, len + 1) < 0 || rmpi_put(b, path, (size_t)len * 2) < 0 || rmpi_put(b, &k, 2) < 0)
-        st = rmpi_fail(EXIT_LIMIT, "out of memory");
+      int bad = rmpi_put(b, rmpi.ckey, rmpi.key) < 0 ||
+                (r->canonical && rmpi_put(b, rmpi.rkey, rmpi.key) < 0) ||
+                rmpi_put32(b, record ? (uint32_t)rmpi.rank : RM_NONE) < 0 || rmpi_put32(b, c) < 0 ||
+                (r->vector && rmpi_put32(b, (uint32_t)i) < 0);
+      if (!bad && !rmpi.by_state)
+        bad = rmpi_put32(b, len + 1) < 0 || rmpi_put(b, path, (size_t)len * 2) < 0 ||
+              rmpi_put(b, &k, 2) < 0;
+      if (bad) st = rmpi_fail(EXIT_LIMIT, "out of memory");
       game_undo(g);
     }
     ms->top = base;
@@ -355,13 +448,16 @@ undo:
 
 /* Reads a round's records (the layout expand_one writes). */
 static int receive_round(void) {
-  size_t rec = rmpi.key * (rmpi.r->canonical ? 2 : 1);
+  size_t keys = rmpi.key * (rmpi.r->canonical ? 2 : 1), head = keys + 8 + (rmpi.r->vector ? 4 : 0);
   while (rmpi.in.head < rmpi.in.n) {
     const unsigned char *p = rmpi.in.p + rmpi.in.head;
     const unsigned char *ckey = p, *rkey = rmpi.r->canonical ? p + rmpi.key : p;
-    uint32_t prank = rmpi_get32(p + rec), pidx = rmpi_get32(p + rec + 4), len = rmpi_get32(p + rec + 8);
-    rmpi.in.head += rec + 12 + (size_t)len * 2;
-    if (receive_state(ckey, rkey, prank, pidx, len, p + rec + 12) < 0) return -1;
+    uint32_t prank = rmpi_get32(p + keys), pidx = rmpi_get32(p + keys + 4);
+    uint32_t slot = rmpi.r->vector ? rmpi_get32(p + keys + 8) : 0, len = 0;
+    if (!rmpi.by_state) len = rmpi_get32(p + head);
+    rmpi.in.head += head + (rmpi.by_state ? 0 : 4 + (size_t)len * 2);
+    if (receive_state(ckey, rkey, prank, pidx, slot, len, rmpi.by_state ? NULL : p + head + 4) < 0)
+      return -1;
   }
   return 0;
 }
@@ -371,7 +467,8 @@ static int enumerate(void) {
   MoveStack ms = { NULL, 0, 0 };
   int st = EXIT_OK, stop = 0;
   rmpi_keys();
-  if (rmpi_owner(rmpi.ckey) == rmpi.rank && receive_state(rmpi.ckey, rmpi.rkey, RM_NONE, 0, 0, NULL) < 0)
+  if (rmpi_owner(rmpi.ckey) == rmpi.rank &&
+      receive_state(rmpi.ckey, rmpi.rkey, RM_NONE, 0, 0, 0, NULL) < 0)
     st = rmpi_fail(EXIT_LIMIT, "out of memory");
   for (;;) {
     for (int i = 0; i < RM_CHUNK && st == EXIT_OK && rmpi.queue.head < rmpi.queue.n; i++)
@@ -411,16 +508,21 @@ static int enumerate(void) {
     if (tot[0] == 0) break;
   }
   movestack_free(&ms);
+  if (rmpi.by_state) rmpi.g->vt->set_state(rmpi.g, rmpi.root);   /* back to the root */
   return r->status = st;
 }
 
-/* The reverse edges by child: pstart, prank, pidx. */
-static int build_parents(void) {
+/* The reverse edges by child: pstart, prank, pidx (and pslot). */
+int rmpi_build_parents(void) {
   size_t n = rmpi.owned;
   rmpi.pstart = calloc(n + 1, sizeof *rmpi.pstart);
   rmpi.prank = malloc((rmpi.nedges + 1) * sizeof *rmpi.prank);
   rmpi.pidx = malloc((rmpi.nedges + 1) * sizeof *rmpi.pidx);
   uint32_t *fill = malloc((n + 1) * sizeof *fill);
+  if (rmpi.r->vector && !(rmpi.pslot = malloc((rmpi.nedges + 1) * sizeof *rmpi.pslot))) {
+    free(fill);
+    return -1;
+  }
   if (!rmpi.pstart || !rmpi.prank || !rmpi.pidx || !fill) { free(fill); return -1; }
   for (size_t e = 0; e < rmpi.nedges; e++) rmpi.pstart[rmpi.e_child[e] + 1]++;
   for (size_t i = 0; i < n; i++) rmpi.pstart[i + 1] += rmpi.pstart[i];
@@ -429,10 +531,11 @@ static int build_parents(void) {
     uint32_t k = fill[rmpi.e_child[e]]++;
     rmpi.prank[k] = rmpi.e_rank[e];
     rmpi.pidx[k] = rmpi.e_idx[e];
+    if (rmpi.pslot) rmpi.pslot[k] = rmpi.e_slot[e];
   }
   free(fill);
-  free(rmpi.e_child); free(rmpi.e_rank); free(rmpi.e_idx);
-  rmpi.e_child = rmpi.e_rank = rmpi.e_idx = NULL;
+  free(rmpi.e_child); free(rmpi.e_rank); free(rmpi.e_idx); free(rmpi.e_slot);
+  rmpi.e_child = rmpi.e_rank = rmpi.e_idx = rmpi.e_slot = NULL;
   rmpi.edges_cap = 0;
   return 0;
 }
@@ -564,7 +667,7 @@ static int label(void) {
   size_t n = rmpi.owned;
   rmpi.frontier = malloc((n + 1) * sizeof *rmpi.frontier);
   rmpi.next = malloc((n + 1) * sizeof *rmpi.next);
-  if (!rmpi.frontier || !rmpi.next || build_parents() < 0) st = rmpi_fail(EXIT_LIMIT, "out of memory");
+  if (!rmpi.frontier || !rmpi.next || rmpi_build_parents() < 0) st = rmpi_fail(EXIT_LIMIT, "out of memory");
   int stop, all = rmpi_agree(st, &stop);
   if (all != EXIT_OK) return r->status = all;
   int scored = 0, mine = r->scored;
@@ -618,47 +721,77 @@ static int label(void) {
 /* The answer, the report, the database                               */
 /* ------------------------------------------------------------------ */
 
-/* The labels of the root's children, from their owners, added to every
-** rank's table so that retro_answer finds them. */
-static int gather_answer(void) {
+/* A child's label as its owner sends it to every rank. */
+typedef struct ChildLabel {
+  uint8_t found, value, mover, terminal;
+  uint32_t dist;
+  int32_t score;
+  uint32_t pad;
+  ExpValue vec;                /* payoff vectors */
+} ChildLabel;
+
+/* The labels of the current position's children, from their owners,
+** added to every rank's table (past rmpi.owned, where the database and
+** --stats do not look) so that retro_answer finds them: the root's after
+** the solve, then each position of --pv's line.  One collective: each
+** owner fills its children's records, the others leave zeros, and a
+** bitwise or gives every rank the owners' bytes exactly (doubles
+** included).  Does nothing (and is not collective) on a table that is
+** not the distributed one (a database read whole by every rank). */
+int rmpi_children(void) {
   Retro *r = rmpi.r;
   Game *g = rmpi.g;
   MoveStack ms = { NULL, 0, 0 };
-  int n = movestack_generate(&ms, g), st = EXIT_OK;
   Outcome o;
-  if (n < 0) n = 0, st = rmpi_fail(EXIT_LIMIT, "out of memory");
-  if (game_ended(g, &o)) n = 0;
-  /* Per child: found, value, mover, dist, score (summed: one owner). */
-  int64_t *lab = calloc((size_t)n * 5 + 1, sizeof *lab), *sum = calloc((size_t)n * 5 + 1, sizeof *sum);
+  int n = 0, st = EXIT_OK;
+  if (!game_ended(g, &o) && (n = movestack_generate(&ms, g)) < 0)
+    n = 0, st = rmpi_fail(EXIT_LIMIT, "out of memory");
+  size_t bytes = (size_t)n * sizeof(ChildLabel) + 1;
+  unsigned char *mine = calloc(bytes, 1), *all = calloc(bytes, 1);
   unsigned char *keys = malloc((size_t)n * rmpi.key + 1);
-  if (!lab || !sum || !keys) st = rmpi_fail(EXIT_LIMIT, "out of memory"), n = 0;
+  if (!mine || !all || !keys) st = rmpi_fail(EXIT_LIMIT, "out of memory"), n = 0;
   for (int i = 0; i < n; i++) {
     uint32_t c;
     game_apply(g, &ms.moves[i]);
     rmpi_keys();
     game_undo(g);
     memcpy(keys + (size_t)i * rmpi.key, rmpi.ckey, rmpi.key);
-    /* Owned children are stored (the root's moves were enumerated). */
-    if (rmpi_owner(rmpi.ckey) != rmpi.rank || keyset_add(rmpi.set, rmpi.ckey, &c) != 0) continue;
-    int64_t *l = lab + (size_t)i * 5;
-    l[0] = 1; l[1] = r->value[c]; l[2] = r->mover[c]; l[3] = r->dist[c]; l[4] = r->score[c];
+    /* An owned child is stored (the position's moves were enumerated),
+    ** among the owned ones or an extra added before. */
+    if (rmpi_owner(rmpi.ckey) != rmpi.rank || !keyset_find(rmpi.set, rmpi.ckey, &c)) continue;
+    ChildLabel l;
+    memset(&l, 0, sizeof l);
+    l.found = 1; l.value = r->value[c]; l.mover = r->mover[c]; l.terminal = r->terminal[c];
+    l.dist = r->dist[c]; l.score = r->score[c];
+    if (r->vector) l.vec = r->vec[c];
+    memcpy(mine + (size_t)i * sizeof l, &l, sizeof l);
   }
   int all_n = n;
   MPI_Allreduce(&n, &all_n, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  MPI_Allreduce(lab, sum, all_n * 5, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(mine, all, (int)((size_t)all_n * sizeof(ChildLabel)), MPI_UNSIGNED_CHAR, MPI_BOR,
+                MPI_COMM_WORLD);
   for (int i = 0; i < all_n && st == EXIT_OK; i++) {
-    const int64_t *l = sum + (size_t)i * 5;
+    ChildLabel l;
     uint32_t c;
-    if (l[0] != 1) continue;     /* not stored: retro_answer says so */
+    memcpy(&l, all + (size_t)i * sizeof l, sizeof l);
+    if (!l.found) continue;      /* not stored: retro_answer says so */
     int a = keyset_add(rmpi.set, keys + (size_t)i * rmpi.key, &c);
     if (a < 0 || (a && rmpi_new_class(c) < 0)) { st = rmpi_fail(EXIT_LIMIT, "out of memory"); break; }
-    r->value[c] = (uint8_t)l[1]; r->mover[c] = (uint8_t)l[2];
-    r->dist[c] = (uint32_t)l[3]; r->score[c] = (int32_t)l[4];
+    if (c < rmpi.owned) continue;   /* its own */
+    r->value[c] = l.value; r->mover[c] = l.mover; r->terminal[c] = l.terminal;
+    r->dist[c] = l.dist; r->score[c] = l.score;
+    if (r->vector) r->vec[c] = l.vec;
   }
-  free(lab); free(sum); free(keys);
+  free(mine); free(all); free(keys);
   movestack_free(&ms);
   int stop;
   return r->status = rmpi_agree(st, &stop);
+}
+
+/* retro_answer's hook: the distributed table's lookups. */
+static int mpi_children(Retro *r) {
+  if (r != rmpi.r || !rmpi.ready) return EXIT_OK;
+  return rmpi_children();
 }
 
 double rmpi_seconds(void) {
@@ -684,12 +817,14 @@ static void report_ranks(void) {
   free(all);
 }
 
-static int mpi_solve(Retro *r, Search *s) {
+/* What both modes do first: the buffers, then the enumeration, whose
+** totals every rank learns.  EXIT_OK or the job's status. */
+static int mpi_enumerate(Retro *r) {
   Game *g = r->g;
   rmpi.r = r;
   rmpi.g = g;
   /* What every rank would say (retro_answer's errors), rank 0 says;
-  ** a rank's own failures go through rank_fail. */
+  ** a rank's own failures go through rmpi_fail. */
   r->err = rmpi.rank == 0 ? rmpi.err : NULL;
   /* GSOLVE_MPI_BATCH caps a labelling round's updates per rank, in
   ** bytes: the send buffers' size, and under MPI's 2 GiB int counts. */
@@ -706,47 +841,79 @@ static int mpi_solve(Retro *r, Search *s) {
   if (retro_scratch(r) < 0) return rmpi_fail(EXIT_LIMIT, "out of memory");
   rmpi.set = r->canonical ? &r->classes : &r->states;
   rmpi.key = rmpi.set->key_bytes;
+  /* An engine that sets a state from its key (the VM): states travel
+  ** as their raw keys; the native engines replay paths. */
+  rmpi.by_state = g->vt->set_state && (!g->vt->pack || g->vt->unpack) &&
+                  !getenv("GSOLVE_MPI_PATHS");
   rmpi.ckey = malloc(rmpi.key);
   rmpi.rkey = malloc(rmpi.key);
   rmpi.out = calloc((size_t)rmpi.size, sizeof *rmpi.out);
   rmpi.scount = calloc((size_t)rmpi.size * 4, sizeof(int));
   int st = EXIT_OK, stop;
   if (!rmpi.ckey || !rmpi.rkey || !rmpi.out || !rmpi.scount) st = rmpi_fail(EXIT_LIMIT, "out of memory");
+  if (rmpi.by_state && st == EXIT_OK) {
+    rmpi.root = malloc(g->state_bytes);
+    rmpi.state = malloc(g->state_bytes);
+    if (!rmpi.root || !rmpi.state) st = rmpi_fail(EXIT_LIMIT, "out of memory");
+    else memcpy(rmpi.root, game_state(g), g->state_bytes);
+  }
   if ((st = rmpi_agree(st, &stop)) != EXIT_OK) return r->status = st;
   rmpi.rcount = rmpi.scount + rmpi.size;
   rmpi.sdispl = rmpi.rcount + rmpi.size;
   rmpi.rdispl = rmpi.sdispl + rmpi.size;
-  double t0 = rmpi_seconds();
   if ((st = enumerate()) != EXIT_OK) return st;
   rmpi.owned = rmpi.set->n;
   r->positions = rmpi_sum(r->states.n);
   r->stored = rmpi_sum(rmpi.owned);
   r->edges = rmpi_sum(rmpi.nedges);
-  double t1 = rmpi_seconds();
   if (rmpi.rank == 0)
     progress_note(r->progress, "retrograde analysis over MPI, labelling", NULL, r->stored,
                   "positions", -1);
+  return EXIT_OK;
+}
+
+static int mpi_solve(Retro *r, Search *s) {
+  int st;
+  double t0 = rmpi_seconds();
+  if ((st = mpi_enumerate(r)) != EXIT_OK) return st;
+  double t1 = rmpi_seconds();
   if ((st = label()) != EXIT_OK) return st;
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = rmpi_seconds() - t1;
   report_ranks();
-  if ((st = gather_answer()) != EXIT_OK) return st;
+  rmpi.ready = 1;
   s->nodes = r->positions;
-  st = retro_answer(r, s);
-  return st;
+  return retro_answer(r, s);
+}
+
+/* Payoff vectors (retro_mpi_vector.c labels them). */
+static int mpi_solve_vector(Retro *r, ExpSolver *s) {
+  int st;
+  double t0 = rmpi_seconds();
+  if ((st = mpi_enumerate(r)) != EXIT_OK) return st;
+  double t1 = rmpi_seconds();
+  if ((st = rmpi_label_vectors()) != EXIT_OK) return st;
+  r->enumerate_seconds = t1 - t0;
+  r->label_seconds = rmpi_seconds() - t1;
+  report_ranks();
+  rmpi.ready = 1;
+  return retro_vector_answer(r, s);
 }
 
 static void mpi_free(void) {
   for (int d = 0; rmpi.out && d < rmpi.size; d++) free(rmpi.out[d].p);
   free(rmpi.out); free(rmpi.in.p); free(rmpi.queue.p); free(rmpi.send.p);
   free(rmpi.scount);
-  free(rmpi.e_child); free(rmpi.e_rank); free(rmpi.e_idx);
-  free(rmpi.pstart); free(rmpi.prank); free(rmpi.pidx);
+  free(rmpi.e_child); free(rmpi.e_rank); free(rmpi.e_idx); free(rmpi.e_slot);
+  free(rmpi.pstart); free(rmpi.prank); free(rmpi.pidx); free(rmpi.pslot);
+  free(rmpi.fstart); free(rmpi.fw_weight); free(rmpi.fw_pay); free(rmpi.fw_value);
+  free(rmpi.root); free(rmpi.state);
   free(rmpi.frontier); free(rmpi.next);
   free(rmpi.ckey); free(rmpi.rkey);
 }
 
-static const RetroDistributed retro_mpi = { mpi_solve, rmpi_write, rmpi_stats };
+static const RetroDistributed retro_mpi = { mpi_solve, rmpi_write, rmpi_stats, mpi_solve_vector,
+                                             mpi_children };
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {

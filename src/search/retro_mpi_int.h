@@ -103,6 +103,9 @@ double rmpi_seconds(void);
 ** retro_answer and retro_vector_answer find them.  The status. */
 int rmpi_children(void);
 
+/* The reverse edges by child (CSR: pstart, prank, pidx, pslot). -1: memory. */
+int rmpi_build_parents(void);
+
 /* Payoff vectors (retro_mpi_vector.c): the labelling after the
 ** enumeration, collective.  The status. */
 int rmpi_label_vectors(void);
