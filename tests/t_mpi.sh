@@ -142,11 +142,82 @@ EOF
   check "3 ranks: the shares add up to the table" 765 "$(paste -sd+ "$mp_tmp/shares" | bc)"
   check "3 ranks: no share above half the table" 0 "$(awk '$1 > 382' "$mp_tmp/shares" | wc -l)"
 
-  # --pv needs lookups that other ranks hold: refused, once, with the way
-  # round it.
-  mp_run 2 games/tictactoe.game --solver retro --pv >/dev/null 2>"$mp_tmp/err"
-  check "--pv: refused" 2 $?
-  check "--pv: one message" 1 "$(grep -c 'gsolve: error: gsolve-mpi does not take --pv' "$mp_tmp/err")"
+  # --pv: each step's children come from their owners; the line is the
+  # single process's, board by board (cycles: the line stops where it
+  # repeats; Connect Four's native engine replays paths).
+  mp_pv() {
+    name=$1 ranks=$2; shift 2
+    $GSOLVE "$@" --solver retro --pv 2>&1 | grep -v '^seconds:' >"$mp_tmp/pv1"
+    for n in $ranks; do
+      mp_run "$n" "$@" --solver retro --pv 2>/dev/null | grep -v '^seconds:' >"$mp_tmp/pvn"
+      check "$name, $n ranks: --pv as gsolve's" "$(cat "$mp_tmp/pv1")" "$(cat "$mp_tmp/pvn")"
+    done
+  }
+  mp_pv "Tic-tac-toe" "1 2 3 4" games/tictactoe.game
+  check "--pv: a line of play" yes "$(grep -q '^pv: a1, ' "$mp_tmp/pv1" && echo yes || echo no)"
+  mp_pv "Token (cycles)" "3" games/token.game
+  mp_pv "Three Men's Morris, centre barred (endless draws)" "3" docs/examples/morris3.game -D barred=true
+  mp_pv "Chess KQK 5x5" "4" games/chess-endgame.game -D size=5
+  mp_pv "Connect Four 4x4 (native engine)" "3" games/connect4.game -D width=4 -D height=4
+  mp_pv "a scored game" "2" "$mp_tmp/scored.game"
+
+  # Positions travel as their raw keys where the engine can set a state
+  # (the VM), as paths replayed from the root otherwise; GSOLVE_MPI_PATHS
+  # forces paths: the same database, and more bytes sent.
+  GSOLVE_MPI_PATHS=1; export GSOLVE_MPI_PATHS
+  mp_same "Hexapawn 4x4 with paths" "3" games/hexapawn.game -D width=4 -D height=4
+  bytes_paths=$(awk '/^mpi: rank/ { for (i = 1; i <= NF; i++) if ($i == "messages,") b += $(i+1) } END { print b + 0 }' "$mp_tmp/n.err")
+  unset GSOLVE_MPI_PATHS
+  mp_run 3 games/hexapawn.game -D width=4 -D height=4 --solver retro >/dev/null 2>"$mp_tmp/n.err"
+  bytes_states=$(awk '/^mpi: rank/ { for (i = 1; i <= NF; i++) if ($i == "messages,") b += $(i+1) } END { print b + 0 }' "$mp_tmp/n.err")
+  check "Hexapawn 4x4: states sent as keys cost fewer bytes than paths" yes \
+    "$([ "$bytes_states" -gt 0 ] && [ "$bytes_states" -lt "$bytes_paths" ] && echo yes || echo "no: $bytes_states vs $bytes_paths")"
+
+  # The payoff-vector mode (chance, per-move payoffs, three players):
+  # each rank holds its share; the report (all moves, and the JSON's 15
+  # digits) is the single process's on 1 to 4 ranks.
+  mp_vector() {
+    name=$1 ranks=$2; shift 2
+    $GSOLVE "$@" --solver retro --all-moves 2>/dev/null | grep -v '^seconds:' >"$mp_tmp/v1"
+    $GSOLVE "$@" --solver retro --all-moves --json 2>/dev/null | sed 's/"seconds":[^,]*,//' >"$mp_tmp/j1"
+    stored=$(field stored "$(cat "$mp_tmp/v1")")
+    for n in $ranks; do
+      mp_run "$n" "$@" --solver retro --all-moves >"$mp_tmp/vn" 2>"$mp_tmp/n.err"
+      check "$name, $n ranks: exit" 0 $?
+      check "$name, $n ranks: the report" "$(cat "$mp_tmp/v1")" "$(grep -v '^seconds:' "$mp_tmp/vn")"
+      sed -n 's/^mpi: rank [0-9]* of [0-9]*: stored \([0-9]*\),.*/\1/p' "$mp_tmp/n.err" >"$mp_tmp/shares"
+      check "$name, $n ranks: $n shares adding up to the table" "$n $stored" \
+        "$(wc -l <"$mp_tmp/shares" | tr -d ' ') $(paste -sd+ "$mp_tmp/shares" | bc)"
+      [ "$n" -gt 1 ] && check "$name, $n ranks: no rank holds the whole table" 0 \
+        "$(awk -v s="$stored" '$1 >= s' "$mp_tmp/shares" | wc -l)"
+    done
+    check "$name, $n ranks: the JSON report" "$(cat "$mp_tmp/j1")" \
+      "$(mp_run "$n" "$@" --solver retro --all-moves --json 2>/dev/null | sed 's/"seconds":[^,]*,//')"
+  }
+  mp_vector "Dice duel (chance)" "1 2 3 4" games/dice.game
+  mp_vector "The pot (three players, per-move payoffs)" "2 3" games/pot.game
+  mp_vector "Pig to 20 in 10 turns (chance)" "1 2 3 4" games/pig.game -D goal=20 -D turns=10
+  # Against published and hand-worked figures: the dice duel is worth
+  # -5/108 to First (games/dice.game); expectimax agrees on Pig.
+  check "Dice duel over 3 ranks: -5/108" -0.0462962963 \
+    "$(field score "$(mp_run 3 games/dice.game --solver retro 2>/dev/null)")"
+  check "Pig to 20 in 10 turns: expectimax's score" \
+    "$(field score "$($GSOLVE games/pig.game -D goal=20 -D turns=10 --solver expectimax)")" \
+    "$(field score "$(cat "$mp_tmp/vn")")"
+  # Rounds of 100 bytes (a few updates each): the same values.
+  GSOLVE_MPI_BATCH=100; export GSOLVE_MPI_BATCH
+  mp_vector "Pig to 10 in 6 turns, rounds of 100 bytes" "3" games/pig.game -D goal=10 -D turns=6
+  unset GSOLVE_MPI_BATCH
+  # Cycles (Pig without a turn limit): the single process's error, once.
+  $GSOLVE games/pig.game -D goal=10 --solver retro >/dev/null 2>"$mp_tmp/err1"
+  st1=$?
+  mp_run 3 games/pig.game -D goal=10 --solver retro >/dev/null 2>"$mp_tmp/err"
+  check "Pig with cycles over 3 ranks: the single process's status" $st1 $?
+  check "Pig with cycles over 3 ranks: its message, once" "$(cat "$mp_tmp/err1")" \
+    "$(grep '^gsolve: error' "$mp_tmp/err")"
+  mp_run 2 games/pig.game -D goal=20 -D turns=10 --solver retro --max-positions 1000 \
+    >/dev/null 2>"$mp_tmp/err"
+  check "Pig over 2 ranks, --max-positions 1000: exit" 5 $?
 
   # Limits: the message, the status, no database.
   rm -f "$mp_tmp/x.db"
