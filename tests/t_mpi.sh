@@ -243,21 +243,22 @@ EOF
     "$(grep -q '^gsolve: error: time limit of 1 second reached after' "$mp_tmp/err" && echo yes || echo no)"
   check "--time-limit: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
 
-  # Ctrl-C to mpirun, and a rank killed with kill -9: the job ends (within
-  # a minute, never a hang) with a failure and no database.
-  for sig in INT KILL; do
+  # Ctrl-C to mpirun, SIGINT to one rank, and a rank killed with kill -9:
+  # the job ends (within a minute, never a hang) with a failure and no
+  # database.
+  for sig in INT RANKINT KILL; do
     rm -f "$mp_tmp/x.db"
     mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=5 -D height=4 \
       --solver retro --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
     mp_pid=$!
     sleep 3
-    if [ $sig = INT ]; then
-      kill -INT $mp_pid
-    else
-      rank=$(ps -o pid= --ppid $mp_pid -C gsolve-mpi 2>/dev/null | head -n 1)
-      [ -n "$rank" ] || rank=$(pgrep -P $mp_pid gsolve-mpi | head -n 1)
-      kill -KILL $rank
-    fi
+    rank=$(ps -o pid= --ppid $mp_pid -C gsolve-mpi 2>/dev/null | head -n 1)
+    [ -n "$rank" ] || rank=$(pgrep -P $mp_pid gsolve-mpi | head -n 1)
+    case $sig in
+      INT) kill -INT $mp_pid ;;
+      RANKINT) kill -INT $rank ;;
+      KILL) kill -KILL $rank ;;
+    esac
     for i in $(seq 60); do kill -0 $mp_pid 2>/dev/null || break; sleep 1; done
     ended=$(kill -0 $mp_pid 2>/dev/null && echo hangs || echo ended)
     [ $ended = hangs ] && kill -KILL $mp_pid
@@ -266,10 +267,13 @@ EOF
     check "SIG$sig: the job ends" ended $ended
     check "SIG$sig: it fails" yes "$([ $st -ne 0 ] && echo yes || echo no)"
     check "SIG$sig: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
-    # mpirun passes Ctrl-C on to the ranks, which stop together and
-    # rank 0 says so as gsolve does.
-    [ $sig = INT ] && check "SIG$sig: the single-process message, once" 1 \
+    # mpirun passes Ctrl-C on to the ranks (as SIGTERM), which stop
+    # together and rank 0 says so as gsolve does; mpirun's own status is
+    # then 1.  A rank interrupted alone stops the others at the next
+    # round, and the job ends with gsolve's status for an interruption.
+    [ $sig != KILL ] && check "SIG$sig: the single-process message, once" 1 \
       "$(grep -c '^gsolve: error: interrupted after [0-9]* positions' "$mp_tmp/err")"
+    [ $sig = RANKINT ] && check "SIG$sig: gsolve's status, 130" 130 $st
     [ $sig = KILL ] && check "SIG$sig: mpirun names the dead rank" yes \
       "$(grep -qi 'signal 9\|killed' "$mp_tmp/err" && echo yes || echo no)"
   done
