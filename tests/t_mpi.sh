@@ -1,7 +1,8 @@
 # gsolve-mpi (make mpi, docs/mpi.md): retrograde analysis over 1, 2, 3
 # and 4 MPI ranks on one host gives the single-process solver's report
-# and byte for byte its database; stops and a killed rank end the job
-# with no database.  Needs Open MPI (mpicc, mpirun): CI installs it, so
+# and byte for byte its database, in both modes (two players; payoff
+# vectors: chance, per-move payoffs, three players) and with --pv; stops
+# and a killed rank end the job with no database.  Needs Open MPI (mpicc, mpirun): CI installs it, so
 # there the test always runs; without it the test says so loudly.  Under
 # make asan (BUILD=build-asan) it does not run: mpirun and Open MPI's own
 # allocations under AddressSanitizer and LeakSanitizer are slow and report

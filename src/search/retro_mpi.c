@@ -13,18 +13,20 @@
 ** state is kept by the owner of its class, so the count of reachable
 ** positions is exact without a second exchange.
 **
-** Loading a position.  The game interface has no "set state" hook and a
-** packed key cannot be unpacked, so a position travels as its path from
-** the root: the indices of the moves in generation order (2 bytes a
-** ply).  Its owner replays the path with apply/undo to expand it.  That
-** costs depth x (generate + apply) per position, against the
-** single-process DFS's one apply, and needs nothing new from the engines
-** (the VM and the native ones alike).  Paths live only in messages and
-** in the work queue, never in the table.
+** Loading a position.  With an engine that has set_state and can unpack
+** its keys (the VM), a position travels as its raw key, which its record
+** carries anyway: the owner unpacks it and sets the state (by_state).
+** Otherwise (the native engines, or GSOLVE_MPI_PATHS) it travels as its
+** path from the root: the indices of the moves in generation order (2
+** bytes a ply), which its owner replays with generate + apply, depth x
+** (generate + apply) per position against the single-process DFS's one
+** apply.  Paths live only in messages and in the work queue, never in
+** the table.
 **
 ** Enumeration.  Rounds: each rank expands up to RM_CHUNK queued states,
 ** and for every move sends to the child's owner one record (class key,
-** raw key, the parent's rank and local index, the path); the records are
+** raw key, the parent's rank and local index, the move's slot with
+** payoff vectors, the path without by_state); the records are
 ** batched per destination and exchanged with MPI_Alltoall (byte counts)
 ** then MPI_Alltoallv (the bytes).  The owner adds the raw state and the
 ** class, records the reverse edge (parent rank, parent index) and queues
@@ -48,21 +50,23 @@
 ** the buffers and keeps MPI's int counts under 2 GiB.  Draws' distances
 ** and scored games go the same way (one round per level or per wave of
 ** decided positions).  A global sum ends each phase when no rank decided
-** anything new.
+** anything new.  The payoff-vector mode (chance, per-move payoffs, more
+** than two players) has its own labelling: retro_mpi_vector.c.
 **
 ** The answer.  Every rank knows the root; the owners of the root's
 ** children contribute their labels to an MPI_Allreduce and every rank
 ** adds those few records to its own table, so retro_answer reports the
 ** value, plies and best moves exactly as the single-process solver does.
+** --pv runs on every rank alike, each step fetching its position's
+** children the same way (rmpi_children, through retro_answer's hook).
 **
-** The database.  Records are sorted by key in both builds (db.h, format
-** 3); each rank sorts its share and rank 0 merges the N sorted streams,
-** pulling RM_BLOCK records at a time from each rank, so no rank ever
-** holds more than its share plus N blocks.
+** The database (retro_mpi_db.c).  Each rank sorts its share by key and
+** rank 0 merges the N sorted streams into the file.
 **
-** Stops and faults.  Ctrl-C and --time-limit set stop_requested on a
-** rank; the next Allreduce makes every rank stop with the same status,
-** before anything is written.  A rank that dies makes mpirun end the job
+** Stops and faults.  Ctrl-C (mpirun sends the ranks SIGTERM), a signal to
+** one rank and --time-limit set stop_requested on a rank; the next
+** Allreduce makes every rank stop with the same status, before anything
+** is written.  A rank that dies makes mpirun end the job
 ** (Open MPI's default errors-are-fatal handler and its process
 ** monitoring); nothing is renamed into place before the last record.
 */
