@@ -130,6 +130,8 @@ EOF
   mp_stats "Hexapawn 4x4" games/hexapawn.game -D width=4 -D height=4
   mp_stats "Token (cycles)" games/token.game
   mp_stats "Chess KQK 5x5" games/chess-endgame.game -D size=5
+  # --pv adds the line's children to each rank's table: not counted twice.
+  mp_stats "Tic-tac-toe without symmetry, with --pv" games/tictactoe.game --no-symmetry --pv
 
   # The published figure behind the cross-check: Tic-tac-toe is a draw,
   # 5478 positions, 765 up to symmetry.
