@@ -140,7 +140,7 @@ int rmpi_room(Buf *b, size_t more) {
 
 int rmpi_put(Buf *b, const void *data, size_t n) {
   if (rmpi_room(b, n) < 0) return -1;
-  memcpy(b->p + b->n, data, n);
+  if (n) memcpy(b->p + b->n, data, n);
   b->n += n;
   return 0;
 }
@@ -182,7 +182,7 @@ int rmpi_exchange(void) {
   if (bad) for (int d = 0; d < rmpi.size; d++) rmpi.scount[d] = rmpi.sdispl[d] = 0;
   else
     for (int d = 0; d < rmpi.size; d++) {
-      memcpy(rmpi.send.p + rmpi.sdispl[d], rmpi.out[d].p, rmpi.out[d].n);
+      if (rmpi.out[d].n) memcpy(rmpi.send.p + rmpi.sdispl[d], rmpi.out[d].p, rmpi.out[d].n);
       rmpi.out[d].n = 0;
     }
   MPI_Alltoall(rmpi.scount, 1, MPI_INT, rmpi.rcount, 1, MPI_INT, MPI_COMM_WORLD);
