@@ -144,9 +144,7 @@ int rmpi_label_vectors(void) {
     if (all != EXIT_OK) { free(left); return r->status = all; }
     if (rmpi_sum(rmpi.nfrontier - rmpi.fhead) == 0) break;
   }
-  free(left);
-  free(rmpi.fw_value);
-  rmpi.fw_value = NULL;
+  free(left);         /* the slots stay until the end: the rank's memory line counts them */
   r->labelled = rmpi_sum(rmpi.nfrontier);
   if (r->labelled < r->stored)
     return rmpi_job_fail(EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
