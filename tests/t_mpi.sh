@@ -255,8 +255,9 @@ EOF
       --solver retro --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
     mp_pid=$!
     sleep 3
-    rank=$(ps -o pid= --ppid $mp_pid -C gsolve-mpi 2>/dev/null | head -n 1)
-    [ -n "$rank" ] || rank=$(pgrep -P $mp_pid gsolve-mpi | head -n 1)
+    # A rank of this job: a child of this mpirun (ps --ppid P -C NAME
+    # selects either, so it could pick another job's gsolve-mpi).
+    rank=$(pgrep -P $mp_pid -x gsolve-mpi | head -n 1)
     case $sig in
       INT) kill -INT $mp_pid ;;
       RANKINT) kill -INT $rank ;;
