@@ -175,6 +175,15 @@ EOF
   bytes_states=$(awk '/^mpi: rank/ { for (i = 1; i <= NF; i++) if ($i == "messages,") b += $(i+1) } END { print b + 0 }' "$mp_tmp/n.err")
   check "Hexapawn 4x4: states sent as keys cost fewer bytes than paths" yes \
     "$([ "$bytes_states" -gt 0 ] && [ "$bytes_states" -lt "$bytes_paths" ] && echo yes || echo "no: $bytes_states vs $bytes_paths")"
+  # One rank asking for paths: every rank uses them (the records agree).
+  $GSOLVE games/tictactoe.game --solver retro --db "$mp_tmp/one.db" >/dev/null 2>&1
+  rm -f "$mp_tmp/n.db"
+  mpirun --oversubscribe -np 2 "$MPI_BIN" games/tictactoe.game --solver retro --db "$mp_tmp/n.db" : \
+    -np 1 -x GSOLVE_MPI_PATHS=1 "$MPI_BIN" games/tictactoe.game --solver retro --db "$mp_tmp/n.db" \
+    >/dev/null 2>&1
+  check "GSOLVE_MPI_PATHS on one rank of 3: exit" 0 $?
+  check "GSOLVE_MPI_PATHS on one rank of 3: the database" same \
+    "$(cmp -s "$mp_tmp/one.db" "$mp_tmp/n.db" && echo same || echo differs)"
 
   # The payoff-vector mode (chance, per-move payoffs, three players):
   # each rank holds its share; the report (all moves, and the JSON's 15

@@ -847,8 +847,10 @@ static int mpi_enumerate(Retro *r) {
   rmpi.key = rmpi.set->key_bytes;
   /* An engine that sets a state from its key (the VM): states travel
   ** as their raw keys; the native engines replay paths. */
-  rmpi.by_state = g->vt->set_state && (!g->vt->pack || g->vt->unpack) &&
-                  !getenv("GSOLVE_MPI_PATHS");
+  int by_state = g->vt->set_state && (!g->vt->pack || g->vt->unpack) && !getenv("GSOLVE_MPI_PATHS");
+  /* Every rank must write and read the same records (an environment
+  ** variable may differ between nodes): keys only if all agree. */
+  MPI_Allreduce(&by_state, &rmpi.by_state, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   rmpi.ckey = malloc(rmpi.key);
   rmpi.rkey = malloc(rmpi.key);
   rmpi.out = calloc((size_t)rmpi.size, sizeof *rmpi.out);
