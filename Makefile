@@ -18,7 +18,8 @@ GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
 # src/ holds one folder per layer (docs/architecture.md), engines one
 # folder deeper.
 # The MPI build's own files (make mpi) stay out of the plain build.
-MPI_SRC := src/search/retro_mpi.c src/cli/main_mpi.c
+MPI_SRC := src/search/retro_mpi.c src/search/retro_mpi_vector.c src/search/retro_mpi_db.c \
+           src/cli/main_mpi.c
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))

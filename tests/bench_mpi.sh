@@ -5,8 +5,12 @@
 # busiest rank sent, and B/pos: the bytes all ranks sent per reachable
 # position.  On 2 cores the wall time does not fall; the share per rank
 # falls as 1/N, and the bytes follow the design (docs/mpi.md): per move,
-# one enumeration record (key(s) + 12 bytes + 2 per ply of path) and up
-# to three 16-byte label updates, times (N-1)/N sent off-rank.
+# one enumeration record (key(s) + 8 bytes, + 4 and 2 per ply of path
+# for an engine without set_state) and up to three 16-byte label updates,
+# times (N-1)/N sent off-rank.  "paths" rows force the path replay
+# (GSOLVE_MPI_PATHS=1) on a VM game: the exchange before set_state.  The
+# payoff-vector mode (Pig with a turn limit) sends 4 more bytes a record
+# and one update of 8 + 8 x (players + 1) bytes per move.
 # Figures, not tests.
 cd "$(dirname "$0")/.." || exit 1
 MPI_BIN=${GSOLVE_MPI:-./gsolve-mpi}
@@ -44,7 +48,17 @@ bench() {
             pos ? tb / pos : 0 }' "$tmp/err"
   done
 }
+bench_paths() {
+  GSOLVE_MPI_PATHS=1; export GSOLVE_MPI_PATHS
+  bench "$@"
+  unset GSOLVE_MPI_PATHS
+}
 bench "tictactoe 3x3" games/tictactoe.game
+bench_paths "tictactoe 3x3, paths" games/tictactoe.game
 bench "hexapawn 4x4" games/hexapawn.game -D width=4 -D height=4
+bench_paths "hexapawn 4x4, paths" games/hexapawn.game -D width=4 -D height=4
+bench "chess KQK 5x5" games/chess-endgame.game -D size=5
+bench_paths "chess KQK 5x5, paths" games/chess-endgame.game -D size=5
+bench "pig 30, 12 turns" games/pig.game -D goal=30 -D turns=12
 bench "connect4 5x4" games/connect4.game -D width=5 -D height=4
 rm -rf "$tmp"

@@ -1,7 +1,8 @@
 # gsolve-mpi (make mpi, docs/mpi.md): retrograde analysis over 1, 2, 3
 # and 4 MPI ranks on one host gives the single-process solver's report
-# and byte for byte its database; stops and a killed rank end the job
-# with no database.  Needs Open MPI (mpicc, mpirun): CI installs it, so
+# and byte for byte its database, in both modes (two players; payoff
+# vectors: chance, per-move payoffs, three players) and with --pv; stops
+# and a killed rank end the job with no database.  Needs Open MPI (mpicc, mpirun): CI installs it, so
 # there the test always runs; without it the test says so loudly.  Under
 # make asan (BUILD=build-asan) it does not run: mpirun and Open MPI's own
 # allocations under AddressSanitizer and LeakSanitizer are slow and report
@@ -129,6 +130,8 @@ EOF
   mp_stats "Hexapawn 4x4" games/hexapawn.game -D width=4 -D height=4
   mp_stats "Token (cycles)" games/token.game
   mp_stats "Chess KQK 5x5" games/chess-endgame.game -D size=5
+  # --pv adds the line's children to each rank's table: not counted twice.
+  mp_stats "Tic-tac-toe without symmetry, with --pv" games/tictactoe.game --no-symmetry --pv
 
   # The published figure behind the cross-check: Tic-tac-toe is a draw,
   # 5478 positions, 765 up to symmetry.
@@ -142,11 +145,91 @@ EOF
   check "3 ranks: the shares add up to the table" 765 "$(paste -sd+ "$mp_tmp/shares" | bc)"
   check "3 ranks: no share above half the table" 0 "$(awk '$1 > 382' "$mp_tmp/shares" | wc -l)"
 
-  # --pv needs lookups that other ranks hold: refused, once, with the way
-  # round it.
-  mp_run 2 games/tictactoe.game --solver retro --pv >/dev/null 2>"$mp_tmp/err"
-  check "--pv: refused" 2 $?
-  check "--pv: one message" 1 "$(grep -c 'gsolve: error: gsolve-mpi does not take --pv' "$mp_tmp/err")"
+  # --pv: each step's children come from their owners; the line is the
+  # single process's, board by board (cycles: the line stops where it
+  # repeats; Connect Four's native engine replays paths).
+  mp_pv() {
+    name=$1 ranks=$2; shift 2
+    $GSOLVE "$@" --solver retro --pv 2>&1 | grep -v '^seconds:' >"$mp_tmp/pv1"
+    for n in $ranks; do
+      mp_run "$n" "$@" --solver retro --pv 2>/dev/null | grep -v '^seconds:' >"$mp_tmp/pvn"
+      check "$name, $n ranks: --pv as gsolve's" "$(cat "$mp_tmp/pv1")" "$(cat "$mp_tmp/pvn")"
+    done
+  }
+  mp_pv "Tic-tac-toe" "1 2 3 4" games/tictactoe.game
+  check "--pv: a line of play" yes "$(grep -q '^pv: a1, ' "$mp_tmp/pv1" && echo yes || echo no)"
+  mp_pv "Token (cycles)" "3" games/token.game
+  mp_pv "Three Men's Morris, centre barred (endless draws)" "3" docs/examples/morris3.game -D barred=true
+  mp_pv "Chess KQK 5x5" "4" games/chess-endgame.game -D size=5
+  mp_pv "Connect Four 4x4 (native engine)" "3" games/connect4.game -D width=4 -D height=4
+  mp_pv "a scored game" "2" "$mp_tmp/scored.game"
+
+  # Positions travel as their raw keys where the engine can set a state
+  # (the VM), as paths replayed from the root otherwise; GSOLVE_MPI_PATHS
+  # forces paths: the same database, and more bytes sent.
+  GSOLVE_MPI_PATHS=1; export GSOLVE_MPI_PATHS
+  mp_same "Hexapawn 4x4 with paths" "3" games/hexapawn.game -D width=4 -D height=4
+  bytes_paths=$(awk '/^mpi: rank/ { for (i = 1; i <= NF; i++) if ($i == "messages,") b += $(i+1) } END { print b + 0 }' "$mp_tmp/n.err")
+  unset GSOLVE_MPI_PATHS
+  mp_run 3 games/hexapawn.game -D width=4 -D height=4 --solver retro >/dev/null 2>"$mp_tmp/n.err"
+  bytes_states=$(awk '/^mpi: rank/ { for (i = 1; i <= NF; i++) if ($i == "messages,") b += $(i+1) } END { print b + 0 }' "$mp_tmp/n.err")
+  check "Hexapawn 4x4: states sent as keys cost fewer bytes than paths" yes \
+    "$([ "$bytes_states" -gt 0 ] && [ "$bytes_states" -lt "$bytes_paths" ] && echo yes || echo "no: $bytes_states vs $bytes_paths")"
+  # One rank asking for paths: every rank uses them (the records agree).
+  $GSOLVE games/tictactoe.game --solver retro --db "$mp_tmp/one.db" >/dev/null 2>&1
+  rm -f "$mp_tmp/n.db"
+  mpirun --oversubscribe -np 2 "$MPI_BIN" games/tictactoe.game --solver retro --db "$mp_tmp/n.db" : \
+    -np 1 -x GSOLVE_MPI_PATHS=1 "$MPI_BIN" games/tictactoe.game --solver retro --db "$mp_tmp/n.db" \
+    >/dev/null 2>&1
+  check "GSOLVE_MPI_PATHS on one rank of 3: exit" 0 $?
+  check "GSOLVE_MPI_PATHS on one rank of 3: the database" same \
+    "$(cmp -s "$mp_tmp/one.db" "$mp_tmp/n.db" && echo same || echo differs)"
+
+  # The payoff-vector mode (chance, per-move payoffs, three players):
+  # each rank holds its share; the report (all moves, and the JSON's 15
+  # digits) is the single process's on 1 to 4 ranks.
+  mp_vector() {
+    name=$1 ranks=$2; shift 2
+    $GSOLVE "$@" --solver retro --all-moves 2>/dev/null | grep -v '^seconds:' >"$mp_tmp/v1"
+    $GSOLVE "$@" --solver retro --all-moves --json 2>/dev/null | sed 's/"seconds":[^,]*,//' >"$mp_tmp/j1"
+    stored=$(field stored "$(cat "$mp_tmp/v1")")
+    for n in $ranks; do
+      mp_run "$n" "$@" --solver retro --all-moves >"$mp_tmp/vn" 2>"$mp_tmp/n.err"
+      check "$name, $n ranks: exit" 0 $?
+      check "$name, $n ranks: the report" "$(cat "$mp_tmp/v1")" "$(grep -v '^seconds:' "$mp_tmp/vn")"
+      sed -n 's/^mpi: rank [0-9]* of [0-9]*: stored \([0-9]*\),.*/\1/p' "$mp_tmp/n.err" >"$mp_tmp/shares"
+      check "$name, $n ranks: $n shares adding up to the table" "$n $stored" \
+        "$(wc -l <"$mp_tmp/shares" | tr -d ' ') $(paste -sd+ "$mp_tmp/shares" | bc)"
+      [ "$n" -gt 1 ] && check "$name, $n ranks: no rank holds the whole table" 0 \
+        "$(awk -v s="$stored" '$1 >= s' "$mp_tmp/shares" | wc -l)"
+    done
+    check "$name, $n ranks: the JSON report" "$(cat "$mp_tmp/j1")" \
+      "$(mp_run "$n" "$@" --solver retro --all-moves --json 2>/dev/null | sed 's/"seconds":[^,]*,//')"
+  }
+  mp_vector "Dice duel (chance)" "1 2 3 4" games/dice.game
+  mp_vector "The pot (three players, per-move payoffs)" "2 3" games/pot.game
+  mp_vector "Pig to 20 in 10 turns (chance)" "1 2 3 4" games/pig.game -D goal=20 -D turns=10
+  # Against published and hand-worked figures: the dice duel is worth
+  # -5/108 to First (games/dice.game); expectimax agrees on Pig.
+  check "Dice duel over 3 ranks: -5/108" -0.0462962963 \
+    "$(field score "$(mp_run 3 games/dice.game --solver retro 2>/dev/null)")"
+  check "Pig to 20 in 10 turns: expectimax's score" \
+    "$(field score "$($GSOLVE games/pig.game -D goal=20 -D turns=10 --solver expectimax)")" \
+    "$(field score "$(cat "$mp_tmp/vn")")"
+  # Rounds of 100 bytes (a few updates each): the same values.
+  GSOLVE_MPI_BATCH=100; export GSOLVE_MPI_BATCH
+  mp_vector "Pig to 10 in 6 turns, rounds of 100 bytes" "3" games/pig.game -D goal=10 -D turns=6
+  unset GSOLVE_MPI_BATCH
+  # Cycles (Pig without a turn limit): the single process's error, once.
+  $GSOLVE games/pig.game -D goal=10 --solver retro >/dev/null 2>"$mp_tmp/err1"
+  st1=$?
+  mp_run 3 games/pig.game -D goal=10 --solver retro >/dev/null 2>"$mp_tmp/err"
+  check "Pig with cycles over 3 ranks: the single process's status" $st1 $?
+  check "Pig with cycles over 3 ranks: its message, once" "$(cat "$mp_tmp/err1")" \
+    "$(grep '^gsolve: error' "$mp_tmp/err")"
+  mp_run 2 games/pig.game -D goal=20 -D turns=10 --solver retro --max-positions 1000 \
+    >/dev/null 2>"$mp_tmp/err"
+  check "Pig over 2 ranks, --max-positions 1000: exit" 5 $?
 
   # Limits: the message, the status, no database.
   rm -f "$mp_tmp/x.db"
@@ -172,21 +255,23 @@ EOF
     "$(grep -q '^gsolve: error: time limit of 1 second reached after' "$mp_tmp/err" && echo yes || echo no)"
   check "--time-limit: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
 
-  # Ctrl-C to mpirun, and a rank killed with kill -9: the job ends (within
-  # a minute, never a hang) with a failure and no database.
-  for sig in INT KILL; do
+  # Ctrl-C to mpirun, SIGINT to one rank, and a rank killed with kill -9:
+  # the job ends (within a minute, never a hang) with a failure and no
+  # database.
+  for sig in INT RANKINT KILL; do
     rm -f "$mp_tmp/x.db"
     mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=5 -D height=4 \
       --solver retro --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
     mp_pid=$!
     sleep 3
-    if [ $sig = INT ]; then
-      kill -INT $mp_pid
-    else
-      rank=$(ps -o pid= --ppid $mp_pid -C gsolve-mpi 2>/dev/null | head -n 1)
-      [ -n "$rank" ] || rank=$(pgrep -P $mp_pid gsolve-mpi | head -n 1)
-      kill -KILL $rank
-    fi
+    # A rank of this job: a child of this mpirun (ps --ppid P -C NAME
+    # selects either, so it could pick another job's gsolve-mpi).
+    rank=$(pgrep -P $mp_pid -x gsolve-mpi | head -n 1)
+    case $sig in
+      INT) kill -INT $mp_pid ;;
+      RANKINT) kill -INT $rank ;;
+      KILL) kill -KILL $rank ;;
+    esac
     for i in $(seq 60); do kill -0 $mp_pid 2>/dev/null || break; sleep 1; done
     ended=$(kill -0 $mp_pid 2>/dev/null && echo hangs || echo ended)
     [ $ended = hangs ] && kill -KILL $mp_pid
@@ -195,10 +280,13 @@ EOF
     check "SIG$sig: the job ends" ended $ended
     check "SIG$sig: it fails" yes "$([ $st -ne 0 ] && echo yes || echo no)"
     check "SIG$sig: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
-    # mpirun passes Ctrl-C on to the ranks, which stop together and
-    # rank 0 says so as gsolve does.
-    [ $sig = INT ] && check "SIG$sig: the single-process message, once" 1 \
+    # mpirun passes Ctrl-C on to the ranks (as SIGTERM), which stop
+    # together and rank 0 says so as gsolve does; mpirun's own status is
+    # then 1.  A rank interrupted alone stops the others at the next
+    # round, and the job ends with gsolve's status for an interruption.
+    [ $sig != KILL ] && check "SIG$sig: the single-process message, once" 1 \
       "$(grep -c '^gsolve: error: interrupted after [0-9]* positions' "$mp_tmp/err")"
+    [ $sig = RANKINT ] && check "SIG$sig: gsolve's status, 130" 130 $st
     [ $sig = KILL ] && check "SIG$sig: mpirun names the dead rank" yes \
       "$(grep -qi 'signal 9\|killed' "$mp_tmp/err" && echo yes || echo no)"
   done

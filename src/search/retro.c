@@ -726,6 +726,7 @@ int retro_solve_vector(Retro *r, ExpSolver *s) {
   Game *g = r->g;
   if (g->has_history) return refuse_history(r);
   r->vector = 1;
+  if (retro_distributed) return retro_distributed->solve_vector(r, s);
   double t0 = seconds_now();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
   double t1 = seconds_now();
@@ -738,6 +739,7 @@ int retro_solve_vector(Retro *r, ExpSolver *s) {
 
 int retro_vector_answer(Retro *r, ExpSolver *s) {
   Game *g = r->g;
+  if (retro_distributed && retro_distributed->children(r) != EXIT_OK) return r->status;
   /* The root's moves from the stored values, as expectimax reports them. */
   s->table_mib = 0;
   if (exp_root_begin(s) != EXIT_OK) return r->status = s->status;
@@ -764,6 +766,7 @@ int retro_vector_answer(Retro *r, ExpSolver *s) {
 int retro_answer(Retro *r, Search *s) {
   Game *g = r->g;
   uint64_t nodes = s->nodes;
+  if (retro_distributed && retro_distributed->children(r) != EXIT_OK) return r->status;
   if (retro_scratch(r) < 0) return out_of_memory(r);
   if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
   s->nodes = nodes;

@@ -145,6 +145,12 @@ typedef struct RetroDistributed {
                uint64_t rules_hash, FILE *err);
   /* The table's counts (retro_stats_compute) over every rank's share. */
   int (*stats)(Retro *r, struct RetroStats *st);
+  /* retro_solve_vector's. */
+  int (*solve_vector)(Retro *r, ExpSolver *s);
+  /* Before a lookup of the current position's children in r (retro_answer,
+  ** retro_vector_answer): brings their labels from the ranks that own
+  ** them when r is the distributed table (collective then).  The status. */
+  int (*children)(Retro *r);
 } RetroDistributed;
 extern const RetroDistributed *retro_distributed;
 
