@@ -574,13 +574,20 @@ static int vm_symmetry_trie(VM *vm) {
 }
 
 Game *vm_new(const Program *p, int *status) {
+  return vm_new_compiled(p, NULL, NULL, NULL, status);
+}
+
+Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (*release)(void *handle),
+                      int *status) {
   *status = EXIT_LIMIT;
   VM *vm = calloc(1, sizeof *vm);
-  if (!vm) return NULL;
+  if (!vm) { if (release) release(handle); return NULL; }
   vm->p = p;
+  if (m) vm_aot_attach(vm, m, handle, release);
   vm->slots = malloc((size_t)p->nslots * sizeof(int32_t));
   vm->stack = malloc((size_t)VM_STACK_WORDS * sizeof(int32_t));
   vm->scratch = malloc((size_t)p->nslots * sizeof(int32_t));
+  vm->aot_env.slots = vm->slots;
   if (!vm->slots || !vm->stack || !vm->scratch) { vm_free(&vm->base); return NULL; }
   memcpy(vm->slots, p->init, (size_t)p->nslots * sizeof(int32_t));
   Game *g = &vm->base;
@@ -593,7 +600,7 @@ Game *vm_new(const Program *p, int *status) {
   for (int i = 0; i < p->npermute; i++)
     vm->permute_on_board |= p->vars[p->permute_vars[i]].on_board;
   if (p->nsym > 1 && !vm_symmetry_trie(vm)) { vm_free(&vm->base); return NULL; }
-  g->engine = "vm";
+  g->engine = m ? "compiled" : "vm";
   g->destroy = vm_free;
   g->name = p->name;
   g->nplayers = p->nplayers;
@@ -651,6 +658,7 @@ Game *vm_new(const Program *p, int *status) {
 void vm_free(Game *g) {
   if (!g) return;
   VM *vm = (VM *)g;
+  if (vm->aot_release) vm->aot_release(vm->aot_handle);
   free(vm->slots);
   free(vm->stack);
   free(vm->scratch);

@@ -12,6 +12,9 @@
 #define GSOLVE_VM_INT_H
 
 #include "vm/vm.h"
+#include "vm/aot_rt.h"
+
+#include <stdarg.h>
 
 #define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
 #define VM_MAX_CALLS   256         /* nested function calls */
@@ -58,6 +61,12 @@ typedef struct VM {
   int32_t *sym_sorted;    /* the group's cell permutations, sorted (a trie) */
   int32_t *sym_next;      /* ncells x nsym: end of element i's run at cell c */
   int32_t *live;          /* 4 x nsym: the runs a canonical form keeps */
+  /* The compiled tier (aot.c): the loaded module, the environment its code
+  ** runs in, and what releases the module when the VM is freed. */
+  const AotModule *aot;
+  AotEnv aot_env;
+  void (*aot_release)(void *handle);
+  void *aot_handle;
   uint8_t *bits;      /* per slot: bits in a packed key */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
@@ -90,19 +99,25 @@ typedef struct VM {
   int view_cap;           /* plies allocated */
 } VM;
 
-/* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
-** than tabled so that any slot range works. */
-static inline uint64_t zobrist(int slot, int32_t v) {
-  uint64_t x = ((uint64_t)(uint32_t)slot << 32 | (uint32_t)v) + 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 /* interp.c: runs chunk `ci` with `nargs` arguments; returns the value of
 ** a top-level `return` (eval), else 0.  An outcome statement stops the
 ** whole run. */
-int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs);
+int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs);
+/* The same through the compiled tier's code (aot.c). */
+int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs);
+/* Runs the VM's chunks through module m from now on; release(handle) when
+** the VM is freed. */
+void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(void *handle));
+static inline int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
+  return vm->aot ? vm_aot_run(vm, ci, args, nargs) : vm_interp(vm, ci, args, nargs);
+}
+/* interp.c: a rare instruction (SETNEXT, NEXTCHANCE, PAY, ILLEGAL, WIN,
+** LOSE, DRAW, SCORE) with the n values it pops, at pc and call depth:
+** the one definition the interpreter and the compiled tier share.  After
+** ILLEGAL and the outcomes the run stops. */
+void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n);
+void vm_vfail(VM *vm, int pc, int depth, int status, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0), noreturn));
 /* Reports a runtime error at pc (naming the rule, and its caller at call
 ** depth > 0) and leaves through the game's trap, or exits. */
 void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...)
