@@ -316,7 +316,10 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     out(&o, "  int32_t L[%d]; int32_t *const SL = e->slots;\n", ch->nlocals > 0 ? ch->nlocals : 1);
     for (int i = 0; i < ch->maxstack; i++) out(&o, "%s s%d = 0", i ? "," : "  int32_t", i);
     if (ch->maxstack > 0) out(&o, ";\n");
-    if (ch->nlocals > 0) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = 0; i < n; i++) L[i] = args[i];\n");
+    /* The arguments, the other locals 0 (unrolled: no library call). */
+    int unroll = ch->nlocals < 8 ? ch->nlocals : 8;
+    if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
+    for (int i = 0; i < unroll; i++) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
     out(&o, "  (void)args; (void)n; (void)base; (void)SL;\n  goto P%d;\n", ch->start);
     for (int pc = 0; pc < p->ncode; pc++)
       if (height[pc] >= 0) emit_op(&o, p, ch, pc, height[pc]);

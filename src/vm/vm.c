@@ -155,6 +155,7 @@ static void vm_apply(Game *g, const Move *m) {
     vm_fail(vm, at, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
   int32_t next = vm->next_mover ? vm->next_mover
                : p->chance && mover == p->chance ? vm->slots[p->chance_slot]
+               : (uint32_t)mover < (uint32_t)p->nplayers ? mover + 1   /* no division on the hot path */
                : mover % p->nplayers + 1;
   /* Chance hands the turn back to whoever gave it (or as `next chance, P`). */
   if (p->chance && next == p->chance && (vm->chance_after || mover != p->chance))
