@@ -87,6 +87,10 @@ done
 # The step budget inside a function called from a move (depth > 0).
 aot_same "rt_recursion perft" tests/errors/rt_recursion.game --perft 2
 
+# A database is the same file from either engine (the same keys).
+gs games/tictactoe.game --engine compiled --solver retro --db "$aot_tmp/t.db" --quiet >/dev/null 2>&1
+aot_same "database built compiled, read" games/tictactoe.game --db "$aot_tmp/t.db" --position "b2 a1"
+
 # The cache: an object built once is reused (no compiler needed then);
 # an unwritable cache falls back on a temporary directory that it removes.
 PATH=/nonexistent gs games/tictactoe.game --engine compiled --perft 2 >"$aot_tmp/out" 2>&1
