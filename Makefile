@@ -238,7 +238,7 @@ fuzz-build: tools
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
 	for t in $(FUZZ_TARGETS); do \
-	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm -pthread || exit 1; \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm -pthread -ldl || exit 1; \
 	done
 
 fuzz: fuzz-build

@@ -12,7 +12,8 @@
 ** that cannot be made or written gives way to a fresh temporary
 ** directory, removed once the object is loaded.  Objects are written
 ** under a temporary name and renamed, so concurrent runs never see half
-** a file.  The compiler is $GSOLVE_CC, else cc.
+** a file.  The compiler is $GSOLVE_CC, else cc.  With $GSOLVE_KEEP_C set,
+** the C text of a newly built object stays beside it (NAME.PID.c).
 */
 #include "engines/engines.h"
 #include "vm/aot_gen.h"
@@ -121,7 +122,8 @@ static int build_object(const char *dir, const char *name, const char *so_path, 
     remove(tmp_so);
     return EXIT_USAGE;
   }
-  remove(c_path);
+  const char *keep = getenv("GSOLVE_KEEP_C");   /* the C text stays, to read */
+  if (!keep || !*keep) remove(c_path);
   if (rename(tmp_so, so_path) != 0) {
     snprintf(why, n, "cannot rename '%s': %s", tmp_so, strerror(errno));
     remove(tmp_so);
