@@ -77,6 +77,14 @@ aot_same "connect4 perft 6" games/connect4.game --perft 6
 aot_same "go 3x3 perft 4" games/go.game -D width=3 -D height=3 --perft 4
 aot_same "othello perft 5" docs/examples/othello.game --perft 5
 
+# The VM's own consistency checks (tests/unit/test_vm.c: incremental hash
+# against the hash from scratch after every apply and undo, undo restores
+# the state, canonical forms) on the compiled tier.
+for aot_g in games/connect4.game games/go.game docs/examples/othello.game docs/examples/morris3.game \
+             games/token.game; do
+  GSOLVE_TEST_ENGINE=compiled unit "compiled consistency: $aot_g" "$BUILD/test_vm" "$aot_g"
+done
+
 # Runtime errors: the message tests/errors expects, and the status 4.
 for aot_rt in tests/errors/rt_*.game; do
   aot_base=${aot_rt%.game}
