@@ -160,15 +160,35 @@ static void emit_tables(Out *o, const Program *p) {
   out(o, "#define OVF(pc, x) if (x) FAIL(pc, \"integer overflow\")\n");
 }
 
-/* One instruction at pc with stack height h (s<h-1> is the top). */
-static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h) {
+/* A counted loop copied once per pass (emit_unrolled): FORK at `fork`
+** jumping back to `head`, its counter local[A] starting at a constant and
+** written by nothing in the body, so pass `it` runs with it known. */
+typedef struct Unroll {
+  int head, fork;     /* the body is [head, fork], the FORK included */
+  int n;              /* passes */
+  int it;             /* the pass being emitted */
+} Unroll;
+
+/* The label of jump target t: inside an unrolled body, the pass's copy. */
+static const char *lab(const Unroll *u, int t) {
+  static _Thread_local char buf[4][32];
+  static _Thread_local int k;
+  char *b = buf[k++ & 3];
+  if (u && t >= u->head && t <= u->fork) snprintf(b, sizeof buf[0], "P%d_%d", t, u->it);
+  else snprintf(b, sizeof buf[0], "P%d", t);
+  return b;
+}
+
+/* One instruction at pc with stack height h (s<h-1> is the top), in pass
+** u->it of an unrolled loop when u is not NULL. */
+static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, const Unroll *un) {
   const int32_t *code = p->code;
   int op = code[pc];
   int32_t A = op_operands[op] > 0 ? code[pc + 1] : 0;
   int32_t B = op_operands[op] > 1 ? code[pc + 2] : 0;
   int32_t C = op_operands[op] > 2 ? code[pc + 3] : 0;
   int t = h - 1, u = h - 2;   /* the top two */
-  out(o, "P%d: ", pc);
+  out(o, "%s: ", lab(un, pc));
   switch (op) {
     case OP_CONST: out(o, "s%d = %d;", h, A); break;
     case OP_POP: out(o, ";"); break;
@@ -203,30 +223,35 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h) {
     case OP_GT: out(o, "s%d = s%d > s%d;", u, u, t); break;
     case OP_GE: out(o, "s%d = s%d >= s%d;", u, u, t); break;
     case OP_ADDK: out(o, "OVF(%d, __builtin_add_overflow(s%d, %d, &s%d));", pc, t, A, t); break;
-    case OP_JMP: out(o, "goto P%d;", A); break;
-    case OP_JLT: out(o, "if (s%d < s%d) goto P%d;", u, t, A); break;
-    case OP_JLE: out(o, "if (s%d <= s%d) goto P%d;", u, t, A); break;
-    case OP_JGT: out(o, "if (s%d > s%d) goto P%d;", u, t, A); break;
-    case OP_JGE: out(o, "if (s%d >= s%d) goto P%d;", u, t, A); break;
-    case OP_JEQ: out(o, "if (s%d == s%d) goto P%d;", u, t, A); break;
-    case OP_JNE: out(o, "if (s%d != s%d) goto P%d;", u, t, A); break;
-    case OP_JLTK: out(o, "if (s%d < %d) goto P%d;", t, B, A); break;
-    case OP_JLEK: out(o, "if (s%d <= %d) goto P%d;", t, B, A); break;
-    case OP_JGTK: out(o, "if (s%d > %d) goto P%d;", t, B, A); break;
-    case OP_JGEK: out(o, "if (s%d >= %d) goto P%d;", t, B, A); break;
-    case OP_JEQK: out(o, "if (s%d == %d) goto P%d;", t, B, A); break;
-    case OP_JNEK: out(o, "if (s%d != %d) goto P%d;", t, B, A); break;
+    case OP_JMP: out(o, "goto %s;", lab(un, A)); break;
+    case OP_JLT: out(o, "if (s%d < s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JLE: out(o, "if (s%d <= s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JGT: out(o, "if (s%d > s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JGE: out(o, "if (s%d >= s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JEQ: out(o, "if (s%d == s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JNE: out(o, "if (s%d != s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JLTK: out(o, "if (s%d < %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JLEK: out(o, "if (s%d <= %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JGTK: out(o, "if (s%d > %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JGEK: out(o, "if (s%d >= %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JEQK: out(o, "if (s%d == %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JNEK: out(o, "if (s%d != %d) goto %s;", t, B, lab(un, A)); break;
     case OP_LOADLK: out(o, "OVF(%d, __builtin_add_overflow(L[%d], %d, &s%d));", pc, A, B, h); break;
     case OP_LOADSL: out(o, "CHECKI(%d, L[%d], %d); s%d = SL[%d + L[%d]];", pc, C, B, h, A, C); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
     case OP_FORL: case OP_FORK:
       if (op == OP_FORL) out(o, "if (L[%d] < L[%d]) ", A, B);
       else out(o, "if (L[%d] < %d) ", A, B);
-      out(o, "{ L[%d]++; STEPS(%d); goto P%d; }", A, pc, C);
+      /* In an unrolled pass the test is known (the C compiler folds it):
+      ** the next pass, never taken from the last one. */
+      if (un && pc == un->fork)
+        out(o, "{ L[%d]++; STEPS(%d); goto P%d_%d; }", A, pc, C, un->it + 1 < un->n ? un->it + 1 : un->it);
+      else
+        out(o, "{ L[%d]++; STEPS(%d); goto %s; }", A, pc, lab(un, C));
       break;
-    case OP_JMPF: out(o, "if (!s%d) goto P%d;", t, A); break;
-    case OP_JMPT: out(o, "if (s%d) goto P%d;", t, A); break;
-    case OP_LOOP: out(o, "STEPS(%d); goto P%d;", pc, A); break;
+    case OP_JMPF: out(o, "if (!s%d) goto %s;", t, lab(un, A)); break;
+    case OP_JMPT: out(o, "if (s%d) goto %s;", t, lab(un, A)); break;
+    case OP_LOOP: out(o, "STEPS(%d); goto %s;", pc, lab(un, A)); break;
     case OP_CALL: {
       const Chunk *callee = &p->chunks[A];
       out(o, "{ STEPS(%d); if (depth + 1 >= MAX_CALLS) FAIL(%d, \"too many nested calls (limit is %%d)\", MAX_CALLS); ",
@@ -291,10 +316,67 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h) {
   out(o, "\n");
 }
 
+/* Does code at pc write local[a]? */
+static int writes_local(const int32_t *code, int pc, int a) {
+  switch (code[pc]) {
+    case OP_STOREL: return code[pc + 1] == a;
+    case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
+    case OP_FORL: case OP_FORK: return code[pc + 1] == a;
+    default: return 0;
+  }
+}
+
+#define UNROLL_PASSES 8     /* at most this many passes ... */
+#define UNROLL_WORDS 160    /* ... of a body at most this long */
+
+/* The counted loops of a chunk worth copying once per pass: a FORK back
+** to `head` whose counter is set by `CONST k; STOREL A` just before head
+** and written by nothing in the body, with no jump into the body from
+** outside, short and with few passes (the directions of a line test, a
+** board's rows).  head_fork[head] := the FORK's pc, passes[head] := the
+** passes; -1 elsewhere.  Loops overlapping one already kept are not. */
+static void find_unrolls(const Program *p, const int *height, int *head_fork, int *passes) {
+  const int32_t *code = p->code;
+  for (int pc = 0; pc < p->ncode; pc++) head_fork[pc] = -1;
+  int kept_end = -1;
+  for (int f = 0; f < p->ncode; f++) {
+    if (height[f] < 0 || code[f] != OP_FORK) continue;
+    int a = code[f + 1], b = code[f + 2], c = code[f + 3];
+    if (c < 4 || c >= f || f - c > UNROLL_WORDS || c <= kept_end) continue;
+    if (height[c - 4] < 0 || code[c - 4] != OP_CONST || height[c - 2] < 0 || code[c - 2] != OP_STOREL ||
+        code[c - 1] != a)
+      continue;
+    int64_t trips = (int64_t)b - code[c - 3] + 1;
+    if (trips < 1) trips = 1;
+    if (trips > UNROLL_PASSES) continue;
+    int ok = 1;
+    for (int q = c; q < f && ok; q++)
+      if (height[q] >= 0 && writes_local(code, q, a)) ok = 0;
+    for (int q = 0; q < p->ncode && ok; q++) {
+      if (height[q] < 0 || (q >= c && q <= f)) continue;
+      int t = jump_target(code, q);
+      if (t >= c && t <= f) ok = 0;
+    }
+    /* A head-fork pair of a loop already kept inside this one: not both. */
+    for (int q = c; q < f && ok; q++)
+      if (head_fork[q] >= 0) ok = 0;
+    if (!ok) continue;
+    head_fork[c] = f;
+    passes[c] = (int)trips;
+    kept_end = f;
+  }
+}
+
 char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
   Out o = { 0 };
   int *height = malloc(((size_t)p->ncode + 1) * sizeof *height);
-  if (!height) { snprintf(why, n, "out of memory"); return NULL; }
+  int *head_fork = malloc(((size_t)p->ncode + 1) * sizeof *head_fork);
+  int *passes = malloc(((size_t)p->ncode + 1) * sizeof *passes);
+  if (!height || !head_fork || !passes) {
+    free(height); free(head_fork); free(passes);
+    snprintf(why, n, "out of memory");
+    return NULL;
+  }
   out(&o, "/* Generated by gsolve from the bytecode of %s: do not edit. */\n", p->name);
   out(&o, "%s\n", aot_rt_text);
   emit_tables(&o, p);
@@ -321,8 +403,16 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
     for (int i = 0; i < unroll; i++) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
     out(&o, "  (void)args; (void)n; (void)base; (void)SL;\n  goto P%d;\n", ch->start);
-    for (int pc = 0; pc < p->ncode; pc++)
-      if (height[pc] >= 0) emit_op(&o, p, ch, pc, height[pc]);
+    find_unrolls(p, height, head_fork, passes);
+    for (int pc = 0; pc < p->ncode; pc++) {
+      if (height[pc] < 0) continue;
+      if (head_fork[pc] < 0) { emit_op(&o, p, ch, pc, height[pc], NULL); continue; }
+      Unroll un = { pc, head_fork[pc], passes[pc], 0 };
+      for (un.it = 0; un.it < un.n; un.it++)
+        for (int q = un.head; q <= un.fork; q++)
+          if (height[q] >= 0) emit_op(&o, p, ch, q, height[q], &un);
+      pc = un.fork;
+    }
     out(&o, "}\n");
   }
   out(&o, "static const AotChunkFn chunks[%d] = {", p->nchunks > 0 ? p->nchunks : 1);
@@ -331,11 +421,15 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
   out(&o, "static const AotModule module = { AOT_ABI, %d, chunks };\n", p->nchunks);
   out(&o, "__attribute__((visibility(\"default\"))) const AotModule *gsolve_aot_module(void) { return &module; }\n");
   free(height);
+  free(head_fork);
+  free(passes);
   if (o.oom) { free(o.buf); snprintf(why, n, "out of memory"); return NULL; }
   *len = o.len;
   return o.buf;
 fail:
   free(height);
+  free(head_fork);
+  free(passes);
   free(o.buf);
   return NULL;
 }
