@@ -40,13 +40,7 @@ void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(voi
   vm->aot_release = release;
   e->vm = vm;
   e->slots = vm->slots;
-  e->hash = &vm->hash;
-  e->trail = &vm->trail;
-  e->ntrail = &vm->ntrail;
-  e->captrail = &vm->captrail;
-  e->zob_base = &vm->zob_base;
-  e->writable = &vm->writable;
-  e->steps = &vm->steps;
+  e->h = &vm->h;
   e->movebuf = (AotMove **)&vm->movebuf;
   e->nmoves = &vm->nmoves;
   e->ret_pc1 = &vm->frames[1].ret_pc;
@@ -57,7 +51,7 @@ void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(voi
 
 /* vm_run through the module: the same contract as vm_interp. */
 int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs) {
-  vm->steps = 0;
+  vm->h.steps = 0;
   vm->depth = 0;
   vm->aot_env.halted = 0;
   return vm->aot->chunk[ci](&vm->aot_env, args, nargs, 0, 0);

@@ -149,7 +149,7 @@ static void emit_tables(Out *o, const Program *p) {
   out(o, "#define MAX_STEPS %d\n#define MAX_CALLS %d\n#define STACK_WORDS %d\n#define MAX_MOVES %d\n",
       VM_MAX_STEPS, VM_MAX_CALLS, VM_STACK_WORDS, GAME_MAX_MOVES);
   out(o, "#define FAIL(pc, ...) e->fail(e->vm, pc, depth, %d, __VA_ARGS__)\n", EXIT_RUNTIME);
-  out(o, "#define STEPS(pc) if (++*e->steps > MAX_STEPS) "
+  out(o, "#define STEPS(pc) if (++e->h->steps > MAX_STEPS) "
          "FAIL(pc, \"step budget exhausted (limit is %%d steps)\", MAX_STEPS)\n");
   out(o, "#define CHECKI(pc, i, n) if ((uint32_t)(i) >= (uint32_t)(n)) "
          "FAIL(pc, \"index %%d out of range 0..%%d\", (int)(i), (int)(n) - 1)\n");

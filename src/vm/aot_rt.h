@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define AOT_ABI 1   /* bumped when AotEnv or AotModule change */
+#define AOT_ABI 2   /* bumped when AotEnv or AotModule change */
 
 /* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
 ** than tabled so that any slot range works. */
@@ -91,15 +91,21 @@ typedef struct AotMove {
   int16_t arg[4];
 } AotMove;
 
+/* The VM's fields the generated code reads and writes most (the VM holds
+** them as its member h). */
+typedef struct AotHot {
+  int32_t *trail;             /* the undo trail: pairs (slot, old value) */
+  int ntrail, captrail;
+  int writable;               /* state writes allowed */
+  long steps;                 /* the step budget's count */
+  uint64_t hash;              /* the state's incremental hash */
+  const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL */
+} AotHot;
+
 typedef struct AotEnv {
   void *vm;                   /* the VM, opaque here */
   int32_t *slots;             /* the state */
-  uint64_t *hash;             /* its incremental hash */
-  int32_t **trail;            /* the undo trail: pairs (slot, old value) */
-  int *ntrail, *captrail;
-  const uint64_t ***zob_base;  /* tabled Zobrist keys, or NULL */
-  int *writable;              /* state writes allowed */
-  long *steps;                /* the step budget's count */
+  AotHot *h;
   AotMove **movebuf;          /* where EMIT adds moves */
   int *nmoves;
   int *ret_pc1;               /* where the first nested call returns (messages) */
@@ -130,15 +136,16 @@ typedef struct AotModule {
 ** tabled keys) here; anything else through store_slot() in gsolve. */
 static inline __attribute__((always_inline)) void aot_store(AotEnv *e, int s, int32_t v, int32_t lo,
                                                            int32_t hi, int pc, int depth) {
-  const uint64_t **zb = *e->zob_base;
-  if (__builtin_expect(*e->writable && v >= lo && v <= hi && zb && *e->ntrail < *e->captrail, 1)) {
+  AotHot *h = e->h;
+  const uint64_t **zb = h->zob_base;
+  if (__builtin_expect(h->writable && v >= lo && v <= hi && zb && h->ntrail < h->captrail, 1)) {
     int32_t old = e->slots[s];
     if (old == v) return;
-    int32_t *t = *e->trail + 2 * *e->ntrail;
+    int32_t *t = h->trail + 2 * h->ntrail;
     t[0] = s;
     t[1] = old;
-    (*e->ntrail)++;
-    *e->hash ^= zb[s][old] ^ zb[s][v];
+    h->ntrail++;
+    h->hash ^= zb[s][old] ^ zb[s][v];
     e->slots[s] = v;
     return;
   }

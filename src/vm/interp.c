@@ -71,7 +71,7 @@ void vm_vfail(VM *vm, int pc, int depth, int status, const char *fmt, va_list ap
   at.end = at.start + 1;
   diag_report(&d, "runtime error", at, "%s in %s", msg, where);
   vm->base.error_status = status;
-  vm->writable = vm->outcome_ok = 0;
+  vm->h.writable = vm->outcome_ok = 0;
   if (vm->base.trap) longjmp(*vm->base.trap, 1);
   exit(status);
 }
@@ -89,11 +89,11 @@ static void vm_record_outcome(VM *vm, int pc) {
 }
 
 void vm_trail_grow(VM *vm, int pc) {
-  int cap = vm->captrail ? vm->captrail * 2 : 1024;
-  int32_t *t = realloc(vm->trail, (size_t)cap * 2 * sizeof *t);
+  int cap = vm->h.captrail ? vm->h.captrail * 2 : 1024;
+  int32_t *t = realloc(vm->h.trail, (size_t)cap * 2 * sizeof *t);
   if (!t) vm_fail(vm, pc, 0, EXIT_LIMIT, "out of memory for the undo trail");
-  vm->trail = t;
-  vm->captrail = cap;
+  vm->h.trail = t;
+  vm->h.captrail = cap;
 }
 
 /* ------------------------------------------------------------------ */
@@ -173,33 +173,33 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
   switch (op) {
     case OP_SETNEXT: {
       int32_t pl = vals[0];
-      if (!vm->writable) FAIL("'next' outside a move's effect");
+      if (!vm->h.writable) FAIL("'next' outside a move's effect");
       if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
       vm->next_mover = pl;
       return;
     }
     case OP_NEXTCHANCE: {
       int32_t pl = vals[0];
-      if (!vm->writable) FAIL("'next' outside a move's effect");
+      if (!vm->h.writable) FAIL("'next' outside a move's effect");
       if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
       vm->next_mover = p->chance;
       vm->chance_after = pl;
       return;
     }
     case OP_ILLEGAL:
-      if (!vm->writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
+      if (!vm->h.writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
       vm->rejected = 1;
       return;
     case OP_PAY: {
       int32_t amount = vals[1], pl = vals[0];
-      if (!vm->writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
+      if (!vm->h.writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
       if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
       if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
       vm->rewarded = 1;
       return;
     }
     case OP_WIN: case OP_LOSE: case OP_DRAW: case OP_SCORE:
-      if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
+      if (!vm->outcome_ok && !(vm->h.writable && vm->nmarks > 0 && p->outcome_slot))
         FAIL("an outcome outside a move's effect and the end and nomoves blocks");
       if (op == OP_WIN || op == OP_LOSE) {
         int32_t pl = vals[0];
@@ -236,7 +236,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   int pc = ch->start;
   int base = 0;
   int32_t *sp;
-  vm->steps = 0;
+  vm->h.steps = 0;
   vm->depth = 0;
   memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
   for (int i = 0; i < nargs; i++) stack[i] = args[i];
@@ -345,13 +345,13 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(JMPF) pc = POP() ? pc + 1 : code[pc]; NEXT();
       CASE(JMPT) pc = POP() ? code[pc] : pc + 1; NEXT();
       CASE(LOOP)
-        if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
         pc = code[pc];
         NEXT();
       CASE(CALL) {
         const Chunk *callee = &p->chunks[code[pc]];
         int n = code[pc + 1];
-        if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
         if (depth + 1 >= VM_MAX_CALLS) FAIL("too many nested calls (limit is %d)", VM_MAX_CALLS);
         int32_t *nbase = sp - n;
         if (nbase + callee->nlocals + callee->maxstack > stack + VM_STACK_WORDS)
@@ -513,7 +513,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t lim = op == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
         if (locals[code[pc]] < lim) {
           locals[code[pc]]++;
-          if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+          if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
           pc = code[pc + 2];
         } else {
           pc += 3;

@@ -138,14 +138,14 @@ static void vm_apply(Game *g, const Move *m) {
     vm->marks = mk;
     vm->capmarks = cap;
   }
-  vm->marks[vm->nmarks].trail = vm->ntrail;
-  vm->marks[vm->nmarks].hash = vm->hash;
+  vm->marks[vm->nmarks].trail = vm->h.ntrail;
+  vm->marks[vm->nmarks].hash = vm->h.hash;
   vm->nmarks++;
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
-  for (int i = 0; i < r->nargs; i++) args[i] = m->arg[i];
+  for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   int32_t mover = vm->slots[0];
-  vm->writable = 1;
+  vm->h.writable = 1;
   vm->next_mover = vm->chance_after = 0;
   vm->rejected = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
@@ -163,7 +163,7 @@ static void vm_apply(Game *g, const Move *m) {
   store_slot(vm, 0, next, at);
   if (p->pass_slot)   /* passes in a row: the built-in pass counts, any other move resets */
     store_slot(vm, p->pass_slot, m->rule == p->pass_rule ? vm->slots[p->pass_slot] + 1 : 0, at);
-  vm->writable = 0;
+  vm->h.writable = 0;
   if (vm->base.has_views) vm_views_observe(vm, mover, m);
   if (vm->rep_on && !rep_push(vm)) vm_fail(vm, at, 0, EXIT_LIMIT, "out of memory for the line of play");
 }
@@ -173,11 +173,16 @@ static void vm_undo(Game *g) {
   if (vm->nmarks == 0) return;
   Mark *mk = &vm->marks[--vm->nmarks];
   vm->nrep = vm->nmarks + 1;
-  while (vm->ntrail > mk->trail) {
-    vm->ntrail--;
-    vm->slots[vm->trail[2 * vm->ntrail]] = vm->trail[2 * vm->ntrail + 1];
+  /* In locals: a slot write could alias vm->h.ntrail for the compiler. */
+  int n = vm->h.ntrail;
+  const int32_t *t = vm->h.trail;
+  int32_t *slots = vm->slots;
+  while (n > mk->trail) {
+    n--;
+    slots[t[2 * n]] = t[2 * n + 1];
   }
-  vm->hash = mk->hash;
+  vm->h.ntrail = n;
+  vm->h.hash = mk->hash;
 }
 
 /* Runs an outcome block; 1 if it declared an outcome. */
@@ -282,7 +287,7 @@ static int vm_rewards(Game *g, int32_t *out) {
 ** mix positions whose pasts differ (docs/cli.md). */
 static uint64_t vm_hash(Game *g) {
   VM *vm = (VM *)g;
-  return vm->rep_on && vm->rep_in_key ? vm->hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->hash;
+  return vm->rep_on && vm->rep_in_key ? vm->h.hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->h.hash;
 }
 
 /* The history interface for searchers that handle the repetition rule
@@ -439,7 +444,7 @@ static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_cano
 static void vm_set_state(Game *g, const void *state) {
   VM *vm = (VM *)g;
   memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
-  vm->hash = vm_hash_from_scratch(g);
+  vm->h.hash = vm_hash_from_scratch(g);
 }
 
 /* Bits for the values lo..hi of a slot. */
@@ -503,18 +508,18 @@ static void build_zobrist_table(VM *vm) {
     if (total > VM_MAX_ZOBRIST_TABLE) return;
   }
   vm->zob_table = malloc(total * sizeof *vm->zob_table);
-  vm->zob_base = malloc((size_t)p->nslots * sizeof *vm->zob_base);
-  if (!vm->zob_table || !vm->zob_base) {
+  vm->h.zob_base = malloc((size_t)p->nslots * sizeof *vm->h.zob_base);
+  if (!vm->zob_table || !vm->h.zob_base) {
     free(vm->zob_table);
-    free(vm->zob_base);
+    free(vm->h.zob_base);
     vm->zob_table = NULL;
-    vm->zob_base = NULL;
+    vm->h.zob_base = NULL;
     return;
   }
   uint64_t *t = vm->zob_table;
   for (int s = 0; s < p->nslots; s++) {
     for (int64_t v = p->lo[s]; v <= p->hi[s]; v++) t[v - p->lo[s]] = zobrist(s, (int32_t)v);
-    vm->zob_base[s] = t - p->lo[s];
+    vm->h.zob_base[s] = t - p->lo[s];
     t += p->hi[s] - p->lo[s] + 1;
   }
 }
@@ -525,14 +530,14 @@ static int run_start(VM *vm) {
   jmp_buf trap;
   vm->base.trap = &trap;
   if (setjmp(trap)) { vm->base.trap = NULL; return 0; }
-  vm->writable = 1;
+  vm->h.writable = 1;
   vm->next_mover = vm->chance_after = 0;
   vm_run(vm, vm->p->start_chunk, NULL, 0);
   if (vm->p->chance && vm->next_mover == vm->p->chance)
     vm->slots[vm->p->chance_slot] = vm->chance_after ? vm->chance_after : vm->slots[0];
   if (vm->next_mover) vm->slots[0] = vm->next_mover;
-  vm->writable = 0;
-  vm->ntrail = 0;
+  vm->h.writable = 0;
+  vm->h.ntrail = 0;
   vm->base.trap = NULL;
   return 1;
 }
@@ -627,7 +632,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
     return NULL;
   }
   build_zobrist_table(vm);
-  vm->hash = vm_hash_from_scratch(g);
+  vm->h.hash = vm_hash_from_scratch(g);
   if (p->rep_kind != REP_NONE) {
     for (int i = 0; i < p->nslots; i++) vm->rep_n += p->rep_mask[i];
     vm->rep_slots = malloc((size_t)vm->rep_n * sizeof *vm->rep_slots + 1);
@@ -669,8 +674,8 @@ void vm_free(Game *g) {
   free(vm->live);
   free(vm->bits);
   free(vm->zob_table);
-  free(vm->zob_base);
-  free(vm->trail);
+  free(vm->h.zob_base);
+  free(vm->h.trail);
   free(vm->marks);
   free(vm->rep_slots);
   free(vm->rep_hash);

@@ -35,13 +35,14 @@ typedef struct VM {
   Game base;
   const Program *p;
   int32_t *slots;
-  uint64_t hash;
-  int32_t *trail; int ntrail, captrail;   /* pairs: slot, old value */
+  /* The hash, the trail, the write permission and the step count: the
+  ** fields the compiled tier's code uses most, in one struct it reaches
+  ** through one pointer (aot_rt.h). */
+  AotHot h;
   Mark *marks; int nmarks, capmarks;
   int32_t *stack;
   Frame frames[VM_MAX_CALLS];
   /* What the running code may do, and what it produced. */
-  int writable;       /* state writes allowed (a move's effect) */
   int outcome_ok;     /* win/lose/draw/score allowed (end, nomoves) */
   int ended;          /* an outcome statement ran */
   int next_mover;     /* set by `next`, 0 if not */
@@ -52,7 +53,6 @@ typedef struct VM {
   int filtering;      /* generate is trying its moves */
   Outcome out;
   Move *movebuf; int nmoves;
-  long steps;
   int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
   int *board_base;    /* the first slot of each [board] array, in slot order */
@@ -71,7 +71,6 @@ typedef struct VM {
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
-  const uint64_t **zob_base;
   /* The repetition rule: per position of the line of play (0: the start,
   ** k: after k moves), the hash and values of the compared slots, and a
   ** hash of the set of the earlier ones (what a table must key on). */
@@ -137,7 +136,7 @@ void vm_trail_grow(VM *vm, int pc);
 
 static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int32_t v, int pc) {
   const Program *p = vm->p;
-  if (!vm->writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
+  if (!vm->h.writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
   if (v < p->lo[s] || v > p->hi[s]) {
     char name[96];
     program_slot_name(p, s, name, sizeof name);
@@ -145,12 +144,12 @@ static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int3
   }
   int32_t old = vm->slots[s];
   if (old == v) return;
-  if (vm->ntrail == vm->captrail) vm_trail_grow(vm, pc);
-  vm->trail[2 * vm->ntrail] = s;
-  vm->trail[2 * vm->ntrail + 1] = old;
-  vm->ntrail++;
-  if (vm->zob_base) vm->hash ^= vm->zob_base[s][old] ^ vm->zob_base[s][v];
-  else vm->hash ^= zobrist(s, old) ^ zobrist(s, v);
+  if (vm->h.ntrail == vm->h.captrail) vm_trail_grow(vm, pc);
+  vm->h.trail[2 * vm->h.ntrail] = s;
+  vm->h.trail[2 * vm->h.ntrail + 1] = old;
+  vm->h.ntrail++;
+  if (vm->h.zob_base) vm->h.hash ^= vm->h.zob_base[s][old] ^ vm->h.zob_base[s][v];
+  else vm->h.hash ^= zobrist(s, old) ^ zobrist(s, v);
   vm->slots[s] = v;
 }
 
