@@ -6,7 +6,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
-LDLIBS  := -lm -pthread
+LDLIBS  := -lm -pthread -ldl
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
@@ -23,7 +23,7 @@ MPI_SRC := src/search/retro_mpi.c src/search/retro_mpi_vector.c src/search/retro
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))
-OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o
+OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o $(BUILD)/aot_rt_text.o
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
@@ -111,6 +111,15 @@ $(BUILD)/parser.o: $(BUILD)/parser.c
 $(BUILD)/%.o: src/%.c $(BUILD)/parser.h $(BUILD)/lexer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+
+# The compiled tier's runtime header, embedded as a string (src/vm/aot_gen.h)
+# so that the installed gsolve needs no source tree.
+$(BUILD)/aot_rt_text.c: src/vm/aot_rt.h | $(BUILD)
+	{ echo '/* Generated from src/vm/aot_rt.h by the Makefile. */'; \
+	  echo 'const char aot_rt_text[] ='; \
+	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $<; echo '  ;'; } > $@
+$(BUILD)/aot_rt_text.o: $(BUILD)/aot_rt_text.c
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libgsolve.a: $(OBJ)
 	rm -f $@; ar rcs $@ $^
@@ -230,7 +239,7 @@ fuzz-build: tools
 	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
 	for t in $(FUZZ_TARGETS); do \
-	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm -pthread || exit 1; \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm -pthread -ldl || exit 1; \
 	done
 
 fuzz: fuzz-build

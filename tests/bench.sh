@@ -27,6 +27,40 @@ perft "nim 1,3,5,7 depth 6 (vm)" games/nim.game --engine vm --perft 6
 perft "nim 1,3,5,7 depth 6 (native)" games/nim.game --engine native --perft 6
 
 echo
+echo "== The compiled tier (--engine compiled) against the VM and the native engine"
+echo "   ratio = speed of the first / speed of the second (nodes/s), same run, best of 3"
+# The shared objects are built (and cached) before anything is timed.
+for g in "games/connect4.game" "games/tictactoe.game" "games/hexapawn.game -D width=4 -D height=4" \
+         "games/go.game -D width=3 -D height=3"; do
+  $GSOLVE $g --engine compiled --perft 1 >/dev/null || exit 1
+done
+# The best of 3 runs (of 1 for the VM on Connect Four, which takes long):
+# on a shared machine the other runs only add noise.
+secs() {
+  best=""
+  for run in 1 2 3; do
+    t=$($GSOLVE "$@" | sed -n 's/^seconds: //p')
+    best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
+    case "$*" in *connect4*"--engine vm"*) break ;; esac
+  done
+  echo "$best"
+}
+# ratio DESC "ARGS" ENGINE_A ENGINE_B: A's speed over B's on the same perft.
+ratio() {
+  desc=$1; args=$2
+  a=$(secs $args --engine "$3"); b=$(secs $args --engine "$4")
+  printf '%-30s %-9s %7ss %-9s %7ss  ratio %s\n' "$desc" "$3" "$a" "$4" "$b" \
+    "$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.3fx", b / a; else print "-" }')"
+  printf '    %s %s --engine %s   (and --engine %s)\n' "$GSOLVE" "$args" "$3" "$4"
+}
+ratio "connect4 7x6 perft 9" "games/connect4.game --perft 9" vm native
+ratio "connect4 7x6 perft 9" "games/connect4.game --perft 9" compiled native
+ratio "connect4 7x6 perft 9" "games/connect4.game --perft 9" compiled vm
+ratio "tictactoe perft 9" "games/tictactoe.game --perft 9" compiled vm
+ratio "hexapawn 4x4 perft 10" "games/hexapawn.game -D width=4 -D height=4 --perft 10" compiled vm
+ratio "go 3x3 perft 7" "games/go.game -D width=3 -D height=3 --perft 7" compiled vm
+
+echo
 echo "== Solvers: node counts (deterministic) and time"
 printf '%-34s %-10s %-6s %6s %12s %8s %12s\n' "game" "solver" "value" "plies" "nodes" "seconds" "nodes/s"
 solve() {

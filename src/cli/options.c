@@ -251,7 +251,8 @@ SETTER(set_engine) {
   if (strcmp(val, "auto") == 0) o->engine = ENGINE_AUTO;
   else if (strcmp(val, "vm") == 0) o->engine = ENGINE_VM;
   else if (strcmp(val, "native") == 0) o->engine = ENGINE_NATIVE;
-  else return usage_error("unknown engine '%s' (auto, vm or native)", val);
+  else if (strcmp(val, "compiled") == 0) o->engine = ENGINE_COMPILED;
+  else return usage_error("unknown engine '%s' (auto, vm, native or compiled)", val);
   return EXIT_OK;
 }
 SETTER(set_db) {
@@ -317,7 +318,7 @@ static const OptionSpec option_table[] = {
     set_position, 0 },
   { "--fen", "FEN", SEC_OPTION, M_RUN, NULL, "start from FEN (games that declare pieces)",
     set_fen, 0 },
-  { "--engine", "auto|vm|native", SEC_OPTION, M_RUN, NULL, "which engine runs the rules",
+  { "--engine", "NAME", SEC_OPTION, M_RUN, NULL, "which engine runs the rules: auto, vm, native or compiled",
     set_engine, 0 },
   { "--json", NULL, SEC_OPTION, M_RUN & ~M(MODE_PLAY), NULL, "the report as one JSON object",
     set_flag, offsetof(Options, json) },

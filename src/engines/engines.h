@@ -48,13 +48,20 @@ static inline void native_answer_move(EngineAnswer *a, int32_t margin, int32_t p
 void native_out_of_memory(Game *g) __attribute__((noreturn));
 
 /* --engine: which engine runs the rules. */
-typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE } EngineChoice;
+typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE, ENGINE_COMPILED } EngineChoice;
+
+/* The compiled tier (compiled/compiled.c): the VM running p's rules as C
+** built by the system's compiler and loaded; NULL with *status and the
+** reason in why (EXIT_USAGE: no compiler or code it does not translate;
+** EXIT_RUNTIME: the start block failed, already reported). */
+Game *compiled_new(const Program *p, char *why, size_t n, int *status);
 
 /* The engine for a compiled game: the native one the game declares when
 ** it supports these parameters (ENGINE_AUTO: else the VM, with a note on
-** err unless quiet), always the VM with ENGINE_VM; NULL with *status set
-** and the error reported (ENGINE_NATIVE without a native engine, out of
-** memory, a start block that fails). */
+** err unless quiet), always the VM with ENGINE_VM, the compiled tier with
+** ENGINE_COMPILED; NULL with *status set and the error reported
+** (ENGINE_NATIVE without a native engine, ENGINE_COMPILED without a C
+** compiler, out of memory, a start block that fails). */
 Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, int *status);
 
 #endif

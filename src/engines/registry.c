@@ -64,6 +64,11 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
   int allowed;
   Game *g = NULL;
   *status = EXIT_OK;
+  if (choice == ENGINE_COMPILED) {
+    if ((g = compiled_new(p, why, sizeof why, status)) == NULL && *status != EXIT_RUNTIME)
+      fprintf(err, "gsolve: error: --engine compiled: %s\n", why);
+    return g;
+  }
   if (choice != ENGINE_VM && (gs_native_name(p, &allowed) || choice == ENGINE_NATIVE)) {
     g = native_new(p, why, sizeof why);
     if (g == NULL && strcmp(why, "out of memory") == 0) {

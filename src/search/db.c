@@ -55,6 +55,12 @@ static const KeySet *stored_keys(const Retro *r) {
   return r->canonical ? &r->classes : &r->states;
 }
 
+/* The engine whose key format a database holds: the compiled tier keeps
+** the VM's state and keys, so its databases are the VM's. */
+static const char *db_engine(const Game *g) {
+  return strcmp(g->engine, "compiled") == 0 ? "vm" : g->engine;
+}
+
 int db_write_begin(DbWriter *o, const Retro *r, uint64_t positions, uint64_t stored,
                    const char *path, const char *game, const char *params, uint64_t rules_hash,
                    FILE *err) {
@@ -71,7 +77,7 @@ int db_write_begin(DbWriter *o, const Retro *r, uint64_t positions, uint64_t sto
   put_u64(o, stored);
   put_str(o, game);
   put_str(o, params);
-  put_str(o, r->g->engine);
+  put_str(o, db_engine(r->g));
   return EXIT_OK;
 }
 
@@ -440,11 +446,11 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   if (get_str(&in, &name) < 0 || get_str(&in, &par) < 0 || get_str(&in, &engine) < 0)
     goto corrupt;     /* cannot happen: db_load_file measured them */
   int same_game = same_str(name, game) && same_str(par, params);
-  if (same_game && hash == rules_hash && !same_str(engine, r->g->engine)) {
+  if (same_game && hash == rules_hash && !same_str(engine, db_engine(r->g))) {
     /* The same game, but positions stored in another engine's format. */
     st = diag_fail(err, EXIT_USAGE, "'%s' was built with the %s engine, which stores positions "
                  "differently; this run uses %s: read it with --engine %s, or build it again",
-                 path, shown(engine, shown1, sizeof shown1), r->g->engine,
+                 path, shown(engine, shown1, sizeof shown1), db_engine(r->g),
                  same_str(engine, "vm") ? "vm" : "native");
     goto done;
   }

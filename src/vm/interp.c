@@ -43,10 +43,14 @@ static int describe_chunk(const Chunk *c, char *buf, size_t n) {
 
 /* Reports a runtime error at pc and leaves through the trap (or exits). */
 void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...) {
-  const Program *p = vm->p;
-  char msg[512], where[160];
   va_list ap;
   va_start(ap, fmt);
+  vm_vfail(vm, pc, depth, status, fmt, ap);
+}
+
+void vm_vfail(VM *vm, int pc, int depth, int status, const char *fmt, va_list ap) {
+  const Program *p = vm->p;
+  char msg[512], where[160];
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   const Chunk *inner = chunk_at(p, pc);
@@ -67,7 +71,7 @@ void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...) {
   at.end = at.start + 1;
   diag_report(&d, "runtime error", at, "%s in %s", msg, where);
   vm->base.error_status = status;
-  vm->writable = vm->outcome_ok = 0;
+  vm->h.writable = vm->outcome_ok = 0;
   if (vm->base.trap) longjmp(*vm->base.trap, 1);
   exit(status);
 }
@@ -85,28 +89,18 @@ static void vm_record_outcome(VM *vm, int pc) {
 }
 
 void vm_trail_grow(VM *vm, int pc) {
-  int cap = vm->captrail ? vm->captrail * 2 : 1024;
-  int32_t *t = realloc(vm->trail, (size_t)cap * 2 * sizeof *t);
+  int cap = vm->h.captrail ? vm->h.captrail * 2 : 1024;
+  int32_t *t = realloc(vm->h.trail, (size_t)cap * 2 * sizeof *t);
   if (!t) vm_fail(vm, pc, 0, EXIT_LIMIT, "out of memory for the undo trail");
-  vm->trail = t;
-  vm->captrail = cap;
+  vm->h.trail = t;
+  vm->h.captrail = cap;
 }
 
 /* ------------------------------------------------------------------ */
 /* The interpreter                                                    */
 /* ------------------------------------------------------------------ */
 
-static int32_t floor_div(int32_t a, int32_t b) {
-  int32_t q = a / b;
-  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
-  return q;
-}
-
-static int32_t floor_mod(int32_t a, int32_t b) {
-  int32_t m = a % b;
-  if (m != 0 && ((m < 0) != (b < 0))) m += b;
-  return m;
-}
+_Static_assert(DIR_COUNT == 8, "aot_rt.h's board scans assume 8 directions");
 
 #ifdef VM_CHECK_STACK
 /* The checked build (make asan) holds every instruction to the stack
@@ -170,9 +164,70 @@ static void stack_after(const VM *vm, const StackCheck *k, const int32_t *sp, in
 #define STACK_AFTER() ((void)0)
 #endif
 
+/* The rare instructions, shared with the compiled tier (aot.c): vals are
+** the values the instruction pops, in push order. */
+void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
+  const Program *p = vm->p;
+  vm->depth = depth;
+#define FAIL(...) vm_fail(vm, pc, depth, EXIT_RUNTIME, __VA_ARGS__)
+  switch (op) {
+    case OP_SETNEXT: {
+      int32_t pl = vals[0];
+      if (!vm->h.writable) FAIL("'next' outside a move's effect");
+      if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
+      vm->next_mover = pl;
+      return;
+    }
+    case OP_NEXTCHANCE: {
+      int32_t pl = vals[0];
+      if (!vm->h.writable) FAIL("'next' outside a move's effect");
+      if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
+      vm->next_mover = p->chance;
+      vm->chance_after = pl;
+      return;
+    }
+    case OP_ILLEGAL:
+      if (!vm->h.writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
+      vm->rejected = 1;
+      return;
+    case OP_PAY: {
+      int32_t amount = vals[1], pl = vals[0];
+      if (!vm->h.writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
+      if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
+      if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
+      vm->rewarded = 1;
+      return;
+    }
+    case OP_WIN: case OP_LOSE: case OP_DRAW: case OP_SCORE:
+      if (!vm->outcome_ok && !(vm->h.writable && vm->nmarks > 0 && p->outcome_slot))
+        FAIL("an outcome outside a move's effect and the end and nomoves blocks");
+      if (op == OP_WIN || op == OP_LOSE) {
+        int32_t pl = vals[0];
+        if (pl < 1 || pl > p->nplayers) FAIL("'%s' needs a player, not none", op == OP_WIN ? "win" : "lose");
+        memset(&vm->out, 0, sizeof vm->out);
+        vm->out.payoff[pl - 1] = op == OP_WIN ? 1 : -1;
+      } else {
+        memset(&vm->out, 0, sizeof vm->out);
+        for (int i = 0; i < n; i++) vm->out.payoff[i] = vals[i];
+        if (!vm->outcome_ok)
+          for (int i = 0; i < n; i++)
+            if (vm->out.payoff[i] < p->lo[p->outcome_slot + 1] || vm->out.payoff[i] > p->hi[p->outcome_slot + 1])
+              FAIL("a score of %d in a move's effect (the limit is %d)", (int)vm->out.payoff[i], (int)p->hi[p->outcome_slot + 1]);
+      }
+      if (!vm->outcome_ok) vm_record_outcome(vm, pc);
+      vm->ended = 1;
+      return;
+    case OP_HALT:   /* the depth it stopped at is all it leaves */
+      return;
+    default:
+      FAIL("bad opcode %d", op);
+  }
+#undef FAIL
+}
+
 /* Runs chunk `ci` with `nargs` arguments; returns the value of a top-level
 ** `return` (eval), else 0.  An outcome statement stops the whole run. */
-int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
+int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   const Program *p = vm->p;
   const int32_t *code = p->code;
   const Chunk *ch = &p->chunks[ci];
@@ -181,7 +236,7 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
   int pc = ch->start;
   int base = 0;
   int32_t *sp;
-  vm->steps = 0;
+  vm->h.steps = 0;
   vm->depth = 0;
   memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
   for (int i = 0; i < nargs; i++) stack[i] = args[i];
@@ -275,7 +330,7 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t b = POP(), a = TOP();
         if (b == 0) FAIL("division by zero");
         if (b == -1 && a == INT32_MIN) FAIL("integer overflow");
-        TOP() = op == OP_DIV ? floor_div(a, b) : floor_mod(a, b);
+        TOP() = op == OP_DIV ? aot_floor_div(a, b) : aot_floor_mod(a, b);
         NEXT();
       }
       CASE(NEG) if (TOP() == INT32_MIN) FAIL("integer overflow"); TOP() = -TOP(); NEXT();
@@ -290,13 +345,13 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(JMPF) pc = POP() ? pc + 1 : code[pc]; NEXT();
       CASE(JMPT) pc = POP() ? code[pc] : pc + 1; NEXT();
       CASE(LOOP)
-        if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
         pc = code[pc];
         NEXT();
       CASE(CALL) {
         const Chunk *callee = &p->chunks[code[pc]];
         int n = code[pc + 1];
-        if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
         if (depth + 1 >= VM_MAX_CALLS) FAIL("too many nested calls (limit is %d)", VM_MAX_CALLS);
         int32_t *nbase = sp - n;
         if (nbase + callee->nlocals + callee->maxstack > stack + VM_STACK_WORDS)
@@ -350,31 +405,18 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t d = POP(), c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
         if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
-        const int32_t *arr = vm->slots + code[pc];
-        int32_t v = arr[c], n = 1;
-        for (int k = 0; k < 2; k++) {
-          int dd = k ? (d + 4) & (DIR_COUNT - 1) : d;   /* DIR_COUNT is 8 */
-          for (int x = p->step[c * DIR_COUNT + dd]; x >= 0 && arr[x] == v; x = p->step[x * DIR_COUNT + dd]) n++;
-        }
-        TOP() = n;
+        TOP() = aot_line(vm->slots + code[pc], p->step, c, d);
         pc += 2;
         NEXT();
       }
       CASE(COUNTS) {
-        int32_t v = TOP(), n = 0;
-        const int32_t *arr = vm->slots + code[pc];
-        for (int i = 0; i < code[pc + 1]; i++) n += arr[i] == v;
-        TOP() = n;
+        TOP() = aot_counts(vm->slots + code[pc], code[pc + 1], TOP());
         pc += 2;
         NEXT();
       }
       CASE(FINDS) {
-        /* A start below 0 looks from the first entry; past the end, nothing. */
-        int32_t i = POP(), v = TOP(), n = code[pc + 1];
-        const int32_t *arr = vm->slots + code[pc];
-        if (i < 0) i = 0;
-        while (i < n && arr[i] != v) i++;
-        TOP() = i < n ? i : -1;
+        int32_t i = POP();
+        TOP() = aot_finds(vm->slots + code[pc], code[pc + 1], TOP(), i);
         pc += 2;
         NEXT();
       }
@@ -395,17 +437,13 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t n = POP(), d = POP(), c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
         if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
-        int64_t k = n;
-        if (k < 0) { k = -k; d = (d + 4) % DIR_COUNT; }
-        if (k > p->width + p->height) c = -1;
-        for (; k > 0 && c >= 0; k--) c = p->step[c * DIR_COUNT + d];
-        TOP() = c;
+        TOP() = aot_stepn(p->step, c, d, n, p->width + p->height);
         NEXT();
       }
       CASE(TURN) {
         int32_t k = POP(), d = TOP();
         if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
-        TOP() = (int32_t)((((int64_t)d + k) % DIR_COUNT + DIR_COUNT) % DIR_COUNT);
+        TOP() = aot_turn(d, k);
         NEXT();
       }
       CASE(NEXTP) {
@@ -428,67 +466,12 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(SETNEXT) {
-        int32_t pl = POP();
-        if (!vm->writable) FAIL("'next' outside a move's effect");
-        if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
-        vm->next_mover = pl;
-        NEXT();
-      }
-      CASE(NEXTCHANCE) {
-        int32_t pl = POP();
-        if (!vm->writable) FAIL("'next' outside a move's effect");
-        if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
-        vm->next_mover = p->chance;
-        vm->chance_after = pl;
-        NEXT();
-      }
-      CASE(ILLEGAL)
-        if (!vm->writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
-        vm->rejected = 1;
-        return 0;
-      CASE(PAY) {
-        int32_t amount = POP(), pl = POP();
-        if (!vm->writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
-        if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
-        if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
-        vm->rewarded = 1;
-        NEXT();
-      }
-      CASE(WIN) CASE(LOSE) {
-        int32_t pl = POP();
-        if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
-          FAIL("an outcome outside a move's effect and the end and nomoves blocks");
-        if (pl < 1 || pl > p->nplayers) FAIL("'%s' needs a player, not none", op == OP_WIN ? "win" : "lose");
-        memset(&vm->out, 0, sizeof vm->out);
-        vm->out.payoff[pl - 1] = op == OP_WIN ? 1 : -1;
-        if (!vm->outcome_ok) vm_record_outcome(vm, op_pc);
-        vm->ended = 1;
-        return 0;
-      }
-      CASE(DRAW)
-        if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
-          FAIL("an outcome outside a move's effect and the end and nomoves blocks");
-        memset(&vm->out, 0, sizeof vm->out);
-        if (!vm->outcome_ok) vm_record_outcome(vm, op_pc);
-        vm->ended = 1;
-        return 0;
-      CASE(SCORE) {
-        if (!vm->outcome_ok && !(vm->writable && vm->nmarks > 0 && p->outcome_slot))
-          FAIL("an outcome outside a move's effect and the end and nomoves blocks");
-        int n = code[pc];
-        memset(&vm->out, 0, sizeof vm->out);
-        for (int i = 0; i < n; i++) vm->out.payoff[i] = sp[i - n];
-        sp -= n;
-        if (!vm->outcome_ok) {
-          for (int i = 0; i < n; i++)
-            if (vm->out.payoff[i] < p->lo[p->outcome_slot + 1] || vm->out.payoff[i] > p->hi[p->outcome_slot + 1])
-              FAIL("a score of %d in a move's effect (the limit is %d)", (int)vm->out.payoff[i], (int)p->hi[p->outcome_slot + 1]);
-          vm_record_outcome(vm, op_pc);
-        }
-        vm->ended = 1;
-        return 0;
-      }
+      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, op, op_pc, depth, sp, 1); NEXT(); }
+      CASE(PAY) { sp -= 2; vm_rare_op(vm, op, op_pc, depth, sp, 2); NEXT(); }
+      CASE(ILLEGAL) vm_rare_op(vm, op, op_pc, depth, sp, 0); return 0;
+      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, op, op_pc, depth, sp, 1); return 0; }
+      CASE(DRAW) vm_rare_op(vm, op, op_pc, depth, sp, 0); return 0;
+      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, op, op_pc, depth, sp, n); return 0; }
       CASE(ADDK) { int32_t r; if (__builtin_add_overflow(TOP(), code[pc], &r)) FAIL("integer overflow"); TOP() = r; pc++; NEXT(); }
       CASE(JLT) { int32_t b = POP(), a = POP(); pc = a < b ? code[pc] : pc + 1; NEXT(); }
       CASE(JLE) { int32_t b = POP(), a = POP(); pc = a <= b ? code[pc] : pc + 1; NEXT(); }
@@ -530,7 +513,7 @@ int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t lim = op == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
         if (locals[code[pc]] < lim) {
           locals[code[pc]]++;
-          if (++vm->steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+          if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
           pc = code[pc + 2];
         } else {
           pc += 3;

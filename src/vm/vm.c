@@ -150,16 +150,16 @@ static void vm_apply(Game *g, const Move *m) {
     vm->marks = mk;
     vm->capmarks = cap;
   }
-  int depth = vm->nmarks, trail_from = vm->ntrail;
-  vm->marks[vm->nmarks].trail = vm->ntrail;
-  vm->marks[vm->nmarks].hash = vm->hash;
+  int depth = vm->nmarks, trail_from = vm->h.ntrail;
+  vm->marks[vm->nmarks].trail = vm->h.ntrail;
+  vm->marks[vm->nmarks].hash = vm->h.hash;
   vm->nmarks++;
   vm_effects_void(vm, depth + 1);
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
-  for (int i = 0; i < r->nargs; i++) args[i] = m->arg[i];
+  for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   int32_t mover = vm->slots[0];
-  vm->writable = 1;
+  vm->h.writable = 1;
   vm->next_mover = vm->chance_after = 0;
   vm->rejected = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
@@ -174,6 +174,7 @@ static void vm_apply(Game *g, const Move *m) {
     vm_fail(vm, at, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
   int32_t next = vm->next_mover ? vm->next_mover
                : p->chance && mover == p->chance ? vm->slots[p->chance_slot]
+               : (uint32_t)mover < (uint32_t)p->nplayers ? mover + 1   /* no division on the hot path */
                : mover % p->nplayers + 1;
   /* Chance hands the turn back to whoever gave it (or as `next chance, P`). */
   if (p->chance && next == p->chance && (vm->chance_after || mover != p->chance))
@@ -181,7 +182,7 @@ static void vm_apply(Game *g, const Move *m) {
   store_slot(vm, 0, next, at);
   if (p->pass_slot)   /* passes in a row: the built-in pass counts, any other move resets */
     store_slot(vm, p->pass_slot, m->rule == p->pass_rule ? vm->slots[p->pass_slot] + 1 : 0, at);
-  vm->writable = 0;
+  vm->h.writable = 0;
   if (vm->base.has_views) vm_views_observe(vm, mover, m);
   if (vm->rep_on && !rep_push(vm)) vm_fail(vm, at, 0, EXIT_LIMIT, "out of memory for the line of play");
 }
@@ -191,11 +192,16 @@ static void vm_undo(Game *g) {
   if (vm->nmarks == 0) return;
   Mark *mk = &vm->marks[--vm->nmarks];
   vm->nrep = vm->nmarks + 1;
-  while (vm->ntrail > mk->trail) {
-    vm->ntrail--;
-    vm->slots[vm->trail[2 * vm->ntrail]] = vm->trail[2 * vm->ntrail + 1];
+  /* In locals: a slot write could alias vm->h.ntrail for the compiler. */
+  int n = vm->h.ntrail;
+  const int32_t *t = vm->h.trail;
+  int32_t *slots = vm->slots;
+  while (n > mk->trail) {
+    n--;
+    slots[t[2 * n]] = t[2 * n + 1];
   }
-  vm->hash = mk->hash;
+  vm->h.ntrail = n;
+  vm->h.hash = mk->hash;
 }
 
 /* Runs an outcome block; 1 if it declared an outcome. */
@@ -308,7 +314,7 @@ static int vm_rewards(Game *g, int32_t *out) {
 ** mix positions whose pasts differ (docs/cli.md). */
 static uint64_t vm_hash(Game *g) {
   VM *vm = (VM *)g;
-  return vm->rep_on && vm->rep_in_key ? vm->hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->hash;
+  return vm->rep_on && vm->rep_in_key ? vm->h.hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->h.hash;
 }
 
 /* The history interface for searchers that handle the repetition rule
@@ -466,7 +472,7 @@ static void vm_set_state(Game *g, const void *state) {
   VM *vm = (VM *)g;
   memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
   /* Not vm_hash_from_scratch: the earlier positions' part is vm_hash's. */
-  vm->hash = slots_hash(vm);
+  vm->h.hash = slots_hash(vm);
   vm_effects_void(vm, vm->nmarks);
 }
 
@@ -538,18 +544,18 @@ static void build_zobrist_table(VM *vm) {
     if (total > VM_MAX_ZOBRIST_TABLE) return;
   }
   vm->zob_table = malloc(total * sizeof *vm->zob_table);
-  vm->zob_base = malloc((size_t)p->nslots * sizeof *vm->zob_base);
-  if (!vm->zob_table || !vm->zob_base) {
+  vm->h.zob_base = malloc((size_t)p->nslots * sizeof *vm->h.zob_base);
+  if (!vm->zob_table || !vm->h.zob_base) {
     free(vm->zob_table);
-    free(vm->zob_base);
+    free(vm->h.zob_base);
     vm->zob_table = NULL;
-    vm->zob_base = NULL;
+    vm->h.zob_base = NULL;
     return;
   }
   uint64_t *t = vm->zob_table;
   for (int s = 0; s < p->nslots; s++) {
     for (int64_t v = p->lo[s]; v <= p->hi[s]; v++) t[v - p->lo[s]] = zobrist(s, (int32_t)v);
-    vm->zob_base[s] = t - p->lo[s];
+    vm->h.zob_base[s] = t - p->lo[s];
     t += p->hi[s] - p->lo[s] + 1;
   }
 }
@@ -560,14 +566,14 @@ static int run_start(VM *vm) {
   jmp_buf trap;
   vm->base.trap = &trap;
   if (setjmp(trap)) { vm->base.trap = NULL; return 0; }
-  vm->writable = 1;
+  vm->h.writable = 1;
   vm->next_mover = vm->chance_after = 0;
   vm_run(vm, vm->p->start_chunk, NULL, 0);
   if (vm->p->chance && vm->next_mover == vm->p->chance)
     vm->slots[vm->p->chance_slot] = vm->chance_after ? vm->chance_after : vm->slots[0];
   if (vm->next_mover) vm->slots[0] = vm->next_mover;
-  vm->writable = 0;
-  vm->ntrail = 0;
+  vm->h.writable = 0;
+  vm->h.ntrail = 0;
   vm->base.trap = NULL;
   return 1;
 }
@@ -617,13 +623,20 @@ static int vm_symmetry_trie(VM *vm) {
 }
 
 Game *vm_new(const Program *p, int *status) {
+  return vm_new_compiled(p, NULL, NULL, NULL, status);
+}
+
+Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (*release)(void *handle),
+                      int *status) {
   *status = EXIT_LIMIT;
   VM *vm = calloc(1, sizeof *vm);
-  if (!vm) return NULL;
+  if (!vm) { if (release) release(handle); return NULL; }
   vm->p = p;
+  if (m) vm_aot_attach(vm, m, handle, release);
   vm->slots = malloc((size_t)p->nslots * sizeof(int32_t));
   vm->stack = malloc((size_t)VM_STACK_WORDS * sizeof(int32_t));
   vm->scratch = malloc((size_t)p->nslots * sizeof(int32_t));
+  vm->aot_env.slots = vm->slots;
   if (!vm->slots || !vm->stack || !vm->scratch) { vm_free(&vm->base); return NULL; }
   memcpy(vm->slots, p->init, (size_t)p->nslots * sizeof(int32_t));
   Game *g = &vm->base;
@@ -636,7 +649,7 @@ Game *vm_new(const Program *p, int *status) {
   for (int i = 0; i < p->npermute; i++)
     vm->permute_on_board |= p->vars[p->permute_vars[i]].on_board;
   if (p->nsym > 1 && !vm_symmetry_trie(vm)) { vm_free(&vm->base); return NULL; }
-  g->engine = "vm";
+  g->engine = m ? "compiled" : "vm";
   g->destroy = vm_free;
   g->name = p->name;
   g->nplayers = p->nplayers;
@@ -662,7 +675,7 @@ Game *vm_new(const Program *p, int *status) {
     return NULL;
   }
   build_zobrist_table(vm);
-  vm->hash = slots_hash(vm);
+  vm->h.hash = slots_hash(vm);
   if (p->rep_kind != REP_NONE) {
     for (int i = 0; i < p->nslots; i++) vm->rep_n += p->rep_mask[i];
     vm->rep_slots = malloc((size_t)vm->rep_n * sizeof *vm->rep_slots + 1);
@@ -694,6 +707,7 @@ Game *vm_new(const Program *p, int *status) {
 void vm_free(Game *g) {
   if (!g) return;
   VM *vm = (VM *)g;
+  if (vm->aot_release) vm->aot_release(vm->aot_handle);
   free(vm->slots);
   free(vm->stack);
   free(vm->scratch);
@@ -705,8 +719,8 @@ void vm_free(Game *g) {
   vm_effects_free(vm);
   free(vm->bits);
   free(vm->zob_table);
-  free(vm->zob_base);
-  free(vm->trail);
+  free(vm->h.zob_base);
+  free(vm->h.trail);
   free(vm->marks);
   free(vm->rep_slots);
   free(vm->rep_hash);

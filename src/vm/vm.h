@@ -5,6 +5,7 @@
 #define GSOLVE_VM_H
 
 #include "compiler/program.h"
+#include "vm/aot_rt.h"
 
 #ifndef VM_MAX_STEPS              /* the fuzz build lowers it */
 #define VM_MAX_STEPS 10000000   /* loop iterations and calls per rule run */
@@ -17,6 +18,12 @@
 ** (*status EXIT_RUNTIME, the error already reported). */
 Game *vm_new(const Program *p, int *status);
 void vm_free(Game *g);
+/* The same engine running the rules through a compiled module (the
+** compiled tier, src/engines/compiled): m's functions replace the
+** interpreter; release(handle) runs when the engine is freed, or at once
+** when vm_new_compiled fails. */
+Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (*release)(void *handle),
+                      int *status);
 
 uint64_t vm_hash_from_scratch(Game *g);
 

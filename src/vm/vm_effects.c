@@ -68,11 +68,11 @@ static int reserve(EffectRecord *r, int writes) {
 }
 
 void vm_effects_record(VM *vm, EffectRecord *r, const Move *m, int trail_from) {
-  int k = vm->ntrail - trail_from;
+  int k = vm->h.ntrail - trail_from;
   if (!r || vm->rejected || vm->rewarded || !reserve(r, k)) return;
   int32_t *w = r->writes + 2 * (size_t)r->nwrites;
   for (int i = 0; i < k; i++) {
-    int s = vm->trail[2 * (trail_from + i)];
+    int s = vm->h.trail[2 * (trail_from + i)];
     w[2 * i] = s;
     w[2 * i + 1] = vm->slots[s];
   }
@@ -95,7 +95,7 @@ void vm_effects_drop_last(EffectRecord *r, const Move *m) {
 void vm_effects_seal(VM *vm, EffectRecord *r) {
   if (!r) return;
   r->valid = 1;
-  r->hash = vm->hash;
+  r->hash = vm->h.hash;
 }
 
 void vm_effects_void(VM *vm, int depth) {
@@ -105,7 +105,7 @@ void vm_effects_void(VM *vm, int depth) {
 int vm_effects_replay(VM *vm, int depth, const Move *m, int pc) {
   if (depth >= vm->fx_cap) return 0;
   EffectRecord *r = &vm->fx[depth];
-  if (!r->valid || r->hash != vm->hash || r->n == 0) return 0;
+  if (!r->valid || r->hash != vm->h.hash || r->n == 0) return 0;
   /* Searchers play the moves in order: look from the one after the last. */
   int i = r->hint < r->n ? r->hint : 0, tried = 0;
   while (memcmp(&r->moves[i], m, sizeof *m) != 0) {

@@ -12,6 +12,9 @@
 #define GSOLVE_VM_INT_H
 
 #include "vm/vm.h"
+#include "vm/aot_rt.h"
+
+#include <stdarg.h>
 
 #define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
 #define VM_MAX_CALLS   256         /* nested function calls */
@@ -46,13 +49,14 @@ typedef struct VM {
   Game base;
   const Program *p;
   int32_t *slots;
-  uint64_t hash;
-  int32_t *trail; int ntrail, captrail;   /* pairs: slot, old value */
+  /* The hash, the trail, the write permission and the step count: the
+  ** fields the compiled tier's code uses most, in one struct it reaches
+  ** through one pointer (aot_rt.h). */
+  AotHot h;
   Mark *marks; int nmarks, capmarks;
   int32_t *stack;
   Frame frames[VM_MAX_CALLS];
   /* What the running code may do, and what it produced. */
-  int writable;       /* state writes allowed (a move's effect) */
   int outcome_ok;     /* win/lose/draw/score allowed (end, nomoves) */
   int ended;          /* an outcome statement ran */
   int next_mover;     /* set by `next`, 0 if not */
@@ -66,7 +70,6 @@ typedef struct VM {
   EffectRecord *fx_rec;   /* the record generate is filling, or NULL */
   Outcome out;
   Move *movebuf; int nmoves;
-  long steps;
   int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
   int *board_base;    /* the first slot of each [board] array, in slot order */
@@ -77,11 +80,16 @@ typedef struct VM {
   int32_t *live;          /* 4 x nsym: the runs a canonical form keeps */
   int32_t *sym_inverse;   /* nsym x ncells: where each element sends a cell
                           ** (sym_sorted's order), for sparse boards */
+  /* The compiled tier (aot.c): the loaded module, the environment its code
+  ** runs in, and what releases the module when the VM is freed. */
+  const AotModule *aot;
+  AotEnv aot_env;
+  void (*aot_release)(void *handle);
+  void *aot_handle;
   uint8_t *bits;      /* per slot: bits in a packed key */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
-  const uint64_t **zob_base;
   /* The repetition rule: per position of the line of play (0: the start,
   ** k: after k moves), the hash and values of the compared slots, and a
   ** hash of the set of the earlier ones (what a table must key on). */
@@ -109,19 +117,25 @@ typedef struct VM {
   int view_cap;           /* plies allocated */
 } VM;
 
-/* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
-** than tabled so that any slot range works. */
-static inline uint64_t zobrist(int slot, int32_t v) {
-  uint64_t x = ((uint64_t)(uint32_t)slot << 32 | (uint32_t)v) + 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
 /* interp.c: runs chunk `ci` with `nargs` arguments; returns the value of
 ** a top-level `return` (eval), else 0.  An outcome statement stops the
 ** whole run. */
-int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs);
+int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs);
+/* The same through the compiled tier's code (aot.c). */
+int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs);
+/* Runs the VM's chunks through module m from now on; release(handle) when
+** the VM is freed. */
+void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(void *handle));
+static inline int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
+  return vm->aot ? vm_aot_run(vm, ci, args, nargs) : vm_interp(vm, ci, args, nargs);
+}
+/* interp.c: a rare instruction (SETNEXT, NEXTCHANCE, PAY, ILLEGAL, WIN,
+** LOSE, DRAW, SCORE) with the n values it pops, at pc and call depth:
+** the one definition the interpreter and the compiled tier share.  After
+** ILLEGAL and the outcomes the run stops. */
+void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n);
+void vm_vfail(VM *vm, int pc, int depth, int status, const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0), noreturn));
 /* Reports a runtime error at pc (naming the rule, and its caller at call
 ** depth > 0) and leaves through the game's trap, or exits. */
 void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...)
@@ -153,7 +167,7 @@ void vm_trail_grow(VM *vm, int pc);
 
 static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int32_t v, int pc) {
   const Program *p = vm->p;
-  if (!vm->writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
+  if (!vm->h.writable) vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "the state can only change in a move's effect");
   if (v < p->lo[s] || v > p->hi[s]) {
     char name[96];
     program_slot_name(p, s, name, sizeof name);
@@ -161,12 +175,12 @@ static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int3
   }
   int32_t old = vm->slots[s];
   if (old == v) return;
-  if (vm->ntrail == vm->captrail) vm_trail_grow(vm, pc);
-  vm->trail[2 * vm->ntrail] = s;
-  vm->trail[2 * vm->ntrail + 1] = old;
-  vm->ntrail++;
-  if (vm->zob_base) vm->hash ^= vm->zob_base[s][old] ^ vm->zob_base[s][v];
-  else vm->hash ^= zobrist(s, old) ^ zobrist(s, v);
+  if (vm->h.ntrail == vm->h.captrail) vm_trail_grow(vm, pc);
+  vm->h.trail[2 * vm->h.ntrail] = s;
+  vm->h.trail[2 * vm->h.ntrail + 1] = old;
+  vm->h.ntrail++;
+  if (vm->h.zob_base) vm->h.hash ^= vm->h.zob_base[s][old] ^ vm->h.zob_base[s][v];
+  else vm->h.hash ^= zobrist(s, old) ^ zobrist(s, v);
   vm->slots[s] = v;
 }
 

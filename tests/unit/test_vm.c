@@ -15,6 +15,7 @@
 #include <string.h>
 #include "gametest.h"
 #include "vm/vm.h"
+#include "engines/engines.h"
 
 
 enum { LINES = 300, MAX_LINE = 64 };
@@ -166,8 +167,12 @@ int main(int argc, char **argv) {
   Program *p = load_game(argv[1], argc, argv, 2);
   int status;
   if (!p) return 2;
-  Game *g = vm_new(p, &status);
-  if (!g) return 2;
+  /* GSOLVE_TEST_ENGINE=compiled: the same checks on the compiled tier. */
+  const char *engine = getenv("GSOLVE_TEST_ENGINE");
+  char why[256];
+  Game *g = engine && !strcmp(engine, "compiled") ? compiled_new(p, why, sizeof why, &status) : vm_new(p, &status);
+  if (!g) { gs_program_free(p); return 2; }
+  CHECK(strcmp(g->engine, engine && !strcmp(engine, "compiled") ? "compiled" : "vm") == 0, "the engine asked for");
   CHECK(game_hash(g) == vm_hash_from_scratch(g), "hash at the start");
   random_lines(g);
   canonical_checks(g);

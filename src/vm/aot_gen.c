@@ -1,0 +1,435 @@
+/*
+** aot_gen.c -- the compiled tier's translator: a game's bytecode to C.
+**
+** One C function per chunk, one label per instruction.  The operand stack
+** becomes C variables s0, s1, ... : each instruction's stack height is
+** known before it runs (a data-flow pass over the chunk's control flow,
+** which also checks every instruction's effect against opcodes.def and
+** the chunk's maxstack, as the interpreter's checked build does at run
+** time), so PUSH and POP are assignments the C compiler keeps in
+** registers.  Locals are a C array that never escapes.  Program tables
+** (constants, slot ranges, the board's neighbours) are emitted as static
+** data, parameters as literals.
+**
+** The semantics are the interpreter's (interp.c), instruction for
+** instruction: the same checks in the same order with the same messages,
+** the step budget, the call depth and stack-space limits; rare
+** instructions call the interpreter's own definition (vm_rare_op) and
+** every state write goes through store_slot() when off aot_store's fast
+** path.  tests/t_compiled.sh compares the two on every bundled game.
+*/
+#include "vm/aot_gen.h"
+#include "vm/vm_int.h"
+#include "compiler/opcodes.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A frame's locals live on the C stack: 256 nested calls of this many
+** words stay far below a thread's stack. */
+#define AOT_MAX_FRAME 2048
+
+typedef struct Out {
+  char *buf;
+  size_t len, cap;
+  int oom;
+} Out;
+
+static void out(Out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void out(Out *o, const char *fmt, ...) {
+  if (o->oom) return;
+  for (;;) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+    va_end(ap);
+    if (n < 0) { o->oom = 1; return; }
+    if (o->len + (size_t)n < o->cap) { o->len += (size_t)n; return; }
+    size_t cap = o->cap * 2 + (size_t)n + 4096;
+    char *b = realloc(o->buf, cap);
+    if (!b) { o->oom = 1; return; }
+    o->buf = b;
+    o->cap = cap;
+  }
+}
+
+static int ends_run(int op) {
+  switch (op) {
+    case OP_RET: case OP_RET0: case OP_NORET: case OP_ILLEGAL: case OP_WIN: case OP_LOSE:
+    case OP_DRAW: case OP_SCORE: case OP_HALT: return 1;
+    default: return 0;
+  }
+}
+
+/* The jump target of a branching instruction, else -1. */
+static int jump_target(const int32_t *code, int pc) {
+  switch (code[pc]) {
+    case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:
+    case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
+    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
+      return code[pc + 1];
+    case OP_FORL: case OP_FORK:
+      return code[pc + 3];
+    default:
+      return -1;
+  }
+}
+
+/* The stack height before each instruction of chunk ci reachable from its
+** start (-1: unreachable); 0 with the reason when the code is not what
+** the compiler makes (a height that differs between paths, an effect
+** beyond the chunk's maxstack, a jump into an operand). */
+static int chunk_heights(const Program *p, int ci, int *height, char *why, size_t n) {
+  const Chunk *ch = &p->chunks[ci];
+  const int32_t *code = p->code;
+  int *work = malloc((size_t)p->ncode * sizeof *work), nwork = 0;
+  if (!work) { snprintf(why, n, "out of memory"); return 0; }
+  for (int i = 0; i < p->ncode; i++) height[i] = -1;
+  height[ch->start] = 0;
+  work[nwork++] = ch->start;
+  while (nwork > 0) {
+    int pc = work[--nwork], op = code[pc];
+    if (op < 0 || op >= OP__COUNT || pc + op_operands[op] >= p->ncode) goto bad;
+    int32_t a = op_operands[op] > 0 ? code[pc + 1] : 0, b = op_operands[op] > 1 ? code[pc + 2] : 0;
+    if (op == OP_CALL && (a < 0 || a >= p->nchunks)) goto bad;
+    int r = op == OP_CALL ? p->chunks[a].returns : 0;
+    int h = height[pc];
+    if (h < op_pops(op, a, b)) goto bad;
+    int after = h - op_pops(op, a, b) + op_pushes(op, a, b, r);
+    if (after > ch->maxstack) goto bad;
+    if (ends_run(op)) continue;
+    int next[2] = { -1, -1 };
+    if (op != OP_JMP && op != OP_LOOP) next[0] = pc + 1 + op_operands[op];
+    next[1] = jump_target(code, pc);
+    if ((op == OP_JMP || op == OP_LOOP) && next[1] < 0) goto bad;
+    for (int k = 0; k < 2; k++) {
+      int q = next[k];
+      if (q < 0) continue;
+      if (q >= p->ncode) goto bad;
+      if (height[q] < 0) { height[q] = after; work[nwork++] = q; }
+      else if (height[q] != after) goto bad;
+    }
+  }
+  free(work);
+  /* No reachable instruction starts inside another's operands. */
+  for (int pc = 0, end = 0; pc < p->ncode; pc++)
+    if (height[pc] >= 0) {
+      if (pc < end) { snprintf(why, n, "a jump into an instruction's operands in chunk %d", ci); return 0; }
+      end = pc + 1 + op_operands[code[pc]];
+    }
+  return 1;
+bad:
+  free(work);
+  snprintf(why, n, "chunk %d's stack effects do not agree with its code", ci);
+  return 0;
+}
+
+static void emit_table32(Out *o, const char *name, const int32_t *v, int n) {
+  out(o, "static const int32_t %s[%d] = {", name, n > 0 ? n : 1);
+  for (int i = 0; i < n; i++) out(o, "%s%d", i == 0 ? "\n  " : i % 16 ? "," : ",\n  ", (int)v[i]);
+  out(o, "%s};\n", n > 0 ? "" : "0");
+}
+
+/* The program's tables and parameters. */
+static void emit_tables(Out *o, const Program *p) {
+  emit_table32(o, "K", p->konst, p->nkonst);
+  emit_table32(o, "LO", p->lo, p->nslots);
+  emit_table32(o, "HI", p->hi, p->nslots);
+  int nstep = p->step ? p->ncells * DIR_COUNT : 0;
+  out(o, "static const int16_t STEP[%d] = {", nstep > 0 ? nstep : 1);
+  for (int i = 0; i < nstep; i++) out(o, "%s%d", i == 0 ? "\n  " : i % 16 ? "," : ",\n  ", p->step[i]);
+  out(o, "%s};\n", nstep > 0 ? "" : "0");
+  int nnb = p->nbr_start ? p->nbr_start[p->ncells] : 0;
+  emit_table32(o, "NBS", (const int32_t *)p->nbr_start, p->nbr_start ? p->ncells + 1 : 0);
+  emit_table32(o, "NB", (const int32_t *)p->nbr, nnb);
+  out(o, "#define W %d\n#define H %d\n#define NCELLS %d\n#define NPLAYERS %d\n#define CHANCE %d\n",
+      p->width, p->height, p->ncells, p->nplayers, p->chance);
+  out(o, "#define MAX_STEPS %d\n#define MAX_CALLS %d\n#define STACK_WORDS %d\n#define MAX_MOVES %d\n",
+      VM_MAX_STEPS, VM_MAX_CALLS, VM_STACK_WORDS, GAME_MAX_MOVES);
+  out(o, "#define FAIL(pc, ...) e->fail(e->vm, pc, depth, %d, __VA_ARGS__)\n", EXIT_RUNTIME);
+  out(o, "#define STEPS(pc) if (++e->h->steps > MAX_STEPS) "
+         "FAIL(pc, \"step budget exhausted (limit is %%d steps)\", MAX_STEPS)\n");
+  out(o, "#define CHECKI(pc, i, n) if ((uint32_t)(i) >= (uint32_t)(n)) "
+         "FAIL(pc, \"index %%d out of range 0..%%d\", (int)(i), (int)(n) - 1)\n");
+  out(o, "#define CELL(pc, c) if ((uint32_t)(c) >= (uint32_t)NCELLS) FAIL(pc, \"cell %%d is off the board\", (int)(c))\n");
+  out(o, "#define DIR(pc, d) if ((uint32_t)(d) >= 8u) FAIL(pc, \"bad direction %%d\", (int)(d))\n");
+  out(o, "#define XY(pc, x, y) if ((uint32_t)(x) >= (uint32_t)W) FAIL(pc, \"column %%d out of range 0..%%d\", (int)(x), W - 1); "
+         "if ((uint32_t)(y) >= (uint32_t)H) FAIL(pc, \"row %%d out of range 0..%%d\", (int)(y), H - 1)\n");
+  out(o, "#define OVF(pc, x) if (x) FAIL(pc, \"integer overflow\")\n");
+}
+
+/* A counted loop copied once per pass (emit_unrolled): FORK at `fork`
+** jumping back to `head`, its counter local[A] starting at a constant and
+** written by nothing in the body, so pass `it` runs with it known. */
+typedef struct Unroll {
+  int head, fork;     /* the body is [head, fork], the FORK included */
+  int n;              /* passes */
+  int it;             /* the pass being emitted */
+} Unroll;
+
+/* The label of jump target t: inside an unrolled body, the pass's copy. */
+static const char *lab(const Unroll *u, int t) {
+  static _Thread_local char buf[4][32];
+  static _Thread_local int k;
+  char *b = buf[k++ & 3];
+  if (u && t >= u->head && t <= u->fork) snprintf(b, sizeof buf[0], "P%d_%d", t, u->it);
+  else snprintf(b, sizeof buf[0], "P%d", t);
+  return b;
+}
+
+/* One instruction at pc with stack height h (s<h-1> is the top), in pass
+** u->it of an unrolled loop when u is not NULL. */
+static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, const Unroll *un) {
+  const int32_t *code = p->code;
+  int op = code[pc];
+  int32_t A = op_operands[op] > 0 ? code[pc + 1] : 0;
+  int32_t B = op_operands[op] > 1 ? code[pc + 2] : 0;
+  int32_t C = op_operands[op] > 2 ? code[pc + 3] : 0;
+  int t = h - 1, u = h - 2;   /* the top two */
+  out(o, "%s: ", lab(un, pc));
+  switch (op) {
+    case OP_CONST: out(o, "s%d = %d;", h, A); break;
+    case OP_POP: out(o, ";"); break;
+    case OP_DUP: out(o, "s%d = s%d;", h, t); break;
+    case OP_LOADL: out(o, "s%d = L[%d];", h, A); break;
+    case OP_STOREL: out(o, "L[%d] = s%d;", A, t); break;
+    case OP_CLEARL: out(o, "memset(L + %d, 0, %d * sizeof(int32_t));", A, B); break;
+    case OP_LOADLI: out(o, "CHECKI(%d, s%d, %d); s%d = L[%d + s%d];", pc, t, B, t, A, t); break;
+    case OP_STORELI: out(o, "CHECKI(%d, s%d, %d); L[%d + s%d] = s%d;", pc, u, B, A, u, t); break;
+    case OP_LOADS: out(o, "s%d = SL[%d];", h, A); break;
+    case OP_STORES: out(o, "aot_store(e, %d, s%d, %d, %d, %d, depth);", A, t, p->lo[A], p->hi[A], pc); break;
+    case OP_LOADSI: out(o, "CHECKI(%d, s%d, %d); s%d = SL[%d + s%d];", pc, t, B, t, A, t); break;
+    case OP_STORESI:
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, s%d, LO[%d + s%d], HI[%d + s%d], %d, depth);",
+          pc, u, B, A, u, t, A, u, A, u, pc);
+      break;
+    case OP_LOADK: out(o, "CHECKI(%d, s%d, %d); s%d = K[%d + s%d];", pc, t, B, t, A, t); break;
+    case OP_CHECK: out(o, "CHECKI(%d, s%d, %d);", pc, t, A); break;
+    case OP_ADD: out(o, "OVF(%d, __builtin_add_overflow(s%d, s%d, &s%d));", pc, u, t, u); break;
+    case OP_SUB: out(o, "OVF(%d, __builtin_sub_overflow(s%d, s%d, &s%d));", pc, u, t, u); break;
+    case OP_MUL: out(o, "OVF(%d, __builtin_mul_overflow(s%d, s%d, &s%d));", pc, u, t, u); break;
+    case OP_DIV: case OP_MOD:
+      out(o, "if (s%d == 0) FAIL(%d, \"division by zero\"); OVF(%d, s%d == -1 && s%d == INT32_MIN); "
+             "s%d = aot_floor_%s(s%d, s%d);", t, pc, pc, t, u, u, op == OP_DIV ? "div" : "mod", u, t);
+      break;
+    case OP_NEG: out(o, "OVF(%d, s%d == INT32_MIN); s%d = -s%d;", pc, t, t, t); break;
+    case OP_NOT: out(o, "s%d = !s%d;", t, t); break;
+    case OP_EQ: out(o, "s%d = s%d == s%d;", u, u, t); break;
+    case OP_NE: out(o, "s%d = s%d != s%d;", u, u, t); break;
+    case OP_LT: out(o, "s%d = s%d < s%d;", u, u, t); break;
+    case OP_LE: out(o, "s%d = s%d <= s%d;", u, u, t); break;
+    case OP_GT: out(o, "s%d = s%d > s%d;", u, u, t); break;
+    case OP_GE: out(o, "s%d = s%d >= s%d;", u, u, t); break;
+    case OP_ADDK: out(o, "OVF(%d, __builtin_add_overflow(s%d, %d, &s%d));", pc, t, A, t); break;
+    case OP_JMP: out(o, "goto %s;", lab(un, A)); break;
+    case OP_JLT: out(o, "if (s%d < s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JLE: out(o, "if (s%d <= s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JGT: out(o, "if (s%d > s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JGE: out(o, "if (s%d >= s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JEQ: out(o, "if (s%d == s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JNE: out(o, "if (s%d != s%d) goto %s;", u, t, lab(un, A)); break;
+    case OP_JLTK: out(o, "if (s%d < %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JLEK: out(o, "if (s%d <= %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JGTK: out(o, "if (s%d > %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JGEK: out(o, "if (s%d >= %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JEQK: out(o, "if (s%d == %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JNEK: out(o, "if (s%d != %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_LOADLK: out(o, "OVF(%d, __builtin_add_overflow(L[%d], %d, &s%d));", pc, A, B, h); break;
+    case OP_LOADSL: out(o, "CHECKI(%d, L[%d], %d); s%d = SL[%d + L[%d]];", pc, C, B, h, A, C); break;
+    case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
+    case OP_FORL: case OP_FORK:
+      if (op == OP_FORL) out(o, "if (L[%d] < L[%d]) ", A, B);
+      else out(o, "if (L[%d] < %d) ", A, B);
+      /* In an unrolled pass the test is known (the C compiler folds it):
+      ** the next pass, never taken from the last one. */
+      if (un && pc == un->fork)
+        out(o, "{ L[%d]++; STEPS(%d); goto P%d_%d; }", A, pc, C, un->it + 1 < un->n ? un->it + 1 : un->it);
+      else
+        out(o, "{ L[%d]++; STEPS(%d); goto %s; }", A, pc, lab(un, C));
+      break;
+    case OP_JMPF: out(o, "if (!s%d) goto %s;", t, lab(un, A)); break;
+    case OP_JMPT: out(o, "if (s%d) goto %s;", t, lab(un, A)); break;
+    case OP_LOOP: out(o, "STEPS(%d); goto %s;", pc, lab(un, A)); break;
+    case OP_CALL: {
+      const Chunk *callee = &p->chunks[A];
+      out(o, "{ STEPS(%d); if (depth + 1 >= MAX_CALLS) FAIL(%d, \"too many nested calls (limit is %%d)\", MAX_CALLS); ",
+          pc, pc);
+      out(o, "int nb = base + %d; if (nb + %d > STACK_WORDS) FAIL(%d, \"out of stack space for locals\"); ",
+          ch->nlocals + h - B, callee->nlocals + callee->maxstack, pc);
+      out(o, "if (depth == 0) *e->ret_pc1 = %d; ", pc + 3);
+      out(o, "int32_t a[%d] = {", B > 0 ? B : 1);
+      for (int i = 0; i < B; i++) out(o, "%ss%d", i ? ", " : "", h - B + i);
+      out(o, "%s}; int32_t r = c%d(e, a, %d, depth + 1, nb); if (e->halted) return 0; ", B > 0 ? "" : "0", A, B);
+      if (callee->returns) out(o, "s%d = r; ", h - B);
+      out(o, "(void)r; }");
+      break;
+    }
+    case OP_RET: out(o, "return s%d;", t); break;
+    case OP_RET0: out(o, "return 0;"); break;
+    case OP_NORET: out(o, "FAIL(%d, \"the function ended without returning a value\");", pc); break;
+    case OP_STEP: out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = STEP[s%d * 8 + s%d];", pc, u, pc, t, u, u, t); break;
+    case OP_AT: out(o, "XY(%d, s%d, s%d); s%d = s%d * W + s%d;", pc, u, t, u, t, u); break;
+    case OP_COLOF: out(o, "CELL(%d, s%d); s%d = s%d %% (W ? W : 1);", pc, t, t, t); break;
+    case OP_ROWOF: out(o, "CELL(%d, s%d); s%d = s%d / (W ? W : 1);", pc, t, t, t); break;
+    case OP_LINE: out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = aot_line(SL + %d, STEP, s%d, s%d);", pc, u, pc, t, u, A, u, t); break;
+    case OP_COUNTS: out(o, "s%d = aot_counts(SL + %d, %d, s%d);", t, A, B, t); break;
+    case OP_FINDS: out(o, "s%d = aot_finds(SL + %d, %d, s%d, s%d);", u, A, B, u, t); break;
+    case OP_NBRN: out(o, "CELL(%d, s%d); s%d = NBS[s%d + 1] - NBS[s%d];", pc, t, t, t, t); break;
+    case OP_NBR: out(o, "s%d = NB[NBS[s%d] + s%d];", u, u, t); break;
+    case OP_OPPOSITE: out(o, "s%d = (s%d + 4) %% 8;", t, t); break;
+    case OP_STEPN:
+      out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = aot_stepn(STEP, s%d, s%d, s%d, W + H);",
+          pc, h - 3, pc, u, h - 3, h - 3, u, t);
+      break;
+    case OP_TURN: out(o, "DIR(%d, s%d); s%d = aot_turn(s%d, s%d);", pc, u, u, u, t); break;
+    case OP_NEXTP:
+      out(o, "if (CHANCE && s%d == CHANCE) FAIL(%d, \"opponent() of the chance player (in a chance move, "
+             "'roller' is the player it rolls for)\"); if (s%d < 1 || s%d > NPLAYERS) FAIL(%d, \"opponent() "
+             "of no player\"); s%d = s%d %% NPLAYERS + 1;", t, pc, t, t, pc, t, t);
+      break;
+    case OP_ABS: out(o, "OVF(%d, s%d == INT32_MIN); if (s%d < 0) s%d = -s%d;", pc, t, t, t, t); break;
+    case OP_MIN: out(o, "if (s%d < s%d) s%d = s%d;", t, u, u, t); break;
+    case OP_MAX: out(o, "if (s%d > s%d) s%d = s%d;", t, u, u, t); break;
+    case OP_EMIT:
+      out(o, "{ if (*e->nmoves >= MAX_MOVES) FAIL(%d, \"too many legal moves (limit is %%d)\", MAX_MOVES); "
+             "AotMove *m = *e->movebuf + (*e->nmoves)++; memset(m, 0, sizeof *m); m->rule = %d;", pc, A);
+      for (int i = 0; i < B; i++) out(o, " m->arg[%d] = (int16_t)L[%d];", i, i);
+      out(o, " }");
+      break;
+    case OP_SETNEXT: case OP_NEXTCHANCE: case OP_WIN: case OP_LOSE:
+      out(o, "{ int32_t v[1] = { s%d }; e->op(e->vm, %d, %d, depth, v, 1); }", t, op, pc);
+      break;
+    case OP_PAY: out(o, "{ int32_t v[2] = { s%d, s%d }; e->op(e->vm, %d, %d, depth, v, 2); }", u, t, op, pc); break;
+    case OP_ILLEGAL: case OP_DRAW: out(o, "e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
+    case OP_SCORE:
+      out(o, "{ int32_t v[%d] = {", A > 0 ? A : 1);
+      for (int i = 0; i < A; i++) out(o, "%ss%d", i ? ", " : "", h - A + i);
+      out(o, "%s}; e->op(e->vm, %d, %d, depth, v, %d); }", A > 0 ? "" : "0", op, pc, A);
+      break;
+    case OP_HALT: out(o, "if (depth) e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
+    default: out(o, "FAIL(%d, \"bad opcode %%d\", %d);", pc, op); break;
+  }
+  if (op == OP_ILLEGAL || op == OP_WIN || op == OP_LOSE || op == OP_DRAW || op == OP_SCORE || op == OP_HALT)
+    out(o, " e->halted = 1; return 0;");
+  out(o, "\n");
+}
+
+/* Does code at pc write local[a]? */
+static int writes_local(const int32_t *code, int pc, int a) {
+  switch (code[pc]) {
+    case OP_STOREL: return code[pc + 1] == a;
+    case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
+    case OP_FORL: case OP_FORK: return code[pc + 1] == a;
+    default: return 0;
+  }
+}
+
+#define UNROLL_PASSES 8     /* at most this many passes ... */
+#define UNROLL_WORDS 160    /* ... of a body at most this long */
+
+/* The counted loops of a chunk worth copying once per pass: a FORK back
+** to `head` whose counter is set by `CONST k; STOREL A` just before head
+** and written by nothing in the body, with no jump into the body from
+** outside, short and with few passes (the directions of a line test, a
+** board's rows).  head_fork[head] := the FORK's pc, passes[head] := the
+** passes; -1 elsewhere.  Loops overlapping one already kept are not. */
+static void find_unrolls(const Program *p, const int *height, int *head_fork, int *passes) {
+  const int32_t *code = p->code;
+  for (int pc = 0; pc < p->ncode; pc++) head_fork[pc] = -1;
+  int kept_end = -1;
+  for (int f = 0; f < p->ncode; f++) {
+    if (height[f] < 0 || code[f] != OP_FORK) continue;
+    int a = code[f + 1], b = code[f + 2], c = code[f + 3];
+    if (c < 4 || c >= f || f - c > UNROLL_WORDS || c <= kept_end) continue;
+    if (height[c - 4] < 0 || code[c - 4] != OP_CONST || height[c - 2] < 0 || code[c - 2] != OP_STOREL ||
+        code[c - 1] != a)
+      continue;
+    int64_t trips = (int64_t)b - code[c - 3] + 1;
+    if (trips < 1) trips = 1;
+    if (trips > UNROLL_PASSES) continue;
+    int ok = 1;
+    for (int q = c; q < f && ok; q++)
+      if (height[q] >= 0 && writes_local(code, q, a)) ok = 0;
+    for (int q = 0; q < p->ncode && ok; q++) {
+      if (height[q] < 0 || (q >= c && q <= f)) continue;
+      int t = jump_target(code, q);
+      if (t >= c && t <= f) ok = 0;
+    }
+    /* A head-fork pair of a loop already kept inside this one: not both. */
+    for (int q = c; q < f && ok; q++)
+      if (head_fork[q] >= 0) ok = 0;
+    if (!ok) continue;
+    head_fork[c] = f;
+    passes[c] = (int)trips;
+    kept_end = f;
+  }
+}
+
+char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
+  Out o = { 0 };
+  int *height = malloc(((size_t)p->ncode + 1) * sizeof *height);
+  int *head_fork = malloc(((size_t)p->ncode + 1) * sizeof *head_fork);
+  int *passes = malloc(((size_t)p->ncode + 1) * sizeof *passes);
+  if (!height || !head_fork || !passes) {
+    free(height); free(head_fork); free(passes);
+    snprintf(why, n, "out of memory");
+    return NULL;
+  }
+  out(&o, "/* Generated by gsolve from the bytecode of %s: do not edit. */\n", p->name);
+  out(&o, "%s\n", aot_rt_text);
+  emit_tables(&o, p);
+  for (int ci = 0; ci < p->nchunks; ci++)
+    out(&o, "static int32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base);\n", ci);
+  for (int ci = 0; ci < p->nchunks && !o.oom; ci++) {
+    const Chunk *ch = &p->chunks[ci];
+    out(&o, "static int32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n", ci);
+    if (ch->start < 0 || ch->start >= p->ncode) {   /* never run */
+      out(&o, "  (void)e; (void)args; (void)n; (void)depth; (void)base; return 0;\n}\n");
+      continue;
+    }
+    if (ch->nlocals > AOT_MAX_FRAME) {
+      snprintf(why, n, "%s needs %d locals (the compiled tier's limit is %d)", ch->name ? ch->name : "a rule",
+               ch->nlocals, AOT_MAX_FRAME);
+      goto fail;
+    }
+    if (!chunk_heights(p, ci, height, why, n)) goto fail;
+    out(&o, "  int32_t L[%d]; int32_t *const SL = e->slots;\n", ch->nlocals > 0 ? ch->nlocals : 1);
+    for (int i = 0; i < ch->maxstack; i++) out(&o, "%s s%d = 0", i ? "," : "  int32_t", i);
+    if (ch->maxstack > 0) out(&o, ";\n");
+    /* The arguments, the other locals 0 (unrolled: no library call). */
+    int unroll = ch->nlocals < 8 ? ch->nlocals : 8;
+    if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
+    for (int i = 0; i < unroll; i++) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
+    out(&o, "  (void)args; (void)n; (void)base; (void)SL;\n  goto P%d;\n", ch->start);
+    find_unrolls(p, height, head_fork, passes);
+    for (int pc = 0; pc < p->ncode; pc++) {
+      if (height[pc] < 0) continue;
+      if (head_fork[pc] < 0) { emit_op(&o, p, ch, pc, height[pc], NULL); continue; }
+      Unroll un = { pc, head_fork[pc], passes[pc], 0 };
+      for (un.it = 0; un.it < un.n; un.it++)
+        for (int q = un.head; q <= un.fork; q++)
+          if (height[q] >= 0) emit_op(&o, p, ch, q, height[q], &un);
+      pc = un.fork;
+    }
+    out(&o, "}\n");
+  }
+  out(&o, "static const AotChunkFn chunks[%d] = {", p->nchunks > 0 ? p->nchunks : 1);
+  for (int ci = 0; ci < p->nchunks; ci++) out(&o, "%sc%d", ci ? ", " : "", ci);
+  out(&o, "%s};\n", p->nchunks > 0 ? "" : "0");
+  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks };\n", p->nchunks);
+  out(&o, "__attribute__((visibility(\"default\"))) const AotModule *gsolve_aot_module(void) { return &module; }\n");
+  free(height);
+  free(head_fork);
+  free(passes);
+  if (o.oom) { free(o.buf); snprintf(why, n, "out of memory"); return NULL; }
+  *len = o.len;
+  return o.buf;
+fail:
+  free(height);
+  free(head_fork);
+  free(passes);
+  free(o.buf);
+  return NULL;
+}

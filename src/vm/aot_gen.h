@@ -1,0 +1,20 @@
+/*
+** aot_gen.h -- the compiled tier's translator (aot_gen.c): a game's
+** bytecode as one C file, which src/engines/compiled builds and loads.
+*/
+#ifndef GSOLVE_AOT_GEN_H
+#define GSOLVE_AOT_GEN_H
+
+#include <stddef.h>
+#include "compiler/program.h"
+
+/* The text of src/vm/aot_rt.h, embedded at build time (Makefile:
+** build/aot_rt_text.c), which starts every generated file. */
+extern const char aot_rt_text[];
+
+/* The C translation of p's chunks (malloc'd, len bytes, NUL-terminated),
+** exporting gsolve_aot_module(); NULL with the reason in why when the
+** code is beyond what the tier translates or out of memory. */
+char *aot_generate(const Program *p, size_t *len, char *why, size_t n);
+
+#endif

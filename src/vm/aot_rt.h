@@ -1,0 +1,155 @@
+/*
+** aot_rt.h -- the runtime of the compiled tier (--engine compiled): what C
+** translated from a game's bytecode (aot_gen.c) sees of gsolve.  Its text
+** is embedded in the gsolve binary at build time (build/aot_rt_text.c) and
+** pasted at the top of every generated file, so the installed program
+** needs no source tree; gsolve includes it too (vm_int.h, aot.c), so the
+** two sides share one definition of the environment and of the hash.
+**
+** Self-contained: only <stdint.h> and <string.h>.  The generated code
+** reads and writes the VM through AotEnv (pointers to the VM's fields:
+** the VM never moves) and calls back into gsolve (AotEnv's function
+** pointers) for everything slow or rare: runtime errors, state writes off
+** the fast path, outcomes, `next`, `pay`, `illegal`.
+*/
+#ifndef GSOLVE_AOT_RT_H
+#define GSOLVE_AOT_RT_H
+
+#include <stdint.h>
+#include <string.h>
+
+#define AOT_ABI 2   /* bumped when AotEnv or AotModule change */
+
+/* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
+** than tabled so that any slot range works. */
+static inline uint64_t zobrist(int slot, int32_t v) {
+  uint64_t x = ((uint64_t)(uint32_t)slot << 32 | (uint32_t)v) + 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+/* The instructions' arithmetic and board scans, one definition for the
+** interpreter (interp.c) and the generated code.  DIV and MOD round
+** towards minus infinity (b != 0, checked by the caller). */
+static inline int32_t aot_floor_div(int32_t a, int32_t b) {
+  int32_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) q--;
+  return q;
+}
+
+static inline int32_t aot_floor_mod(int32_t a, int32_t b) {
+  int32_t m = a % b;
+  if (m != 0 && ((m < 0) != (b < 0))) m += b;
+  return m;
+}
+
+/* LINE: the run of equal values of arr through cell c along direction d
+** and its opposite (step: ncells x 8 neighbours, -1 off the board). */
+static inline int32_t aot_line(const int32_t *arr, const int16_t *step, int32_t c, int32_t d) {
+  int32_t v = arr[c], n = 1;
+  for (int k = 0; k < 2; k++) {
+    int dd = k ? (d + 4) & 7 : d;
+    for (int x = step[c * 8 + dd]; x >= 0 && arr[x] == v; x = step[x * 8 + dd]) n++;
+  }
+  return n;
+}
+
+/* COUNTS: how many of arr[0..n) equal v. */
+static inline int32_t aot_counts(const int32_t *arr, int n, int32_t v) {
+  int32_t k = 0;
+  for (int i = 0; i < n; i++) k += arr[i] == v;
+  return k;
+}
+
+/* FINDS: the first k >= i with arr[k] == v, or -1 (a start below 0 looks
+** from the first entry; past the end, nothing). */
+static inline int32_t aot_finds(const int32_t *arr, int n, int32_t v, int32_t i) {
+  if (i < 0) i = 0;
+  while (i < n && arr[i] != v) i++;
+  return i < n ? i : -1;
+}
+
+/* STEPN: n steps from c towards d (-n: the other way); -1 once off the
+** board; `far` (width + height) steps always leave it. */
+static inline int32_t aot_stepn(const int16_t *step, int32_t c, int32_t d, int32_t n, int far) {
+  int64_t k = n;
+  if (k < 0) { k = -k; d = (d + 4) % 8; }
+  if (k > far) c = -1;
+  for (; k > 0 && c >= 0; k--) c = step[c * 8 + d];
+  return c;
+}
+
+/* TURN: direction d turned by k eighths clockwise. */
+static inline int32_t aot_turn(int32_t d, int32_t k) {
+  return (int32_t)((((int64_t)d + k) % 8 + 8) % 8);
+}
+
+/* A move as game.h lays it out (aot.c asserts the layout). */
+typedef struct AotMove {
+  uint16_t rule;
+  int16_t arg[4];
+} AotMove;
+
+/* The VM's fields the generated code reads and writes most (the VM holds
+** them as its member h). */
+typedef struct AotHot {
+  int32_t *trail;             /* the undo trail: pairs (slot, old value) */
+  int ntrail, captrail;
+  int writable;               /* state writes allowed */
+  long steps;                 /* the step budget's count */
+  uint64_t hash;              /* the state's incremental hash */
+  const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL */
+} AotHot;
+
+typedef struct AotEnv {
+  void *vm;                   /* the VM, opaque here */
+  int32_t *slots;             /* the state */
+  AotHot *h;
+  AotMove **movebuf;          /* where EMIT adds moves */
+  int *nmoves;
+  int *ret_pc1;               /* where the first nested call returns (messages) */
+  int halted;                 /* an outcome, `illegal` or HALT stopped the run */
+  /* A runtime error at pc: never returns. */
+  void (*fail)(void *vm, int pc, int depth, int status, const char *fmt, ...)
+      __attribute__((format(printf, 5, 6), noreturn));
+  /* store_slot() itself: the checks, the trail's growth, the error. */
+  void (*store)(void *vm, int slot, int32_t v, int pc, int depth);
+  /* A rare instruction (an OP_ code: SETNEXT, NEXTCHANCE, PAY, ILLEGAL,
+  ** WIN, LOSE, DRAW, SCORE) run by the interpreter's own definition,
+  ** with the n values it pops. */
+  void (*op)(void *vm, int op, int pc, int depth, const int32_t *vals, int n);
+} AotEnv;
+
+/* One function per chunk: runs it with n arguments at call depth `depth`,
+** its frame starting `base` words into the VM's stack (the interpreter's
+** stack-space limit is kept by counting). */
+typedef int32_t (*AotChunkFn)(AotEnv *e, const int32_t *args, int n, int depth, int base);
+
+typedef struct AotModule {
+  int abi;                    /* AOT_ABI */
+  int nchunks;
+  const AotChunkFn *chunk;    /* one per chunk of the program */
+} AotModule;
+
+/* A state write: the common case (allowed, in range, room on the trail,
+** tabled keys) here; anything else through store_slot() in gsolve. */
+static inline __attribute__((always_inline)) void aot_store(AotEnv *e, int s, int32_t v, int32_t lo,
+                                                           int32_t hi, int pc, int depth) {
+  AotHot *h = e->h;
+  const uint64_t **zb = h->zob_base;
+  if (__builtin_expect(h->writable && v >= lo && v <= hi && zb && h->ntrail < h->captrail, 1)) {
+    int32_t old = e->slots[s];
+    if (old == v) return;
+    int32_t *t = h->trail + 2 * h->ntrail;
+    t[0] = s;
+    t[1] = old;
+    h->ntrail++;
+    h->hash ^= zb[s][old] ^ zb[s][v];
+    e->slots[s] = v;
+    return;
+  }
+  e->store(e->vm, s, v, pc, depth);
+}
+
+#endif
