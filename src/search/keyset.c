@@ -7,44 +7,58 @@
 
 #define KEYSET_FIRST 1024         /* slots, and keys, of a new set */
 
+/* Eight bytes at a time, then a strong finish (splitmix64's). */
 static uint64_t hash_bytes(const unsigned char *p, size_t n) {
-  uint64_t h = 0x243f6a8885a308d3ULL ^ n;
-  for (size_t i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
+  uint64_t h = 0x243f6a8885a308d3ULL ^ n, w;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&w, p + i, 8);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+    h ^= h >> 32;
   }
-  h ^= h >> 29;
-  h *= 0xbf58476d1ce4e5b9ULL;
-  return h ^ (h >> 32);
+  if (i < n) {
+    w = 0;
+    memcpy(&w, p + i, n - i);
+    h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+  }
+  h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  h = (h ^ (h >> 27)) * 0x94d049bb133111ebULL;
+  return h ^ (h >> 31);
+}
+
+/* Whether two keys of n bytes are equal: words while they last (keys are
+** short: a packed position), no call. */
+static inline int same_key(const unsigned char *a, const unsigned char *b, size_t n) {
+  uint64_t x, y;
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    memcpy(&x, a + i, 8);
+    memcpy(&y, b + i, 8);
+    if (x != y) return 0;
+  }
+  for (; i < n; i++)
+    if (a[i] != b[i]) return 0;
+  return 1;
 }
 
 /* A key of 0 bytes still takes one in the array, so that its size is
 ** never 0. */
 static size_t stride(const KeySet *k) { return k->key_bytes ? k->key_bytes : 1; }
 
+static uint64_t entry(uint64_t h, size_t index) { return (h >> 32 << 32) | (uint64_t)(index + 1); }
+
 /* Doubles the slots (kept at most half full) and re-inserts. */
 static int grow_slots(KeySet *k) {
   size_t cap = k->cap ? k->cap * 2 : KEYSET_FIRST;
-  uint64_t *h;
-  uint32_t *s;
-  if (cap > SIZE_MAX / sizeof *h) return -1;
-  h = malloc(cap * sizeof *h);
-  s = calloc(cap, sizeof *s);
-  if (h == NULL || s == NULL) {
-    free(h);
-    free(s);
-    return -1;
-  }
-  for (size_t i = 0; i < k->cap; i++) {
-    if (!k->slot[i]) continue;
+  if (cap > SIZE_MAX / sizeof *k->slot) return -1;
+  uint64_t *s = calloc(cap, sizeof *s);
+  if (s == NULL) return -1;
+  for (size_t i = 0; i < k->n; i++) {
     size_t j = k->hash[i] & (cap - 1);
     while (s[j]) j = (j + 1) & (cap - 1);
-    s[j] = k->slot[i];
-    h[j] = k->hash[i];
+    s[j] = entry(k->hash[i], i);
   }
-  free(k->hash);
   free(k->slot);
-  k->hash = h;
   k->slot = s;
   k->cap = cap;
   return 0;
@@ -52,29 +66,35 @@ static int grow_slots(KeySet *k) {
 
 static int grow_keys(KeySet *k) {
   size_t cap = k->keys_cap ? k->keys_cap * 2 : KEYSET_FIRST;
-  unsigned char *keys;
-  if (cap > SIZE_MAX / stride(k)) return -1;
-  if ((keys = realloc(k->keys, cap * stride(k))) == NULL) return -1;
+  if (cap > SIZE_MAX / stride(k) || cap > SIZE_MAX / sizeof *k->hash) return -1;
+  unsigned char *keys = realloc(k->keys, cap * stride(k));
+  if (keys == NULL) return -1;
   k->keys = keys;
+  uint64_t *h = realloc(k->hash, cap * sizeof *h);
+  if (h == NULL) return -1;
+  k->hash = h;
   k->keys_cap = cap;
   return 0;
 }
 
 int keyset_add_hashed(KeySet *k, uint64_t h, const void *key, uint32_t *index) {
   size_t j;
+  uint64_t tag = h >> 32;
   if ((k->n + 1) * 2 > k->cap && grow_slots(k) < 0) return -1;
   for (j = h & (k->cap - 1); k->slot[j]; j = (j + 1) & (k->cap - 1)) {
-    uint32_t i = k->slot[j] - 1;
-    if (k->hash[j] == h && memcmp(keyset_key(k, i), key, k->key_bytes) == 0) {
+    uint64_t e = k->slot[j];
+    if (e >> 32 != tag) continue;
+    uint32_t i = (uint32_t)e - 1;
+    if (same_key(keyset_key(k, i), key, k->key_bytes)) {
       *index = i;
       return 0;
     }
   }
   if (k->n == KEYSET_MAX || (k->n == k->keys_cap && grow_keys(k) < 0)) return -1;
   memcpy(k->keys + k->n * k->key_bytes, key, k->key_bytes);
-  k->slot[j] = (uint32_t)++k->n;
-  k->hash[j] = h;
-  *index = (uint32_t)(k->n - 1);
+  k->hash[k->n] = h;
+  k->slot[j] = entry(h, k->n);
+  *index = (uint32_t)k->n++;
   return 1;
 }
 
@@ -84,10 +104,12 @@ int keyset_add(KeySet *k, const void *key, uint32_t *index) {
 
 int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
   if (!k->cap) return 0;
-  uint64_t h = hash_bytes(key, k->key_bytes);
+  uint64_t h = hash_bytes(key, k->key_bytes), tag = h >> 32;
   for (size_t j = h & (k->cap - 1); k->slot[j]; j = (j + 1) & (k->cap - 1)) {
-    uint32_t i = k->slot[j] - 1;
-    if (k->hash[j] == h && memcmp(keyset_key(k, i), key, k->key_bytes) == 0) {
+    uint64_t e = k->slot[j];
+    if (e >> 32 != tag) continue;
+    uint32_t i = (uint32_t)e - 1;
+    if (same_key(keyset_key(k, i), key, k->key_bytes)) {
       *index = i;
       return 1;
     }
@@ -96,13 +118,13 @@ int keyset_find(const KeySet *k, const void *key, uint32_t *index) {
 }
 
 size_t keyset_bytes(const KeySet *k) {
-  return k->cap * (sizeof *k->hash + sizeof *k->slot) + k->keys_cap * k->key_bytes;
+  return k->cap * sizeof *k->slot + k->keys_cap * (k->key_bytes + sizeof *k->hash);
 }
 
 size_t keyset_next_growth(const KeySet *k) {
-  if ((k->n + 1) * 2 > k->cap)
-    return (k->cap ? k->cap : KEYSET_FIRST / 2) * (sizeof *k->hash + sizeof *k->slot);
-  if (k->n == k->keys_cap) return (k->keys_cap ? k->keys_cap : KEYSET_FIRST) * stride(k);
+  if ((k->n + 1) * 2 > k->cap) return (k->cap ? k->cap : KEYSET_FIRST / 2) * sizeof *k->slot;
+  if (k->n == k->keys_cap)
+    return (k->keys_cap ? k->keys_cap : KEYSET_FIRST) * (stride(k) + sizeof *k->hash);
   return 0;
 }
 

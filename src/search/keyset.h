@@ -14,11 +14,13 @@
 #define KEYSET_MAX (UINT32_MAX - 1)   /* keys a set holds at most */
 
 typedef struct KeySet {
-  uint64_t *hash;           /* per slot: the key's hash */
-  uint32_t *slot;           /* per slot: 1 + index, 0 when empty */
+  uint64_t *slot;           /* per slot: the hash's high 32 bits, then 1 +
+                            ** index in the low 32; 0 when empty (one read
+                            ** per probe) */
   size_t cap;               /* slots, a power of two, at most half full */
   size_t n;                 /* keys stored */
   unsigned char *keys;      /* n keys of key_bytes, by index */
+  uint64_t *hash;           /* n hashes, by index (to grow the slots) */
   size_t key_bytes, keys_cap;
 } KeySet;
 

@@ -490,33 +490,34 @@ static void vm_pack(Game *g, const void *state, void *key) {
   const Program *p = vm->p;
   const int32_t *s = state;
   unsigned char *out = key;
-  uint64_t acc = 0;
-  int nacc = 0;
-  size_t k = 0;
+  /* Slots at their lowest value (a board's empty cells) add no bits: only
+  ** the others are written, each at its offset (a slot has at most 32
+  ** bits, so it spans at most 5 bytes). */
+  memset(out, 0, g->key_bytes);
+  size_t off = 0;
   for (int i = 0; i < p->nslots; i++) {
-    int b = vm->bits[i];
+    if (vm->zero_run[i] >= 4) {
+      uint64_t w[2];
+      memcpy(w, s + i, sizeof w);
+      if ((w[0] | w[1]) == 0) {
+        off += 4 * (size_t)vm->bits[i];
+        i += 3;
+        continue;
+      }
+    }
     uint64_t v = (uint64_t)((int64_t)s[i] - p->lo[i]);
-    if (b <= 32) {
-      /* The usual slot, in one piece: at most 7 + 32 bits pending. */
-      acc |= v << nacc;
-      nacc += b;
-      while (nacc >= 8) { out[k++] = (unsigned char)acc; acc >>= 8; nacc -= 8; }
-      continue;
+    if (v) {
+      unsigned char *o = out + (off >> 3);
+      v <<= off & 7;
+      do { *o++ |= (unsigned char)v; v >>= 8; } while (v);
     }
-    for (int done = 0; done < b;) {
-      int take = b - done < 32 ? b - done : 32;
-      acc |= ((v >> done) & ((1ULL << take) - 1)) << nacc;
-      nacc += take;
-      done += take;
-      while (nacc >= 8) { out[k++] = (unsigned char)acc; acc >>= 8; nacc -= 8; }
-    }
+    off += vm->bits[i];
   }
-  if (nacc > 0) out[k++] = (unsigned char)acc;
+  size_t k = (off + 7) / 8;
   if (p->rep_kind != REP_NONE) {
     uint64_t set = vm->rep_on && vm->rep_in_key && state == vm->slots ? vm->rep_set[vm->nrep - 1] : 0;
     for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
   }
-  while (k < g->key_bytes) out[k++] = 0;
 }
 
 /* vm_pack's inverse: each slot's bits, in slot order, plus lo. */
@@ -667,6 +668,14 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   if (!vm->bits) { vm_free(g); return NULL; }
   size_t total = 0;
   for (int i = 0; i < p->nslots; i++) total += vm->bits[i] = (uint8_t)slot_bits(p->lo[i], p->hi[i]);
+  /* Runs of slots with lowest value 0 and one width (a board's cells),
+  ** which vm_pack skips four at a time while they are 0. */
+  vm->zero_run = malloc((size_t)p->nslots + 1);
+  if (!vm->zero_run) { vm_free(g); return NULL; }
+  for (int i = p->nslots - 1; i >= 0; i--) {
+    int next = i + 1 < p->nslots && p->lo[i + 1] == 0 && vm->bits[i + 1] == vm->bits[i] ? vm->zero_run[i + 1] : 0;
+    vm->zero_run[i] = (uint8_t)(p->lo[i] != 0 ? 0 : next < 255 ? next + 1 : 255);
+  }
   g->key_bytes = (total + 7) / 8 ? (total + 7) / 8 : 1;
   if (p->rep_kind != REP_NONE) g->key_bytes = (total + 7) / 8 + 8;
   if (p->start_chunk >= 0 && !run_start(vm)) {
@@ -718,6 +727,7 @@ void vm_free(Game *g) {
   free(vm->sym_inverse);
   vm_effects_free(vm);
   free(vm->bits);
+  free(vm->zero_run);
   free(vm->zob_table);
   free(vm->h.zob_base);
   free(vm->h.trail);
@@ -759,15 +769,36 @@ static void board_image(const Program *p, int e, const int32_t *in, int32_t *out
   }
 }
 
+/* Sparse positions (see canonical_sparse): at most SPARSE_CELLS pieces,
+** groups of at most SPARSE_GROUP elements. */
+enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
+static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
+                         int32_t *value);
+
 /* The number of distinct images of a state: the group's order over the
 ** number of elements that fix it (orbit and stabiliser).  0 with
 ** `permute` arrays: raw states that differ only in their order are
-** distinct positions, which this does not count. */
+** distinct positions, which this does not count.  An element fixes a
+** sparse position when it sends each piece onto a cell holding its value
+** (the images of the k pieces are then the k pieces). */
 static uint32_t vm_orbit(Game *g, const void *state) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
   if (p->npermute > 0) return 0;
   if (p->nsym <= 1) return 1;
+  const int32_t *in = state;
+  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
+  int k = p->nsym <= SPARSE_GROUP ? sparse_pieces(vm, in, cell, board, value) : -1;
+  if (k >= 0) {
+    uint32_t fixed = 0;
+    for (int e = 0; e < p->nsym; e++) {
+      const int32_t *inv = vm->sym_inverse + (size_t)e * p->ncells;
+      int t = 0;
+      while (t < k && in[vm->board_base[board[t]] + inv[cell[t]]] == value[t]) t++;
+      fixed += t == k;
+    }
+    return (uint32_t)p->nsym / fixed;
+  }
   size_t n = (size_t)p->nslots;
   int32_t *img = malloc(n * sizeof(int32_t));
   if (!img) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory");
@@ -787,53 +818,127 @@ static uint32_t vm_orbit(Game *g, const void *state) {
 ** place with a smaller value, and so on.  The same form as the trie's
 ** walk, at a cost in the number of pieces instead of cells.  0 when the
 ** position is not sparse (or the group is large: then the trie wins). */
-enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
+/* The index of the lowest set bit of x (x != 0). */
+static inline int lowest_bit(uint64_t x) {
+#if defined(__GNUC__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) { x >>= 1; i++; }
+  return i;
+#endif
+}
 
-static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
+/* The cells of a sparse position that hold something else than their
+** array's lowest value: cell, board (index into board_base) and value;
+** their number, or -1 when there are more than SPARSE_CELLS. */
+static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
+                         int32_t *value) {
   const Program *p = vm->p;
-  int G = p->nsym, nc = p->ncells, k = 0;
-  if (G > SPARSE_GROUP) return 0;
-  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
+  int nc = p->ncells, k = 0;
   for (int b = 0; b < vm->nboard; b++) {
     int base = vm->board_base[b];
     int32_t low = p->lo[base];
-    for (int c = 0; c < nc; c++)
-      if (in[base + c] != low) {
-        if (k == SPARSE_CELLS) return 0;
+    const int32_t *row = in + base;
+    int c = 0;
+    if (low == 0)
+      /* Empty cells four at a time. */
+      for (uint64_t w[2]; c + 4 <= nc; c += 4) {
+        memcpy(w, row + c, sizeof w);
+        if ((w[0] | w[1]) == 0) continue;
+        for (int i = c; i < c + 4; i++)
+          if (row[i] != 0) {
+            if (k == SPARSE_CELLS) return -1;
+            cell[k] = i;
+            board[k] = b;
+            value[k++] = row[i];
+          }
+      }
+    for (; c < nc; c++)
+      if (row[c] != low) {
+        if (k == SPARSE_CELLS) return -1;
         cell[k] = c;
         board[k] = b;
-        value[k++] = in[base + c];
+        value[k++] = row[c];
       }
   }
-  /* Each image as its k (place, value) pairs sorted by place; the best so
-  ** far in best_at / best_v. */
-  int32_t best_at[SPARSE_CELLS], best_v[SPARSE_CELLS], at[SPARSE_CELLS], v[SPARSE_CELLS];
-  int best = -1;
+  return k;
+}
+
+static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
+  const Program *p = vm->p;
+  int G = p->nsym, nc = p->ncells;
+  if (G > SPARSE_GROUP) return 0;
+  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
+  int k = sparse_pieces(vm, in, cell, board, value);
+  if (k < 0) return 0;
+  if (vm->nboard * nc <= 64) {
+    /* Each image as the set of its pieces' places (a 64-bit mask, read in
+    ** increasing order) and their values by place; two tables, the best
+    ** image's and the one being made. */
+    int32_t tab[2][64];
+    uint64_t best_mask = 0;
+    int cur = 0, bi = -1;
+    for (int t = 0; t < k; t++) board[t] *= nc;   /* the board's first place */
+    for (int e = 0; e < G; e++) {
+      const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
+      uint64_t m = 0;
+      for (int t = 0; t < k; t++) m |= 1ULL << (board[t] + inv[cell[t]]);
+      /* Usually the first places differ and the values are not needed. */
+      if (bi >= 0 && lowest_bit(m) < lowest_bit(best_mask)) continue;
+      int32_t *tv = tab[cur];
+      for (int t = 0; t < k; t++) tv[board[t] + inv[cell[t]]] = value[t];
+      int smaller = bi < 0;
+      for (uint64_t a = m, b = best_mask; !smaller && a; a &= a - 1, b &= b - 1) {
+        int pa = lowest_bit(a), pb = lowest_bit(b);
+        if (pa != pb) { smaller = pa > pb; break; }
+        if (tv[pa] != tab[bi][pb]) { smaller = tv[pa] < tab[bi][pb]; break; }
+      }
+      if (smaller) {
+        best_mask = m;
+        bi = cur;
+        cur ^= 1;
+      }
+    }
+    for (int b = 0; b < vm->nboard; b++) {
+      int base = vm->board_base[b];
+      int32_t low = p->lo[base];
+      if (low == 0) memset(out + base, 0, (size_t)nc * sizeof *out);
+      else for (int c = 0; c < nc; c++) out[base + c] = low;
+    }
+    for (uint64_t a = best_mask; a; a &= a - 1) {
+      int place = lowest_bit(a);
+      out[vm->board_base[place / nc] + place % nc] = tab[bi][place];
+    }
+    return 1;
+  }
+  /* Each image as its k pieces sorted by place, each piece one number,
+  ** (place << 32) + (INT32_MAX - value): at the first piece where two
+  ** images differ, the one whose number is larger (a later place, or the
+  ** same place and a smaller value) is the smaller image. */
+  int64_t best[SPARSE_CELLS], img[SPARSE_CELLS];
   for (int e = 0; e < G; e++) {
     const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
     for (int t = 0; t < k; t++) {
-      int32_t place = board[t] * nc + inv[cell[t]], val = value[t];
+      int64_t x = ((int64_t)(board[t] * nc + inv[cell[t]]) << 32) + ((int64_t)INT32_MAX - value[t]);
       int u = t;
-      for (; u > 0 && at[u - 1] > place; u--) { at[u] = at[u - 1]; v[u] = v[u - 1]; }
-      at[u] = place;
-      v[u] = val;
+      for (; u > 0 && img[u - 1] > x; u--) img[u] = img[u - 1];
+      img[u] = x;
     }
-    int smaller = best < 0;
-    for (int t = 0; !smaller && t < k; t++) {
-      if (at[t] != best_at[t]) { smaller = at[t] > best_at[t]; break; }
-      if (v[t] != best_v[t]) { smaller = v[t] < best_v[t]; break; }
-    }
-    if (smaller) {
-      best = e;
-      memcpy(best_at, at, (size_t)k * sizeof *at);
-      memcpy(best_v, v, (size_t)k * sizeof *v);
-    }
+    int t = 0;
+    if (e > 0)
+      while (t < k && img[t] == best[t]) t++;
+    if (e == 0 || (t < k && img[t] > best[t])) memcpy(best, img, (size_t)k * sizeof *img);
   }
   for (int b = 0; b < vm->nboard; b++) {
     int base = vm->board_base[b];
-    for (int c = 0; c < nc; c++) out[base + c] = p->lo[base];
+    int32_t low = p->lo[base];
+    for (int c = 0; c < nc; c++) out[base + c] = low;
   }
-  for (int t = 0; t < k; t++) out[vm->board_base[best_at[t] / nc] + best_at[t] % nc] = best_v[t];
+  for (int t = 0; t < k; t++) {
+    int place = (int)(best[t] >> 32);
+    out[vm->board_base[place / nc] + place % nc] = (int32_t)((int64_t)INT32_MAX - (best[t] & 0xffffffff));
+  }
   return 1;
 }
 

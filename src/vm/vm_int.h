@@ -87,6 +87,8 @@ typedef struct VM {
   void (*aot_release)(void *handle);
   void *aot_handle;
   uint8_t *bits;      /* per slot: bits in a packed key */
+  uint8_t *zero_run;  /* per slot: how many slots from it on have lowest
+                      ** value 0 and its width (at most 255) */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
