@@ -352,10 +352,12 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
     int ok = 1;
     for (int q = c; q < f && ok; q++)
       if (height[q] >= 0 && writes_local(code, q, a)) ok = 0;
+    /* No jump into the body from outside, nor to the STOREL that sets the
+    ** counter (it would store another value than k). */
     for (int q = 0; q < p->ncode && ok; q++) {
-      if (height[q] < 0 || (q >= c && q <= f)) continue;
+      if (height[q] < 0) continue;
       int t = jump_target(code, q);
-      if (t >= c && t <= f) ok = 0;
+      if (t == c - 2 || (t >= c && t <= f && (q < c || q > f))) ok = 0;
     }
     /* A head-fork pair of a loop already kept inside this one: not both. */
     for (int q = c; q < f && ok; q++)
