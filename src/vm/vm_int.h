@@ -164,6 +164,11 @@ void vm_effects_seal(VM *vm, EffectRecord *r);
 void vm_effects_void(VM *vm, int depth);
 int vm_effects_replay(VM *vm, int depth, const Move *m, int pc);
 void vm_effects_free(VM *vm);
+/* vm_symmetry.c: the trie of the group's elements (0 out of memory), the
+** canonical form and the orbit of a state (the symmetric vtable's). */
+int vm_symmetry_trie(VM *vm);
+void vm_canonical(Game *g, const void *state, void *result);
+uint32_t vm_orbit(Game *g, const void *state);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
 

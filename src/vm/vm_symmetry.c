@@ -1,0 +1,320 @@
+/*
+** vm_symmetry.c -- positions under the declared symmetries: canonical
+** forms (the smallest image; a trie of the group's elements, or the
+** pieces alone on a sparse board) and orbits, for the tables that store
+** one position per class.
+*/
+#include <stdlib.h>
+#include <string.h>
+#include "vm/vm_int.h"
+
+/* The group's elements sorted by their cell sequences (element e before f
+** when e's sequence is smaller), and for each cell c and element i the
+** first element after i that differs from it in cells 0..c: the trie
+** vm_canonical walks.  0 when out of memory. */
+typedef struct SymRow { const int32_t *cells; int nc; } SymRow;
+
+static int cmp_rows(const void *a, const void *b) {
+  const SymRow *x = a, *y = b;
+  for (int c = 0; c < x->nc; c++)
+    if (x->cells[c] != y->cells[c]) return x->cells[c] < y->cells[c] ? -1 : 1;
+  return 0;
+}
+
+int vm_symmetry_trie(VM *vm) {
+  const Program *p = vm->p;
+  int G = p->nsym, nc = p->ncells;
+  SymRow *order = malloc((size_t)G * sizeof *order);
+  vm->sym_sorted = malloc((size_t)G * nc * sizeof *vm->sym_sorted);
+  vm->sym_next = malloc((size_t)G * nc * sizeof *vm->sym_next);
+  vm->live = malloc((size_t)4 * G * sizeof *vm->live);
+  vm->sym_inverse = malloc((size_t)G * nc * sizeof *vm->sym_inverse);
+  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live || !vm->sym_inverse) {
+    free(order);
+    return 0;
+  }
+  for (int i = 0; i < G; i++) order[i] = (SymRow){ p->sym + (size_t)i * nc, nc };
+  qsort(order, (size_t)G, sizeof *order, cmp_rows);
+  for (int i = 0; i < G; i++)
+    memcpy(vm->sym_sorted + (size_t)i * nc, order[i].cells, (size_t)nc * sizeof(int32_t));
+  free(order);
+  for (int i = 0; i < G; i++)
+    for (int c = 0; c < nc; c++)
+      vm->sym_inverse[(size_t)i * nc + vm->sym_sorted[(size_t)i * nc + c]] = c;
+  for (int i = G - 1; i >= 0; i--) {
+    /* lcp: how many leading cells element i shares with element i + 1. */
+    int lcp = 0;
+    if (i + 1 < G)
+      while (lcp < nc && vm->sym_sorted[(size_t)i * nc + lcp] == vm->sym_sorted[(size_t)(i + 1) * nc + lcp]) lcp++;
+    for (int c = 0; c < nc; c++)
+      vm->sym_next[(size_t)c * G + i] = c < lcp ? vm->sym_next[(size_t)c * G + i + 1] : i + 1;
+  }
+  return 1;
+}
+
+/* Canonical form under the declared symmetries: the image whose slot
+** values, read in slot order, are smallest (any fixed total order would
+** do), with the permutable arrays sorted.  Only the [board] arrays move,
+** so each group element is compared on their slots alone, and the
+** comparison stops at the first slot that differs: an element costs a
+** few reads unless the position maps onto itself under it. */
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void sort_permutable(const Program *p, int32_t *s) {
+  for (int i = 0; i < p->npermute; i++) {
+    const StateVar *v = &p->vars[p->permute_vars[i]];
+    qsort(s + v->base, (size_t)v->dim[0], sizeof(int32_t), cmp_i32);
+  }
+}
+
+/* The image of `in` under element e, its board arrays moved. */
+static void board_image(const Program *p, int e, const int32_t *in, int32_t *out) {
+  const int32_t *pe = p->sym + (size_t)e * p->ncells;
+  memcpy(out, in, (size_t)p->nslots * sizeof *out);
+  for (int vi = 0; vi < p->nvars; vi++) {
+    const StateVar *v = &p->vars[vi];
+    if (v->on_board)
+      for (int c = 0; c < p->ncells; c++) out[v->base + c] = in[v->base + pe[c]];
+  }
+}
+
+/* Sparse positions (see canonical_sparse): at most SPARSE_CELLS pieces,
+** groups of at most SPARSE_GROUP elements. */
+enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
+static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
+                         int32_t *value);
+
+/* The number of distinct images of a state: the group's order over the
+** number of elements that fix it (orbit and stabiliser).  0 with
+** `permute` arrays: raw states that differ only in their order are
+** distinct positions, which this does not count.  An element fixes a
+** sparse position when it sends each piece onto a cell holding its value
+** (the images of the k pieces are then the k pieces). */
+uint32_t vm_orbit(Game *g, const void *state) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  if (p->npermute > 0) return 0;
+  if (p->nsym <= 1) return 1;
+  const int32_t *in = state;
+  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
+  int k = p->nsym <= SPARSE_GROUP ? sparse_pieces(vm, in, cell, board, value) : -1;
+  if (k >= 0) {
+    uint32_t fixed = 0;
+    for (int e = 0; e < p->nsym; e++) {
+      const int32_t *inv = vm->sym_inverse + (size_t)e * p->ncells;
+      int t = 0;
+      while (t < k && in[vm->board_base[board[t]] + inv[cell[t]]] == value[t]) t++;
+      fixed += t == k;
+    }
+    return (uint32_t)p->nsym / fixed;
+  }
+  size_t n = (size_t)p->nslots;
+  int32_t *img = malloc(n * sizeof(int32_t));
+  if (!img) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory");
+  uint32_t fixed = 0;
+  for (int e = 0; e < p->nsym; e++) {
+    board_image(p, e, state, img);
+    fixed += memcmp(img, state, n * sizeof(int32_t)) == 0;
+  }
+  free(img);
+  return (uint32_t)p->nsym / fixed;
+}
+
+/* The canonical form of a sparse position: when at most SPARSE_CELLS
+** board cells hold anything but their array's lowest value (chess's
+** empty squares), the images are compared by those cells alone: an image
+** is smaller when its first such cell comes later, or comes at the same
+** place with a smaller value, and so on.  The same form as the trie's
+** walk, at a cost in the number of pieces instead of cells.  0 when the
+** position is not sparse (or the group is large: then the trie wins). */
+/* The index of the lowest set bit of x (x != 0). */
+static inline int lowest_bit(uint64_t x) {
+#if defined(__GNUC__)
+  return __builtin_ctzll(x);
+#else
+  int i = 0;
+  while (!(x & 1)) { x >>= 1; i++; }
+  return i;
+#endif
+}
+
+/* The cells of a sparse position that hold something else than their
+** array's lowest value: cell, board (index into board_base) and value;
+** their number, or -1 when there are more than SPARSE_CELLS. */
+static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
+                         int32_t *value) {
+  const Program *p = vm->p;
+  int nc = p->ncells, k = 0;
+  for (int b = 0; b < vm->nboard; b++) {
+    int base = vm->board_base[b];
+    int32_t low = p->lo[base];
+    const int32_t *row = in + base;
+    int c = 0;
+    if (low == 0)
+      /* Empty cells four at a time. */
+      for (uint64_t w[2]; c + 4 <= nc; c += 4) {
+        memcpy(w, row + c, sizeof w);
+        if ((w[0] | w[1]) == 0) continue;
+        for (int i = c; i < c + 4; i++)
+          if (row[i] != 0) {
+            if (k == SPARSE_CELLS) return -1;
+            cell[k] = i;
+            board[k] = b;
+            value[k++] = row[i];
+          }
+      }
+    for (; c < nc; c++)
+      if (row[c] != low) {
+        if (k == SPARSE_CELLS) return -1;
+        cell[k] = c;
+        board[k] = b;
+        value[k++] = row[c];
+      }
+  }
+  return k;
+}
+
+static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
+  const Program *p = vm->p;
+  int G = p->nsym, nc = p->ncells;
+  if (G > SPARSE_GROUP) return 0;
+  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
+  int k = sparse_pieces(vm, in, cell, board, value);
+  if (k < 0) return 0;
+  if (vm->nboard * nc <= 64) {
+    /* Each image as the set of its pieces' places (a 64-bit mask, read in
+    ** increasing order) and their values by place; two tables, the best
+    ** image's and the one being made. */
+    int32_t tab[2][64];
+    uint64_t best_mask = 0;
+    int cur = 0, bi = -1;
+    for (int t = 0; t < k; t++) board[t] *= nc;   /* the board's first place */
+    for (int e = 0; e < G; e++) {
+      const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
+      uint64_t m = 0;
+      for (int t = 0; t < k; t++) m |= 1ULL << (board[t] + inv[cell[t]]);
+      /* Usually the first places differ and the values are not needed. */
+      if (bi >= 0 && lowest_bit(m) < lowest_bit(best_mask)) continue;
+      int32_t *tv = tab[cur];
+      for (int t = 0; t < k; t++) tv[board[t] + inv[cell[t]]] = value[t];
+      int smaller = bi < 0;
+      for (uint64_t a = m, b = best_mask; !smaller && a; a &= a - 1, b &= b - 1) {
+        int pa = lowest_bit(a), pb = lowest_bit(b);
+        if (pa != pb) { smaller = pa > pb; break; }
+        if (tv[pa] != tab[bi][pb]) { smaller = tv[pa] < tab[bi][pb]; break; }
+      }
+      if (smaller) {
+        best_mask = m;
+        bi = cur;
+        cur ^= 1;
+      }
+    }
+    for (int b = 0; b < vm->nboard; b++) {
+      int base = vm->board_base[b];
+      int32_t low = p->lo[base];
+      if (low == 0) memset(out + base, 0, (size_t)nc * sizeof *out);
+      else for (int c = 0; c < nc; c++) out[base + c] = low;
+    }
+    for (uint64_t a = best_mask; a; a &= a - 1) {
+      int place = lowest_bit(a);
+      out[vm->board_base[place / nc] + place % nc] = tab[bi][place];
+    }
+    return 1;
+  }
+  /* Each image as its k pieces sorted by place, each piece one number,
+  ** (place << 32) + (INT32_MAX - value): at the first piece where two
+  ** images differ, the one whose number is larger (a later place, or the
+  ** same place and a smaller value) is the smaller image. */
+  int64_t best[SPARSE_CELLS], img[SPARSE_CELLS];
+  for (int e = 0; e < G; e++) {
+    const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
+    for (int t = 0; t < k; t++) {
+      int64_t x = ((int64_t)(board[t] * nc + inv[cell[t]]) << 32) + ((int64_t)INT32_MAX - value[t]);
+      int u = t;
+      for (; u > 0 && img[u - 1] > x; u--) img[u] = img[u - 1];
+      img[u] = x;
+    }
+    int t = 0;
+    if (e > 0)
+      while (t < k && img[t] == best[t]) t++;
+    if (e == 0 || (t < k && img[t] > best[t])) memcpy(best, img, (size_t)k * sizeof *img);
+  }
+  for (int b = 0; b < vm->nboard; b++) {
+    int base = vm->board_base[b];
+    int32_t low = p->lo[base];
+    for (int c = 0; c < nc; c++) out[base + c] = low;
+  }
+  for (int t = 0; t < k; t++) {
+    int place = (int)(best[t] >> 32);
+    out[vm->board_base[place / nc] + place % nc] = (int32_t)((int64_t)INT32_MAX - (best[t] & 0xffffffff));
+  }
+  return 1;
+}
+
+void vm_canonical(Game *g, const void *state, void *result) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  const int32_t *in = state;
+  int32_t *out = result;
+  int n = p->nslots, nc = p->ncells;
+  memcpy(out, in, (size_t)n * sizeof *out);
+  if (vm->permute_on_board) {
+    /* A permutable [board] array: each image sorted, then compared whole. */
+    int32_t *tmp = vm->scratch;
+    sort_permutable(p, out);
+    for (int e = 1; e < p->nsym; e++) {
+      board_image(p, e, in, tmp);
+      sort_permutable(p, tmp);
+      for (int k = 0; k < n; k++)
+        if (tmp[k] != out[k]) {
+          if (tmp[k] < out[k]) memcpy(out, tmp, (size_t)n * sizeof *out);
+          break;
+        }
+    }
+    return;
+  }
+  if (p->nsym > 1 && canonical_sparse(vm, in, out)) {
+    sort_permutable(p, out);
+    return;
+  }
+  /* The elements, sorted by their cell sequences, form a trie: those that
+  ** agree on the first k cells are a run.  Walk it level by level keeping
+  ** only the runs whose image so far is the smallest; a run whose next
+  ** value is larger is dropped whole, with one read. */
+  int G = p->nsym, nlive = 1, m = G > 1 ? vm->nboard * nc : 0;
+  int32_t *lo = vm->live, *hi = vm->live + G, *nlo = vm->live + 2 * G, *nhi = vm->live + 3 * G;
+  if (m > 0) {   /* vm->live exists when the group does (nsym > 1) */
+    lo[0] = 0;
+    hi[0] = G;
+  }
+  for (int j = 0; j < m; j++) {
+    int b = j / nc, c = j % nc, base = vm->board_base[b], nnew = 0;
+    int32_t best = INT32_MAX;
+    for (int r = 0; r < nlive; r++) {
+      for (int i = lo[r]; i < hi[r];) {
+        int nx = hi[r] - lo[r] == 1 || b > 0 ? i + 1 : vm->sym_next[(size_t)c * G + i];
+        int32_t v = in[base + vm->sym_sorted[(size_t)i * nc + c]];
+        if (v < best) { best = v; nnew = 0; }
+        if (v == best) { nlo[nnew] = i; nhi[nnew++] = nx; }
+        i = nx;
+      }
+    }
+    out[base + c] = best;
+    int32_t *t = lo; lo = nlo; nlo = t;
+    t = hi; hi = nhi; nhi = t;
+    nlive = nnew;
+    if (nlive == 1 && hi[0] - lo[0] == 1) {
+      /* One element left: the rest of its image as it is. */
+      const int32_t *pe = vm->sym_sorted + (size_t)lo[0] * nc;
+      for (j++; j < m; j++) {
+        b = j / nc;
+        c = j % nc;
+        out[vm->board_base[b] + c] = in[vm->board_base[b] + pe[c]];
+      }
+    }
+  }
+  sort_permutable(p, out);
+}
