@@ -39,3 +39,7 @@ vm_check games/chess-endgame.game -D size=5 -D material=KQKR
 vm_check games/go.game -D width=3 -D height=3
 vm_check games/go.game -D width=2 -D height=3 -D ko=positional
 vm_check docs/examples/sim.game
+# Boards of more than 64 cells: sparse canonical forms compare sorted
+# piece lists instead of bit masks.
+vm_check games/tictactoe.game -D m=9 -D n=9 -D k=5
+vm_check games/tictactoe.game -D m=10 -D n=7 -D k=4
