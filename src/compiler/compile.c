@@ -242,9 +242,12 @@ static int bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of
     Span at = conj[k]->span;
     Type t = cg_expr(c, e);
     if (!is_int(t)) {
+      /* The operands in the order written, as the comparison says it. */
       char b1[64], b2[64];
+      int left = conj[k]->a == e;
       diag_error(c->d, at, "arithmetic and ordering need integers, not %s and %s",
-                 type_name(c->p, mkt(TY_INT), b1, sizeof b1), type_name(c->p, t, b2, sizeof b2));
+                 type_name(c->p, left ? t : mkt(TY_INT), b1, sizeof b1),
+                 type_name(c->p, left ? mkt(TY_INT) : t, b2, sizeof b2));
     }
     int upper = op == '<' || op == OPR_LE;
     /* Strict bounds: E clamped first (E - 1 and E + 1 cannot overflow). */
@@ -348,9 +351,13 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
           if (!want) goto fail;
           Type t = cg_expr(c, value);
           char b1[64], b2[64];
-          if (!type_compatible(var->elem, t))
+          if (!type_compatible(var->elem, t)) {
+            /* The operands in the order written, as == says it. */
+            int left = conj[first]->a == value;
             diag_error(c->d, conj[first]->span, "cannot compare %s with %s",
-                       type_name(c->p, var->elem, b1, sizeof b1), type_name(c->p, t, b2, sizeof b2));
+                       type_name(c->p, left ? t : var->elem, b1, sizeof b1),
+                       type_name(c->p, left ? var->elem : t, b2, sizeof b2));
+          }
           cg_emit(c, OP_STOREL, want->slot, 0, m->span);
           cg_emit(c, OP_CONST, 0, 0, m->span);
           cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
