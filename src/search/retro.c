@@ -80,7 +80,15 @@ static int out_of_memory(Retro *r) {
               (unsigned long long)found, retro_bytes_per_position(r), retro_memory(r) >> 20);
 }
 
-/* Bytes allocated now: the sets, the per-position arrays, the moves. */
+/* A deferred position is kept as the index of its key in `set` (4 bytes;
+** the key is read back with the engine's unpack) when the engine can,
+** else as its raw state. */
+static size_t deferred_size(const Retro *r) {
+  return r->g->vt->unpack && r->g->vt->pack ? sizeof(uint32_t) : r->g->state_bytes;
+}
+
+/* Bytes allocated now: the sets, the per-position arrays, the moves, the
+** positions deferred. */
 size_t retro_memory(const Retro *r) {
   const KeySet *sets[2] = { &r->states, &r->classes };
   size_t total = 0;
@@ -90,6 +98,7 @@ size_t retro_memory(const Retro *r) {
   if (r->vector)
     total += r->class_cap * sizeof(ExpValue) + r->nedges_cap * sizeof(uint32_t);
   if (r->edge_pay) total += r->nedges_cap * (size_t)r->g->nplayers * sizeof(int32_t);
+  total += r->deferred_cap * deferred_size(r);
   return total;
 }
 
@@ -273,9 +282,11 @@ static int symmetry_agrees(Retro *r, int ended, int nmoves) {
   return e == ended && n == nmoves;
 }
 
-/* Keeps the engine's current state for expansion later. */
-static int defer_state(Retro *r) {
-  size_t sb = r->g->state_bytes;
+/* Keeps the engine's current position, whose key is `index` in the set
+** being enumerated (its class, or its state without by-class expansion),
+** for expansion later. */
+static int defer_state(Retro *r, uint32_t index) {
+  size_t sb = deferred_size(r);
   if (r->ndeferred == r->deferred_cap) {
     size_t cap = r->deferred_cap ? r->deferred_cap * 2 : 64;
     unsigned char *d = realloc(r->deferred, cap * sb);
@@ -283,8 +294,20 @@ static int defer_state(Retro *r) {
     r->deferred = d;
     r->deferred_cap = cap;
   }
-  memcpy(r->deferred + r->ndeferred++ * sb, game_state(r->g), sb);
+  if (sb == sizeof index) memcpy(r->deferred + r->ndeferred++ * sb, &index, sb);
+  else memcpy(r->deferred + r->ndeferred++ * sb, game_state(r->g), sb);
   return 0;
+}
+
+/* The last deferred position, into state (scratch of state_bytes). */
+static const void *undefer_state(Retro *r, const KeySet *set, void *state) {
+  size_t sb = deferred_size(r);
+  const unsigned char *d = r->deferred + --r->ndeferred * sb;
+  if (sb != sizeof(uint32_t)) return d;
+  uint32_t index;
+  memcpy(&index, d, sizeof index);
+  r->g->vt->unpack(r->g, keyset_key(set, index), state);
+  return state;
 }
 
 int retro_enumerate(Retro *r) {
@@ -403,7 +426,7 @@ next:
       if (by_class) fresh = added;
     }
     if (fresh && set_state && ply + 1 >= RETRO_MAX_DEPTH) {
-      if (defer_state(r) < 0) goto oom;
+      if (defer_state(r, by_class ? cls : idx) < 0) goto oom;
       fresh = 0;
     }
     if (fresh) {
@@ -425,9 +448,10 @@ leave:
   /* Step 1c. Back to the parent and on to its next move. */
   if (ply == 0) {
     if (r->ndeferred) {
-      /* Step 1d. The next position left below the depth limit. */
-      size_t sb = g->state_bytes;
-      set_state(g, r->deferred + --r->ndeferred * sb);
+      /* Step 1d. The next position left below the depth limit (by
+      ** class: the class's stored form, as good as the position met). */
+      if (!r->sym_here && !(r->sym_here = malloc(g->state_bytes))) goto oom;
+      set_state(g, undefer_state(r, by_class && r->canonical ? &r->classes : &r->states, r->sym_here));
       r->ms.top = 0;
       goto enter;
     }

@@ -66,7 +66,8 @@ typedef struct Retro {
   int symmetry_checks;      /* classes whose symmetry was checked */
   unsigned char *sym_here;  /* scratch of that check: a state, the moves */
   Move *sym_moves;
-  unsigned char *deferred;  /* raw states met at RETRO_MAX_DEPTH, to expand later */
+  unsigned char *deferred;  /* positions met at RETRO_MAX_DEPTH, to expand
+                            ** later: their keys' indices, or raw states */
   size_t ndeferred, deferred_cap;
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */

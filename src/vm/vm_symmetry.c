@@ -184,6 +184,7 @@ static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
   int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
   int k = sparse_pieces(vm, in, cell, board, value);
   if (k < 0) return 0;
+  if (k == 0) return 1;   /* empty boards: every image is the position (out is in) */
   if (vm->nboard * nc <= 64) {
     /* Each image as the set of its pieces' places (a 64-bit mask, read in
     ** increasing order) and their values by place; two tables, the best
