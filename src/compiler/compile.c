@@ -198,6 +198,35 @@ static Node *find_pattern(Compiler *c, Node *e, Node *params, int level, const c
   return NULL;
 }
 
+/* The head of a cell argument x's FINDS loop, for the test e, `A[x] ==
+** value` (find_pattern): v := value once; x := 0; top: x := FINDS(v from
+** x), out when -1.  The loop's top, or -1 (too many locals, reported). */
+static int finds_loop(Compiler *c, Node *e, Node *value, const StateVar *var, int slot, Span at,
+                      int **exits, int *nexits, int *capexits) {
+  Local *want = cg_add_local(c, " find value", var->elem, 1, at);
+  if (!want) return -1;
+  Type t = cg_expr(c, value);
+  if (!type_compatible(var->elem, t)) {
+    /* The operands in the order written, as == says it. */
+    char b1[64], b2[64];
+    int left = e->a == value;
+    diag_error(c->d, e->span, "cannot compare %s with %s",
+               type_name(c->p, left ? t : var->elem, b1, sizeof b1),
+               type_name(c->p, left ? var->elem : t, b2, sizeof b2));
+  }
+  cg_emit(c, OP_STOREL, want->slot, 0, at);
+  cg_emit(c, OP_CONST, 0, 0, at);
+  cg_emit(c, OP_STOREL, slot, 0, at);
+  int top = cg_here(c);
+  cg_emit(c, OP_LOADL, want->slot, 0, at);
+  cg_emit(c, OP_LOADL, slot, 0, at);
+  cg_emit(c, OP_FINDS, var->base, var->dim[0], at);
+  cg_emit(c, OP_STOREL, slot, 0, at);
+  cg_emit(c, OP_LOADL, slot, 0, at);
+  cg_list_push(exits, nexits, capexits, cg_emit(c, OP_JLTK, 0, 0, at), c);
+  c->stack = 0;
+  return top;
+}
 
 /* An integer argument's bound `x <= E`, `x < E`, `x >= E`, `x > E` (or
 ** the same written E first), E free of x and of the arguments after it:
@@ -225,11 +254,10 @@ static Node *bound_pattern(Node *e, Node *params, int level, const char *arg, in
 ** level's first tests set (bound_pattern): each bound, in the order
 ** written, raises the start or lowers the limit (local lim), and the loop
 ** is left as soon as it is empty, so that a bound is evaluated only where
-** the original test would have been.  The number of bounds used. */
-static int bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of, int level,
+** the original test would have been. */
+static void bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of, int level,
                         Node *params, const char *arg, int slot, int lim, int32_t lo, int32_t hi,
                         int *used, int **exits, int *nexits, int *capexits) {
-  int nbounds = 0;
   cg_emit(c, OP_CONST, lo, 0, params->span);
   cg_emit(c, OP_STOREL, slot, 0, params->span);
   cg_emit(c, OP_CONST, hi, 0, params->span);
@@ -270,9 +298,7 @@ static int bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of
     cg_list_push(exits, nexits, capexits, cg_emit(c, OP_JGT, 0, 0, at), c);
     c->stack = 0;
     used[k] = 1;
-    nbounds++;
   }
-  return nbounds;
 }
 
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
@@ -346,30 +372,9 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
                         ? find_pattern(c, conj[first], m->a, level, rule->argname[level], &var)
                         : NULL;
         if (value) {
-          /* v := E once; x := 0; top: x := FINDS(v from x), out when -1. */
-          Local *want = cg_add_local(c, " find value", var->elem, 1, m->span);
-          if (!want) goto fail;
-          Type t = cg_expr(c, value);
-          char b1[64], b2[64];
-          if (!type_compatible(var->elem, t)) {
-            /* The operands in the order written, as == says it. */
-            int left = conj[first]->a == value;
-            diag_error(c->d, conj[first]->span, "cannot compare %s with %s",
-                       type_name(c->p, left ? t : var->elem, b1, sizeof b1),
-                       type_name(c->p, left ? var->elem : t, b2, sizeof b2));
-          }
-          cg_emit(c, OP_STOREL, want->slot, 0, m->span);
-          cg_emit(c, OP_CONST, 0, 0, m->span);
-          cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
-          top[level] = cg_here(c);
-          cg_emit(c, OP_LOADL, want->slot, 0, m->span);
-          cg_emit(c, OP_LOADL, args[level]->slot, 0, m->span);
-          cg_emit(c, OP_FINDS, var->base, var->dim[0], m->span);
-          cg_emit(c, OP_STOREL, args[level]->slot, 0, m->span);
-          cg_emit(c, OP_LOADL, args[level]->slot, 0, m->span);
-          cg_list_push(&exits[level], &nexits[level], &capexits[level],
-                       cg_emit(c, OP_JLTK, 0, 0, m->span), c);
-          c->stack = 0;
+          top[level] = finds_loop(c, conj[first], value, var, args[level]->slot, m->span,
+                                  &exits[level], &nexits[level], &capexits[level]);
+          if (top[level] < 0) goto fail;
           used[first] = 1;
         } else {
           int op;

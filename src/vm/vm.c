@@ -16,17 +16,17 @@
 
 static uint64_t mix64(uint64_t x);
 
-/* The state's hash recomputed (and, with a repetition rule in force, the
-** history term of vm_hash, which is recorded, not incremental). */
-/* The hash of the slots alone: what vm->hash keeps up to date. */
+/* The hash of the slots alone: what vm->h.hash keeps up to date (from
+** the table of keys when there is one: the same values). */
 static uint64_t slots_hash(const VM *vm) {
   uint64_t h = 0;
-  for (int s = 0; s < vm->p->nslots; s++) h ^= zobrist(s, vm->slots[s]);
+  const uint64_t *const *zob = vm->h.zob_base;
+  for (int s = 0; s < vm->p->nslots; s++) h ^= zob ? zob[s][vm->slots[s]] : zobrist(s, vm->slots[s]);
   return h;
 }
 
-/* The game's hash (vm_hash): the slots' and, with a repetition rule in
-** the key, the earlier positions'. */
+/* The state's hash recomputed (and, with a repetition rule in force, the
+** history term of vm_hash, which is recorded, not incremental). */
 uint64_t vm_hash_from_scratch(Game *g) {
   VM *vm = (VM *)g;
   uint64_t h = slots_hash(vm);
@@ -444,7 +444,6 @@ void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
   }
   fprintf(f, "to move: %s\n", p->chance && vm->slots[0] == p->chance ? "chance" : p->players[vm->slots[0] - 1]);
 }
-
 
 static void vm_pack(Game *g, const void *state, void *key);
 static void vm_set_state(Game *g, const void *state);

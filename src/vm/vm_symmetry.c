@@ -112,14 +112,12 @@ uint32_t vm_orbit(Game *g, const void *state) {
     return (uint32_t)p->nsym / fixed;
   }
   size_t n = (size_t)p->nslots;
-  int32_t *img = malloc(n * sizeof(int32_t));
-  if (!img) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory");
+  int32_t *img = vm->scratch;   /* free here: no permutable arrays */
   uint32_t fixed = 0;
   for (int e = 0; e < p->nsym; e++) {
     board_image(p, e, state, img);
     fixed += memcmp(img, state, n * sizeof(int32_t)) == 0;
   }
-  free(img);
   return (uint32_t)p->nsym / fixed;
 }
 
