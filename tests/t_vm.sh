@@ -36,6 +36,7 @@ vm_check tests/files/lang_pig_roller.game -D goal=20
 vm_check games/chess-endgame.game -D size=5
 vm_check games/chess-endgame.game -D size=6 -D material=KPK
 vm_check games/chess-endgame.game -D size=5 -D material=KQKR
+vm_check games/chess-endgame.game -D size=6 -D material=KBNK
 vm_check games/go.game -D width=3 -D height=3
 vm_check games/go.game -D width=2 -D height=3 -D ko=positional
 vm_check docs/examples/sim.game

@@ -154,6 +154,10 @@ typedef struct GameVtable {
   ** symmetries map `state` onto (itself included); 0 when the engine
   ** cannot count them. */
   uint32_t (*orbit)(Game *g, const void *state);
+  /* Optional, with canonical and pack: pack(canonical(state)) into key,
+  ** without making the canonical state when the engine can (a board of
+  ** a few pieces). */
+  void (*canonical_key)(Game *g, const void *state, void *key);
   /* Optional (NULL: the game has no such notion): whether the player to
   ** move is in check (a game's `pieces ... check F`), for SAN's '+'. */
   int (*in_check)(Game *g);

@@ -125,6 +125,8 @@ int keyset_add_hashed(KeySet *k, uint64_t h, const void *key, uint32_t *index) {
   return 1;
 }
 
+uint64_t keyset_hash(const KeySet *k, const void *key) { return hash_bytes(key, k->key_bytes); }
+
 int keyset_add(KeySet *k, const void *key, uint32_t *index) {
   return keyset_add_hashed(k, hash_bytes(key, k->key_bytes), key, index);
 }

@@ -31,13 +31,30 @@ typedef struct KeySet {
 int keyset_add(KeySet *k, const void *key, uint32_t *index);
 int keyset_add_hashed(KeySet *k, uint64_t hash, const void *key, uint32_t *index);
 
-/* 1 and *index if key is in the set (added by keyset_add), else 0. */
-int keyset_find(const KeySet *k, const void *key, uint32_t *index);
-
 /* The key of index i. */
 static inline const unsigned char *keyset_key(const KeySet *k, size_t i) {
   return k->keys + i * k->key_bytes;
 }
+
+/* The hash keyset_add gives key. */
+uint64_t keyset_hash(const KeySet *k, const void *key);
+
+/* Asks the processor to fetch what adding a key of hash h will read:
+** its first slot (level 0), or the key that slot points to (level 1,
+** once the slot is in the cache).  Many keys' misses then overlap. */
+static inline void keyset_prefetch(const KeySet *k, uint64_t h, int level) {
+#if defined(__GNUC__)
+  if (!k->cap) return;
+  const uint64_t *s = &k->slot[h & (k->cap - 1)];
+  if (level == 0) __builtin_prefetch(s);
+  else if (*s && *s >> 32 == h >> 32) __builtin_prefetch(keyset_key(k, (uint32_t)*s - 1));
+#else
+  (void)k; (void)h; (void)level;
+#endif
+}
+
+/* 1 and *index if key is in the set (added by keyset_add), else 0. */
+int keyset_find(const KeySet *k, const void *key, uint32_t *index);
 
 /* Bytes the set holds now, and the bytes the next add may allocate (0
 ** when it fits). */

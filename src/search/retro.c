@@ -57,6 +57,7 @@ void retro_free(Retro *r) {
   free(r->canon);
   free(r->key);
   free(r->root_state);
+  free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover);
   movestack_free(&r->ms);
   memset(r, 0, sizeof *r);
 }
@@ -114,10 +115,14 @@ static const void *make_key(Retro *r, const void *state) {
 }
 
 /* The key of the engine's current position: its own, or its canonical
-** form's (into r->canon first). */
+** form's (the engine's canonical_key when it has one). */
 static const void *current_key(Retro *r, int canonical) {
   Game *g = r->g;
   if (!canonical) return make_key(r, game_state(g));
+  if (g->vt->canonical_key && g->vt->pack) {
+    g->vt->canonical_key(g, game_state(g), r->key);
+    return r->key;
+  }
   r->canonical(g, game_state(g), r->canon);
   return make_key(r, r->canon);
 }
@@ -161,15 +166,13 @@ int retro_grow_classes(Retro *r, size_t n) {
   return 0;
 }
 
-/* The stored position of the engine's current state (its canonical form
-** when there are symmetries), added if new.  *fresh: not yet expanded.
-** 0, -1 out of memory, -2 over --max-positions, -3 over --memory, -4
-** stopped (Ctrl-C, --time-limit). */
-static int current_class(Retro *r, uint32_t *cls, int *fresh) {
-  Game *g = r->g;
+/* The stored position of key (hash h as keyset_hash gives it), added if
+** new with `mover` to move.  *fresh: not yet expanded.  0, -1 out of
+** memory, -2 over --max-positions, -3 over --memory, -4 stopped (Ctrl-C,
+** --time-limit). */
+static int class_of_key(Retro *r, const void *key, uint64_t h, int mover, uint32_t *cls, int *fresh) {
   KeySet *set = r->canonical ? &r->classes : &r->states;
-  const void *key = current_key(r, r->canonical != NULL);
-  int a = keyset_add(set, key, cls);
+  int a = keyset_add_hashed(set, h, key, cls);
   if (a < 0) return -1;
   if (stop_requested) return -4;
   if (set->n > r->max_positions) return -2;
@@ -186,9 +189,50 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
     r->expanded[*cls] = 0;
     r->count[*cls] = 0;
     r->dist[*cls] = 0;
-    r->mover[*cls] = (uint8_t)game_to_move(g);
+    r->mover[*cls] = (uint8_t)mover;
   }
   *fresh = !r->expanded[*cls];
+  return 0;
+}
+
+/* The same for the engine's current state (its canonical form when
+** there are symmetries). */
+static int current_class(Retro *r, uint32_t *cls, int *fresh) {
+  KeySet *set = r->canonical ? &r->classes : &r->states;
+  const void *key = current_key(r, r->canonical != NULL);
+  return class_of_key(r, key, keyset_hash(set, key), game_to_move(r->g), cls, fresh);
+}
+
+/* Looks ahead at the n moves from move stack place `base` (by-class
+** expansion with an engine that makes canonical keys): each child's key,
+** hash and mover, and the prefetch of the hash set's slots, then of the
+** keys they point to, so that the cache misses of the n lookups that
+** follow overlap instead of adding up.  0, -1 out of memory. */
+static int look_ahead(Retro *r, size_t base, int n) {
+  Game *g = r->g;
+  KeySet *set = &r->classes;
+  size_t kb = set->key_bytes, need = base + (size_t)n;
+  if (need > r->ahead_cap) {
+    size_t cap = r->ms.cap > need ? r->ms.cap : need;
+    unsigned char *k = realloc(r->ahead_key, cap * kb);
+    if (k) r->ahead_key = k;
+    uint64_t *h = realloc(r->ahead_hash, cap * sizeof *h);
+    if (h) r->ahead_hash = h;
+    uint8_t *m = realloc(r->ahead_mover, cap);
+    if (m) r->ahead_mover = m;
+    if (!k || !h || !m) return -1;
+    r->ahead_cap = cap;
+  }
+  for (size_t i = base; i < need; i++) {
+    unsigned char *key = r->ahead_key + i * kb;
+    game_apply(g, &r->ms.moves[i]);
+    g->vt->canonical_key(g, game_state(g), key);
+    r->ahead_mover[i] = (uint8_t)game_to_move(g);
+    game_undo(g);
+    r->ahead_hash[i] = keyset_hash(set, key);
+    keyset_prefetch(set, r->ahead_hash[i], 0);
+  }
+  for (size_t i = base; i < need; i++) keyset_prefetch(set, r->ahead_hash[i], 1);
   return 0;
 }
 
@@ -269,6 +313,7 @@ static int symmetry_agrees(Retro *r, int ended, int nmoves) {
   Game *g = r->g;
   Outcome o;
   if (r->symmetry_checks >= RETRO_SYMMETRY_CHECKS) return 1;
+  r->canonical(g, game_state(g), r->canon);
   if (memcmp(game_state(g), r->canon, g->state_bytes) == 0) return 1;
   r->symmetry_checks++;
   /* Kept in r, freed by retro_free: a rule failing at run time jumps out. */
@@ -326,6 +371,8 @@ int retro_enumerate(Retro *r) {
   ** reachable.  Their values are right all the same, and expanding every
   ** position instead costs as many times the work as there are symmetries. */
   int by_class = r->canonical && g->vt->orbit && set_state;
+  /* With canonical keys, each position's children are keyed ahead. */
+  int ahead = by_class && g->vt->canonical_key && g->vt->pack && g->vt->unpack;
   r->closure = by_class && g->vt->orbit(g, game_state(g)) != 1;
   uint64_t orbits = 0;
   if (!r->label) r->label = "retrograde analysis, enumerating";
@@ -350,7 +397,7 @@ enter:
     if (rc == -4) goto stopped;
     if (by_class) {
       if (!added) goto leave;       /* a deferred position whose class was expanded since */
-      orbits += g->vt->orbit(g, r->canon);
+      orbits += g->vt->orbit(g, game_state(g));   /* its class's */
     }
     r->expanded[cls] = 1;
   }
@@ -406,14 +453,34 @@ enter:
     /* A symmetric image must have as many moves: a cheap check that the
     ** declared symmetries are symmetries of the rules. */
     else if (r->terminal[cls] || r->count[cls] != (uint32_t)n) goto asymmetric;
+    if (ahead && look_ahead(r, f->mbase, n) < 0) goto oom;
   }
 
 next:
   /* Step 1b. Follow the frame's next move; record the edge. */
   {
     RetroFrame *f = &r->frames[ply];
-    game_apply(g, &r->ms.moves[f->mbase + (size_t)f->i]);
-    int fresh = by_class ? 0 : keyset_add(&r->states, current_key(r, 0), &idx);
+    size_t at = f->mbase + (size_t)f->i;
+    int fresh = 0;
+    if (ahead) {
+      /* The child's key is known: the move is played only to go down. */
+      int rc = class_of_key(r, r->ahead_key + at * r->classes.key_bytes, r->ahead_hash[at],
+                            r->ahead_mover[at], &cls, &added);
+      if (rc == -1) goto oom;
+      if (rc == -2) goto limit;
+      if (rc == -3) goto memory;
+      if (rc == -4) goto stopped;
+      if (add_edge(r, (uint32_t)f->cls, cls, r->vector ? r->wstack[at] : 1) < 0) goto oom;
+      if (added && ply + 1 >= RETRO_MAX_DEPTH) {
+        if (defer_state(r, cls) < 0) goto oom;
+      } else if (added) {
+        game_apply(g, &r->ms.moves[at]);
+        fresh = 1;
+      }
+      goto followed;
+    }
+    game_apply(g, &r->ms.moves[at]);
+    fresh = by_class ? 0 : keyset_add(&r->states, current_key(r, 0), &idx);
     if (fresh < 0) goto oom;
     if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
@@ -429,6 +496,7 @@ next:
       if (defer_state(r, by_class ? cls : idx) < 0) goto oom;
       fresh = 0;
     }
+  followed:
     if (fresh) {
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
         game_undo(g);
@@ -439,7 +507,7 @@ next:
       ply++;
       goto enter;
     }
-    game_undo(g);
+    if (!ahead) game_undo(g);
     if (++f->i < f->nmoves) goto next;
     r->ms.top = f->mbase;
   }

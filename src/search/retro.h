@@ -72,6 +72,12 @@ typedef struct Retro {
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */
   unsigned char *root_state; /* the enumeration's root, set back at its end */
+  /* retro_enumerate's look-ahead: per move stack place, the child's
+  ** canonical key, its hash and its mover. */
+  unsigned char *ahead_key;
+  uint64_t *ahead_hash;
+  uint8_t *ahead_mover;
+  size_t ahead_cap;
   /* Payoff vectors (chance, per-move payoffs, more than two players):
   ** each move's weight and pay, each position's expected payoffs. */
   int vector;

@@ -445,9 +445,7 @@ void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
   fprintf(f, "to move: %s\n", p->chance && vm->slots[0] == p->chance ? "chance" : p->players[vm->slots[0] - 1]);
 }
 
-static void vm_pack(Game *g, const void *state, void *key);
 static void vm_set_state(Game *g, const void *state);
-static void vm_unpack(Game *g, const void *key, void *state);
 
 /* Games without symmetry have no canonical method. */
 #define VM_METHODS \
@@ -460,7 +458,7 @@ static void vm_unpack(Game *g, const void *key, void *state);
   .history_line = vm_history_line, .in_check = vm_in_check
 static const GameVtable vm_vtable = { VM_METHODS };
 static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
-                                                .orbit = vm_orbit };
+                                                .orbit = vm_orbit, .canonical_key = vm_canonical_key };
 
 /* A raw state as the current position: slots and hash.  The trail is
 ** kept: a caller that set a state after applying moves sets the state
@@ -471,65 +469,6 @@ static void vm_set_state(Game *g, const void *state) {
   /* Not vm_hash_from_scratch: the earlier positions' part is vm_hash's. */
   vm->h.hash = slots_hash(vm);
   vm_effects_void(vm, vm->nmarks);
-}
-
-/* Bits for the values lo..hi of a slot. */
-static int slot_bits(int32_t lo, int32_t hi) {
-  uint64_t span = (uint64_t)((int64_t)hi - lo);
-  int b = 0;
-  while (span >> b) b++;
-  return b;
-}
-
-/* Packs each slot's value - lo into its bit width, in slot order. */
-static void vm_pack(Game *g, const void *state, void *key) {
-  const VM *vm = (const VM *)g;
-  const Program *p = vm->p;
-  const int32_t *s = state;
-  unsigned char *out = key;
-  /* Slots at their lowest value (a board's empty cells) add no bits: only
-  ** the others are written, each at its offset (a slot has at most 32
-  ** bits, so it spans at most 5 bytes). */
-  memset(out, 0, g->key_bytes);
-  size_t off = 0;
-  for (int i = 0; i < p->nslots; i++) {
-    if (vm->zero_run[i] >= 4) {
-      uint64_t w[2];
-      memcpy(w, s + i, sizeof w);
-      if ((w[0] | w[1]) == 0) {
-        off += 4 * (size_t)vm->bits[i];
-        i += 3;
-        continue;
-      }
-    }
-    uint64_t v = (uint64_t)((int64_t)s[i] - p->lo[i]);
-    if (v) {
-      unsigned char *o = out + (off >> 3);
-      v <<= off & 7;
-      do { *o++ |= (unsigned char)v; v >>= 8; } while (v);
-    }
-    off += vm->bits[i];
-  }
-  size_t k = (off + 7) / 8;
-  if (p->rep_kind != REP_NONE) {
-    uint64_t set = vm->rep_on && vm->rep_in_key && state == vm->slots ? vm->rep_set[vm->nrep - 1] : 0;
-    for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
-  }
-}
-
-/* vm_pack's inverse: each slot's bits, in slot order, plus lo. */
-static void vm_unpack(Game *g, const void *key, void *state) {
-  const VM *vm = (const VM *)g;
-  const Program *p = vm->p;
-  const unsigned char *in = key;
-  int32_t *s = state;
-  size_t bit = 0;
-  for (int i = 0; i < p->nslots; i++) {
-    uint64_t v = 0;
-    for (int b = 0; b < vm->bits[i]; b++, bit++)
-      v |= (uint64_t)((in[bit >> 3] >> (bit & 7)) & 1) << b;
-    s[i] = (int32_t)((int64_t)p->lo[i] + (int64_t)v);
-  }
 }
 
 /* Tables zobrist(s, v) for every slot value when that is small; the keys
@@ -617,20 +556,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->has_rewards = p->has_pay;
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   g->score_only = p->score_only;
-  vm->bits = malloc((size_t)p->nslots);
-  if (!vm->bits) { vm_free(g); return NULL; }
-  size_t total = 0;
-  for (int i = 0; i < p->nslots; i++) total += vm->bits[i] = (uint8_t)slot_bits(p->lo[i], p->hi[i]);
-  /* Runs of slots with lowest value 0 and one width (a board's cells),
-  ** which vm_pack skips four at a time while they are 0. */
-  vm->zero_run = malloc((size_t)p->nslots + 1);
-  if (!vm->zero_run) { vm_free(g); return NULL; }
-  for (int i = p->nslots - 1; i >= 0; i--) {
-    int next = i + 1 < p->nslots && p->lo[i + 1] == 0 && vm->bits[i + 1] == vm->bits[i] ? vm->zero_run[i + 1] : 0;
-    vm->zero_run[i] = (uint8_t)(p->lo[i] != 0 ? 0 : next < 255 ? next + 1 : 255);
-  }
-  g->key_bytes = (total + 7) / 8 ? (total + 7) / 8 : 1;
-  if (p->rep_kind != REP_NONE) g->key_bytes = (total + 7) / 8 + 8;
+  if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);
@@ -678,9 +604,9 @@ void vm_free(Game *g) {
   free(vm->sym_next);
   free(vm->live);
   free(vm->sym_inverse);
+  free(vm->canon_state);
   vm_effects_free(vm);
-  free(vm->bits);
-  free(vm->zero_run);
+  vm_pack_free(vm);
   free(vm->zob_table);
   free(vm->h.zob_base);
   free(vm->h.trail);

@@ -80,6 +80,7 @@ typedef struct VM {
   int32_t *live;          /* 4 x nsym: the runs a canonical form keeps */
   int32_t *sym_inverse;   /* nsym x ncells: where each element sends a cell
                           ** (sym_sorted's order), for sparse boards */
+  int32_t *canon_state;   /* nslots words: vm_canonical_key's canonical form */
   /* The compiled tier (aot.c): the loaded module, the environment its code
   ** runs in, and what releases the module when the VM is freed. */
   const AotModule *aot;
@@ -89,6 +90,10 @@ typedef struct VM {
   uint8_t *bits;      /* per slot: bits in a packed key */
   uint8_t *zero_run;  /* per slot: how many slots from it on have lowest
                       ** value 0 and its width (at most 255) */
+  uint32_t *bit_off;  /* per slot: where its bits start in a packed key */
+  int *loose, nloose; /* the slots outside the [board] arrays */
+  int pieces_key;     /* keys can be packed from the loose slots and a
+                      ** board's pieces (vm_pack_pieces) */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
@@ -169,6 +174,17 @@ void vm_effects_free(VM *vm);
 int vm_symmetry_trie(VM *vm);
 void vm_canonical(Game *g, const void *state, void *result);
 uint32_t vm_orbit(Game *g, const void *state);
+void vm_canonical_key(Game *g, const void *state, void *key);
+
+/* vm_pack.c: the packed keys' layout (bits, offsets; 0 when out of
+** memory), pack and unpack, and a key made from the loose slots of state
+** and k pieces (slot[t] holding value[t]; every other board cell empty). */
+int vm_pack_init(VM *vm);
+void vm_pack_free(VM *vm);
+void vm_pack(Game *g, const void *state, void *key);
+void vm_unpack(Game *g, const void *key, void *state);
+void vm_pack_pieces(const VM *vm, const int32_t *state, const int32_t *slot, const int32_t *value,
+                    int k, void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
 

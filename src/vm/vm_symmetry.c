@@ -29,7 +29,8 @@ int vm_symmetry_trie(VM *vm) {
   vm->sym_next = malloc((size_t)G * nc * sizeof *vm->sym_next);
   vm->live = malloc((size_t)4 * G * sizeof *vm->live);
   vm->sym_inverse = malloc((size_t)G * nc * sizeof *vm->sym_inverse);
-  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live || !vm->sym_inverse) {
+  vm->canon_state = malloc((size_t)p->nslots * sizeof *vm->canon_state);
+  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live || !vm->sym_inverse || !vm->canon_state) {
     free(order);
     return 0;
   }
@@ -175,14 +176,17 @@ static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t
   return k;
 }
 
-static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
+/* The smallest image of a sparse position as its pieces in increasing
+** order of place (board b's cell c is place b * ncells + c): place[t]
+** holds value[t].  Their number, or -1 when the position is not sparse
+** or the group is large. */
+static int sparse_best(VM *vm, const int32_t *in, int32_t *place, int32_t *value) {
   const Program *p = vm->p;
   int G = p->nsym, nc = p->ncells;
-  if (G > SPARSE_GROUP) return 0;
-  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], value[SPARSE_CELLS];
-  int k = sparse_pieces(vm, in, cell, board, value);
-  if (k < 0) return 0;
-  if (k == 0) return 1;   /* empty boards: every image is the position (out is in) */
+  if (G > SPARSE_GROUP) return -1;
+  int32_t cell[SPARSE_CELLS], board[SPARSE_CELLS], val[SPARSE_CELLS];
+  int k = sparse_pieces(vm, in, cell, board, val);
+  if (k <= 0) return k;   /* an empty board is its every image */
   if (vm->nboard * nc <= 64) {
     /* Each image as the set of its pieces' places (a 64-bit mask, read in
     ** increasing order) and their values by place; two tables, the best
@@ -198,7 +202,7 @@ static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
       /* Usually the first places differ and the values are not needed. */
       if (bi >= 0 && lowest_bit(m) < lowest_bit(best_mask)) continue;
       int32_t *tv = tab[cur];
-      for (int t = 0; t < k; t++) tv[board[t] + inv[cell[t]]] = value[t];
+      for (int t = 0; t < k; t++) tv[board[t] + inv[cell[t]]] = val[t];
       int smaller = bi < 0;
       for (uint64_t a = m, b = best_mask; !smaller && a; a &= a - 1, b &= b - 1) {
         int pa = lowest_bit(a), pb = lowest_bit(b);
@@ -211,17 +215,12 @@ static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
         cur ^= 1;
       }
     }
-    for (int b = 0; b < vm->nboard; b++) {
-      int base = vm->board_base[b];
-      int32_t low = p->lo[base];
-      if (low == 0) memset(out + base, 0, (size_t)nc * sizeof *out);
-      else for (int c = 0; c < nc; c++) out[base + c] = low;
+    int t = 0;
+    for (uint64_t a = best_mask; a; a &= a - 1, t++) {
+      place[t] = lowest_bit(a);
+      value[t] = tab[bi][place[t]];
     }
-    for (uint64_t a = best_mask; a; a &= a - 1) {
-      int place = lowest_bit(a);
-      out[vm->board_base[place / nc] + place % nc] = tab[bi][place];
-    }
-    return 1;
+    return k;
   }
   /* Each image as its k pieces sorted by place, each piece one number,
   ** (place << 32) + (INT32_MAX - value): at the first piece where two
@@ -231,7 +230,7 @@ static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
   for (int e = 0; e < G; e++) {
     const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
     for (int t = 0; t < k; t++) {
-      int64_t x = ((int64_t)(board[t] * nc + inv[cell[t]]) << 32) + ((int64_t)INT32_MAX - value[t]);
+      int64_t x = ((int64_t)(board[t] * nc + inv[cell[t]]) << 32) + ((int64_t)INT32_MAX - val[t]);
       int u = t;
       for (; u > 0 && img[u - 1] > x; u--) img[u] = img[u - 1];
       img[u] = x;
@@ -241,16 +240,47 @@ static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
       while (t < k && img[t] == best[t]) t++;
     if (e == 0 || (t < k && img[t] > best[t])) memcpy(best, img, (size_t)k * sizeof *img);
   }
+  for (int t = 0; t < k; t++) {
+    place[t] = (int32_t)(best[t] >> 32);
+    value[t] = (int32_t)((int64_t)INT32_MAX - (best[t] & 0xffffffff));
+  }
+  return k;
+}
+
+/* The canonical form of a sparse position into out (a copy of in): its
+** boards emptied, then the best image's pieces.  0 when not sparse. */
+static int canonical_sparse(VM *vm, const int32_t *in, int32_t *out) {
+  const Program *p = vm->p;
+  int nc = p->ncells;
+  int32_t place[SPARSE_CELLS], value[SPARSE_CELLS];
+  int k = sparse_best(vm, in, place, value);
+  if (k < 0) return 0;
+  if (k == 0) return 1;
   for (int b = 0; b < vm->nboard; b++) {
     int base = vm->board_base[b];
     int32_t low = p->lo[base];
-    for (int c = 0; c < nc; c++) out[base + c] = low;
+    if (low == 0) memset(out + base, 0, (size_t)nc * sizeof *out);
+    else for (int c = 0; c < nc; c++) out[base + c] = low;
   }
-  for (int t = 0; t < k; t++) {
-    int place = (int)(best[t] >> 32);
-    out[vm->board_base[place / nc] + place % nc] = (int32_t)((int64_t)INT32_MAX - (best[t] & 0xffffffff));
-  }
+  for (int t = 0; t < k; t++) out[vm->board_base[place[t] / nc] + place[t] % nc] = value[t];
   return 1;
+}
+
+/* The packed key of the canonical form: straight from the best image's
+** pieces when the position is sparse (no canonical state, no pass over
+** the empty cells), else through vm_canonical and vm_pack. */
+void vm_canonical_key(Game *g, const void *state, void *key) {
+  VM *vm = (VM *)g;
+  int32_t place[SPARSE_CELLS], value[SPARSE_CELLS];
+  int k = vm->pieces_key ? sparse_best(vm, state, place, value) : -1;
+  if (k < 0) {
+    vm_canonical(g, state, vm->canon_state);
+    vm_pack(g, vm->canon_state, key);
+    return;
+  }
+  int nc = vm->p->ncells;
+  for (int t = 0; t < k; t++) place[t] = vm->board_base[place[t] / nc] + place[t] % nc;
+  vm_pack_pieces(vm, state, place, value, k, key);
 }
 
 void vm_canonical(Game *g, const void *state, void *result) {

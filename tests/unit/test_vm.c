@@ -91,6 +91,7 @@ static void canonical_reference(Game *g, const Program *p) {
   size_t sb = g->state_bytes;
   int n = p->nslots, nc = p->ncells;
   int32_t *want = malloc(sb), *img = malloc(sb), *got = malloc(sb);
+  unsigned char *key_want = malloc(g->key_bytes), *key_got = malloc(g->key_bytes);
   static Move moves[GAME_MAX_MOVES];
   for (int line = 0; line < 100; line++) {
     int depth = 0;
@@ -113,12 +114,25 @@ static void canonical_reference(Game *g, const Program *p) {
       }
       g->vt->canonical(g, in, got);
       CHECK(memcmp(want, got, sb) == 0, "canonical form is the smallest image at ply %d", depth);
+      if (g->vt->canonical_key && g->vt->pack) {
+        /* The key made straight from a sparse board's pieces is the
+        ** canonical form packed, and unpacks to it. */
+        g->vt->pack(g, want, key_want);
+        g->vt->canonical_key(g, in, key_got);
+        CHECK(memcmp(key_want, key_got, g->key_bytes) == 0, "canonical key is the canonical form packed at ply %d", depth);
+        if (g->vt->unpack) {
+          g->vt->unpack(g, key_got, img);
+          CHECK(memcmp(want, img, sb) == 0, "the canonical key unpacks to the canonical form at ply %d", depth);
+        }
+      }
     }
     while (depth-- > 0) game_undo(g);
   }
   free(want);
   free(img);
   free(got);
+  free(key_want);
+  free(key_got);
 }
 
 /* A legal move played where it was generated replays the effect its
