@@ -344,13 +344,15 @@ static int defer_state(Retro *r, uint32_t index) {
   return 0;
 }
 
-/* The last deferred position, into state (scratch of state_bytes). */
-static const void *undefer_state(Retro *r, const KeySet *set, void *state) {
+/* The last deferred position, into state (scratch of state_bytes); its
+** key's index into *known when it was kept as one and known is not NULL. */
+static const void *undefer_state(Retro *r, const KeySet *set, void *state, int64_t *known) {
   size_t sb = deferred_size(r);
   const unsigned char *d = r->deferred + --r->ndeferred * sb;
   if (sb != sizeof(uint32_t)) return d;
   uint32_t index;
   memcpy(&index, d, sizeof index);
+  if (known) *known = index;
   r->g->vt->unpack(r->g, keyset_key(set, index), state);
   return state;
 }
@@ -359,6 +361,7 @@ int retro_enumerate(Retro *r) {
   Game *g = r->g;
   int ply = 0, added;
   uint32_t idx, cls;
+  int64_t known = -1;
   Outcome o;
   void (*set_state)(Game *, const void *) = g->vt->set_state;
   unsigned char *root = NULL;
@@ -388,9 +391,17 @@ int retro_enumerate(Retro *r) {
   if (!by_class && keyset_add(&r->states, current_key(r, 0), &idx) < 0) goto oom;
 
 enter:
-  /* Step 1a. A new reachable state: its class, and whether to expand. */
+  /* Step 1a. A new reachable state: its class (known when it was just
+  ** looked up by class), and whether to expand. */
   {
-    int rc = current_class(r, &cls, &added);
+    int rc = 0;
+    if (known >= 0) {
+      cls = (uint32_t)known;
+      added = !r->expanded[cls];
+      known = -1;
+    } else {
+      rc = current_class(r, &cls, &added);
+    }
     if (rc == -1) goto oom;
     if (rc == -2) goto limit;
     if (rc == -3) goto memory;
@@ -505,6 +516,7 @@ next:
         return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
       }
       ply++;
+      if (by_class) known = cls;
       goto enter;
     }
     if (!ahead) game_undo(g);
@@ -519,7 +531,8 @@ leave:
       /* Step 1d. The next position left below the depth limit (by
       ** class: the class's stored form, as good as the position met). */
       if (!r->sym_here && !(r->sym_here = malloc(g->state_bytes))) goto oom;
-      set_state(g, undefer_state(r, by_class && r->canonical ? &r->classes : &r->states, r->sym_here));
+      set_state(g, undefer_state(r, by_class && r->canonical ? &r->classes : &r->states, r->sym_here,
+                                 by_class ? &known : NULL));
       r->ms.top = 0;
       goto enter;
     }
