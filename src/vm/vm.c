@@ -605,6 +605,7 @@ void vm_free(Game *g) {
   free(vm->live);
   free(vm->sym_inverse);
   free(vm->canon_state);
+  free(vm->sym_bit);
   vm_effects_free(vm);
   vm_pack_free(vm);
   free(vm->zob_table);

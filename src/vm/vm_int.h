@@ -81,6 +81,8 @@ typedef struct VM {
   int32_t *sym_inverse;   /* nsym x ncells: where each element sends a cell
                           ** (sym_sorted's order), for sparse boards */
   int32_t *canon_state;   /* nslots words: vm_canonical_key's canonical form */
+  uint64_t *sym_bit;      /* ncells x nsym: 1 << where element i sends cell
+                          ** c, when the boards have at most 64 cells */
   /* The compiled tier (aot.c): the loaded module, the environment its code
   ** runs in, and what releases the module when the VM is freed. */
   const AotModule *aot;

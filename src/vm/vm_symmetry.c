@@ -8,6 +8,10 @@
 #include <string.h>
 #include "vm/vm_int.h"
 
+/* Sparse positions (see canonical_sparse): at most SPARSE_CELLS pieces,
+** groups of at most SPARSE_GROUP elements. */
+enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
+
 /* The group's elements sorted by their cell sequences (element e before f
 ** when e's sequence is smaller), and for each cell c and element i the
 ** first element after i that differs from it in cells 0..c: the trie
@@ -42,6 +46,12 @@ int vm_symmetry_trie(VM *vm) {
   for (int i = 0; i < G; i++)
     for (int c = 0; c < nc; c++)
       vm->sym_inverse[(size_t)i * nc + vm->sym_sorted[(size_t)i * nc + c]] = c;
+  if (G <= SPARSE_GROUP && vm->nboard * nc <= 64) {
+    /* By cell, each element's image of it as a bit, for sparse_best. */
+    if (!(vm->sym_bit = malloc((size_t)nc * G * sizeof *vm->sym_bit))) return 0;
+    for (int c = 0; c < nc; c++)
+      for (int i = 0; i < G; i++) vm->sym_bit[(size_t)c * G + i] = 1ULL << vm->sym_inverse[(size_t)i * nc + c];
+  }
   for (int i = G - 1; i >= 0; i--) {
     /* lcp: how many leading cells element i shares with element i + 1. */
     int lcp = 0;
@@ -82,9 +92,6 @@ static void board_image(const Program *p, int e, const int32_t *in, int32_t *out
   }
 }
 
-/* Sparse positions (see canonical_sparse): at most SPARSE_CELLS pieces,
-** groups of at most SPARSE_GROUP elements. */
-enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
 static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
                          int32_t *value);
 
@@ -153,17 +160,20 @@ static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t
     const int32_t *row = in + base;
     int c = 0;
     if (low == 0)
-      /* Empty cells four at a time. */
-      for (uint64_t w[2]; c + 4 <= nc; c += 4) {
+      /* Empty cells eight at a time, then two at a time. */
+      for (uint64_t w[4]; c + 8 <= nc; c += 8) {
         memcpy(w, row + c, sizeof w);
-        if ((w[0] | w[1]) == 0) continue;
-        for (int i = c; i < c + 4; i++)
-          if (row[i] != 0) {
-            if (k == SPARSE_CELLS) return -1;
-            cell[k] = i;
-            board[k] = b;
-            value[k++] = row[i];
-          }
+        if ((w[0] | w[1] | w[2] | w[3]) == 0) continue;
+        for (int j = 0; j < 4; j++) {
+          if (!w[j]) continue;
+          for (int i = c + 2 * j; i < c + 2 * j + 2; i++)
+            if (row[i] != 0) {
+              if (k == SPARSE_CELLS) return -1;
+              cell[k] = i;
+              board[k] = b;
+              value[k++] = row[i];
+            }
+        }
       }
     for (; c < nc; c++)
       if (row[c] != low) {
@@ -192,15 +202,28 @@ static int sparse_best(VM *vm, const int32_t *in, int32_t *place, int32_t *value
     ** increasing order) and their values by place; two tables, the best
     ** image's and the one being made. */
     int32_t tab[2][64];
-    uint64_t best_mask = 0;
-    int cur = 0, bi = -1;
+    uint64_t best_mask = 0, masks[SPARSE_GROUP];
+    int cur = 0, bi = -1, first = 0;
     for (int t = 0; t < k; t++) board[t] *= nc;   /* the board's first place */
+    /* The images whose first place is the latest: usually one, and the
+    ** values are not needed to find it. */
+    for (int e = 0; e < G; e++) masks[e] = 0;
+    for (int t = 0; t < k; t++) {
+      /* All the elements at once; eight (a square's group) with a count
+      ** the compiler knows, so that it vectorises the loop. */
+      const uint64_t *bit = vm->sym_bit + (size_t)cell[t] * G;
+      int shift = board[t];
+      if (G == 8)
+        for (int e = 0; e < 8; e++) masks[e] |= bit[e] << shift;
+      else
+        for (int e = 0; e < G; e++) masks[e] |= bit[e] << shift;
+    }
+    for (int e = 0; e < G; e++)
+      if (lowest_bit(masks[e]) > first) first = lowest_bit(masks[e]);
     for (int e = 0; e < G; e++) {
       const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
-      uint64_t m = 0;
-      for (int t = 0; t < k; t++) m |= 1ULL << (board[t] + inv[cell[t]]);
-      /* Usually the first places differ and the values are not needed. */
-      if (bi >= 0 && lowest_bit(m) < lowest_bit(best_mask)) continue;
+      uint64_t m = masks[e];
+      if (lowest_bit(m) != first) continue;
       int32_t *tv = tab[cur];
       for (int t = 0; t < k; t++) tv[board[t] + inv[cell[t]]] = val[t];
       int smaller = bi < 0;
