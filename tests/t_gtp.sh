@@ -23,6 +23,23 @@ check "gtp: showboard" "=|  3  . . .|  2  . B .|  1  . . .|" "$gt_out"
 gt_out=$(printf 'boardsize 3\nplay b b2\nplay b a1\nfinal_score\nquit\n' | gs gtp games/go.game | tr '\n' '|')
 check "gtp: two black moves in a row" "= ||= ||= ||= B+9||= ||" "$gt_out"
 
+# --engine: the rules through the compiled tier (when a C compiler is
+# here) give the session the VM gives; the native engines are for the
+# games that have one (Go has none: a usage error at the start).
+gt_session='boardsize 3|play b b2|genmove w|final_score|boardsize 4|play b b2|play w c3|showboard|quit'
+gt_vm=$(printf '%s\n' "$gt_session" | tr '|' '\n' | gs gtp games/go.game --engine vm | tr '\n' '|')
+check "gtp --engine vm: the session" \
+  "= ||= ||= pass||= B+9||= ||= ||= ||=|  4  . . . .|  3  . . W .|  2  . B . .|  1  . . . .|     a b c d|passes = 0|played = 0|ko_point = nowhere|to move: Black||= ||" \
+  "$gt_vm"
+if command -v "${GSOLVE_CC:-cc}" >/dev/null 2>&1; then
+  gt_out=$(printf '%s\n' "$gt_session" | tr '|' '\n' | gs gtp games/go.game --engine compiled | tr '\n' '|')
+  check "gtp --engine compiled: the same session as the VM" "$gt_vm" "$gt_out"
+fi
+gt_out=$(printf 'name\n' | gs gtp games/go.game --engine native 2>&1)
+gt_st=$?
+check "gtp --engine native on Go: refused" "gsolve: error: --engine native: the game declares no native engine" "$gt_out"
+check "gtp --engine native on Go: exit 2" 2 "$gt_st"
+
 # A failed boardsize or komi keeps the game in play, its moves and all
 # (issue 25: the old game was dropped first, and the next command
 # crashed).  Sizes are those the game's width and height take (1..19).

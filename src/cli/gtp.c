@@ -149,9 +149,10 @@ static int build(Gtp *t, const Overrides *ov, const char **why) {
   p = gs_compile(o->file, o->text, o->len, defs, n, stderr, &st);
   free(defs);
   if (p == NULL) return st;
-  if ((g = vm_new(p, &st)) == NULL) {
+  /* engine_new says why on stderr (a runtime error in the start block:
+  ** the VM did). */
+  if ((g = engine_new(p, o->engine, 1, stderr, &st)) == NULL) {
     gs_program_free(p);
-    if (st == EXIT_LIMIT) *why = "out of memory";   /* vm_new does not say */
     return st;
   }
   if (g->nplayers != 2) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "gsolve.h"
+#include "engines/engines.h"
 
 #define GTP_EXACT_CELLS 9    /* genmove solves exactly up to this many points */
 #define GTP_MAX_LINE 65536   /* longest command line, its comment aside */
@@ -22,6 +23,8 @@ typedef struct GtpOptions {
   int ndefs;
   int level;              /* genmove's deepest search on bigger boards */
   size_t tt_mib;
+  EngineChoice engine;    /* --engine: what runs the rules (auto: as for
+                          ** every mode) */
 } GtpOptions;
 
 /* Answers GTP commands from `in` until quit or the end of the input.

@@ -245,7 +245,7 @@ int main(int argc, char **argv) {
   if ((st = read_file(opt.file, &text, &len)) != EXIT_OK) goto done;
   if (opt.mode == MODE_GTP) {
     GtpOptions go = { opt.file, text, len, opt.defs, opt.ndefs,
-                      opt.play.level ? opt.play.level : 2, opt.solve.tt_mib };
+                      opt.play.level ? opt.play.level : 2, opt.solve.tt_mib, opt.engine };
     st = gtp_run_timed(&go, opt.move_time, stdin, stdout);
     goto done;
   }

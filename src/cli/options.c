@@ -318,7 +318,7 @@ static const OptionSpec option_table[] = {
     set_position, 0 },
   { "--fen", "FEN", SEC_OPTION, M_RUN, NULL, "start from FEN (games that declare pieces)",
     set_fen, 0 },
-  { "--engine", "NAME", SEC_OPTION, M_RUN, NULL, "which engine runs the rules: auto, vm, native or compiled",
+  { "--engine", "NAME", SEC_OPTION, M_ANY, NULL, "which engine runs the rules: auto, vm, native or compiled",
     set_engine, 0 },
   { "--json", NULL, SEC_OPTION, M_RUN & ~M(MODE_PLAY), NULL, "the report as one JSON object",
     set_flag, offsetof(Options, json) },
