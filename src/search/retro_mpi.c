@@ -217,7 +217,7 @@ int rmpi_agree(int status, int *stop) {
 /* ------------------------------------------------------------------ */
 
 /* Bytes this rank holds, as retro_memory counts them plus the reverse
-** edges and the exchange buffers. */
+** edges, the exchange buffers and the labelling's arrays. */
 size_t rmpi_memory(void) {
   size_t np = (size_t)rmpi.g->nplayers;
   size_t total = retro_memory(rmpi.r) + rmpi.edges_cap * (rmpi.r->vector ? 4 : 3) * sizeof(uint32_t) +
@@ -226,7 +226,7 @@ size_t rmpi_memory(void) {
                  rmpi.fw_cap * (sizeof(uint32_t) + (rmpi.fw_pay ? np * sizeof(int32_t) : 0) +
                                 (rmpi.fw_value ? (np + 1) * sizeof(double) : 0));
   for (int d = 0; d < rmpi.size; d++) total += rmpi.out[d].cap;
-  return total;
+  return total + rmpi.label_bytes;
 }
 
 int rmpi_new_class(uint32_t c) {
@@ -671,6 +671,7 @@ static int label(void) {
   size_t n = rmpi.owned;
   rmpi.frontier = malloc((n + 1) * sizeof *rmpi.frontier);
   rmpi.next = malloc((n + 1) * sizeof *rmpi.next);
+  rmpi.label_bytes = 2 * (n + 1) * sizeof(uint32_t);
   if (!rmpi.frontier || !rmpi.next || rmpi_build_parents() < 0) st = rmpi_fail(EXIT_LIMIT, "out of memory");
   int stop, all = rmpi_agree(st, &stop);
   if (all != EXIT_OK) return r->status = all;
@@ -680,6 +681,7 @@ static int label(void) {
   rmpi.nfrontier = 0;
   if (scored) {
     best = malloc((n + 1) * sizeof *best);
+    rmpi.label_bytes += (n + 1) * sizeof *best;   /* the most this rank held */
     if (!best) st = rmpi_fail(EXIT_LIMIT, "out of memory");
     for (size_t c = 0; c < n && best; c++) {
       best[c] = -VALUE_INF;

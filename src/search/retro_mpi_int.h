@@ -56,6 +56,8 @@ typedef struct RetroMpi {
   size_t nfw, fw_cap;
   uint32_t *frontier, *next;
   size_t nfrontier, nnext;
+  size_t label_bytes;          /* the two-player labelling's arrays (frontier,
+                               ** next, best), counted by rmpi_memory */
   size_t fhead;                /* the frontier's positions already sent */
   size_t batch;                /* update bytes a round sends at most (GSOLVE_MPI_BATCH) */
   unsigned char *ckey, *rkey;
