@@ -6,7 +6,7 @@
 cd "$(dirname "$0")/.." || exit 1
 GSOLVE=${GSOLVE:-./gsolve}
 
-field() { printf '%s\n' "$2" | sed -n "s|^$1: ||p" | head -n 1; } : names hold /| : names hold /
+field() { printf '%s\n' "$2" | sed -n "s|^$1: ||p" | head -n 1; }   # "|": a name may hold "/"
 
 # rate NODES SECONDS -> nodes per second
 rate() { awk -v n="$1" -v s="$2" 'BEGIN { if (s > 0) printf "%.0f", n / s; else print "-" }'; }
