@@ -19,6 +19,11 @@ check "leduc: 6 information sets within 3 plies" 6 "$(field infosets "$(gs games
 # Perfect information: no infosets line.
 check "perft on a game without views has no infosets line" "" \
   "$(gs games/dice.game --perft 2 | grep infosets)"
+# The JSON report says the same (it once left the count out).
+check "leduc: 6 information sets within 3 plies, in JSON" 6 \
+  "$(gs games/leduc.game --perft 3 --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["infosets"])')"
+check "perft JSON on a game without views has no infosets" False \
+  "$(gs games/dice.game --perft 2 --json | python3 -c 'import json, sys; print("infosets" in json.load(sys.stdin))')"
 
 # The whole tree: keys and texts agree, undo restores the keys.
 views_unit() {

@@ -248,6 +248,10 @@ static void report_json(const Run *r) {
   json_uint_if(&w, "terminal", mode == MODE_COUNT, r->count.terminal);
   json_uint_if(&w, "canonical", mode == MODE_COUNT && r->count.canonical, r->count.canonical);
   json_uint_if(&w, "games", mode == MODE_PERFT, r->perft.games);
+  if (mode == MODE_PERFT && r->g->has_views) {   /* as the text says it */
+    json_key(&w, "infosets");
+    json_uint(&w, r->perft.infosets);
+  }
   json_uint_if(&w, "boards", mode == MODE_COUNT && r->count.boards, r->count.boards);
   json_key(&w, "playouts");
   if (mode == MODE_PLAYOUTS) {
