@@ -122,3 +122,11 @@ for args in "games/tictactoe.game" "games/nim.game" "games/connect4.game -D widt
 done
 out=$(gs games/tictactoe.game --solver retro --no-symmetry)
 check "tictactoe retro without symmetry stores every position" "5478 5478" "$(field positions "$out") $(field stored "$out")"
+# Nim through the VM: its heaps are a permutable array, whose orbits the
+# VM cannot count (0), so every position is expanded; `positions` once
+# summed those zeros (0), and the canonical keys' scratch was missing
+# (a crash).  The reachable positions, as --count counts them.
+out=$(gs games/nim.game --engine vm -D heaps=1,2,3 --solver retro)
+check "nim (VM, permutable heaps) retro: positions as --count, stored classes" "40 23 loss" \
+  "$(field positions "$out") $(field stored "$out") $(field value "$out")"
+check "nim (VM) --count agrees" 40 "$(field positions "$(gs games/nim.game --engine vm -D heaps=1,2,3 --count)")"

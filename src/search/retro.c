@@ -89,7 +89,7 @@ static size_t deferred_size(const Retro *r) {
 }
 
 /* Bytes allocated now: the sets, the per-position arrays, the moves, the
-** positions deferred. */
+** positions deferred, the look-ahead's keys. */
 size_t retro_memory(const Retro *r) {
   const KeySet *sets[2] = { &r->states, &r->classes };
   size_t total = 0;
@@ -100,6 +100,7 @@ size_t retro_memory(const Retro *r) {
     total += r->class_cap * sizeof(ExpValue) + r->nedges_cap * sizeof(uint32_t);
   if (r->edge_pay) total += r->nedges_cap * (size_t)r->g->nplayers * sizeof(int32_t);
   total += r->deferred_cap * deferred_size(r);
+  total += r->ahead_cap * (r->classes.key_bytes + sizeof(uint64_t) + 1);
   return total;
 }
 
@@ -373,7 +374,7 @@ int retro_enumerate(Retro *r) {
   ** few more: the images of reachable positions that are not themselves
   ** reachable.  Their values are right all the same, and expanding every
   ** position instead costs as many times the work as there are symmetries. */
-  int by_class = r->canonical && g->vt->orbit && set_state;
+  int by_class = r->canonical && g->vt->orbit && set_state && g->vt->orbit(g, game_state(g)) != 0;
   /* With canonical keys, each position's children are keyed ahead. */
   int ahead = by_class && g->vt->canonical_key && g->vt->pack && g->vt->unpack;
   r->closure = by_class && g->vt->orbit(g, game_state(g)) != 1;

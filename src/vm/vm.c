@@ -542,6 +542,12 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   for (int i = 0; i < p->npermute; i++)
     vm->permute_on_board |= p->vars[p->permute_vars[i]].on_board;
   if (p->nsym > 1 && !vm_symmetry_trie(vm)) { vm_free(&vm->base); return NULL; }
+  /* vm_canonical_key's canonical form (symmetries or permutable arrays). */
+  if ((p->nsym > 1 || p->npermute) &&
+      !(vm->canon_state = malloc((size_t)p->nslots * sizeof *vm->canon_state))) {
+    vm_free(&vm->base);
+    return NULL;
+  }
   g->engine = m ? "compiled" : "vm";
   g->destroy = vm_free;
   g->name = p->name;

@@ -33,8 +33,7 @@ int vm_symmetry_trie(VM *vm) {
   vm->sym_next = malloc((size_t)G * nc * sizeof *vm->sym_next);
   vm->live = malloc((size_t)4 * G * sizeof *vm->live);
   vm->sym_inverse = malloc((size_t)G * nc * sizeof *vm->sym_inverse);
-  vm->canon_state = malloc((size_t)p->nslots * sizeof *vm->canon_state);
-  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live || !vm->sym_inverse || !vm->canon_state) {
+  if (!order || !vm->sym_sorted || !vm->sym_next || !vm->live || !vm->sym_inverse) {
     free(order);
     return 0;
   }

@@ -63,7 +63,7 @@ static void random_lines(Game *g) {
 static void canonical_checks(Game *g) {
   if (!g->vt->canonical) return;
   size_t sb = g->state_bytes;
-  unsigned char *c1 = malloc(sb), *c2 = malloc(sb);
+  unsigned char *c1 = malloc(sb), *c2 = malloc(sb), *k1 = malloc(g->key_bytes), *k2 = malloc(g->key_bytes);
   static Move moves[GAME_MAX_MOVES];
   for (int line = 0; line < 100; line++) {
     int depth = 0;
@@ -76,11 +76,19 @@ static void canonical_checks(Game *g) {
       g->vt->canonical(g, game_state(g), c1);
       g->vt->canonical(g, c1, c2);
       CHECK(memcmp(c1, c2, sb) == 0, "canonical form is idempotent");
+      if (g->vt->canonical_key && g->vt->pack) {
+        /* Every game with a canonical form (permutable arrays too). */
+        g->vt->pack(g, c1, k1);
+        g->vt->canonical_key(g, game_state(g), k2);
+        CHECK(memcmp(k1, k2, g->key_bytes) == 0, "canonical key is the canonical form packed");
+      }
     }
     while (depth-- > 0) game_undo(g);
   }
   free(c1);
   free(c2);
+  free(k1);
+  free(k2);
 }
 
 /* The canonical form is the smallest image, slot by slot, of the state
