@@ -72,7 +72,9 @@
 ** that misses the caches, and their entries would crowd out dearer ones.
 ** With 8: Test_L2_R2 +13% nodes, -22% time; Test_L1_R3 (first 4) +9%
 ** nodes, -10% time; Test_L1_R2 (first 100) +3% nodes, time unchanged. */
+#ifndef TAIL_EMPTY
 #define TAIL_EMPTY 8
+#endif
 /* Positions of at most ZERO_FIRST_UNTIL stones are first asked "does the
 ** player to move win?" (a probe at 0): so early in the game the score is
 ** always near 0.  The position 4444: 204 M -> 171 M nodes. */
@@ -168,6 +170,7 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
   { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE }, { "forced", C4_NO_FORCED },
   { "bare-tail", C4_NO_BARETAIL }, { "odd-threat", C4_NO_ODDTHREAT },
+  { "double-threat", C4_NO_DOUBLETHREAT },
 };
 const char *const c4_technique_names = C4_TECHNIQUE_NAMES;
 
@@ -530,6 +533,17 @@ INLINE int negamax_on(
     ** Test_L2_R2 first 100 and Test_L1_R2 first 30, 6% fewer).  (A
     ** forced move needs no ordering.) */
     uint64_t w = winning_cells(g, cur | m, mask) & ~m;
+    if (!(s->without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
+      /* A double threat: after this move we would have two cells to win
+      ** on at once, or one with another right above it.  The opponent,
+      ** who cannot win at once (anticipation: we play neither below his
+      ** threats nor past the one we must block), blocks one and our next
+      ** stone wins: the best score still reachable, exact.  Test_L1_R1:
+      ** 33% fewer nodes, 22% fewer instructions; Test_L1_R2 (first 20):
+      ** 18% fewer nodes; Test_L2_R2 (first 200): 9% fewer. */
+      uint64_t now = w & possible(g, mask | m);
+      if ((now & (now - 1)) || (now & (w >> 1))) return (cells - 1 - moves) / 2;
+    }
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
             : (s->without & C4_NO_THREATS) ? 0 : popcount(w & ~(opp_wins << 1));

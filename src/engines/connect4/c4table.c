@@ -48,7 +48,9 @@
 #define SLOTS 7
 #define MIN_BITS 13          /* 8192 buckets (512 KiB): the smallest table; the
                                 low bits of h the entries do not store */
+#ifndef START_BITS
 #define START_BITS 16        /* a search starts on 4 MiB of buckets */
+#endif
 #define LOW_MASK ((UINT64_C(1) << MIN_BITS) - 1)
 
 /* A bijection of the 64-bit words (odd multipliers and right xor-shifts
