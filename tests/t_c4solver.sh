@@ -13,7 +13,10 @@ if have_data "$PONS"; then
   done
   out=$(gs $C4 --without threats,lower-bounds,symmetry --test-set "$PONS/Test_L1_R1" --limit 20 2>&1)
   check "c4 --without three at once: L1_R1 first 20 exact" "20 0" "$(field positions "$out") $(field mismatches "$out")"
-  # A big table keeps the positions near the end in a small second one.
+  # A table of 32 MiB or more (the default 64 too) keeps the positions near
+  # the end in a small second one; a smaller one holds them all.
+  out=$(gs $C4 --tt-size 16 --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
+  check "c4 --tt-size 16 (one table): L1_R1 first 100 exact" "100 0" "$(field positions "$out") $(field mismatches "$out")"
   out=$(gs $C4 --tt-size 256 --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
   check "c4 --tt-size 256 (two tables): L1_R1 first 100 exact" "100 0" "$(field positions "$out") $(field mismatches "$out")"
   out=$(gs $C4 --tt-size 256 --threads 2 --test-set "$PONS/Test_L2_R2" --limit 20 2>&1)
