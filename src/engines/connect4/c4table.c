@@ -203,7 +203,11 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work) {
 
 void c4t_clear(C4Table *t) {
   if (t->overflow || t->ntouched > t->captouched) {
-    memset(t->b, 0, t->nbuckets * sizeof(Bucket));
+    /* Only the buckets in use hold entries (`bits` never shrinks during
+    ** a search): the 4 MiB table of the last plies overflowed its list
+    ** on most of Test_L2_R2, and wiping all of it cost 4% of the
+    ** instructions. */
+    memset(t->b, 0, ((size_t)1 << t->bits) * sizeof(Bucket));
   } else {
     for (size_t i = 0; i < t->ntouched; i++) memset(&t->b[t->touched[i]], 0, sizeof(Bucket));
   }
