@@ -114,6 +114,21 @@ vm=$(gs $C4 -D width=5 -D height=4 --position "2 2 3 3" --engine vm --quiet 2>&1
 check "c4 double-threat 5x4 '2 2 3 3': score and best move as the VM's" \
   "$(field score "$vm") $(field best "$vm")" "$(field score "$out") $(field best "$out")"
 check "c4 double-threat 5x4 '2 2 3 3': score 7 (a win with the 7th stone)" "7" "$(field score "$out")"
+# The other case: a move that leaves one cell to win on at once with
+# another right above it (the opponent must fill the first, the second is
+# then ours).  Positions found by a search over random games on 5x4 where
+# this is the only way to win with the next stone but one.
+printf '41114312 5\n11211222 5\n' > "$BUILD/c4_stacked.txt"
+for pos in "4 1 1 1 4 3 1 2" "1 1 2 1 1 2 2 2"; do
+  out=$(gs $C4 -D width=5 -D height=4 --position "$pos" 2>&1)
+  vm=$(gs $C4 -D width=5 -D height=4 --position "$pos" --engine vm --quiet 2>&1)
+  check "c4 double-threat (stacked) 5x4 '$pos': score and best move as the VM's" \
+    "$(field score "$vm") $(field best "$vm")" "$(field score "$out") $(field best "$out")"
+done
+a=$(gs $C4 -D width=5 -D height=4 --test-set "$BUILD/c4_stacked.txt" 2>&1)
+b=$(gs $C4 -D width=5 -D height=4 --without double-threat --test-set "$BUILD/c4_stacked.txt" 2>&1)
+check "c4 double-threat (stacked): exact, answered with fewer nodes ($(field 'mean nodes' "$a") < $(field 'mean nodes' "$b"))" \
+  "0 0 yes" "$(field mismatches "$a") $(field mismatches "$b") $(awk -v a="$(field 'mean nodes' "$a")" -v b="$(field 'mean nodes' "$b")" 'BEGIN { print (a < b) ? "yes" : "no" }')"
 if have_data "$PONS"; then
   a=$(gs $C4 --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
   b=$(gs $C4 --without double-threat --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
