@@ -434,13 +434,7 @@ INLINE int negamax_on(
   if (hi > -1 && ((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
-#ifndef CE_AHEAD
-#define CE_AHEAD 1
-#endif
-#ifndef OT_AHEAD
-#define OT_AHEAD 1
-#endif
-  if (CE_AHEAD && beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
+  if (beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
     /* The same bound one ply ahead, as a lower bound: a move after which
     ** the opponent (then with an even number of empty cells) cannot win
     ** makes this position worth at least 0, and at least 1 if he then
@@ -454,7 +448,7 @@ INLINE int negamax_on(
       }
     }
   }
-  if (OT_AHEAD && alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
+  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
     /* The same one ply ahead: a move after which the opponent loses to
     ** a threat of ours makes this position worth at least 1. */
     uint64_t wins = winning_cells(g, cur, mask) & g->claim_rows, empty = g->board & ~mask;
