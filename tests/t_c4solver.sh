@@ -7,13 +7,16 @@ PONS=tests/data/connect4/pons
 C4=games/connect4.game
 
 if have_data "$PONS"; then
-  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat; do
+  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat double-threat; do
     out=$(gs $C4 --without $t --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)
     check "c4 --without $t: L2_R1 first 60 exact" "60 0" "$(field positions "$out") $(field mismatches "$out")"
   done
   out=$(gs $C4 --without threats,lower-bounds,symmetry --test-set "$PONS/Test_L1_R1" --limit 20 2>&1)
   check "c4 --without three at once: L1_R1 first 20 exact" "20 0" "$(field positions "$out") $(field mismatches "$out")"
-  # A big table keeps the positions near the end in a small second one.
+  # A table of 32 MiB or more (the default 64 too) keeps the positions near
+  # the end in a small second one; a smaller one holds them all.
+  out=$(gs $C4 --tt-size 16 --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
+  check "c4 --tt-size 16 (one table): L1_R1 first 100 exact" "100 0" "$(field positions "$out") $(field mismatches "$out")"
   out=$(gs $C4 --tt-size 256 --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
   check "c4 --tt-size 256 (two tables): L1_R1 first 100 exact" "100 0" "$(field positions "$out") $(field mismatches "$out")"
   out=$(gs $C4 --tt-size 256 --threads 2 --test-set "$PONS/Test_L2_R2" --limit 20 2>&1)
@@ -26,7 +29,7 @@ if have_data "$PONS"; then
   done
 fi
 check "c4 --without: unknown technique" \
-  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat)" \
+  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat)" \
   "$(gs $C4 --without table,magic 2>&1)"
 check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
 # A stop reaches every thread within a few hundred nodes (each polls its
@@ -73,8 +76,8 @@ for size in "4 5" "5 5" "6 5" "3 7" "6 4"; do
       for (k = 0; k < n; k++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%d ", 1 + int(x / 65536) % w } }')
     a=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves 2>&1)
     [ -n "$(field score "$a")" ] || continue
-    b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven,odd-threat 2>&1)
-    check "c4 ${w}x$h '$pos': claimeven and odd-threat change no value" "$(printf '%s\n' "$b" | grep -v -e '^nodes' -e '^seconds')" \
+    b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven,odd-threat,double-threat 2>&1)
+    check "c4 ${w}x$h '$pos': claimeven, odd-threat and double-threat change no value" "$(printf '%s\n' "$b" | grep -v -e '^nodes' -e '^seconds')" \
       "$(printf '%s\n' "$a" | grep -v -e '^nodes' -e '^seconds')"
     claim_checked=$((claim_checked + 1))
   done
@@ -92,7 +95,7 @@ if [ -n "$GSOLVE_FULL" ]; then
         for (k = 0; k < n; k++) { x = (x * 1103515245 + 12345) % 2147483648; printf "%d ", 1 + int(x / 65536) % w } }')
       a=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves 2>&1 | grep -v -e '^nodes' -e '^seconds')
       printf '%s\n' "$a" | grep -q '^score' || continue
-      b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven,odd-threat 2>&1 |
+      b=$(gs $C4 -D width="$w" -D height="$h" --position "$pos" --all-moves --without claimeven,odd-threat,double-threat 2>&1 |
           grep -v -e '^nodes' -e '^seconds')
       wide=$((wide + 1))
       [ "$a" = "$b" ] || { wide_bad=$((wide_bad + 1)); echo "  differs: ${w}x$h '$pos'"; }
@@ -100,6 +103,37 @@ if [ -n "$GSOLVE_FULL" ]; then
   done
   check "c4 static bounds, wide cross-check: $wide positions, none differs" "0" "$wide_bad"
   check "c4 static bounds, wide cross-check: enough legal positions ($wide)" yes "$([ "$wide" -ge 250 ] && echo yes)"
+fi
+
+# double-threat: a move that leaves the mover two cells to win on at once
+# (5x4, stones in columns 2 and 3 of the bottom row: column 4 threatens 1
+# and 5) wins on his next stone; the solver answers at the root, as the VM
+# does by search, and with far fewer nodes than without the rule.
+out=$(gs $C4 -D width=5 -D height=4 --position "2 2 3 3" 2>&1)
+vm=$(gs $C4 -D width=5 -D height=4 --position "2 2 3 3" --engine vm --quiet 2>&1)
+check "c4 double-threat 5x4 '2 2 3 3': score and best move as the VM's" \
+  "$(field score "$vm") $(field best "$vm")" "$(field score "$out") $(field best "$out")"
+check "c4 double-threat 5x4 '2 2 3 3': score 7 (a win with the 7th stone)" "7" "$(field score "$out")"
+# The other case: a move that leaves one cell to win on at once with
+# another right above it (the opponent must fill the first, the second is
+# then ours).  Positions found by a search over random games on 5x4 where
+# this is the only way to win with the next stone but one.
+printf '41114312 5\n11211222 5\n' > "$BUILD/c4_stacked.txt"
+for pos in "4 1 1 1 4 3 1 2" "1 1 2 1 1 2 2 2"; do
+  out=$(gs $C4 -D width=5 -D height=4 --position "$pos" 2>&1)
+  vm=$(gs $C4 -D width=5 -D height=4 --position "$pos" --engine vm --quiet 2>&1)
+  check "c4 double-threat (stacked) 5x4 '$pos': score and best move as the VM's" \
+    "$(field score "$vm") $(field best "$vm")" "$(field score "$out") $(field best "$out")"
+done
+a=$(gs $C4 -D width=5 -D height=4 --test-set "$BUILD/c4_stacked.txt" 2>&1)
+b=$(gs $C4 -D width=5 -D height=4 --without double-threat --test-set "$BUILD/c4_stacked.txt" 2>&1)
+check "c4 double-threat (stacked): exact, answered with fewer nodes ($(field 'mean nodes' "$a") < $(field 'mean nodes' "$b"))" \
+  "0 0 yes" "$(field mismatches "$a") $(field mismatches "$b") $(awk -v a="$(field 'mean nodes' "$a")" -v b="$(field 'mean nodes' "$b")" 'BEGIN { print (a < b) ? "yes" : "no" }')"
+if have_data "$PONS"; then
+  a=$(gs $C4 --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
+  b=$(gs $C4 --without double-threat --test-set "$PONS/Test_L1_R1" --limit 100 2>&1)
+  check "c4 double-threat: L1_R1 first 100 exact, fewer nodes ($(field 'mean nodes' "$a") < $(field 'mean nodes' "$b"))" \
+    "0 yes" "$(field mismatches "$a") $(awk -v a="$(field 'mean nodes' "$a")" -v b="$(field 'mean nodes' "$b")" 'BEGIN { print (a < b) ? "yes" : "no" }')"
 fi
 
 # Opening books.

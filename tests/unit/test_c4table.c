@@ -41,7 +41,7 @@ static uint64_t unscramble(uint64_t h) {
 }
 
 int main(void) {
-  C4Table *t = c4t_new(16);    /* 16 MiB: starts on 4 MiB, doubles twice */
+  C4Table *t = c4t_new(16);    /* 16 MiB: starts on 512 KiB, doubles five times */
   CHECK(t != NULL, "c4t_new(16)");
   if (!t) return 1;
   enum { N = 200000 };
@@ -82,6 +82,17 @@ int main(void) {
     for (int i = 0; i < N; i++) left += c4t_get(t, keys[i]) != 0;
     CHECK(left == 0, "round %d: %d keys survive clear", round, left);
   }
+  /* A few keys: clear wipes the buckets it listed, not the table; and
+  ** after a search that overflowed the list (above), it wiped every
+  ** bucket in use, which no key of the rounds above survives. */
+  for (int i = 0; i < 1000; i++) c4t_put(t, keys[4 * i], value_of(keys[4 * i]), 1);   /* random */
+  int kept = 0;
+  for (int i = 0; i < 1000; i++) kept += c4t_get(t, keys[4 * i]) == value_of(keys[4 * i]);
+  CHECK(kept == 1000, "a small search: %d of 1000 keys kept", kept);
+  c4t_clear(t);
+  int left = 0;
+  for (int i = 0; i < N; i++) left += c4t_get(t, keys[i]) != 0;
+  CHECK(left == 0, "a small search: %d keys survive clear", left);
   c4t_free(t);
   free(keys);
   printf("%d passed, %d failed\n", passed, failed);
