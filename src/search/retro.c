@@ -171,10 +171,19 @@ int retro_grow_classes(Retro *r, size_t n) {
 ** new with `mover` to move.  *fresh: not yet expanded.  0, -1 out of
 ** memory, -2 over --max-positions, -3 over --memory, -4 stopped (Ctrl-C,
 ** --time-limit). */
+static int class_seen(Retro *r, int a, int mover, uint32_t *cls, int *fresh);
+
 static int class_of_key(Retro *r, const void *key, uint64_t h, int mover, uint32_t *cls, int *fresh) {
   KeySet *set = r->canonical ? &r->classes : &r->states;
   int a = keyset_add_hashed(set, h, key, cls);
   if (a < 0) return -1;
+  return class_seen(r, a, mover, cls, fresh);
+}
+
+/* class_of_key's bookkeeping once *cls is looked up (a: it was added):
+** the limits, the progress line, the arrays of a position seen first. */
+static int class_seen(Retro *r, int a, int mover, uint32_t *cls, int *fresh) {
+  KeySet *set = r->canonical ? &r->classes : &r->states;
   if (stop_requested) return -4;
   if (set->n > r->max_positions) return -2;
   if (a && r->memory_limit && (set->n & 1023) == 0 && retro_memory(r) > r->memory_limit) return -3;
@@ -494,7 +503,16 @@ next:
     game_apply(g, &r->ms.moves[at]);
     fresh = by_class ? 0 : keyset_add(&r->states, current_key(r, 0), &idx);
     if (fresh < 0) goto oom;
-    if (f->cls >= 0) {
+    if (!r->canonical) {
+      /* No symmetry: the state is its class, just looked up. */
+      cls = idx;
+      int rc = class_seen(r, fresh, game_to_move(g), &cls, &added);
+      if (rc == -1) goto oom;
+      if (rc == -2) goto limit;
+      if (rc == -3) goto memory;
+      if (rc == -4) goto stopped;
+      if (add_edge(r, (uint32_t)f->cls, cls, r->vector ? r->wstack[at] : 1) < 0) goto oom;
+    } else if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
       if (rc == -1) goto oom;
       if (rc == -2) goto limit;
@@ -517,7 +535,7 @@ next:
         return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
       }
       ply++;
-      if (by_class) known = cls;
+      if (by_class || !r->canonical) known = cls;
       goto enter;
     }
     if (!ahead) game_undo(g);
@@ -533,7 +551,7 @@ leave:
       ** class: the class's stored form, as good as the position met). */
       if (!r->sym_here && !(r->sym_here = malloc(g->state_bytes))) goto oom;
       set_state(g, undefer_state(r, by_class && r->canonical ? &r->classes : &r->states, r->sym_here,
-                                 by_class ? &known : NULL));
+                                 by_class || !r->canonical ? &known : NULL));
       r->ms.top = 0;
       goto enter;
     }

@@ -76,29 +76,41 @@ void vm_pack(Game *g, const void *state, void *key) {
   const VM *vm = (const VM *)g;
   const Program *p = vm->p;
   const int32_t *s = state;
-  unsigned char *out = key;
-  /* Slots at their lowest value (a board's empty cells) add no bits: only
-  ** the others are written, each at its offset (a slot has at most 32
-  ** bits, so it spans at most 5 bytes). */
-  memset(out, 0, g->key_bytes);
-  size_t off = 0;
+  unsigned char *out = key, *o = out;
+  /* The bits gather in a word, written out 32 at a time (a slot has at
+  ** most 32 bits, so the word never overflows); runs of four slots at
+  ** their lowest value (a board's empty cells) are skipped at once. */
+  uint64_t acc = 0;
+  int nacc = 0;
   for (int i = 0; i < p->nslots; i++) {
     if (vm->zero_run[i] >= 4) {
       uint64_t w[2];
       memcpy(w, s + i, sizeof w);
       if ((w[0] | w[1]) == 0) {
-        off += 4 * (size_t)vm->bits[i];
+        nacc += 4 * vm->bits[i];
         i += 3;
-        continue;
+        goto flush;
       }
     }
-    put_bits(out, off, (uint64_t)((int64_t)s[i] - p->lo[i]));
-    off += vm->bits[i];
+    acc |= (uint64_t)((int64_t)s[i] - p->lo[i]) << nacc;
+    nacc += vm->bits[i];
+  flush:
+    while (nacc >= 32) {
+      o[0] = (unsigned char)acc;
+      o[1] = (unsigned char)(acc >> 8);
+      o[2] = (unsigned char)(acc >> 16);
+      o[3] = (unsigned char)(acc >> 24);
+      o += 4;
+      acc >>= 32;
+      nacc -= 32;
+    }
   }
-  size_t k = (off + 7) / 8;
-  if (p->rep_kind != REP_NONE) {
+  for (; nacc > 0; nacc -= 8, acc >>= 8) *o++ = (unsigned char)acc;
+  size_t rep = p->rep_kind != REP_NONE ? 8 : 0;
+  while ((size_t)(o - out) < g->key_bytes - rep) *o++ = 0;   /* a key of no bits: one byte */
+  if (rep) {
     uint64_t set = vm->rep_on && vm->rep_in_key && state == vm->slots ? vm->rep_set[vm->nrep - 1] : 0;
-    for (int i = 0; i < 8; i++) out[k++] = (unsigned char)(set >> (8 * i));
+    for (int i = 0; i < 8; i++) *o++ = (unsigned char)(set >> (8 * i));
   }
 }
 
