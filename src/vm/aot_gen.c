@@ -309,6 +309,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       out(o, "%s}; e->op(e->vm, %d, %d, depth, v, %d); }", A > 0 ? "" : "0", op, pc, A);
       break;
     case OP_HALT: out(o, "if (depth) e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
+    case OP_DEFER: out(o, "if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A); break;
     default: out(o, "FAIL(%d, \"bad opcode %%d\", %d);", pc, op); break;
   }
   if (op == OP_ILLEGAL || op == OP_WIN || op == OP_LOSE || op == OP_DRAW || op == OP_SCORE || op == OP_HALT)
@@ -404,6 +405,10 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     int unroll = ch->nlocals < 8 ? ch->nlocals : 8;
     if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
     for (int i = 0; i < unroll; i++) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
+    /* n < 0: the rest of a deferred effect, from after its DEFER. */
+    for (int pc = ch->start; pc < ch->end; pc++)
+      if (height[pc] >= 0 && p->code[pc] == OP_DEFER)
+        out(&o, "  if (n < 0) { memcpy(L, args, %d * sizeof(int32_t)); goto P%d; }\n", ch->nlocals, pc + 2);
     out(&o, "  (void)args; (void)n; (void)base; (void)SL;\n  goto P%d;\n", ch->start);
     find_unrolls(p, height, head_fork, passes);
     for (int pc = 0; pc < p->ncode; pc++) {

@@ -238,8 +238,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   int32_t *sp;
   vm->h.steps = 0;
   vm->depth = 0;
-  memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
-  for (int i = 0; i < nargs; i++) stack[i] = args[i];
+  if (nargs < 0) {   /* vm_force: the rest of a deferred effect */
+    memcpy(stack, args, (size_t)ch->nlocals * sizeof *stack);
+    pc = vm->h.pend_pc;
+    vm->h.steps = vm->h.pend_steps;
+  } else {
+    memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
+    for (int i = 0; i < nargs; i++) stack[i] = args[i];
+  }
   sp = stack + ch->nlocals;
   vm->frames[0].chunk = ci;
   vm->frames[0].base = 0;
@@ -518,6 +524,13 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         } else {
           pc += 3;
         }
+        NEXT();
+      }
+      CASE(DEFER) {
+        /* Stops when the move being played may leave the rest for later
+        ** and the step budget cannot run out in it (compiler/defer.c). */
+        if (aot_defer(&vm->h, op_pc, locals, ch->nlocals, code[pc], VM_MAX_STEPS)) return 0;
+        pc++;
         NEXT();
       }
       CASE(HALT) return 0;
