@@ -49,12 +49,3 @@ void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(voi
   e->op = aot_op;
 }
 
-/* vm_run through the module: the same contract as vm_interp (nargs < 0:
-** the rest of a deferred effect, which the module resumes after its
-** DEFER). */
-int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs) {
-  vm->h.steps = nargs < 0 ? vm->h.pend_steps : 0;
-  vm->depth = 0;
-  vm->aot_env.halted = 0;
-  return vm->aot->chunk[ci](&vm->aot_env, args, nargs, 0, 0);
-}

@@ -140,10 +140,37 @@ static int vm_generate(Game *g, Move *buf) {
   return n;
 }
 
+/* vm_apply for a plain game (vm->plain): no chance, passes, views,
+** repetition rule nor `illegal`, so none of their bookkeeping: the
+** effect, then the next player.  The same writes, trail and hash. */
+static void apply_plain(VM *vm, const Move *m) {
+  const Program *p = vm->p;
+  int depth = vm->nmarks;
+  vm->marks[depth].trail = vm->h.ntrail;
+  vm->marks[depth].hash = vm->h.hash;
+  vm->nmarks = depth + 1;
+  const MoveRule *r = &p->rules[m->rule];
+  int32_t args[GAME_MAX_ARGS];
+  for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];
+  int32_t mover = vm->slots[0];
+  vm->h.writable = 1;
+  vm->next_mover = 0;
+  if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
+  vm->h.defer_now = vm->defer_on;
+  vm->pend_chunk = r->effect;
+  vm->pend_mover = mover;
+  vm_run(vm, r->effect, args, r->nargs);
+  vm->h.defer_now = 0;
+  int32_t next = vm->next_mover ? vm->next_mover : mover < p->nplayers ? mover + 1 : 1;
+  store_slot_checked(vm, 0, next, p->chunks[r->effect].start);
+  vm->h.writable = 0;
+}
+
 static void vm_apply(Game *g, const Move *m) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
   vm_settle(vm);
+  if (vm->plain && vm->nmarks < vm->capmarks) { apply_plain(vm, m); return; }
   if (vm->nmarks == vm->capmarks) {
     if (vm->capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
     int cap = vm->capmarks ? vm->capmarks * 2 : 64;
@@ -680,6 +707,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   vm->h.pend_locals = malloc((size_t)defer_locals * sizeof *vm->h.pend_locals + 1);
   if (!vm->h.pend_locals) { vm_free(g); return NULL; }
   vm->defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE;
+  vm->plain = vm->defer_on && !p->chance && !p->pass_slot;
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);

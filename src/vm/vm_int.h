@@ -75,6 +75,8 @@ typedef struct VM {
   int defer_on;       /* the game's effects may defer (no views, filtering);
                       ** the rest left is in h (pending, ...) */
   int pend_chunk;     /* its effect chunk */
+  int plain;          /* no chance, passes, views, repetition, `illegal`:
+                      ** vm_apply's short way */
   int32_t pend_mover; /* the mover it reads */
   Move *movebuf; int nmoves;
   int depth;          /* call depth of the running code (for messages) */
@@ -131,8 +133,14 @@ typedef struct VM {
 ** whole run.  nargs < 0: resumes the deferred rest of effect ci at
 ** vm->h.pend_pc with its locals in args (vm_force). */
 int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs);
-/* The same through the compiled tier's code (aot.c). */
-int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs);
+/* The same through the compiled tier's code (nargs < 0: the rest of a
+** deferred effect, which the module resumes after its DEFER). */
+static inline int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs) {
+  vm->h.steps = nargs < 0 ? vm->h.pend_steps : 0;
+  vm->depth = 0;
+  vm->aot_env.halted = 0;
+  return vm->aot->chunk[ci](&vm->aot_env, args, nargs, 0, 0);
+}
 /* Runs the VM's chunks through module m from now on; release(handle) when
 ** the VM is freed. */
 void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(void *handle));
