@@ -164,6 +164,20 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
       }
       break;
     }
+    case OP_SETL: case OP_INCL: {
+      Iv l = A >= 0 && A < f->nlocals ? L[A] : FULL;
+      if (op == OP_INCL) fail = !fits((Iv){ l.lo + B, l.hi + B, 0 }, INT32_MIN, INT32_MAX);
+      if (A >= 0 && A < f->nlocals) {
+        L[A] = op == OP_SETL ? iv(B, B) : iv(l.lo + B, l.hi + B);
+        forget(f, v, h, A);
+      }
+      break;
+    }
+    case OP_TEEL:
+      if (A >= 0 && A < f->nlocals) { L[A] = b; L[A].src = 0; forget(f, v, h, A); }
+      r = b;
+      r.src = A + 1;
+      break;
     case OP_CLEARL:
       for (int k = 0; k < B && A + k < f->nlocals; k++) { L[A + k] = iv(0, 0); forget(f, v, h, A + k); }
       break;
@@ -358,6 +372,7 @@ static int defer_allowed(int op) {
     case OP_ADDK: case OP_JMP: case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ:
     case OP_JNE: case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
     case OP_LOADLK: case OP_LOADSL: case OP_LOADSXY: case OP_FORK: case OP_JMPF: case OP_JMPT:
+    case OP_SETL: case OP_INCL: case OP_TEEL:
     case OP_STEP: case OP_AT: case OP_COLOF: case OP_ROWOF: case OP_LINE: case OP_COUNTS: case OP_FINDS:
     case OP_TURN: case OP_NEXTP: case OP_ABS: case OP_MIN: case OP_MAX: case OP_HALT:
       return 1;
@@ -386,7 +401,8 @@ static int writes_slots(const int32_t *code, int pc, int *a, int *n) {
 
 static int writes_local(const int32_t *code, int pc, int a) {
   switch (code[pc]) {
-    case OP_STOREL: case OP_FORL: case OP_FORK: return code[pc + 1] == a;
+    case OP_STOREL: case OP_FORL: case OP_FORK: case OP_SETL: case OP_INCL: case OP_TEEL:
+      return code[pc + 1] == a;
     case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
     default: return 0;
   }
