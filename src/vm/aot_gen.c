@@ -404,7 +404,10 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     /* The arguments, the other locals 0 (unrolled: no library call). */
     int unroll = ch->nlocals < 8 ? ch->nlocals : 8;
     if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
-    for (int i = 0; i < unroll; i++) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
+    /* Callers pass at most the chunk's parameters: the other locals are 0. */
+    for (int i = 0; i < unroll; i++)
+      if (i < ch->nparams) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
+      else out(&o, "  L[%d] = 0;\n", i);
     /* n < 0: the rest of a deferred effect, from after its DEFER. */
     for (int pc = ch->start; pc < ch->end; pc++)
       if (height[pc] >= 0 && p->code[pc] == OP_DEFER)

@@ -166,11 +166,10 @@ static void apply_plain(VM *vm, const Move *m) {
   vm->h.writable = 0;
 }
 
-static void vm_apply(Game *g, const Move *m) {
-  VM *vm = (VM *)g;
+/* Everything else, and a plain game's first move or a deferred rest. */
+static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   const Program *p = vm->p;
   vm_settle(vm);
-  if (vm->plain && vm->nmarks < vm->capmarks) { apply_plain(vm, m); return; }
   if (vm->nmarks == vm->capmarks) {
     if (vm->capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
     int cap = vm->capmarks ? vm->capmarks * 2 : 64;
@@ -222,6 +221,14 @@ static void vm_apply(Game *g, const Move *m) {
   if (vm->base.has_views) vm_views_observe(vm, mover, m);
   if (vm->rep_on && !rep_push(vm)) vm_fail(vm, AT, 0, EXIT_LIMIT, "out of memory for the line of play");
 #undef AT
+}
+
+/* The short way first, in a function of its own: the general one's
+** registers are not saved for it. */
+static void vm_apply(Game *g, const Move *m) {
+  VM *vm = (VM *)g;
+  if (vm->plain && !vm->h.pending && vm->nmarks < vm->capmarks) apply_plain(vm, m);
+  else apply_full(vm, m);
 }
 
 static void vm_undo(Game *g) {
