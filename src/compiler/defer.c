@@ -326,13 +326,16 @@ static int ends_run(int op) {
   }
 }
 
-/* The fixpoint over chunk ci; 0 when the code is beyond the analysis. */
+/* The fixpoint over chunk ci; 0 when the code is beyond the analysis, -1
+** out of memory (which must fail the compilation: an analysis skipped
+** would compile other code, and a database check on the rules' hash
+** would tell them apart). */
 static int flow_run(Flow *f) {
   const Program *p = f->p;
   const int32_t *code = p->code;
   int n = f->end - f->start, bad = 0;
   Iv *cur = malloc(2 * (size_t)f->nvals * sizeof *cur);
-  if (!cur) return 0;
+  if (!cur) return -1;
   Iv *jump = cur + f->nvals;
   for (int i = 0; i < f->nvals; i++) cur[i] = iv(0, 0);
   /* The arguments: whatever a Move holds (int16). */
@@ -464,6 +467,7 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
       const Iv *in = f->in + (size_t)k * (size_t)f->nvals;
       int64_t trips = (int64_t)code[pc + 2] - in[ctr].lo;
       if (trips < 0) trips = 0;
+      if (trips > INT32_MAX) return 0;
       /* Nested in other counted loops: once per their passes. */
       int64_t times = 1;
       for (int y = q; y < f->end; y++) {
@@ -565,7 +569,9 @@ int compile_defer(Program *p) {
     f.queued = malloc((size_t)len);
     f.fail = malloc((size_t)len);
     if (!f.in || !f.height || !f.visits || !f.work || !f.queued || !f.fail) ok = 0;
-    if (ok && flow_run(&f)) {
+    int run = ok ? flow_run(&f) : 0;
+    if (run < 0) ok = 0;
+    if (run > 0) {
       for (int q = ch->start; q < ch->end; q++) {
         int64_t bound;
         if (f.height[q - ch->start] != 0) continue;
