@@ -138,4 +138,12 @@ check "no compiler: auto runs" "perft 2: 72" "$(grep '^perft' "$aot_tmp/out")"
 check "unknown engine" "gsolve: error: unknown engine 'jit' (auto, vm, native or compiled)" \
   "$(gs games/nim.game --engine jit 2>&1 >/dev/null)"
 
+# Connect Four's deferred line test (DEFER) and superinstructions (SETL,
+# INCL, TEEL) on both tiers; a full column's scan leaves the board and
+# fails in the compiled tier as in the interpreter.
+aot_same "connect4 perft 6" games/connect4.game --perft 6
+aot_same "full column: the scan's runtime error" tests/files/scan_full.game --perft 3
+check "full column: the error" "tests/files/scan_full.game:12:9: runtime error: row 2 out of range 0..1 in move 'drop'" \
+  "$(gs tests/files/scan_full.game --perft 3 --engine compiled 2>&1 >/dev/null | head -n 1)"
+
 rm -rf "$aot_tmp"

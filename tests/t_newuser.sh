@@ -151,7 +151,7 @@ if command -v python3 >/dev/null 2>&1; then
     $GSOLVE "$g" --dump-bytecode --json | python3 -m json.tool >/dev/null 2>&1 || nu_bad="$nu_bad $g"
   done
   check "--dump-bytecode --json is JSON (every bundled game)" "" "$nu_bad"
-  check "--dump-bytecode --json: Nim's first chunk, first instruction" "generator generate CONST [1]" \
+  check "--dump-bytecode --json: Nim's first chunk, first instruction" "generator generate SETL [0 1]" \
     "$($GSOLVE games/nim.game --dump-bytecode --json | python3 -c 'import json,sys; d=json.load(sys.stdin); c=d["chunks"][0]; i=c["code"][0]; print(c["kind"], c["name"], i["op"], i["operands"])' | tr -d ',')"
 else
   check "python3 is installed (for the JSON checks)" yes no

@@ -23,8 +23,10 @@ fi
 # The listing puts the operands' values into the synopsis and names what
 # they refer to.
 op_nim=$(gs games/nim.game --dump-bytecode)
-check "listing: STOREL 1 reads local[1] := pop" yes \
-  "$(printf '%s\n' "$op_nim" | grep -q -E '^ +[0-9]+ +[|0-9]+  STOREL +1 +; local\[1\] := pop$' && echo yes)"
+check "listing: STOREL 2 reads local[2] := pop" yes \
+  "$(printf '%s\n' "$op_nim" | grep -q -E '^ +[0-9]+ +[|0-9]+  STOREL +2 +; local\[2\] := pop$' && echo yes)"
+check "listing: SETL 1 1 (CONST; STOREL fused) reads local[1] := 1" yes \
+  "$(printf '%s\n' "$op_nim" | grep -q -E '^ +[0-9]+ +[|0-9]+  SETL +1 1 +; local\[1\] := 1$' && echo yes)"
 check "listing: a state array access names the array" yes \
   "$(printf '%s\n' "$op_nim" | grep -q -E 'LOADSI +1 4 +; i := pop; push state\[1\+i\]  \(0 <= i < 4\)  -- heap$' && echo yes)"
 check "listing: EMIT names the move rule" yes \
@@ -48,3 +50,15 @@ for g in games/*.game; do
   gs "$g" --dump-bytecode 2>/dev/null | grep -q '???' && op_bad="$op_bad $g:unknown-opcode"
 done
 check "every bundled game's listing decodes" "" "$op_bad"
+
+# Superinstructions of the peephole (emit.c): SETL, INCL, TEEL; a fused
+# INCL fails with the message and source position of the addition, on
+# both tiers.
+op_ovf=tests/files/incl_overflow.game
+check "INCL: local += k fused" 2 "$(gs $op_ovf --dump-bytecode | grep -c ' INCL ')"
+for e in vm compiled; do
+  check "INCL overflow ($e): where the addition is" \
+    "tests/files/incl_overflow.game:10:5: runtime error: integer overflow in move 'go'" \
+    "$(GSOLVE_CACHE="$(cd "$BUILD" && pwd)/tests/aot-cache" gs $op_ovf --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
+done
+check "TEEL: Connect Four's cell kept and stored" 1 "$(gs games/connect4.game --dump-bytecode | grep -c ' TEEL ')"

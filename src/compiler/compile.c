@@ -611,6 +611,8 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   ** every body that may call is compiled. */
   for (int pc = 0; pc < p->ncode && !c.oom; pc += 1 + op_operands[p->code[pc]])
     if (p->code[pc] == OP_CALL) p->code[pc + 1] += first_func;
+  /* Step 7. What effects may leave for the end test (defer.c). */
+  if (!c.oom && d->errors == 0 && !compile_defer(p)) c.oom = p->oom = 1;
   free(c.locals);
   free(c.fparams);
   free(c.fret);

@@ -100,5 +100,8 @@ void cg_views(Compiler *c);
 
 /* compile_stmt.c: a block of statements in a scope of its own. */
 void cg_block(Compiler *c, Node *b);
+/* defer.c: puts DEFER before the end of each effect that only sets what
+** the outcome blocks read and cannot fail; 0 out of memory. */
+int compile_defer(Program *p);
 
 #endif

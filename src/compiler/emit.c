@@ -125,11 +125,19 @@ static void fuse_tail(Compiler *c, Span at) {
       w[0] = OP_LOADSL; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
     } else if (op0 == OP_AT && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
       w[0] = OP_LOADSXY; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = 0;
+    } else if (op0 == OP_CONST && op1 == OP_STOREL) {
+      w[0] = OP_SETL; w[1] = code[p1 + 1]; w[2] = code[p0 + 1]; w[3] = 0;
+    } else if (op0 == OP_LOADLK && op1 == OP_STOREL && code[p1 + 1] == code[p0 + 1]) {
+      w[0] = OP_INCL; w[1] = code[p0 + 1]; w[2] = code[p0 + 2]; w[3] = 0;
+    } else if (op0 == OP_STOREL && op1 == OP_LOADL && code[p1 + 1] == code[p0 + 1]) {
+      w[0] = OP_TEEL; w[1] = code[p0 + 1]; w[2] = w[3] = 0;
     } else {
       return;
     }
+    /* INCL fails where its LOADLK did: its source position. */
+    Span first = { c->p->pos[p0], c->p->pos[p0] + 1 };
     drop_recent(c, 2);
-    cg_emit_raw(c, (OpCode)w[0], w[1], w[2], w[3], at);
+    cg_emit_raw(c, (OpCode)w[0], w[1], w[2], w[3], w[0] == OP_INCL ? first : at);
   }
 }
 

@@ -49,10 +49,3 @@ void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(voi
   e->op = aot_op;
 }
 
-/* vm_run through the module: the same contract as vm_interp. */
-int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs) {
-  vm->h.steps = 0;
-  vm->depth = 0;
-  vm->aot_env.halted = 0;
-  return vm->aot->chunk[ci](&vm->aot_env, args, nargs, 0, 0);
-}

@@ -237,6 +237,9 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_JEQK: out(o, "if (s%d == %d) goto %s;", t, B, lab(un, A)); break;
     case OP_JNEK: out(o, "if (s%d != %d) goto %s;", t, B, lab(un, A)); break;
     case OP_LOADLK: out(o, "OVF(%d, __builtin_add_overflow(L[%d], %d, &s%d));", pc, A, B, h); break;
+    case OP_SETL: out(o, "L[%d] = %d;", A, B); break;
+    case OP_INCL: out(o, "OVF(%d, __builtin_add_overflow(L[%d], %d, &L[%d]));", pc, A, B, A); break;
+    case OP_TEEL: out(o, "L[%d] = s%d;", A, t); break;
     case OP_LOADSL: out(o, "CHECKI(%d, L[%d], %d); s%d = SL[%d + L[%d]];", pc, C, B, h, A, C); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
     case OP_FORL: case OP_FORK:
@@ -309,6 +312,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       out(o, "%s}; e->op(e->vm, %d, %d, depth, v, %d); }", A > 0 ? "" : "0", op, pc, A);
       break;
     case OP_HALT: out(o, "if (depth) e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
+    case OP_DEFER: out(o, "if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A); break;
     default: out(o, "FAIL(%d, \"bad opcode %%d\", %d);", pc, op); break;
   }
   if (op == OP_ILLEGAL || op == OP_WIN || op == OP_LOSE || op == OP_DRAW || op == OP_SCORE || op == OP_HALT)
@@ -319,7 +323,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
 /* Does code at pc write local[a]? */
 static int writes_local(const int32_t *code, int pc, int a) {
   switch (code[pc]) {
-    case OP_STOREL: return code[pc + 1] == a;
+    case OP_STOREL: case OP_SETL: case OP_INCL: case OP_TEEL: return code[pc + 1] == a;
     case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
     case OP_FORL: case OP_FORK: return code[pc + 1] == a;
     default: return 0;
@@ -330,7 +334,7 @@ static int writes_local(const int32_t *code, int pc, int a) {
 #define UNROLL_WORDS 160    /* ... of a body at most this long */
 
 /* The counted loops of a chunk worth copying once per pass: a FORK back
-** to `head` whose counter is set by `CONST k; STOREL A` just before head
+** to `head` whose counter is set by `SETL A k` just before head
 ** and written by nothing in the body, with no jump into the body from
 ** outside, short and with few passes (the directions of a line test, a
 ** board's rows).  head_fork[head] := the FORK's pc, passes[head] := the
@@ -343,21 +347,18 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
     if (height[f] < 0 || code[f] != OP_FORK) continue;
     int a = code[f + 1], b = code[f + 2], c = code[f + 3];
     if (c < 4 || c >= f || f - c > UNROLL_WORDS || c <= kept_end) continue;
-    if (height[c - 4] < 0 || code[c - 4] != OP_CONST || height[c - 2] < 0 || code[c - 2] != OP_STOREL ||
-        code[c - 1] != a)
-      continue;
-    int64_t trips = (int64_t)b - code[c - 3] + 1;
+    if (height[c - 3] < 0 || code[c - 3] != OP_SETL || code[c - 2] != a) continue;
+    int64_t trips = (int64_t)b - code[c - 1] + 1;
     if (trips < 1) trips = 1;
     if (trips > UNROLL_PASSES) continue;
     int ok = 1;
     for (int q = c; q < f && ok; q++)
       if (height[q] >= 0 && writes_local(code, q, a)) ok = 0;
-    /* No jump into the body from outside, nor to the STOREL that sets the
-    ** counter (it would store another value than k). */
+    /* No jump into the body from outside. */
     for (int q = 0; q < p->ncode && ok; q++) {
       if (height[q] < 0) continue;
       int t = jump_target(code, q);
-      if (t == c - 2 || (t >= c && t <= f && (q < c || q > f))) ok = 0;
+      if (t >= c && t <= f && (q < c || q > f)) ok = 0;
     }
     /* A head-fork pair of a loop already kept inside this one: not both. */
     for (int q = c; q < f && ok; q++)
@@ -403,7 +404,14 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     /* The arguments, the other locals 0 (unrolled: no library call). */
     int unroll = ch->nlocals < 8 ? ch->nlocals : 8;
     if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
-    for (int i = 0; i < unroll; i++) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
+    /* Callers pass at most the chunk's parameters: the other locals are 0. */
+    for (int i = 0; i < unroll; i++)
+      if (i < ch->nparams) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
+      else out(&o, "  L[%d] = 0;\n", i);
+    /* n < 0: the rest of a deferred effect, from after its DEFER. */
+    for (int pc = ch->start; pc < ch->end; pc++)
+      if (height[pc] >= 0 && p->code[pc] == OP_DEFER)
+        out(&o, "  if (n < 0) { memcpy(L, args, %d * sizeof(int32_t)); goto P%d; }\n", ch->nlocals, pc + 2);
     out(&o, "  (void)args; (void)n; (void)base; (void)SL;\n  goto P%d;\n", ch->start);
     find_unrolls(p, height, head_fork, passes);
     for (int pc = 0; pc < p->ncode; pc++) {

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define AOT_ABI 2   /* bumped when AotEnv or AotModule change */
+#define AOT_ABI 3   /* bumped when AotEnv or AotModule change */
 
 /* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
 ** than tabled so that any slot range works. */
@@ -100,7 +100,26 @@ typedef struct AotHot {
   long steps;                 /* the step budget's count */
   uint64_t hash;              /* the state's incremental hash */
   const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL */
+  /* DEFER (compiler/defer.c): may the effect running now stop there, and
+  ** the rest it left: where it resumes, the step count, the locals. */
+  int defer_now;
+  int pending;
+  int pend_pc;
+  long pend_steps;
+  int32_t *pend_locals;
 } AotHot;
+
+/* DEFER at pc, with the effect's n locals L and the rest's step bound:
+** 1 when the run stops here (the VM runs the rest later or never). */
+static inline __attribute__((always_inline)) int aot_defer(AotHot *h, int pc, const int32_t *L, int n,
+                                                          int32_t bound, long max_steps) {
+  if (!h->defer_now || h->steps > max_steps - bound) return 0;
+  for (int i = 0; i < n; i++) h->pend_locals[i] = L[i];
+  h->pending = 1;
+  h->pend_pc = pc + 2;
+  h->pend_steps = h->steps;
+  return 1;
+}
 
 typedef struct AotEnv {
   void *vm;                   /* the VM, opaque here */
@@ -123,7 +142,8 @@ typedef struct AotEnv {
 
 /* One function per chunk: runs it with n arguments at call depth `depth`,
 ** its frame starting `base` words into the VM's stack (the interpreter's
-** stack-space limit is kept by counting). */
+** stack-space limit is kept by counting).  n < 0: an effect's deferred
+** rest, its locals in args, resumed after its DEFER. */
 typedef int32_t (*AotChunkFn)(AotEnv *e, const int32_t *args, int n, int depth, int base);
 
 typedef struct AotModule {

@@ -227,6 +227,9 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
 
 /* Runs chunk `ci` with `nargs` arguments; returns the value of a top-level
 ** `return` (eval), else 0.  An outcome statement stops the whole run. */
+/* Each instruction ends in a dispatch of its own (no cross-jumping to a
+** shared one): the processor predicts each from where it is. */
+__attribute__((optimize("no-crossjumping", "no-gcse")))
 int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   const Program *p = vm->p;
   const int32_t *code = p->code;
@@ -238,8 +241,15 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   int32_t *sp;
   vm->h.steps = 0;
   vm->depth = 0;
-  memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
-  for (int i = 0; i < nargs; i++) stack[i] = args[i];
+  if (nargs < 0) {   /* vm_force: the rest of a deferred effect */
+    memcpy(stack, args, (size_t)ch->nlocals * sizeof *stack);
+    pc = vm->h.pend_pc;
+    vm->h.steps = vm->h.pend_steps;
+  } else {
+    int i = 0;   /* a loop, not memset: frames are a few words */
+    for (; i < nargs; i++) stack[i] = args[i];
+    for (; i < ch->nlocals; i++) stack[i] = 0;
+  }
   sp = stack + ch->nlocals;
   vm->frames[0].chunk = ci;
   vm->frames[0].base = 0;
@@ -492,6 +502,15 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(SETL) locals[code[pc]] = code[pc + 1]; pc += 2; NEXT();
+      CASE(INCL) {
+        int32_t r;
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
+        locals[code[pc]] = r;
+        pc += 2;
+        NEXT();
+      }
+      CASE(TEEL) locals[code[pc]] = TOP(); pc++; NEXT();
       CASE(LOADSL) {
         int32_t i = locals[code[pc + 2]];
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
@@ -518,6 +537,13 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         } else {
           pc += 3;
         }
+        NEXT();
+      }
+      CASE(DEFER) {
+        /* Stops when the move being played may leave the rest for later
+        ** and the step budget cannot run out in it (compiler/defer.c). */
+        if (aot_defer(&vm->h, op_pc, locals, ch->nlocals, code[pc], VM_MAX_STEPS)) return 0;
+        pc++;
         NEXT();
       }
       CASE(HALT) return 0;

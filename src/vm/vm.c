@@ -29,6 +29,7 @@ static uint64_t slots_hash(const VM *vm) {
 ** history term of vm_hash, which is recorded, not incremental). */
 uint64_t vm_hash_from_scratch(Game *g) {
   VM *vm = (VM *)g;
+  vm_settle(vm);
   uint64_t h = slots_hash(vm);
   return vm->rep_on && vm->rep_in_key ? h ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : h;
 }
@@ -99,6 +100,7 @@ static void vm_undo(Game *g);
 static int vm_generate(Game *g, Move *buf) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
+  vm_settle(vm);
   vm->movebuf = buf;
   vm->nmoves = 0;
   vm_run(vm, p->gen_chunk, NULL, 0);
@@ -138,9 +140,36 @@ static int vm_generate(Game *g, Move *buf) {
   return n;
 }
 
-static void vm_apply(Game *g, const Move *m) {
-  VM *vm = (VM *)g;
+/* vm_apply for a plain game (vm->plain): no chance, passes, views,
+** repetition rule nor `illegal`, so none of their bookkeeping: the
+** effect, then the next player.  The same writes, trail and hash. */
+static void apply_plain(VM *vm, const Move *m) {
   const Program *p = vm->p;
+  int depth = vm->nmarks;
+  vm->marks[depth].trail = vm->h.ntrail;
+  vm->marks[depth].hash = vm->h.hash;
+  vm->nmarks = depth + 1;
+  const MoveRule *r = &p->rules[m->rule];
+  int32_t args[GAME_MAX_ARGS];
+  for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];
+  int32_t mover = vm->slots[0];
+  vm->h.writable = 1;
+  vm->next_mover = 0;
+  if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
+  vm->h.defer_now = vm->defer_on;
+  vm->pend_chunk = r->effect;
+  vm->pend_mover = mover;
+  vm_run(vm, r->effect, args, r->nargs);
+  vm->h.defer_now = 0;
+  int32_t next = vm->next_mover ? vm->next_mover : mover < p->nplayers ? mover + 1 : 1;
+  store_slot_checked(vm, 0, next, p->chunks[r->effect].start);
+  vm->h.writable = 0;
+}
+
+/* Everything else, and a plain game's first move or a deferred rest. */
+static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
+  const Program *p = vm->p;
+  vm_settle(vm);
   if (vm->nmarks == vm->capmarks) {
     if (vm->capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
     int cap = vm->capmarks ? vm->capmarks * 2 : 64;
@@ -151,10 +180,10 @@ static void vm_apply(Game *g, const Move *m) {
     vm->capmarks = cap;
   }
   int depth = vm->nmarks, trail_from = vm->h.ntrail;
-  vm->marks[vm->nmarks].trail = vm->h.ntrail;
-  vm->marks[vm->nmarks].hash = vm->h.hash;
-  vm->nmarks++;
-  vm_effects_void(vm, depth + 1);
+  vm->marks[depth].trail = trail_from;
+  vm->marks[depth].hash = vm->h.hash;
+  vm->nmarks = depth + 1;
+  if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
@@ -163,33 +192,49 @@ static void vm_apply(Game *g, const Move *m) {
   vm->next_mover = vm->chance_after = 0;
   vm->rejected = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
-  int at = p->chunks[r->effect].start;
+  /* Where errors after the effect point: the effect. */
+#define AT (p->chunks[r->effect].start)
   if (vm->filtering) {
     vm_run(vm, r->effect, args, r->nargs);
     if (vm->fx_rec) vm_effects_record(vm, vm->fx_rec, m, trail_from);
-  } else if (!vm_effects_replay(vm, depth, m, at)) {
+  } else if (depth >= vm->fx_cap || !vm_effects_replay(vm, depth, m, AT)) {
+    vm->h.defer_now = vm->defer_on;
+    vm->pend_chunk = r->effect;
+    vm->pend_mover = mover;
     vm_run(vm, r->effect, args, r->nargs);
+    vm->h.defer_now = 0;
   }
   if (vm->rejected && !vm->filtering)
-    vm_fail(vm, at, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
+    vm_fail(vm, AT, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
   int32_t next = vm->next_mover ? vm->next_mover
                : p->chance && mover == p->chance ? vm->slots[p->chance_slot]
                : (uint32_t)mover < (uint32_t)p->nplayers ? mover + 1   /* no division on the hot path */
                : mover % p->nplayers + 1;
   /* Chance hands the turn back to whoever gave it (or as `next chance, P`). */
   if (p->chance && next == p->chance && (vm->chance_after || mover != p->chance))
-    store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, at);
-  store_slot(vm, 0, next, at);
+    store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, AT);
+  /* A player: next, mover + 1 and the chance slot are in slot 0's range. */
+  store_slot_checked(vm, 0, next, AT);
   if (p->pass_slot)   /* passes in a row: the built-in pass counts, any other move resets */
-    store_slot(vm, p->pass_slot, m->rule == p->pass_rule ? vm->slots[p->pass_slot] + 1 : 0, at);
+    store_slot(vm, p->pass_slot, m->rule == p->pass_rule ? vm->slots[p->pass_slot] + 1 : 0, AT);
   vm->h.writable = 0;
   if (vm->base.has_views) vm_views_observe(vm, mover, m);
-  if (vm->rep_on && !rep_push(vm)) vm_fail(vm, at, 0, EXIT_LIMIT, "out of memory for the line of play");
+  if (vm->rep_on && !rep_push(vm)) vm_fail(vm, AT, 0, EXIT_LIMIT, "out of memory for the line of play");
+#undef AT
+}
+
+/* The short way first, in a function of its own: the general one's
+** registers are not saved for it. */
+static void vm_apply(Game *g, const Move *m) {
+  VM *vm = (VM *)g;
+  if (vm->plain && !vm->h.pending && vm->nmarks < vm->capmarks) apply_plain(vm, m);
+  else apply_full(vm, m);
 }
 
 static void vm_undo(Game *g) {
   VM *vm = (VM *)g;
   if (vm->nmarks == 0) return;
+  vm->h.pending = 0;   /* the last move's deferred rest: never needed */
   Mark *mk = &vm->marks[--vm->nmarks];
   vm->nrep = vm->nmarks + 1;
   /* In locals: a slot write could alias vm->h.ntrail for the compiler. */
@@ -202,6 +247,19 @@ static void vm_undo(Game *g) {
   }
   vm->h.ntrail = n;
   vm->h.hash = mk->hash;
+}
+
+/* The rest of the last move's effect, left at its DEFER: run now, with
+** the state as the effect left it (the mover it saw in slot 0; nothing
+** else changed since).  Its writes go on the move's trail. */
+void vm_force(VM *vm) {
+  int32_t now = vm->slots[0];
+  vm->h.pending = 0;
+  vm->slots[0] = vm->pend_mover;
+  vm->h.writable = 1;
+  vm_run(vm, vm->pend_chunk, vm->h.pend_locals, -1);
+  vm->h.writable = 0;
+  vm->slots[0] = now;
 }
 
 /* Runs an outcome block; 1 if it declared an outcome. */
@@ -218,6 +276,7 @@ static int run_outcome(VM *vm, int chunk, Outcome *out) {
 static int vm_ended(Game *g, Outcome *out) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
+  vm_settle(vm);
   if (p->outcome_slot && vm->slots[p->outcome_slot]) {   /* a move ended the game */
     if (out) {
       memset(out, 0, sizeof *out);
@@ -234,6 +293,7 @@ static int vm_ended(Game *g, Outcome *out) {
 
 static void vm_no_moves(Game *g, Outcome *out) {
   VM *vm = (VM *)g;
+  vm_settle(vm);
   if (run_outcome(vm, vm->p->nomoves_chunk, out)) return;
   if (vm->p->chance && vm->slots[0] == vm->p->chance)
     vm_fail(vm, vm->p->chunks[vm->p->gen_chunk].start, 0, EXIT_RUNTIME,
@@ -250,6 +310,7 @@ static void vm_no_moves(Game *g, Outcome *out) {
 /* `pieces ... check F`: F(the player to move); 0 at a chance node. */
 static int vm_in_check(Game *g) {
   VM *vm = (VM *)g;
+  vm_settle(vm);
   int32_t who = vm->slots[0];
   if (vm->p->check_chunk < 0 || (vm->p->chance && who == vm->p->chance)) return 0;
   return vm_run(vm, vm->p->check_chunk, &who, 1) != 0;
@@ -257,6 +318,7 @@ static int vm_in_check(Game *g) {
 
 static int32_t vm_eval(Game *g) {
   VM *vm = (VM *)g;
+  vm_settle(vm);
   if (vm->p->eval_chunk < 0) return 0;
   return vm_run(vm, vm->p->eval_chunk, NULL, 0);
 }
@@ -267,6 +329,7 @@ static int32_t vm_eval(Game *g) {
 static int vm_bounds(Game *g, int32_t *lo, int32_t *hi) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
+  vm_settle(vm);
   if (p->chance && vm->slots[0] == p->chance) return 0;
   int32_t me = vm->slots[0], other = 3 - me;
   *hi = vm_run(vm, p->bound_chunk, &me, 1);
@@ -286,6 +349,7 @@ static int vm_to_move(Game *g) {
 static void vm_weights(Game *g, const Move *m, int n, uint32_t *w) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
+  vm_settle(vm);
   uint64_t total = 0;
   for (int i = 0; i < n; i++) {
     const MoveRule *r = &p->rules[m[i].rule];
@@ -314,6 +378,7 @@ static int vm_rewards(Game *g, int32_t *out) {
 ** mix positions whose pasts differ (docs/cli.md). */
 static uint64_t vm_hash(Game *g) {
   VM *vm = (VM *)g;
+  vm_settle(vm);
   return vm->rep_on && vm->rep_in_key ? vm->h.hash ^ mix64(vm->rep_set[vm->nrep - 1] + 1) : vm->h.hash;
 }
 
@@ -357,7 +422,13 @@ static void vm_set_history(Game *g, int on) {
   vm->rep_on = on && vm->p->rep_kind != REP_NONE;
   vm->base.has_history = vm->rep_on;
 }
-static const void *vm_state(Game *g) { return ((VM *)g)->slots; }
+/* The state (and everything that reads it: the vtable's canonical, orbit,
+** pack and board_key take it from here) with any deferred rest run. */
+static const void *vm_state(Game *g) {
+  VM *vm = (VM *)g;
+  vm_settle(vm);
+  return vm->slots;
+}
 
 static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
   VM *vm = (VM *)g;
@@ -406,6 +477,7 @@ static char cell_char(const Program *p, Type t, int32_t v) {
 
 static void vm_print(Game *g, FILE *f) {
   VM *vm = (VM *)g;
+  vm_settle(vm);
   vm_print_slots(vm, vm->slots, f);
 }
 
@@ -465,6 +537,7 @@ static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_cano
 ** it left back before undoing them. */
 static void vm_set_state(Game *g, const void *state) {
   VM *vm = (VM *)g;
+  vm_settle(vm);   /* the trail holds the whole move, as the caller expects */
   memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
   /* Not vm_hash_from_scratch: the earlier positions' part is vm_hash's. */
   vm->h.hash = slots_hash(vm);
@@ -563,6 +636,17 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   g->score_only = p->score_only;
   if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
+  /* Deferred rests (compiler/defer.c): never while views observe each
+  ** move or generate filters moves by playing them. */
+  int defer_locals = 0;
+  for (int i = 0; i < p->nrules; i++) {
+    const Chunk *ch = &p->chunks[p->rules[i].effect];
+    if (ch->nlocals > defer_locals) defer_locals = ch->nlocals;
+  }
+  vm->h.pend_locals = malloc((size_t)defer_locals * sizeof *vm->h.pend_locals + 1);
+  if (!vm->h.pend_locals) { vm_free(g); return NULL; }
+  vm->defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE;
+  vm->plain = vm->defer_on && !p->chance && !p->pass_slot;
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);
@@ -614,6 +698,7 @@ void vm_free(Game *g) {
   free(vm->sym_bit);
   vm_effects_free(vm);
   vm_pack_free(vm);
+  free(vm->h.pend_locals);
   free(vm->zob_table);
   free(vm->h.zob_base);
   free(vm->h.trail);

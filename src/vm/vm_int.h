@@ -69,6 +69,15 @@ typedef struct VM {
   int fx_cap;
   EffectRecord *fx_rec;   /* the record generate is filling, or NULL */
   Outcome out;
+  /* A move's effect stopped at DEFER (compiler/defer.c): the rest runs
+  ** (vm_force) before anything reads the position, or never when the
+  ** move is taken back first (perft's last ply). */
+  int defer_on;       /* the game's effects may defer (no views, filtering);
+                      ** the rest left is in h (pending, ...) */
+  int pend_chunk;     /* its effect chunk */
+  int plain;          /* no chance, passes, views, repetition, `illegal`:
+                      ** vm_apply's short way */
+  int32_t pend_mover; /* the mover it reads */
   Move *movebuf; int nmoves;
   int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
@@ -128,10 +137,17 @@ typedef struct VM {
 
 /* interp.c: runs chunk `ci` with `nargs` arguments; returns the value of
 ** a top-level `return` (eval), else 0.  An outcome statement stops the
-** whole run. */
+** whole run.  nargs < 0: resumes the deferred rest of effect ci at
+** vm->h.pend_pc with its locals in args (vm_force). */
 int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs);
-/* The same through the compiled tier's code (aot.c). */
-int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs);
+/* The same through the compiled tier's code (nargs < 0: the rest of a
+** deferred effect, which the module resumes after its DEFER). */
+static inline int32_t vm_aot_run(VM *vm, int ci, const int32_t *args, int nargs) {
+  vm->h.steps = nargs < 0 ? vm->h.pend_steps : 0;
+  vm->depth = 0;
+  vm->aot_env.halted = 0;
+  return vm->aot->chunk[ci](&vm->aot_env, args, nargs, 0, 0);
+}
 /* Runs the VM's chunks through module m from now on; release(handle) when
 ** the VM is freed. */
 void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(void *handle));
@@ -189,6 +205,26 @@ void vm_pack_pieces(const VM *vm, const int32_t *state, const int32_t *slot, con
                     int k, void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
+/* vm.c: runs the deferred rest of the last move's effect, if any: before
+** anything reads the state or plays on. */
+void vm_force(VM *vm);
+static inline void vm_settle(VM *vm) {
+  if (__builtin_expect(vm->h.pending, 0)) vm_force(vm);
+}
+
+/* A write the caller knows is allowed and in the slot's range. */
+static inline __attribute__((always_inline)) void store_slot_checked(VM *vm, int s, int32_t v, int pc) {
+  int32_t old = vm->slots[s];
+  if (old == v) return;
+  if (vm->h.ntrail == vm->h.captrail) vm_trail_grow(vm, pc);
+  int32_t *t = vm->h.trail + 2 * vm->h.ntrail;
+  t[0] = s;
+  t[1] = old;
+  vm->h.ntrail++;
+  if (vm->h.zob_base) vm->h.hash ^= vm->h.zob_base[s][old] ^ vm->h.zob_base[s][v];
+  else vm->h.hash ^= zobrist(s, old) ^ zobrist(s, v);
+  vm->slots[s] = v;
+}
 
 static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int32_t v, int pc) {
   const Program *p = vm->p;
