@@ -223,7 +223,7 @@ static int look_ahead(Retro *r, size_t base, int n) {
   KeySet *set = &r->classes;
   size_t kb = set->key_bytes, need = base + (size_t)n;
   if (need > r->ahead_cap) {
-    size_t cap = r->ms.cap > need ? r->ms.cap : need;
+    size_t cap = 2 * r->ahead_cap > need ? 2 * r->ahead_cap : need;
     unsigned char *k = realloc(r->ahead_key, cap * kb);
     if (k) r->ahead_key = k;
     uint64_t *h = realloc(r->ahead_hash, cap * sizeof *h);
