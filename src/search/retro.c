@@ -364,6 +364,16 @@ static const void *undefer_state(Retro *r, const KeySet *set, void *state, int64
   memcpy(&index, d, sizeof index);
   if (known) *known = index;
   r->g->vt->unpack(r->g, keyset_key(set, index), state);
+#if defined(__GNUC__)
+  if (r->ndeferred) {
+    /* The next one's key, read at random in a large array: fetched while
+    ** this one is expanded. */
+    uint32_t next;
+    memcpy(&next, d - sb, sizeof next);
+    __builtin_prefetch(keyset_key(set, next));
+    __builtin_prefetch(r->expanded + next);
+  }
+#endif
   return state;
 }
 
