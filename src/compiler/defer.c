@@ -304,19 +304,6 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
   return nh;
 }
 
-/* The jump target of pc, or -1. */
-static int target_of(const int32_t *code, int pc) {
-  switch (code[pc]) {
-    case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:
-    case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
-    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
-      return code[pc + 1];
-    case OP_FORL: case OP_FORK:
-      return code[pc + 3];
-    default:
-      return -1;
-  }
-}
 
 static int ends_run(int op) {
   switch (op) {
@@ -356,7 +343,7 @@ static int flow_run(Flow *f) {
     memcpy(cur, f->in + (size_t)k * (size_t)f->nvals, (size_t)f->nvals * sizeof *cur);
     int nh = flow_step(f, pc, cur, h, jump);
     if (ends_run(op)) continue;
-    int t = target_of(code, pc);
+    int t = op_jump_target(code, pc);
     if (t >= 0) flow_join(f, t, jump, nh, &bad);
     if (op != OP_JMP && op != OP_LOOP) flow_join(f, pc + 1 + op_operands[op], cur, nh, &bad);
   }
@@ -431,7 +418,7 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
   for (int pc = f->start; pc < f->end; pc++) {
     int k = pc - f->start;
     if (f->height[k] < 0) continue;
-    int op = code[pc], t = target_of(code, pc);
+    int op = code[pc], t = op_jump_target(code, pc);
     if (pc < q) {   /* the eager part enters the tail only at q */
       if (t > q) return 0;
       continue;
@@ -462,7 +449,7 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
       for (int x = q; x < f->end; x++) {
         int kx = x - f->start, tx;
         if (f->height[kx] < 0 || (x >= head && x <= pc)) continue;
-        if ((tx = target_of(code, x)) >= head && tx <= pc) return 0;
+        if ((tx = op_jump_target(code, x)) >= head && tx <= pc) return 0;
       }
       const Iv *in = f->in + (size_t)k * (size_t)f->nvals;
       int64_t trips = (int64_t)code[pc + 2] - in[ctr].lo;
@@ -512,7 +499,7 @@ static int insert_defers(Program *p, const int *point, const int32_t *bound, int
     }
     int op = p->code[pc], len = 1 + op_operands[op];
     for (int i = 0; i < len; i++) { code[w + i] = p->code[pc + i]; pos[w + i] = p->pos[pc + i]; }
-    int ti = op == OP_FORL || op == OP_FORK ? 3 : 1, t = target_of(p->code, pc);
+    int ti = op == OP_FORL || op == OP_FORK ? 3 : 1, t = op_jump_target(p->code, pc);
     if (t >= 0 && t <= n) {
       /* The point's own tail (pc past it) jumps after the DEFER. */
       int is_point = 0, q = -1;

@@ -60,4 +60,19 @@ static inline int op_pushes(int op, int32_t A, int32_t B, int R) {
   }
 }
 
+/* The jump target of a branching instruction at pc, else -1 (the code
+** analyses of compiler/defer.c and vm/aot_gen.c). */
+static inline int op_jump_target(const int32_t *code, int pc) {
+  switch (code[pc]) {
+    case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:
+    case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
+    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
+      return code[pc + 1];
+    case OP_FORL: case OP_FORK:
+      return code[pc + 3];
+    default:
+      return -1;
+  }
+}
+
 #endif

@@ -63,19 +63,6 @@ static int ends_run(int op) {
   }
 }
 
-/* The jump target of a branching instruction, else -1. */
-static int jump_target(const int32_t *code, int pc) {
-  switch (code[pc]) {
-    case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:
-    case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
-    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
-      return code[pc + 1];
-    case OP_FORL: case OP_FORK:
-      return code[pc + 3];
-    default:
-      return -1;
-  }
-}
 
 /* The stack height before each instruction of chunk ci reachable from its
 ** start (-1: unreachable); 0 with the reason when the code is not what
@@ -102,7 +89,7 @@ static int chunk_heights(const Program *p, int ci, int *height, char *why, size_
     if (ends_run(op)) continue;
     int next[2] = { -1, -1 };
     if (op != OP_JMP && op != OP_LOOP) next[0] = pc + 1 + op_operands[op];
-    next[1] = jump_target(code, pc);
+    next[1] = op_jump_target(code, pc);
     if ((op == OP_JMP || op == OP_LOOP) && next[1] < 0) goto bad;
     for (int k = 0; k < 2; k++) {
       int q = next[k];
@@ -357,7 +344,7 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
     /* No jump into the body from outside. */
     for (int q = 0; q < p->ncode && ok; q++) {
       if (height[q] < 0) continue;
-      int t = jump_target(code, q);
+      int t = op_jump_target(code, q);
       if (t >= c && t <= f && (q < c || q > f)) ok = 0;
     }
     /* A head-fork pair of a loop already kept inside this one: not both. */
