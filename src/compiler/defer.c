@@ -304,15 +304,6 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
   return nh;
 }
 
-
-static int ends_run(int op) {
-  switch (op) {
-    case OP_RET: case OP_RET0: case OP_NORET: case OP_ILLEGAL: case OP_WIN: case OP_LOSE:
-    case OP_DRAW: case OP_SCORE: case OP_HALT: return 1;
-    default: return 0;
-  }
-}
-
 /* The fixpoint over chunk ci; 0 when the code is beyond the analysis, -1
 ** out of memory (which must fail the compilation: an analysis skipped
 ** would compile other code, and a database check on the rules' hash
@@ -342,7 +333,7 @@ static int flow_run(Flow *f) {
     }
     memcpy(cur, f->in + (size_t)k * (size_t)f->nvals, (size_t)f->nvals * sizeof *cur);
     int nh = flow_step(f, pc, cur, h, jump);
-    if (ends_run(op)) continue;
+    if (op_ends_run(op)) continue;
     int t = op_jump_target(code, pc);
     if (t >= 0) flow_join(f, t, jump, nh, &bad);
     if (op != OP_JMP && op != OP_LOOP) flow_join(f, pc + 1 + op_operands[op], cur, nh, &bad);
@@ -385,15 +376,6 @@ static int writes_slots(const int32_t *code, int pc, int *a, int *n) {
   switch (code[pc]) {
     case OP_STORES: *a = code[pc + 1]; *n = 1; return 1;
     case OP_STORESI: *a = code[pc + 1]; *n = code[pc + 2]; return 1;
-    default: return 0;
-  }
-}
-
-static int writes_local(const int32_t *code, int pc, int a) {
-  switch (code[pc]) {
-    case OP_STOREL: case OP_FORL: case OP_FORK: case OP_SETL: case OP_INCL: case OP_TEEL:
-      return code[pc + 1] == a;
-    case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
     default: return 0;
   }
 }
@@ -444,7 +426,7 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
       for (int x = head; x < pc; x++) {
         int kx = x - f->start;
         if (f->height[kx] < 0) continue;
-        if (writes_local(code, x, ctr)) return 0;
+        if (op_writes_local(code, x, ctr)) return 0;
       }
       for (int x = q; x < f->end; x++) {
         int kx = x - f->start, tx;

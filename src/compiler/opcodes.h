@@ -60,8 +60,26 @@ static inline int op_pushes(int op, int32_t A, int32_t B, int R) {
   }
 }
 
-/* The jump target of a branching instruction at pc, else -1 (the code
-** analyses of compiler/defer.c and vm/aot_gen.c). */
+/* For the code analyses of compiler/defer.c and vm/aot_gen.c: whether op
+** ends a run of code (nothing after it runs), whether the instruction at
+** pc writes local a, and the jump target of the one at pc (else -1). */
+static inline int op_ends_run(int op) {
+  switch (op) {
+    case OP_RET: case OP_RET0: case OP_NORET: case OP_ILLEGAL: case OP_WIN: case OP_LOSE:
+    case OP_DRAW: case OP_SCORE: case OP_HALT: return 1;
+    default: return 0;
+  }
+}
+
+static inline int op_writes_local(const int32_t *code, int pc, int a) {
+  switch (code[pc]) {
+    case OP_STOREL: case OP_FORL: case OP_FORK: case OP_SETL: case OP_INCL: case OP_TEEL:
+      return code[pc + 1] == a;
+    case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
+    default: return 0;
+  }
+}
+
 static inline int op_jump_target(const int32_t *code, int pc) {
   switch (code[pc]) {
     case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:

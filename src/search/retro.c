@@ -382,6 +382,13 @@ int retro_enumerate(Retro *r) {
   int ply = 0, added;
   uint32_t idx, cls;
   int64_t known = -1;
+  /* class_of_key's failures, where each is handled. */
+#define CLASS_CHECK(rc) do {                                                 \
+    if ((rc) == -1) goto oom;                                                \
+    if ((rc) == -2) goto limit;                                              \
+    if ((rc) == -3) goto memory;                                             \
+    if ((rc) == -4) goto stopped;                                            \
+  } while (0)
   Outcome o;
   void (*set_state)(Game *, const void *) = g->vt->set_state;
   unsigned char *root = NULL;
@@ -422,10 +429,7 @@ enter:
     } else {
       rc = current_class(r, &cls, &added);
     }
-    if (rc == -1) goto oom;
-    if (rc == -2) goto limit;
-    if (rc == -3) goto memory;
-    if (rc == -4) goto stopped;
+    CLASS_CHECK(rc);
     if (by_class) {
       if (!added) goto leave;       /* a deferred position whose class was expanded since */
       orbits += g->vt->orbit(g, game_state(g));   /* its class's */
@@ -497,10 +501,7 @@ next:
       /* The child's key is known: the move is played only to go down. */
       int rc = class_of_key(r, r->ahead_key + at * r->classes.key_bytes, r->ahead_hash[at],
                             r->ahead_mover[at], &cls, &added);
-      if (rc == -1) goto oom;
-      if (rc == -2) goto limit;
-      if (rc == -3) goto memory;
-      if (rc == -4) goto stopped;
+      CLASS_CHECK(rc);
       if (add_edge(r, (uint32_t)f->cls, cls, r->vector ? r->wstack[at] : 1) < 0) goto oom;
       if (added && ply + 1 >= RETRO_MAX_DEPTH) {
         if (defer_state(r, cls) < 0) goto oom;
@@ -517,19 +518,12 @@ next:
       /* No symmetry: the state is its class, just looked up. */
       cls = idx;
       int rc = class_seen(r, fresh, game_to_move(g), &cls, &added);
-      if (rc == -1) goto oom;
-      if (rc == -2) goto limit;
-      if (rc == -3) goto memory;
-      if (rc == -4) goto stopped;
+      CLASS_CHECK(rc);
       if (add_edge(r, (uint32_t)f->cls, cls, r->vector ? r->wstack[at] : 1) < 0) goto oom;
     } else if (f->cls >= 0) {
       int rc = current_class(r, &cls, &added);
-      if (rc == -1) goto oom;
-      if (rc == -2) goto limit;
-      if (rc == -3) goto memory;
-      if (rc == -4) goto stopped;
-      if (add_edge(r, (uint32_t)f->cls, cls,
-                   r->vector ? r->wstack[f->mbase + (size_t)f->i] : 1) < 0) goto oom;
+      CLASS_CHECK(rc);
+      if (add_edge(r, (uint32_t)f->cls, cls, r->vector ? r->wstack[at] : 1) < 0) goto oom;
       if (by_class) fresh = added;
     }
     if (fresh && set_state && ply + 1 >= RETRO_MAX_DEPTH) {
@@ -614,6 +608,7 @@ failed:
   for (; ply > 0; ply--) game_undo(g);
   if (root) set_state(g, root);
   return r->status;
+#undef CLASS_CHECK
 }
 
 /* ------------------------------------------------------------------ */

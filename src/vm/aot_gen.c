@@ -55,15 +55,6 @@ static void out(Out *o, const char *fmt, ...) {
   }
 }
 
-static int ends_run(int op) {
-  switch (op) {
-    case OP_RET: case OP_RET0: case OP_NORET: case OP_ILLEGAL: case OP_WIN: case OP_LOSE:
-    case OP_DRAW: case OP_SCORE: case OP_HALT: return 1;
-    default: return 0;
-  }
-}
-
-
 /* The stack height before each instruction of chunk ci reachable from its
 ** start (-1: unreachable); 0 with the reason when the code is not what
 ** the compiler makes (a height that differs between paths, an effect
@@ -86,7 +77,7 @@ static int chunk_heights(const Program *p, int ci, int *height, char *why, size_
     if (h < op_pops(op, a, b)) goto bad;
     int after = h - op_pops(op, a, b) + op_pushes(op, a, b, r);
     if (after > ch->maxstack) goto bad;
-    if (ends_run(op)) continue;
+    if (op_ends_run(op)) continue;
     int next[2] = { -1, -1 };
     if (op != OP_JMP && op != OP_LOOP) next[0] = pc + 1 + op_operands[op];
     next[1] = op_jump_target(code, pc);
@@ -307,16 +298,6 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
   out(o, "\n");
 }
 
-/* Does code at pc write local[a]? */
-static int writes_local(const int32_t *code, int pc, int a) {
-  switch (code[pc]) {
-    case OP_STOREL: case OP_SETL: case OP_INCL: case OP_TEEL: return code[pc + 1] == a;
-    case OP_STORELI: case OP_CLEARL: return a >= code[pc + 1] && a < code[pc + 1] + code[pc + 2];
-    case OP_FORL: case OP_FORK: return code[pc + 1] == a;
-    default: return 0;
-  }
-}
-
 #define UNROLL_PASSES 8     /* at most this many passes ... */
 #define UNROLL_WORDS 160    /* ... of a body at most this long */
 
@@ -340,7 +321,7 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
     if (trips > UNROLL_PASSES) continue;
     int ok = 1;
     for (int q = c; q < f && ok; q++)
-      if (height[q] >= 0 && writes_local(code, q, a)) ok = 0;
+      if (height[q] >= 0 && op_writes_local(code, q, a)) ok = 0;
     /* No jump into the body from outside. */
     for (int q = 0; q < p->ncode && ok; q++) {
       if (height[q] < 0) continue;

@@ -234,15 +234,7 @@ static inline __attribute__((always_inline)) void store_slot(VM *vm, int s, int3
     program_slot_name(p, s, name, sizeof name);
     vm_fail(vm, pc, vm->depth, EXIT_RUNTIME, "value %d out of range %d..%d for '%s'", v, p->lo[s], p->hi[s], name);
   }
-  int32_t old = vm->slots[s];
-  if (old == v) return;
-  if (vm->h.ntrail == vm->h.captrail) vm_trail_grow(vm, pc);
-  vm->h.trail[2 * vm->h.ntrail] = s;
-  vm->h.trail[2 * vm->h.ntrail + 1] = old;
-  vm->h.ntrail++;
-  if (vm->h.zob_base) vm->h.hash ^= vm->h.zob_base[s][old] ^ vm->h.zob_base[s][v];
-  else vm->h.hash ^= zobrist(s, old) ^ zobrist(s, v);
-  vm->slots[s] = v;
+  store_slot_checked(vm, s, v, pc);
 }
 
 #endif

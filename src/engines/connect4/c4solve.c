@@ -75,9 +75,7 @@
 ** that misses the caches, and their entries would crowd out dearer ones.
 ** With 8: Test_L2_R2 +13% nodes, -22% time; Test_L1_R3 (first 4) +9%
 ** nodes, -10% time; Test_L1_R2 (first 100) +3% nodes, time unchanged. */
-#ifndef TAIL_EMPTY
 #define TAIL_EMPTY 8
-#endif
 /* Positions of at most ZERO_FIRST_UNTIL stones are first asked "does the
 ** player to move win?" (a probe at 0): so early in the game the score is
 ** always near 0.  The position 4444: 204 M -> 171 M nodes. */

@@ -53,9 +53,7 @@
 ** the 1000 lines), 82% fewer cache misses past a 1 MiB L2 (cachegrind),
 ** 0.5% more nodes; Test_L2_R2 and Test_L1_R2 unchanged in time (2-4% more
 ** nodes, lost at the doublings). */
-#ifndef START_BITS
 #define START_BITS 13
-#endif
 #define LOW_MASK ((UINT64_C(1) << MIN_BITS) - 1)
 
 /* A bijection of the 64-bit words (odd multipliers and right xor-shifts
