@@ -158,6 +158,11 @@ typedef struct GameVtable {
   ** without making the canonical state when the engine can (a board of
   ** a few pieces). */
   void (*canonical_key)(Game *g, const void *state, void *key);
+  /* Optional, with canonical_key: generate, and for each move i the
+  ** canonical key of the position it leads to at keys + i * key_bytes and
+  ** that position's player to move in mover[i] (an engine that plays the
+  ** moves to test them keys them then, instead of playing them again). */
+  int (*generate_keyed)(Game *g, Move *buf, unsigned char *keys, uint8_t *mover);
   /* Optional (NULL: the game has no such notion): whether the player to
   ** move is in check (a game's `pieces ... check F`), for SAN's '+'. */
   int (*in_check)(Game *g);

@@ -19,10 +19,8 @@ typedef struct MoveStack {
   size_t cap;             /* moves allocated */
 } MoveStack;
 
-/* Generates the current position's moves at ms->top and advances top past
-** them.  Returns their number, or -1 when out of memory. */
-static inline int movestack_generate(MoveStack *ms, Game *g) {
-  int n;
+/* Room for a position's moves at ms->top: 0, or -1 when out of memory. */
+static inline int movestack_reserve(MoveStack *ms) {
   if (ms->cap - ms->top < GAME_MAX_MOVES) {
     size_t cap = ms->cap ? ms->cap * 2 : 4 * GAME_MAX_MOVES;
     Move *m;
@@ -32,6 +30,14 @@ static inline int movestack_generate(MoveStack *ms, Game *g) {
     ms->moves = m;
     ms->cap = cap;
   }
+  return 0;
+}
+
+/* Generates the current position's moves at ms->top and advances top past
+** them.  Returns their number, or -1 when out of memory. */
+static inline int movestack_generate(MoveStack *ms, Game *g) {
+  int n;
+  if (movestack_reserve(ms) < 0) return -1;
   n = game_generate(g, ms->moves + ms->top);
   ms->top += (size_t)n;
   return n;

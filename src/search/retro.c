@@ -57,7 +57,7 @@ void retro_free(Retro *r) {
   free(r->canon);
   free(r->key);
   free(r->root_state);
-  free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover);
+  free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover); free(r->ahead_cls);
   movestack_free(&r->ms);
   memset(r, 0, sizeof *r);
 }
@@ -100,7 +100,8 @@ size_t retro_memory(const Retro *r) {
     total += r->class_cap * sizeof(ExpValue) + r->nedges_cap * sizeof(uint32_t);
   if (r->edge_pay) total += r->nedges_cap * (size_t)r->g->nplayers * sizeof(int32_t);
   total += r->deferred_cap * deferred_size(r);
-  total += r->ahead_cap * (r->classes.key_bytes + sizeof(uint64_t) + 1);
+  if (r->ahead_key) total += GAME_MAX_MOVES * (r->classes.key_bytes + sizeof(uint64_t) + 1);
+  total += r->ahead_cap * sizeof(uint32_t);
   return total;
 }
 
@@ -213,36 +214,54 @@ static int current_class(Retro *r, uint32_t *cls, int *fresh) {
   return class_of_key(r, key, keyset_hash(set, key), game_to_move(r->g), cls, fresh);
 }
 
+/* The look-ahead's arrays for one position's moves: 0, -1 when out of
+** memory. */
+static int ahead_alloc(Retro *r) {
+  if (r->ahead_key) return 0;
+  r->ahead_key = malloc(GAME_MAX_MOVES * r->classes.key_bytes);
+  r->ahead_hash = malloc(GAME_MAX_MOVES * sizeof *r->ahead_hash);
+  r->ahead_mover = malloc(GAME_MAX_MOVES);
+  return r->ahead_key && r->ahead_hash && r->ahead_mover ? 0 : -1;
+}
+
 /* Looks ahead at the n moves from move stack place `base` (by-class
-** expansion with an engine that makes canonical keys): each child's key,
-** hash and mover, and the prefetch of the hash set's slots, then of the
-** keys they point to, so that the cache misses of the n lookups that
-** follow overlap instead of adding up.  0, -1 out of memory. */
-static int look_ahead(Retro *r, size_t base, int n) {
+** expansion with an engine that makes canonical keys): each child's key
+** and mover (already made when `keyed`: generate_keyed), its hash, the
+** prefetch of the hash set's slots, then of the keys they point to, then
+** every child's class (ahead_cls), so that the cache misses of the n
+** lookups overlap instead of adding up, and none waits until the search
+** comes back from a sibling's subtree.  The children's classes are
+** numbered before any of them is expanded.  0, or class_of_key's codes. */
+static int look_ahead(Retro *r, size_t base, int n, int keyed) {
   Game *g = r->g;
   KeySet *set = &r->classes;
   size_t kb = set->key_bytes, need = base + (size_t)n;
+  if (ahead_alloc(r) < 0) return -1;
   if (need > r->ahead_cap) {
     size_t cap = 2 * r->ahead_cap > need ? 2 * r->ahead_cap : need;
-    unsigned char *k = realloc(r->ahead_key, cap * kb);
-    if (k) r->ahead_key = k;
-    uint64_t *h = realloc(r->ahead_hash, cap * sizeof *h);
-    if (h) r->ahead_hash = h;
-    uint8_t *m = realloc(r->ahead_mover, cap);
-    if (m) r->ahead_mover = m;
-    if (!k || !h || !m) return -1;
+    uint32_t *c = realloc(r->ahead_cls, cap * sizeof *c);
+    if (!c) return -1;
+    r->ahead_cls = c;
     r->ahead_cap = cap;
   }
-  for (size_t i = base; i < need; i++) {
-    unsigned char *key = r->ahead_key + i * kb;
-    game_apply(g, &r->ms.moves[i]);
-    g->vt->canonical_key(g, game_state(g), key);
-    r->ahead_mover[i] = (uint8_t)game_to_move(g);
-    game_undo(g);
+  for (int i = 0; i < n; i++) {
+    unsigned char *key = r->ahead_key + (size_t)i * kb;
+    if (!keyed) {
+      game_apply(g, &r->ms.moves[base + (size_t)i]);
+      g->vt->canonical_key(g, game_state(g), key);
+      r->ahead_mover[i] = (uint8_t)game_to_move(g);
+      game_undo(g);
+    }
     r->ahead_hash[i] = keyset_hash(set, key);
     keyset_prefetch(set, r->ahead_hash[i], 0);
   }
-  for (size_t i = base; i < need; i++) keyset_prefetch(set, r->ahead_hash[i], 1);
+  for (int i = 0; i < n; i++) keyset_prefetch(set, r->ahead_hash[i], 1);
+  for (int i = 0; i < n; i++) {
+    int fresh;
+    int rc = class_of_key(r, r->ahead_key + (size_t)i * kb, r->ahead_hash[i], r->ahead_mover[i],
+                          &r->ahead_cls[base + (size_t)i], &fresh);
+    if (rc < 0) return rc;
+  }
   return 0;
 }
 
@@ -459,8 +478,17 @@ enter:
       if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
     }
-    int n = movestack_generate(&r->ms, g);
-    if (n < 0) goto oom;
+    /* With look-ahead, the engine keys the children as it generates
+    ** when it can. */
+    int keyed = ahead && g->vt->generate_keyed, n;
+    if (keyed) {
+      if (movestack_reserve(&r->ms) < 0 || ahead_alloc(r) < 0) goto oom;
+      n = g->vt->generate_keyed(g, r->ms.moves + r->ms.top, r->ahead_key, r->ahead_mover);
+      r->ms.top += (size_t)n;
+    } else {
+      n = movestack_generate(&r->ms, g);
+      if (n < 0) goto oom;
+    }
     if (by_class) {
       int a = symmetry_agrees(r, 0, n);
       if (a < 0) goto oom;
@@ -488,7 +516,10 @@ enter:
     /* A symmetric image must have as many moves: a cheap check that the
     ** declared symmetries are symmetries of the rules. */
     else if (r->terminal[cls] || r->count[cls] != (uint32_t)n) goto asymmetric;
-    if (ahead && look_ahead(r, f->mbase, n) < 0) goto oom;
+    if (ahead) {
+      int rc = look_ahead(r, f->mbase, n, keyed);
+      CLASS_CHECK(rc);
+    }
   }
 
 next:
@@ -498,10 +529,10 @@ next:
     size_t at = f->mbase + (size_t)f->i;
     int fresh = 0;
     if (ahead) {
-      /* The child's key is known: the move is played only to go down. */
-      int rc = class_of_key(r, r->ahead_key + at * r->classes.key_bytes, r->ahead_hash[at],
-                            r->ahead_mover[at], &cls, &added);
-      CLASS_CHECK(rc);
+      /* The child's class is known: the move is played only to go down,
+      ** when the class has not been expanded since the look-ahead. */
+      cls = r->ahead_cls[at];
+      added = !r->expanded[cls];
       if (add_edge(r, (uint32_t)f->cls, cls, r->vector ? r->wstack[at] : 1) < 0) goto oom;
       if (added && ply + 1 >= RETRO_MAX_DEPTH) {
         if (defer_state(r, cls) < 0) goto oom;

@@ -72,11 +72,13 @@ typedef struct Retro {
   unsigned char *canon;     /* scratch: one canonical form */
   unsigned char *key;       /* scratch: one packed key */
   unsigned char *root_state; /* the enumeration's root, set back at its end */
-  /* retro_enumerate's look-ahead: per move stack place, the child's
-  ** canonical key, its hash and its mover. */
+  /* retro_enumerate's look-ahead: per move of the position being
+  ** expanded, the child's canonical key, its hash and its mover
+  ** (GAME_MAX_MOVES each); per move stack place, the child's class. */
   unsigned char *ahead_key;
   uint64_t *ahead_hash;
   uint8_t *ahead_mover;
+  uint32_t *ahead_cls;
   size_t ahead_cap;
   /* Payoff vectors (chance, per-move payoffs, more than two players):
   ** each move's weight and pay, each position's expected payoffs. */

@@ -97,10 +97,26 @@ static int rep_repeats(VM *vm) {
 static void vm_apply(Game *g, const Move *m);
 static void vm_undo(Game *g);
 
+static const void *vm_state(Game *g);
+static int vm_to_move(Game *g);
+
+/* vm_generate_keyed: the key and mover of the position after move i, the
+** current one.  keyed counts the moves keyed from the first on. */
+static void key_child(VM *vm, unsigned char *keys, uint8_t *mover, int i) {
+  vm_canonical_key(&vm->base, vm_state(&vm->base), keys + (size_t)i * vm->base.key_bytes);
+  mover[i] = (uint8_t)vm_to_move(&vm->base);
+  if (vm->keyed == i) vm->keyed = i + 1;
+}
+
 static int vm_generate(Game *g, Move *buf) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
   vm_settle(vm);
+  /* Taken at once: a runtime error leaves no request behind. */
+  unsigned char *keys = vm->key_out;
+  uint8_t *mover = vm->mover_out;
+  vm->key_out = NULL;
+  vm->keyed = 0;
   vm->movebuf = buf;
   vm->nmoves = 0;
   vm_run(vm, p->gen_chunk, NULL, 0);
@@ -120,6 +136,7 @@ static int vm_generate(Game *g, Move *buf) {
         vm_apply(g, &m);
         ok = !vm->rejected && !(check_rep && rep_repeats(vm));
         if (!ok) vm_effects_drop_last(vm->fx_rec, &m);
+        else if (keys) key_child(vm, keys, mover, kept);
         vm_undo(g);
       }
       if (ok) buf[kept++] = m;
@@ -247,6 +264,9 @@ static void vm_undo(Game *g) {
   }
   vm->h.ntrail = n;
   vm->h.hash = mk->hash;
+  /* The positions deeper than the current one are gone. */
+  if (vm->nmarks < vm->pieces_depth) vm->pieces_depth = -1;
+  if (vm->nmarks < vm->state_set_depth) vm->state_set_depth = vm->nmarks;
 }
 
 /* The rest of the last move's effect, left at its DEFER: run now, with
@@ -260,6 +280,22 @@ void vm_force(VM *vm) {
   vm_run(vm, vm->pend_chunk, vm->h.pend_locals, -1);
   vm->h.writable = 0;
   vm->slots[0] = now;
+}
+
+/* Moves and their children's keys: made while generate tries the moves
+** (a game with `illegal` or a forbidding repetition rule), else by playing
+** each move here.  Every move generate kept was keyed, in order. */
+static int vm_generate_keyed(Game *g, Move *buf, unsigned char *keys, uint8_t *mover) {
+  VM *vm = (VM *)g;
+  vm->key_out = keys;
+  vm->mover_out = mover;
+  int n = vm_generate(g, buf);
+  for (int i = vm->keyed; i < n; i++) {
+    vm_apply(g, &buf[i]);
+    key_child(vm, keys, mover, i);
+    vm_undo(g);
+  }
+  return n;
 }
 
 /* Runs an outcome block; 1 if it declared an outcome. */
@@ -530,7 +566,8 @@ static void vm_set_state(Game *g, const void *state);
   .history_line = vm_history_line, .in_check = vm_in_check
 static const GameVtable vm_vtable = { VM_METHODS };
 static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
-                                                .orbit = vm_orbit, .canonical_key = vm_canonical_key };
+                                                .orbit = vm_orbit, .canonical_key = vm_canonical_key,
+                                                .generate_keyed = vm_generate_keyed };
 
 /* A raw state as the current position: slots and hash.  The trail is
 ** kept: a caller that set a state after applying moves sets the state
@@ -542,6 +579,8 @@ static void vm_set_state(Game *g, const void *state) {
   /* Not vm_hash_from_scratch: the earlier positions' part is vm_hash's. */
   vm->h.hash = slots_hash(vm);
   vm_effects_void(vm, vm->nmarks);
+  vm->pieces_depth = -1;
+  if (vm->nmarks > vm->state_set_depth) vm->state_set_depth = vm->nmarks;
 }
 
 /* Tables zobrist(s, v) for every slot value when that is small; the keys
@@ -598,6 +637,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   VM *vm = calloc(1, sizeof *vm);
   if (!vm) { if (release) release(handle); return NULL; }
   vm->p = p;
+  vm->pieces_depth = -1;
   if (m) vm_aot_attach(vm, m, handle, release);
   vm->slots = malloc((size_t)p->nslots * sizeof(int32_t));
   vm->stack = malloc((size_t)VM_STACK_WORDS * sizeof(int32_t));
@@ -696,6 +736,7 @@ void vm_free(Game *g) {
   free(vm->sym_inverse);
   free(vm->canon_state);
   free(vm->sym_bit);
+  free(vm->cell_of_slot);
   vm_effects_free(vm);
   vm_pack_free(vm);
   free(vm->h.pend_locals);

@@ -18,6 +18,7 @@
 
 #define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
 #define VM_MAX_CALLS   256         /* nested function calls */
+#define VM_SPARSE_CELLS 8          /* pieces of a sparse board (vm_symmetry.c) */
 
 typedef struct Frame {
   int chunk;          /* index into p->chunks */
@@ -79,6 +80,9 @@ typedef struct VM {
                       ** vm_apply's short way */
   int32_t pend_mover; /* the mover it reads */
   Move *movebuf; int nmoves;
+  unsigned char *key_out; /* vm_generate_keyed: where the children's keys */
+  uint8_t *mover_out;     /* and movers go, for the generate it calls */
+  int keyed;              /* the moves keyed so far */
   int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
   int *board_base;    /* the first slot of each [board] array, in slot order */
@@ -92,6 +96,14 @@ typedef struct VM {
   int32_t *canon_state;   /* nslots words: vm_canonical_key's canonical form */
   uint64_t *sym_bit;      /* ncells x nsym: 1 << where element i sends cell
                           ** c, when the boards have at most 64 cells */
+  /* A sparse board's pieces at depth pieces_depth of the line of play
+  ** (-1: none), from which its children's follow by the trail's writes
+  ** instead of a scan of every cell (vm_symmetry.c).  A child at a depth
+  ** up to state_set_depth may have been set by vm_set_state rather than
+  ** made from its parent by a move. */
+  int pieces_depth, state_set_depth, npieces;
+  int32_t piece_cell[VM_SPARSE_CELLS], piece_board[VM_SPARSE_CELLS], piece_value[VM_SPARSE_CELLS];
+  int32_t *cell_of_slot;  /* per slot: board * ncells + cell, or -1 */
   /* The compiled tier (aot.c): the loaded module, the environment its code
   ** runs in, and what releases the module when the VM is freed. */
   const AotModule *aot;

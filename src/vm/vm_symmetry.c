@@ -10,7 +10,7 @@
 
 /* Sparse positions (see canonical_sparse): at most SPARSE_CELLS pieces,
 ** groups of at most SPARSE_GROUP elements. */
-enum { SPARSE_CELLS = 8, SPARSE_GROUP = 64 };
+enum { SPARSE_CELLS = VM_SPARSE_CELLS, SPARSE_GROUP = 64 };
 
 /* The group's elements sorted by their cell sequences (element e before f
 ** when e's sequence is smaller), and for each cell c and element i the
@@ -45,6 +45,13 @@ int vm_symmetry_trie(VM *vm) {
   for (int i = 0; i < G; i++)
     for (int c = 0; c < nc; c++)
       vm->sym_inverse[(size_t)i * nc + vm->sym_sorted[(size_t)i * nc + c]] = c;
+  if (G <= SPARSE_GROUP) {
+    /* By slot, its board and cell, for sparse_pieces's list of pieces. */
+    if (!(vm->cell_of_slot = malloc((size_t)p->nslots * sizeof *vm->cell_of_slot))) return 0;
+    for (int s = 0; s < p->nslots; s++) vm->cell_of_slot[s] = -1;
+    for (int b = 0; b < vm->nboard; b++)
+      for (int c = 0; c < nc; c++) vm->cell_of_slot[vm->board_base[b] + c] = b * nc + c;
+  }
   if (G <= SPARSE_GROUP && vm->nboard * nc <= 64) {
     /* By cell, each element's image of it as a bit, for sparse_best. */
     if (!(vm->sym_bit = malloc((size_t)nc * G * sizeof *vm->sym_bit))) return 0;
@@ -91,8 +98,7 @@ static void board_image(const Program *p, int e, const int32_t *in, int32_t *out
   }
 }
 
-static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
-                         int32_t *value);
+static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *board, int32_t *value);
 
 /* The number of distinct images of a state: the group's order over the
 ** number of elements that fix it (orbit and stabiliser).  0 with
@@ -149,8 +155,8 @@ static inline int lowest_bit(uint64_t x) {
 /* The cells of a sparse position that hold something else than their
 ** array's lowest value: cell, board (index into board_base) and value;
 ** their number, or -1 when there are more than SPARSE_CELLS. */
-static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
-                         int32_t *value) {
+static int scan_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t *board,
+                       int32_t *value) {
   const Program *p = vm->p;
   int nc = p->ncells, k = 0;
   for (int b = 0; b < vm->nboard; b++) {
@@ -182,6 +188,62 @@ static int sparse_pieces(const VM *vm, const int32_t *in, int32_t *cell, int32_t
         value[k++] = row[c];
       }
   }
+  return k;
+}
+
+/* A write of v into slot s, made on a list of pieces: the cell's entry
+** goes, and comes back with v unless v is its array's lowest.  The list's
+** order does not matter to its readers.  -1 past SPARSE_CELLS pieces. */
+static int put_piece(const VM *vm, int32_t *cell, int32_t *board, int32_t *value, int k, int s,
+                     int32_t v) {
+  int at = vm->cell_of_slot[s];
+  if (at < 0) return k;
+  int nc = vm->p->ncells, b = at / nc, c = at % nc;
+  for (int t = 0; t < k; t++)
+    if (cell[t] == c && board[t] == b) {
+      k--;
+      cell[t] = cell[k];
+      board[t] = board[k];
+      value[t] = value[k];
+      break;
+    }
+  if (v == vm->p->lo[vm->board_base[b]]) return k;
+  if (k == SPARSE_CELLS) return -1;
+  cell[k] = c;
+  board[k] = b;
+  value[k] = v;
+  return k + 1;
+}
+
+/* The current position's pieces.  A search keys every child of a
+** position in a row: the parent's pieces are kept, and each child's are
+** the parent's with the cells its move wrote (the trail since the
+** parent's mark) at their new values; the first child is scanned and its
+** parent's made from it by the trail's old values, latest write first. */
+static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *board, int32_t *value) {
+  int d = vm->nmarks;
+  if (in != vm->slots || !vm->cell_of_slot || d <= vm->state_set_depth)
+    return scan_pieces(vm, in, cell, board, value);
+  const int32_t *tr = vm->h.trail;
+  int from = vm->marks[d - 1].trail, to = vm->h.ntrail, k;
+  if (vm->pieces_depth == d - 1) {
+    k = vm->npieces;
+    memcpy(cell, vm->piece_cell, (size_t)k * sizeof *cell);
+    memcpy(board, vm->piece_board, (size_t)k * sizeof *board);
+    memcpy(value, vm->piece_value, (size_t)k * sizeof *value);
+    for (int i = from; i < to && k >= 0; i++) k = put_piece(vm, cell, board, value, k, tr[2 * i], in[tr[2 * i]]);
+    return k >= 0 ? k : scan_pieces(vm, in, cell, board, value);
+  }
+  k = scan_pieces(vm, in, cell, board, value);
+  if (k < 0) return k;
+  int pk = k;
+  memcpy(vm->piece_cell, cell, (size_t)k * sizeof *cell);
+  memcpy(vm->piece_board, board, (size_t)k * sizeof *board);
+  memcpy(vm->piece_value, value, (size_t)k * sizeof *value);
+  for (int i = to; i-- > from && pk >= 0;)
+    pk = put_piece(vm, vm->piece_cell, vm->piece_board, vm->piece_value, pk, tr[2 * i], tr[2 * i + 1]);
+  vm->npieces = pk;
+  vm->pieces_depth = pk >= 0 ? d - 1 : -1;
   return k;
 }
 
