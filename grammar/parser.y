@@ -61,6 +61,13 @@ static Node *mk_decl(ParseState *ps, NodeKind k, GSLTYPE l, const char *name,
   if (n) { n->a = a; n->b = b; n->c = c; n->d = d; }
   return n;
 }
+/* The bound of "at most N pieces"; a message when the words are others. */
+static Node *at_most(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, const char *w2, Node *n) {
+  if (strcmp(w1, "at") != 0) { diag_error(ps->diag, sp(l1), "expected 'at most N pieces' after ',', not '%s'", w1); return NULL; }
+  if (strcmp(w2, "most") != 0) { diag_error(ps->diag, sp(l2), "expected 'most' after 'at', not '%s'", w2); return NULL; }
+  return n;
+}
+
 /* The players after "seen by"; a message when the words are others. */
 static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, const char *w2,
                      Node *players) {
@@ -118,6 +125,9 @@ decl
                                 { $$ = mk_decl(ps, NODE_BOARD, @2, $2, $4, $7, $6, NULL); }
   | STATE IDENT dims ':' type opt_init ';'
                                 { $$ = mk_decl(ps, NODE_STATE, @2, $2, $5, $6, $3, NULL); }
+  | STATE IDENT dims ':' type opt_init ',' IDENT IDENT expr PIECES ';'
+                                { $$ = mk_decl(ps, NODE_STATE, @2, $2, $5, $6, $3,
+                                               at_most(ps, @8, $8, @9, $9, $10)); }
   | MOVE IDENT '(' opt_params ')' opt_as opt_when block
                                 { $$ = mk_decl(ps, NODE_MOVE, @2, $2, $4, $7, $8, $6); }
   | CHANCE MOVE IDENT '(' opt_params ')' opt_as opt_weight opt_when block

@@ -117,6 +117,22 @@ check "KQK 5x5: the table agrees with a forward search (random positions)" "agre
 check "KRK 5x5: the table agrees with a forward search (random positions)" "agree 25" \
   "$(python3 tests/chess_check.py "$GSOLVE" "$ch_tmp/krk5.db" 5 KRK 25 21 2)"
 
+# --- The keys: the game bounds the board's pieces (`at most men pieces`),
+# so positions are keyed by their pieces; the same rules without the bound
+# key every square.  Both give the same tables.
+sed 's/, at most men pieces//' $ch_game >"$ch_tmp/dense.game"
+check "the copy keyed by every square has no bound" 0 "$(grep -c 'pieces;' "$ch_tmp/dense.game")"
+for ch_case in "KPK 6" "KQKR 5"; do
+  set -- $ch_case
+  gs $ch_game -D material=$1 -D size=$2 --solver retro --stats >"$ch_tmp/list.out" 2>"$ch_tmp/list.err"
+  gs "$ch_tmp/dense.game" -D material=$1 -D size=$2 --solver retro --stats >"$ch_tmp/dense.out" 2>"$ch_tmp/dense.err"
+  check "$1 ${2}x$2: the table keyed by pieces has positions" yes \
+    "$([ "$(field stored "$(cat "$ch_tmp/list.out")")" -gt 0 ] 2>/dev/null && echo yes)"
+  check "$1 ${2}x$2: values and histograms keyed by pieces and by every square" \
+    "$(grep -E '^(value|plies|positions|stored)' "$ch_tmp/dense.out"; grep 'to move' "$ch_tmp/dense.err")" \
+    "$(grep -E '^(value|plies|positions|stored)' "$ch_tmp/list.out"; grep 'to move' "$ch_tmp/list.err")"
+done
+
 # --- KQK and KRK on 8x8 (a few seconds each) and their published figures.
 gs $ch_game --solver retro --stats --db "$ch_tmp/kqk.db" >"$ch_tmp/out" 2>"$ch_tmp/err"
 check "KQK: longest win, White to move, 19 plies (mate in 10)" 19 \

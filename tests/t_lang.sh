@@ -134,3 +134,37 @@ check "bounded loops: the first bound empties the range, the second is not evalu
   "$bd_tmp/bounds_err.game:6:31: runtime error: division by zero in the when condition of move 'fails'" \
   "$(printf '%s\n' "$out" | head -n 1)"
 rm -rf "$bd_tmp"
+
+# --- `at most N pieces` ------------------------------------------------
+# A bound on a [board] array's pieces keys positions by their pieces
+# (vm_pack.c's list keys): the same game without the bound gives the same
+# values, counts and table, with longer keys; more pieces than the bound
+# is a runtime error at the declaration when a position is keyed.
+am=tests/files/lang_at_most.game
+am_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsolve-atmost.XXXXXX")
+sed 's/, at most men pieces//' $am >"$am_tmp/nobound.game"
+check "at most N pieces: the unbounded copy lost its bound" 0 "$(grep -c 'pieces;' "$am_tmp/nobound.game")"
+for am_s in retro alphabeta; do
+  check "at most N pieces, $am_s: value, score and plies as without the bound" \
+    "$(lang_fields "$(gs "$am_tmp/nobound.game" --solver $am_s)" value score plies)" \
+    "$(lang_fields "$(gs $am --solver $am_s)" value score plies)"
+done
+check "at most N pieces: count as without the bound" \
+  "$(lang_fields "$(gs "$am_tmp/nobound.game" --count)" positions terminal)" \
+  "$(lang_fields "$(gs $am --count)" positions terminal)"
+am_a=$(gs $am --solver retro --db "$am_tmp/list.db" --stats 2>&1 | grep -E '^(value|positions|stored|stats: (White|Black|Red|Blue|Black to move|White to move))')
+am_b=$(gs "$am_tmp/nobound.game" --solver retro --db "$am_tmp/dense.db" --stats 2>&1 | grep -E '^(value|positions|stored|stats: (White|Black|Red|Blue|Black to move|White to move))')
+check "at most N pieces: the table's values and histograms as without the bound" "$am_b" "$am_a"
+check "at most N pieces: the table has positions" yes "$(printf '%s\n' "$am_a" | grep -q '^stored: [1-9]' && echo yes)"
+check "at most N pieces: the database's keys are shorter (3 stones: 3 x 8 bits, not 64 x 2)" yes \
+  "$([ "$(wc -c <"$am_tmp/list.db")" -lt "$(wc -c <"$am_tmp/dense.db")" ] && echo yes)"
+check "at most N pieces: a position read back from the database" \
+  "$(lang_fields "$(gs $am --position "d4 e5" --solver retro)" value score plies)" \
+  "$(lang_fields "$(gs $am --position "d4 e5" --db "$am_tmp/list.db")" value score plies)"
+am_out=$(gs $am -D stones=4 -D men=3 --solver retro 2>&1)
+check "at most N pieces: a fourth stone over a bound of 3 is a runtime error (exit 4)" 4 \
+  "$(gs $am -D stones=4 -D men=3 --solver retro >/dev/null 2>&1; echo $?)"
+check "at most N pieces: the error points at the declaration" \
+  "tests/files/lang_at_most.game:11:7: runtime error: a position has more than 3 pieces on the board, the number the 'at most N pieces' of its [board] arrays allow" \
+  "$(printf '%s\n' "$am_out" | head -n 1)"
+rm -rf "$am_tmp"

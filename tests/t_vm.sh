@@ -40,6 +40,10 @@ vm_check games/chess-endgame.game -D size=6 -D material=KBNK
 vm_check games/go.game -D width=3 -D height=3
 vm_check games/go.game -D width=2 -D height=3 -D ko=positional
 vm_check docs/examples/sim.game
+# Keys that list the pieces (`at most N pieces`): up to 8 pieces through
+# the sparse canonical form, more through the trie's.
+vm_check tests/files/lang_at_most.game -D stones=6 -D men=6
+vm_check tests/files/lang_at_most.game -D stones=12 -D men=12
 # Boards of more than 64 cells: sparse canonical forms compare sorted
 # piece lists instead of bit masks.
 vm_check games/tictactoe.game -D m=9 -D n=9 -D k=5

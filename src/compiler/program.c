@@ -218,6 +218,9 @@ uint64_t gs_rules_hash(const Program *p) {
   for (int i = 0; i < p->nplayers; i++) h = fnv(h, p->players[i], strlen(p->players[i]) + 1);
   for (int i = 0; i < p->nrules; i++) h = fnv(h, p->rules[i].name, strlen(p->rules[i].name) + 1);
   if (p->sym) h = fnv(h, p->sym, (size_t)p->nsym * (size_t)p->ncells * sizeof *p->sym);
+  /* A bound on pieces changes the keys' layout (vm_pack.c). */
+  for (int i = 0; i < p->nvars; i++)
+    if (p->vars[i].max_pieces) h = fnv(h, &p->vars[i].max_pieces, sizeof p->vars[i].max_pieces);
   return h;
 }
 

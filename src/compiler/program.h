@@ -61,6 +61,7 @@ typedef struct StateVar {
   int base;             /* first slot */
   int ndims, dim[2];    /* 0, 1 or 2 dimensions */
   int on_board;         /* the (single) dimension is the board's cells */
+  int max_pieces;       /* `at most N pieces`: N, else 0 */
   Type elem;            /* element type */
   Span where;
 } StateVar;

@@ -362,6 +362,20 @@ static void declare_state_checked(Resolver *r, Node *decl) {
   ** same (with the default values), so its uses do not cascade into more
   ** errors ("'heap' is not a one-dimensional state array"). */
 declare:
+  if (decl->d) {
+    /* `, at most N pieces`: at most N cells hold anything but the lowest
+    ** value, so that keys can list the pieces (vm_pack.c). */
+    Type t;
+    int ok2 = 1;
+    int32_t n = resolve_const(r, decl->d, &t, &ok2);
+    if (!v.on_board)
+      diag_error(r->d, decl->d->span, "'at most N pieces' is for an array over the board ([board])");
+    else if (ok2 && (t.kind != TY_INT || n < 1 || n > p->ncells))
+      diag_error(r->d, decl->d->span, "the number of pieces must be an integer from 1 to %d, the board's cells",
+                 p->ncells);
+    else if (ok2)
+      v.max_pieces = n;
+  }
   p->nslots += (int)size;
   StateVar *vars = realloc(p->vars, (size_t)(p->nvars + 1) * sizeof *vars);
   if (!vars) { p->oom = 1; return; }

@@ -65,11 +65,21 @@ void vm_vfail(VM *vm, int pc, int depth, int status, const char *fmt, va_list ap
       if ((size_t)len + 1 < sizeof where) { where[len] = ')'; where[len + 1] = 0; }
     }
   }
-  Diag d;
-  diag_init(&d, p->filename, p->source, p->source_len, stderr);
   Span at = { pc >= 0 && pc < p->ncode ? p->pos[pc] : 0, 0 };
   at.end = at.start + 1;
-  diag_report(&d, "runtime error", at, "%s in %s", msg, where);
+  vm_fail_at(vm, at, status, "%s in %s", msg, where);
+}
+
+void vm_fail_at(VM *vm, Span at, int status, const char *fmt, ...) {
+  const Program *p = vm->p;
+  char msg[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  Diag d;
+  diag_init(&d, p->filename, p->source, p->source_len, stderr);
+  diag_report(&d, "runtime error", at, "%s", msg);
   vm->base.error_status = status;
   vm->h.writable = vm->outcome_ok = 0;
   if (vm->base.trap) longjmp(*vm->base.trap, 1);

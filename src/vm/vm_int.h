@@ -103,7 +103,7 @@ typedef struct VM {
   ** made from its parent by a move. */
   int pieces_depth, state_set_depth, npieces;
   int32_t piece_cell[VM_SPARSE_CELLS], piece_board[VM_SPARSE_CELLS], piece_value[VM_SPARSE_CELLS];
-  int32_t *cell_of_slot;  /* per slot: board * ncells + cell, or -1 */
+  int32_t *cell_of_slot;  /* per slot: board << 16 | cell, or -1 */
   /* The compiled tier (aot.c): the loaded module, the environment its code
   ** runs in, and what releases the module when the VM is freed. */
   const AotModule *aot;
@@ -117,6 +117,11 @@ typedef struct VM {
   int *loose, nloose; /* the slots outside the [board] arrays */
   int pieces_key;     /* keys can be packed from the loose slots and a
                       ** board's pieces (vm_pack_pieces) */
+  /* Keys as a list of pieces (every [board] array says `at most N
+  ** pieces`): the loose slots (at bit_off), then list_n entries of
+  ** place and value minus the lowest, by increasing place, 0 when unused. */
+  int list_key, list_n, place_bits, entry_bits;
+  uint32_t list_off;  /* the first entry's bit */
   /* zobrist(s, v) tabled when the slot ranges are small enough:
   ** zob_base[s][v] for lo[s] <= v <= hi[s] (zob_base[s] is offset by lo). */
   uint64_t *zob_table;
@@ -177,6 +182,9 @@ void vm_vfail(VM *vm, int pc, int depth, int status, const char *fmt, va_list ap
 ** depth > 0) and leaves through the game's trap, or exits. */
 void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...)
     __attribute__((format(printf, 5, 6), noreturn));
+/* The same at a place of the source (a declaration). */
+void vm_fail_at(VM *vm, Span at, int status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5), noreturn));
 /* vm_view.c: sets up the views (1; 0 out of memory; -1 after a runtime
 ** error, reported), folds the observations of the move just applied by
 ** `mover` into every player's key, frees them; the vtable hooks. */
@@ -213,8 +221,8 @@ int vm_pack_init(VM *vm);
 void vm_pack_free(VM *vm);
 void vm_pack(Game *g, const void *state, void *key);
 void vm_unpack(Game *g, const void *key, void *state);
-void vm_pack_pieces(const VM *vm, const int32_t *state, const int32_t *slot, const int32_t *value,
-                    int k, void *key);
+void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const int32_t *value, int k,
+                    void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
 /* vm.c: runs the deferred rest of the last move's effect, if any: before

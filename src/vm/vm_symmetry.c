@@ -45,12 +45,12 @@ int vm_symmetry_trie(VM *vm) {
   for (int i = 0; i < G; i++)
     for (int c = 0; c < nc; c++)
       vm->sym_inverse[(size_t)i * nc + vm->sym_sorted[(size_t)i * nc + c]] = c;
-  if (G <= SPARSE_GROUP) {
+  if (G <= SPARSE_GROUP && nc <= 0xffff && vm->nboard <= 0x7fff) {
     /* By slot, its board and cell, for sparse_pieces's list of pieces. */
     if (!(vm->cell_of_slot = malloc((size_t)p->nslots * sizeof *vm->cell_of_slot))) return 0;
     for (int s = 0; s < p->nslots; s++) vm->cell_of_slot[s] = -1;
     for (int b = 0; b < vm->nboard; b++)
-      for (int c = 0; c < nc; c++) vm->cell_of_slot[vm->board_base[b] + c] = b * nc + c;
+      for (int c = 0; c < nc; c++) vm->cell_of_slot[vm->board_base[b] + c] = b << 16 | c;
   }
   if (G <= SPARSE_GROUP && vm->nboard * nc <= 64) {
     /* By cell, each element's image of it as a bit, for sparse_best. */
@@ -198,7 +198,7 @@ static int put_piece(const VM *vm, int32_t *cell, int32_t *board, int32_t *value
                      int32_t v) {
   int at = vm->cell_of_slot[s];
   if (at < 0) return k;
-  int nc = vm->p->ncells, b = at / nc, c = at % nc;
+  int b = at >> 16, c = at & 0xffff;
   for (int t = 0; t < k; t++)
     if (cell[t] == c && board[t] == b) {
       k--;
@@ -268,23 +268,33 @@ static int sparse_best(VM *vm, const int32_t *in, int32_t *place, int32_t *value
     for (int t = 0; t < k; t++) board[t] *= nc;   /* the board's first place */
     /* The images whose first place is the latest: usually one, and the
     ** values are not needed to find it. */
-    for (int e = 0; e < G; e++) masks[e] = 0;
-    for (int t = 0; t < k; t++) {
-      /* All the elements at once; eight (a square's group) with a count
-      ** the compiler knows, so that it vectorises the loop. */
-      const uint64_t *bit = vm->sym_bit + (size_t)cell[t] * G;
-      int shift = board[t];
-      if (G == 8)
-        for (int e = 0; e < 8; e++) masks[e] |= bit[e] << shift;
-      else
-        for (int e = 0; e < G; e++) masks[e] |= bit[e] << shift;
+    if (G == 8) {
+      /* A square's group: the eight masks in registers. */
+      uint64_t m0 = 0, m1 = 0, m2 = 0, m3 = 0, m4 = 0, m5 = 0, m6 = 0, m7 = 0;
+      for (int t = 0; t < k; t++) {
+        const uint64_t *bit = vm->sym_bit + (size_t)cell[t] * 8;
+        int shift = board[t];
+        m0 |= bit[0] << shift; m1 |= bit[1] << shift; m2 |= bit[2] << shift; m3 |= bit[3] << shift;
+        m4 |= bit[4] << shift; m5 |= bit[5] << shift; m6 |= bit[6] << shift; m7 |= bit[7] << shift;
+      }
+      masks[0] = m0; masks[1] = m1; masks[2] = m2; masks[3] = m3;
+      masks[4] = m4; masks[5] = m5; masks[6] = m6; masks[7] = m7;
+    } else {
+      for (int e = 0; e < G; e++) masks[e] = 0;
+      for (int t = 0; t < k; t++) {
+        const uint64_t *bit = vm->sym_bit + (size_t)cell[t] * G;
+        for (int e = 0; e < G; e++) masks[e] |= bit[e] << board[t];
+      }
     }
-    for (int e = 0; e < G; e++)
-      if (lowest_bit(masks[e]) > first) first = lowest_bit(masks[e]);
+    int low[SPARSE_GROUP];
+    for (int e = 0; e < G; e++) {
+      low[e] = lowest_bit(masks[e]);
+      if (low[e] > first) first = low[e];
+    }
     for (int e = 0; e < G; e++) {
       const int32_t *inv = vm->sym_inverse + (size_t)e * nc;
       uint64_t m = masks[e];
-      if (lowest_bit(m) != first) continue;
+      if (low[e] != first) continue;
       int32_t *tv = tab[cur];
       for (int t = 0; t < k; t++) tv[board[t] + inv[cell[t]]] = val[t];
       int smaller = bi < 0;
@@ -362,8 +372,6 @@ void vm_canonical_key(Game *g, const void *state, void *key) {
     vm_pack(g, vm->canon_state, key);
     return;
   }
-  int nc = vm->p->ncells;
-  for (int t = 0; t < k; t++) place[t] = vm->board_base[place[t] / nc] + place[t] % nc;
   vm_pack_pieces(vm, state, place, value, k, key);
 }
 
