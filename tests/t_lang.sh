@@ -165,6 +165,6 @@ am_out=$(gs $am -D stones=4 -D men=3 --solver retro 2>&1)
 check "at most N pieces: a fourth stone over a bound of 3 is a runtime error (exit 4)" 4 \
   "$(gs $am -D stones=4 -D men=3 --solver retro >/dev/null 2>&1; echo $?)"
 check "at most N pieces: the error points at the declaration" \
-  "tests/files/lang_at_most.game:11:7: runtime error: a position has more than 3 pieces on the board, the number the 'at most N pieces' of its [board] arrays allow" \
+  "tests/files/lang_at_most.game:12:7: runtime error: a position has more than 3 pieces on the board, the number the 'at most N pieces' of its [board] arrays allow" \
   "$(printf '%s\n' "$am_out" | head -n 1)"
 rm -rf "$am_tmp"

@@ -44,6 +44,7 @@ vm_check docs/examples/sim.game
 # the sparse canonical form, more through the trie's.
 vm_check tests/files/lang_at_most.game -D stones=6 -D men=6
 vm_check tests/files/lang_at_most.game -D stones=12 -D men=12
+vm_check tests/files/lang_at_most.game -D stones=7 -D men=7 -D top=1000000000
 # Boards of more than 64 cells: sparse canonical forms compare sorted
 # piece lists instead of bit masks.
 vm_check games/tictactoe.game -D m=9 -D n=9 -D k=5

@@ -204,11 +204,24 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
   pack_loose(vm, state, out);
   if (vm->list_key) {
     if (k > vm->list_n) too_many_pieces(vm);
+    /* The arrays share their lowest value (pieces_key).  The entries
+    ** gather in a word, written out 32 bits at a time. */
+    int32_t low = p->lo[vm->board_base[0]];
+    size_t off = vm->list_off;
+    uint64_t acc = 0;
+    int nacc = 0;
     for (int t = 0; t < k; t++) {
-      int32_t low = p->lo[vm->board_base[place[t] / nc]];
       uint64_t e = (uint64_t)place[t] | (uint64_t)((int64_t)value[t] - low) << vm->place_bits;
-      put_bits(out, vm->list_off + (size_t)t * vm->entry_bits, e);
+      acc |= e << nacc;   /* bits past 64 are lost here: taken from e below */
+      nacc += vm->entry_bits;
+      while (nacc >= 32) {
+        put_bits(out, off, acc & 0xffffffffu);
+        off += 32;
+        nacc -= 32;
+        acc = nacc ? e >> (vm->entry_bits - nacc) : 0;   /* e's bits not yet written */
+      }
     }
+    put_bits(out, off, acc);
     return;
   }
   for (int t = 0; t < k; t++) {

@@ -218,20 +218,22 @@ static int put_piece(const VM *vm, int32_t *cell, int32_t *board, int32_t *value
 /* The current position's pieces.  A search keys every child of a
 ** position in a row: the parent's pieces are kept, and each child's are
 ** the parent's with the cells its move wrote (the trail since the
-** parent's mark) at their new values; the first child is scanned and its
-** parent's made from it by the trail's old values, latest write first. */
+** parent's mark) at their new values.  When the parent's are not known,
+** a child's are scanned and its parent's made from them by the trail's
+** old values, latest write first; a position set by vm_set_state keeps
+** its own scanned pieces for its children. */
 static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *board, int32_t *value) {
-  int d = vm->nmarks;
-  if (in != vm->slots || !vm->cell_of_slot || d <= vm->state_set_depth)
-    return scan_pieces(vm, in, cell, board, value);
-  const int32_t *tr = vm->h.trail;
-  int from = vm->marks[d - 1].trail, to = vm->h.ntrail, k;
-  if (vm->pieces_depth == d - 1) {
+  int d = vm->nmarks, k;
+  if (in != vm->slots || !vm->cell_of_slot) return scan_pieces(vm, in, cell, board, value);
+  if (vm->pieces_depth == d || (vm->pieces_depth == d - 1 && d > vm->state_set_depth)) {
     k = vm->npieces;
     memcpy(cell, vm->piece_cell, (size_t)k * sizeof *cell);
     memcpy(board, vm->piece_board, (size_t)k * sizeof *board);
     memcpy(value, vm->piece_value, (size_t)k * sizeof *value);
-    for (int i = from; i < to && k >= 0; i++) k = put_piece(vm, cell, board, value, k, tr[2 * i], in[tr[2 * i]]);
+    if (vm->pieces_depth == d) return k;
+    const int32_t *tr = vm->h.trail;
+    for (int i = vm->marks[d - 1].trail; i < vm->h.ntrail && k >= 0; i++)
+      k = put_piece(vm, cell, board, value, k, tr[2 * i], in[tr[2 * i]]);
     return k >= 0 ? k : scan_pieces(vm, in, cell, board, value);
   }
   k = scan_pieces(vm, in, cell, board, value);
@@ -240,10 +242,14 @@ static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *boar
   memcpy(vm->piece_cell, cell, (size_t)k * sizeof *cell);
   memcpy(vm->piece_board, board, (size_t)k * sizeof *board);
   memcpy(vm->piece_value, value, (size_t)k * sizeof *value);
-  for (int i = to; i-- > from && pk >= 0;)
-    pk = put_piece(vm, vm->piece_cell, vm->piece_board, vm->piece_value, pk, tr[2 * i], tr[2 * i + 1]);
+  if (d > vm->state_set_depth) {
+    const int32_t *tr = vm->h.trail;
+    for (int i = vm->h.ntrail; i-- > vm->marks[d - 1].trail && pk >= 0;)
+      pk = put_piece(vm, vm->piece_cell, vm->piece_board, vm->piece_value, pk, tr[2 * i], tr[2 * i + 1]);
+    d--;
+  }
   vm->npieces = pk;
-  vm->pieces_depth = pk >= 0 ? d - 1 : -1;
+  vm->pieces_depth = pk >= 0 ? d : -1;
   return k;
 }
 
