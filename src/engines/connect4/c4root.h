@@ -176,13 +176,10 @@ static void *solver_new(int width, int height, const C4Config *cfg) {
   for (int col = 0; col < s->g.w; col++)
     for (int row = s->g.h % 2; row < s->g.h; row += 2)
       s->g.claim_rows |= ONE << (col * (s->g.h + 1) + row);
-  s->negamax = negamax_any;
-#if C4W_BITS == 64
-  const Shape *k = &shape_7x6;
-  int is_7x6 = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells &&
-               s->g.bottom == k->bottom && s->g.board == k->board && s->g.claim_rows == k->claim_rows;
-  if (is_7x6) s->negamax = negamax_7x6;
-#endif
+  const Shape *k = &shape_fixed;
+  int is_fixed = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells &&
+                 s->g.bottom == k->bottom && s->g.board == k->board && s->g.claim_rows == k->claim_rows;
+  s->negamax = is_fixed ? negamax_fixed : negamax_any;
   s->vmin = -(s->g.cells / 2) - 1;
   s->span = s->g.cells + 4;
   s->without = cfg->without;
