@@ -40,7 +40,7 @@
 ** thread puts off a child that another is searching (ABDADA), so that
 ** they split the work instead of doing it twice.
 **
-** Bit layout: as in engine.c (a column of height + 1 bits, the top one
+** Bit layout: as in c4rules.h (a column of height + 1 bits, the top one
 ** a sentinel).  `cur` holds the stones of the player to move and `mask`
 ** every stone; cur + mask is a unique key of the position.
 */
@@ -65,8 +65,8 @@
 #define TT_PUT(t, k, v, w) c4t_put_wide(t, (uint64_t)(k), (uint64_t)((k) >> 64), v, w)
 #define TT_PREFETCH(t, k) c4t_prefetch_wide(t, (uint64_t)(k), (uint64_t)((k) >> 64))
 #endif
-/* Helpers of the search, inlined so that the 7x6 search (negamax_fixed)
-** sees its geometry as constants. */
+/* Helpers of the search, inlined so that the search of the board of
+** shape_fixed (negamax_fixed) sees its geometry as constants. */
 #define INLINE static inline __attribute__((always_inline))
 #define BUSY_BITS 16         /* slots of the table of positions being searched */
 /* Threads split the work (ABDADA, below) where this many cells are
@@ -105,9 +105,10 @@
 #endif
 
 /* The board's geometry.  The search is compiled twice: once for any
-** board, reading it from the solver, and once for 7x6 from a constant,
-** where every shift and mask is known to the compiler (Test_L2_R2, first
-** 30 positions: 922 M -> 808 M instructions, same nodes). */
+** board, reading it from the solver, and once for one board from a
+** constant (shape_fixed), where every shift and mask is known to the
+** compiler (7x6, Test_L2_R2, first 30 positions: 922 M -> 808 M
+** instructions, same nodes). */
 typedef struct Shape {
   int w, h, cells;
   Word bottom, board;    /* bit 0 of every column; every playable cell */
