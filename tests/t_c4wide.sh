@@ -103,9 +103,9 @@ check "connect4 26x6: the VM instead, with a note" \
 check "connect4 8x15 (128 bits): native" native-connect4 \
   "$(gs $C4 -D width=8 -D height=15 --perft 1 --json | sed 's/.*"engine":"\([^"]*\)".*/\1/')"
 # Opening books keep 64-bit keys: none past 64 bits, said so.
-check "connect4 10x6 --make-book: refused" \
-  "gsolve: error: --make-book: opening books take boards with width * (height + 1) <= 64 (10x6 has 70 bits)" \
-  "$(gs $C4_10x6 --make-book "$BUILD/c4wide.book" --book-depth 1 2>&1)"
-check "connect4 10x6 --book: refused" \
-  "gsolve: error: --book: opening books take boards with width * (height + 1) <= 64 (10x6 has 70 bits)" \
-  "$(gs $C4_10x6 --book "$BUILD/c4wide.book" 2>&1)"
+for flag in --make-book --book; do
+  check "connect4 10x6 $flag: refused" \
+    "gsolve: error: $flag: opening books take boards with width * (height + 1) <= 64 (10x6 has 70 bits)" \
+    "$(gs $C4_10x6 "$flag" "$BUILD/c4wide.book" 2>&1)"
+done
+check "connect4 10x6: no book written" no "$([ -e "$BUILD/c4wide.book" ] && echo yes || echo no)"
