@@ -65,6 +65,20 @@ if have_data "$STEIN"; then
     done
   done
   check "connect4 10x6: the VM solved the positions ($solved_n)" 12 "$solved_n"
+  # The generic solvers on the native engine's 128-bit state, hash and
+  # mirror image: alphabeta's values, every move, and --count, as on the VM.
+  line=$(sed -n 5p "$STEIN/endgame_L1.txt")
+  pos=$(printf '%s\n' "${line% *}" | awk '{ for (k = 1; k <= length($0); k++) printf "%d ", substr($0, k, 1) + 1 }')
+  check "connect4 10x6 endgame line 5, --solver alphabeta: native = vm, every move" \
+    "$(solved $C4_10x6 --position "$pos" --solver alphabeta --engine vm)" \
+    "$(solved $C4_10x6 --position "$pos" --solver alphabeta --engine native)"
+fi
+pos=$(awk -v w=8 -v h=8 -v n=60 -v seed=2 -v back=0 -f tests/c4_quiet_line.awk)
+count8() { gs $C4 -D width=8 -D height=8 --position "$pos" --count "$@" | grep -E '^(positions|terminal|canonical)'; }
+check "connect4 8x8 quiet line 2, --count: native = vm" "$(count8 --engine vm)" "$(count8 --engine native)"
+check "connect4 8x8 quiet line 2, --count: positions counted" yes \
+  "$(count8 --engine native | grep -q '^positions: [1-9]' && echo yes)"
+if have_data "$STEIN"; then
 
   # The labels: make test, the fast sets in full or sampled (seconds);
   # make test-full, the three middle and end sets whole and the opening
