@@ -11,7 +11,7 @@ LDLIBS  := -lm -pthread -ldl
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
 ifeq ($(shell uname -m),x86_64)
-$(BUILD)/engines/connect4/c4solve.o: CPPFLAGS += -mpopcnt
+$(BUILD)/engines/connect4/c4solve64.o $(BUILD)/engines/connect4/c4solve128.o: CPPFLAGS += -mpopcnt
 endif
 
 GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c

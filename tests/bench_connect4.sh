@@ -54,6 +54,25 @@ echo "(Pons' solver on a machine like this one, per the issue: L3_R1 11 us, L2_R
 echo " L2_R2 5.8 ms, L1_R1 0.4 ms, L1_R2 148 ms, L1_R3 8.6 s.  Mean wall time per position:"
 echo " on a loaded machine it drifts by 20-50% from run to run; mean nodes are exact.)"
 
+# Boards past 64 bits: Christophe Steininger's labelled 10x6 sets (0-based
+# columns), solved by the native solver on 128-bit words.  The opening
+# sets cost about a second a line: sampled.
+STEIN=tests/data/connect4/steininger/10x6
+if [ -d "$STEIN" ]; then
+  echo
+  echo "== Connect Four 10x6 test sets (Steininger): native engine and solver on 128-bit words"
+  echo "   (each: $GSOLVE games/connect4.game -D width=10 -D height=6 --zero-based"
+  echo "    --test-set $STEIN/SET.txt --limit LINES; no book, the 64 MiB table cleared before every position)"
+  printf '%-12s %6s %12s %12s %12s %10s\n' set lines "mean us" "mean nodes" "nodes/s" mismatches
+  for spec in endgame_L1:1000 midgame_L1:1000 midgame_L2:100 opening_L1:20 opening_L2:20; do
+    set=${spec%%:*}; n=${BENCH_LIMIT:-${spec#*:}}
+    out=$($GSOLVE games/connect4.game -D width=10 -D height=6 --zero-based --test-set "$STEIN/$set.txt" \
+          --limit "$n" 2>&1)
+    printf '%-12s %6s %12s %12s %12s %10s\n' "$set" "$(field positions "$out")" "$(mean_us "$out")" \
+      "$(field 'mean nodes' "$out")" "$(field 'nodes/s' "$out")" "$(field mismatches "$out")"
+  done
+fi
+
 # Each technique of the native solver turned off in turn (--without), on
 # a sample of the middle-medium set: what it is worth in time and nodes.
 n=${BENCH_LIMIT:-100}

@@ -2,7 +2,8 @@
 ** test_c4table.c -- the Connect Four solver's table (src/engines/connect4/c4table.c) never
 ** answers for a key it was not given: random keys, many of them sharing
 ** their bucket, stored and read back across the table's doublings and a
-** clear; the value read is the one stored or none.
+** clear; the value read is the one stored or none.  The same for keys
+** of 128 bits (c4t_*_wide).
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +96,51 @@ int main(void) {
   CHECK(left == 0, "a small search: %d keys survive clear", left);
   c4t_free(t);
   free(keys);
+
+  /* Keys of 128 bits (boards past 64 bits): pairs that share their low
+  ** word, or their high word, or both words but for one bit, and random
+  ** ones; every value read is its own key's. */
+  t = c4t_new(4);
+  CHECK(t != NULL, "c4t_new(4)");
+  if (!t) return 1;
+  uint64_t *lo = malloc(N * sizeof *lo), *hi = malloc(N * sizeof *hi);
+  for (int i = 0; i < N; i++) {
+    uint64_t r = next_random();
+    switch (i % 4) {
+    case 0: lo[i] = 0x1234; hi[i] = r; break;                 /* one low word */
+    case 1: lo[i] = r; hi[i] = 0x3f; break;                   /* one high word */
+    case 2: lo[i] = 0xfeed; hi[i] = (uint64_t)1 << (i % 64) | 0x40; break;  /* one bit apart */
+    default: lo[i] = r; hi[i] = next_random() & 0x3f;         /* a 70-bit key */
+    }
+  }
+  for (int round = 0; round < 2; round++) {
+    int wrong = 0, found = 0, first = 0;
+    for (int i = 0; i < N; i++) c4t_put_wide(t, lo[i], hi[i], value_of(lo[i] ^ hi[i] * 3), (int)(i % 40));
+    for (int i = 0; i < N; i++) {
+      int v = c4t_get_wide(t, lo[i], hi[i]);
+      /* Keys repeat (case 2), with the same value: any other is wrong. */
+      if (v != 0 && v != value_of(lo[i] ^ hi[i] * 3)) wrong++;
+      if (v != 0) found++;
+    }
+    for (int i = 0; i < 3; i++) first += c4t_get_wide(t, lo[N - 1 - i], hi[N - 1 - i]) != 0;
+    CHECK(wrong == 0, "wide round %d: %d keys read another key's value", round, wrong);
+    CHECK(found > 20000 && first == 3, "wide round %d: only %d keys found (last 3: %d)", round,
+          found, first);
+    int ghosts = 0;
+    for (int i = 0; i < N; i++) {
+      uint64_t a = next_random() | 1, b = next_random() & 0xff;
+      int v = c4t_get_wide(t, a, b);
+      if (v != 0 && v != value_of(a ^ b * 3)) ghosts++;
+    }
+    CHECK(ghosts == 0, "wide round %d: %d unknown keys found", round, ghosts);
+    c4t_clear(t);
+    int left = 0;
+    for (int i = 0; i < N; i++) left += c4t_get_wide(t, lo[i], hi[i]) != 0;
+    CHECK(left == 0, "wide round %d: %d keys survive clear", round, left);
+  }
+  c4t_free(t);
+  free(lo);
+  free(hi);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

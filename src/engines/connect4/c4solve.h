@@ -1,7 +1,8 @@
 /*
 ** c4solve.h -- the strong Connect Four solver (c4solve.c): Pons' score of
 ** a position, the exact plies to the end, every move's score, and opening
-** books.
+** books (boards up to 64 bits).  Boards with width * (height + 1) up to
+** C4_MAX_BITS: 64-bit words up to 64 bits, 128-bit words past them.
 */
 #ifndef GSOLVE_C4SOLVE_H
 #define GSOLVE_C4SOLVE_H
@@ -9,6 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "engines/connect4/c4book.h"
+
+/* A bitboard of up to 128 bits (GCC and Clang on 64-bit targets). */
+__extension__ typedef unsigned __int128 C4Bits;
+#define C4_MAX_BITS 128
+
+/* 1 if the solver (and the native engine) take this board: k = 4,
+** width * (height + 1) <= C4_MAX_BITS, and every score in a table byte
+** (2 * width * height + 6 < 256). */
+int c4_supported(int width, int height);
 
 /* How far a c4_solve is, for a progress display. */
 typedef struct C4Progress {
@@ -19,7 +29,7 @@ typedef struct C4Progress {
 
 typedef struct C4Query {
   int width, height;
-  uint64_t cur, mask;       /* stones of the player to move; all stones */
+  C4Bits cur, mask;         /* stones of the player to move; all stones */
   int moves;                /* stones on the board */
   int weak;                 /* only win/draw/loss: the scores are -1, 0, 1 */
   int all_moves;            /* every legal move's exact score; else the
@@ -100,7 +110,7 @@ int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a);
 ** `progress`, if set, is told before each level is listed (positions 0)
 ** and each position is solved: its stones, its index among the level's
 ** `positions`, and the nodes so far.
-** 0, -1 out of memory, -2 stopped. */
+** 0, -1 out of memory, -2 stopped, -3 a board past 64 bits (no books). */
 int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
                  void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,
                                   void *arg), void *arg);

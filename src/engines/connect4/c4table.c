@@ -32,9 +32,16 @@
 **   +--------+--------+-----+--------+----+----+-----+----+-----+
 **     8 bytes each                     1 byte each
 **
+** Keys of 128 bits (boards past 64 bits, c4t_*_wide) take two words an
+** entry, three entries a bucket: the first word as above, of the low
+** word mixed with the high one; the second word the high word xor the
+** first.  Exact too: the high word is kept whole.
+**
 ** Threads share the table: every entry is read and written as one 64-bit
 ** word (relaxed atomics), so a reader sees a whole entry or none; a lost
-** race only loses an entry.  Entries fill in order and are never emptied
+** race only loses an entry.  A wide entry read half before and half
+** after another thread's write fails its xor check unless the two
+** writes' words collide in 64 bits.  Entries fill in order and are never emptied
 ** one by one, so a bucket is empty exactly when its first entry is: the
 ** table remembers which buckets it filled and clear() wipes only those.
 */
@@ -150,30 +157,42 @@ static size_t locate(int bits, uint64_t key, uint64_t *tag) {
   return (size_t)(h & (((uint64_t)1 << bits) - 1));
 }
 
-int c4t_get(const C4Table *t, uint64_t key) {
+/* The entries of a bucket: SLOTS single words for keys of 64 bits, or
+** WIDE_SLOTS pairs of words (e[2i], e[2i+1]) for keys of 128 bits.  Each
+** operation is written once for both, `wide` a constant in each caller,
+** so the 64-bit table compiles as if the other did not exist. */
+#define WIDE_SLOTS 3
+
+/* Entry i of a bucket holds the scrambled key `tag` (and `hi`, wide);
+** its datum, or -1 if another key's, 0 if empty. */
+static inline int entry_datum(const Bucket *b, int i, int wide, uint64_t tag, uint64_t hi) {
+  uint64_t e = load(&b->e[wide ? 2 * i : i]);
+  if (e == 0) return 0;
+  if ((e & ~LOW_MASK) != tag) return -1;
+  /* Wide: the second word holds the key's high word xor the first, so
+  ** that a pair torn by a concurrent write does not pass for an entry. */
+  if (wide && (load(&b->e[2 * i + 1]) ^ e) != hi) return -1;
+  return (int)(e & LOW_MASK);
+}
+
+static inline int get(const C4Table *t, uint64_t key, uint64_t hi, int wide) {
   uint64_t tag;
   const Bucket *b = &t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)];
-  for (int i = 0; i < SLOTS; i++) {
-    uint64_t e = load(&b->e[i]);
-    if (e == 0) return 0;               /* the rest is empty too */
-    if ((e & ~LOW_MASK) == tag) return (int)(e & LOW_MASK);
+  for (int i = 0; i < (wide ? WIDE_SLOTS : SLOTS); i++) {
+    int d = entry_datum(b, i, wide, tag, hi);
+    if (d >= 0) return d;               /* found, or empty: the rest is empty too */
   }
   return 0;
 }
 
-void c4t_prefetch(const C4Table *t, uint64_t key) {
-  uint64_t tag;
-  __builtin_prefetch(&t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)]);
-}
-
-void c4t_put(C4Table *t, uint64_t key, int val, int work) {
+static inline void put(C4Table *t, uint64_t key, uint64_t hi, int wide, int val, int work) {
   uint64_t tag;
   int bits = __atomic_load_n(&t->bits, __ATOMIC_RELAXED);
   size_t bi = locate(bits, key, &tag);
   Bucket *b = &t->b[bi];
   int victim = 0, least = 512;
-  for (int i = 0; i < SLOTS; i++) {
-    uint64_t e = load(&b->e[i]);
+  for (int i = 0; i < (wide ? WIDE_SLOTS : SLOTS); i++) {
+    uint64_t e = load(&b->e[wide ? 2 * i : i]);
     if (e == 0) {
       if (i == 0) {
         /* First entry of an empty bucket: remember it for clear(), and
@@ -187,7 +206,7 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work) {
       victim = i;
       break;
     }
-    if ((e & ~LOW_MASK) == tag) { victim = i; break; }
+    if ((e & ~LOW_MASK) == tag && (!wide || (load(&b->e[2 * i + 1]) ^ e) == hi)) { victim = i; break; }
     /* Entries that a doubling left out of reach (their scrambled key's
     ** bits from MIN_BITS up to `bits` are not the bucket's) go first,
     ** then the cheapest. */
@@ -195,8 +214,36 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work) {
     int w = reachable ? 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED) : 0;
     if (w < least) { least = w; victim = i; }
   }
-  __atomic_store_n(&b->e[victim], tag | (uint64_t)val, __ATOMIC_RELAXED);
+  uint64_t e = tag | (uint64_t)val;
+  if (wide) __atomic_store_n(&b->e[2 * victim + 1], hi ^ e, __ATOMIC_RELAXED);
+  __atomic_store_n(&b->e[wide ? 2 * victim : victim], e, __ATOMIC_RELAXED);
   __atomic_store_n(&b->work[victim], (uint8_t)work, __ATOMIC_RELAXED);
+}
+
+int c4t_get(const C4Table *t, uint64_t key) { return get(t, key, 0, 0); }
+
+void c4t_put(C4Table *t, uint64_t key, int val, int work) { put(t, key, 0, 0, val, work); }
+
+void c4t_prefetch(const C4Table *t, uint64_t key) {
+  uint64_t tag;
+  __builtin_prefetch(&t->b[locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)]);
+}
+
+/* A key of 128 bits (lo, hi): the bucket and the first word come from
+** lo mixed with hi, a bijection of lo for each hi; the second word keeps
+** hi whole.  (lo, hi) is thus stored exactly, as a 64-bit key is. */
+static uint64_t wide_low(uint64_t lo, uint64_t hi) { return lo ^ hi * UINT64_C(0xd1b54a32d192ed03); }
+
+int c4t_get_wide(const C4Table *t, uint64_t lo, uint64_t hi) {
+  return get(t, wide_low(lo, hi), hi, 1);
+}
+
+void c4t_put_wide(C4Table *t, uint64_t lo, uint64_t hi, int val, int work) {
+  put(t, wide_low(lo, hi), hi, 1, val, work);
+}
+
+void c4t_prefetch_wide(const C4Table *t, uint64_t lo, uint64_t hi) {
+  c4t_prefetch(t, wide_low(lo, hi));
 }
 
 void c4t_clear(C4Table *t) {

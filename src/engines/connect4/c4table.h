@@ -30,6 +30,12 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work);
 ** its children's buckets before it visits them. */
 void c4t_prefetch(const C4Table *t, uint64_t key);
 
+/* The same for keys of 128 bits, (lo, hi): boards past 64 bits.  A table
+** takes keys of one width only (a wide entry fills two words). */
+int c4t_get_wide(const C4Table *t, uint64_t lo, uint64_t hi);
+void c4t_put_wide(C4Table *t, uint64_t lo, uint64_t hi, int val, int work);
+void c4t_prefetch_wide(const C4Table *t, uint64_t lo, uint64_t hi);
+
 /* Forgets everything (cheaply when little was written since). */
 void c4t_clear(C4Table *t);
 

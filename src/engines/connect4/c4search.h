@@ -1,0 +1,638 @@
+/*
+** c4search.h -- the strong Connect Four solver on bitboards (k = 4, any
+** width x height with width * (height + 1) <= 128): Pons' score for the
+** player to move, from which the exact distance to the end follows.
+**
+** Written once over the board's word, Word: c4solve64.c compiles it with
+** 64-bit words (every board up to 64 bits, 7x6 among them, at the speed
+** of a solver that knows no other), c4solve128.c with 128-bit words
+** (boards past 64 bits: 10x6, 9x7, 8x8 ...); c4solve.c picks one at
+** c4_new.  C4W_BITS (64 or 128) is defined before the inclusion; this
+** file is the search, c4root.h (included next) the root, the threads and
+** the functions c4solve.c calls, c4_impl64 or c4_impl128 (c4impl.h).
+**
+** The techniques, each from the public Connect Four solver literature
+** (the code is ours), each of which --without turns off so that make
+** bench can measure it: negamax on the score "sooner wins score more",
+** the window clamped to what is still reachable; never play a move that
+** lets the opponent win at once, and answer a single threat at once (two
+** threats lose): "anticipation"; moves ordered by the number of threats
+** they create ("threats"), centre first ("centre"); a transposition table
+** of lower and upper bounds with compact exact keys (c4table.c: "table",
+** "lower-bounds"); a position and its mirror image sharing entries early
+** in the game ("symmetry"); before searching the children, a look at their
+** table entries for a cutoff ("etc", enhanced transposition cutoff); Allis'
+** claimeven as an upper bound, also where odd columns pair up, and one ply ahead as a
+** lower bound ("claimeven"); the opponent's threat on the cells his
+** follow-up gives him, Allis' odd threat, as an upper bound, and one ply
+** ahead as a lower bound ("odd-threat"); at the
+** root, null-window probes that bisect the score range ("narrowing"); the table's best
+** move searched first, before the others are ordered ("best-move"); forced
+** moves played on without a table entry ("forced"); the last plies searched without
+** the table ("bare-tail").  An opening book made by gsolve itself
+** can hold exact scores of the first plies (c4book.c, c4_make_book).
+**
+** Threads: "lazy SMP".  Every thread runs the same null-window probe of
+** the root with the shared table, each with its own tie-break order of
+** the columns, so they wander into different subtrees and feed each other
+** entries; the first to answer narrows the root's range (Root) and the
+** others drop the probe for the next one.  High in the tree a
+** thread puts off a child that another is searching (ABDADA), so that
+** they split the work instead of doing it twice.
+**
+** Bit layout: as in c4rules.h (a column of height + 1 bits, the top one
+** a sentinel).  `cur` holds the stones of the player to move and `mask`
+** every stone; cur + mask is a unique key of the position.
+*/
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "engines/connect4/c4impl.h"
+#include "engines/connect4/c4table.h"
+#include "engines/connect4/c4word.h"
+#include "util/stop.h"
+
+#define MAX_THREADS 64
+#define MAX_WIDTH (C4W_BITS / 2)   /* width * (height + 1) <= C4W_BITS, height >= 1 */
+
+/* The table takes keys of one word or two. */
+#if C4W_BITS == 64
+#define TT_GET(t, k) c4t_get(t, k)
+#define TT_PUT(t, k, v, w) c4t_put(t, k, v, w)
+#define TT_PREFETCH(t, k) c4t_prefetch(t, k)
+#else
+#define TT_GET(t, k) c4t_get_wide(t, (uint64_t)(k), (uint64_t)((k) >> 64))
+#define TT_PUT(t, k, v, w) c4t_put_wide(t, (uint64_t)(k), (uint64_t)((k) >> 64), v, w)
+#define TT_PREFETCH(t, k) c4t_prefetch_wide(t, (uint64_t)(k), (uint64_t)((k) >> 64))
+#endif
+/* Helpers of the search, inlined so that the search of the board of
+** shape_fixed (negamax_fixed) sees its geometry as constants. */
+#define INLINE static inline __attribute__((always_inline))
+#define BUSY_BITS 16         /* slots of the table of positions being searched */
+/* Threads split the work (ABDADA, below) where this many cells are
+** empty.  With 16, two threads took 9.7 s on the position 4444 (best of
+** 3), with 24 7.3-7.5 s: the marks cost a shared cache line each, and
+** below 24 empty cells a subtree is too small to pay for them. */
+#define SPLIT_MIN_EMPTY 24
+/* A table of NEAR_FROM_MIB or more lives mostly in DRAM, where each
+** probe waits on memory: positions with fewer than FAR_EMPTY empty cells
+** (most nodes, each cheap to search again) then go to a table of NEAR_MIB
+** that the caches hold, and only the others to the big table.  On the
+** first 5 lines of Test_L1_R3 with --tt-size 2048: 3.1 -> 8.6 M nodes/s
+** for 1% more nodes.  4 MiB rather than 16: the position 44444 with
+** --tt-size 1024, 7.4 s instead of 8.3 s (best of 5) for 13% more nodes.
+** Each thread has its own: their entries are cheap to learn again, and
+** a shared one moves cache lines between the cores at every write (two
+** threads on 4444: 7.75 -> 6.9 s, best of 5).  From 32 MiB rather than
+** 128, so that the default 64 MiB (test sets) has them too: Test_L1_R2
+** first 20, 4% fewer nodes and 15-20% less CPU time (3 runs each);
+** Test_L1_R3 first 4, 6% more nodes but 8-15% less time. */
+#define NEAR_FROM_MIB 32
+#define NEAR_MIB 4
+#define FAR_EMPTY 20
+/* Positions with fewer than TAIL_EMPTY empty cells are searched without
+** the table: their subtrees cost less to search again than a table probe
+** that misses the caches, and their entries would crowd out dearer ones.
+** With 8: Test_L2_R2 +13% nodes, -22% time; Test_L1_R3 (first 4) +9%
+** nodes, -10% time; Test_L1_R2 (first 100) +3% nodes, time unchanged. */
+#define TAIL_EMPTY 8
+/* Positions of at most ZERO_FIRST_UNTIL stones are first asked "does the
+** player to move win?" (a probe at 0): so early in the game the score is
+** always near 0.  The position 4444: 204 M -> 171 M nodes. */
+#define ZERO_FIRST_UNTIL 4
+#ifndef ETC_MIN_EMPTY
+#define ETC_MIN_EMPTY 20     /* ETC where this many cells are still empty */
+#endif
+
+/* The board's geometry.  The search is compiled twice: once for any
+** board, reading it from the solver, and once for one board from a
+** constant (shape_fixed), where every shift and mask is known to the
+** compiler (7x6, Test_L2_R2, first 30 positions: 922 M -> 808 M
+** instructions, same nodes). */
+typedef struct Shape {
+  int w, h, cells;
+  Word bottom, board;    /* bit 0 of every column; every playable cell */
+  Word claim_rows;       /* cells of the rows of the parity of h */
+} Shape;
+
+/* The board compiled with its geometry as constants: 7x6 on 64-bit
+** words; 10x6 (Steininger's sets) on 128-bit words, where a shift by a
+** variable takes several instructions (midgame_L2, first 3 lines:
+** 1,566 M -> 1,258 M instructions, same nodes). */
+#if C4W_BITS == 64
+static const Shape shape_fixed = {
+  7, 6, 42, UINT64_C(0x40810204081), UINT64_C(0xfdfbf7efdfbf), UINT64_C(0x54a952a54a95)
+};
+#else
+#define WORD2(hi, lo) ((Word)UINT64_C(hi) << 64 | UINT64_C(lo))
+static const Shape shape_fixed = {
+  10, 6, 60, WORD2(0, 0x8102040810204081), WORD2(0x1f, 0xbf7efdfbf7efdfbf),
+  WORD2(0xa, 0x952a54a952a54a95)
+};
+#endif
+
+typedef struct Worker Worker;
+
+/* The root's score range while threads solve a position: all probe its
+** middle (sharing the work through the table, "lazy SMP"); the first to
+** answer narrows the range, under the lock, and stops the others, whose
+** probe is then answered too. */
+typedef struct Root {
+  pthread_mutex_t lock;
+  int lo, hi;                /* the score is in [lo, hi] */
+  int zero_pending;          /* "does the player to move win?" comes first */
+  int probing[MAX_THREADS];  /* each thread's probe, or NO_PROBE */
+  Worker *w;                 /* the threads */
+} Root;
+#define NO_PROBE (-1000)
+
+/* A move of the search, as ordered: its stone, the stone in the mirror
+** image, the child's table key, the cells where the move leaves the
+** mover a four to complete, its order score and column. */
+typedef struct Child {
+  Word move, mmove, key, wins;
+  int score, col;
+} Child;
+
+typedef int Search(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
+                   Word opp_wins, int moves, int alpha, int beta);
+
+typedef struct Solver {
+  Shape g;
+  Search *negamax;           /* the search compiled for g */
+  C4Table *tt;               /* NULL without the table */
+  C4Table *near[MAX_THREADS];   /* big tables only: positions with fewer than
+                                   FAR_EMPTY empty cells, one table for each
+                                   thread (else NULL) */
+  const C4Book *book;
+  unsigned without;          /* C4_NO_* */
+  int threads;
+  int mirror_until;          /* positions with at most this many stones share
+                                their mirror image's table entry */
+  int vmin, span;            /* bounds in a table byte: see encode_* */
+  int done;                  /* a thread finished: the others stop */
+  uint64_t *busy;            /* threads: keys being searched (ABDADA) */
+  Root root;
+  /* The progress display of the solve under way (c4_solve), or NULL. */
+  const C4Query *query;      /* its progress callback */
+  C4Progress progress;       /* the phase; nodes of the jobs finished */
+} Solver;
+
+/* One search thread: its counters and its order of the columns.
+** Aligned to a cache line: each thread writes its `nodes` at every node,
+** and a line shared with another thread's would move between the cores
+** at every write (two threads, 4444: 3.6 s -> 5.5 s when `halt` shared a
+** line with the next worker's `nodes`). */
+struct Worker {
+  _Alignas(64) Solver *s;
+  uint64_t nodes, book_hits, etc_cuts;
+  int halt;                     /* set by another thread: stop this search */
+  int stopped;                  /* this search saw a stop: it unwinds */
+  C4Table *near;                /* its own table of the last plies */
+  int order[64];
+  /* The job (solve or probe) and its result. */
+  Word cur, mask;
+  int moves, probe, alpha, beta;
+  int result, finished;
+  int id;                       /* its index among the threads */
+};
+
+INLINE Word column_mask(const Shape *g, int col) {
+  return ((ONE << g->h) - 1) << (col * (g->h + 1));
+}
+
+/* Cells where `pos` would complete four (whether empty or not). */
+/* Inlined, its loop unrolled: the search calls it for every child (a
+** call costs a third; unrolled, the 7x6 search has only constant shifts:
+** Test_L2_R2 first 30, 808 M -> 713 M instructions with has_four). */
+INLINE Word winning_cells(const Shape *g, Word pos,
+                                                                   Word mask) {
+  int h1 = g->h + 1;
+  /* vertical: three below */
+  Word r = (pos << 1) & (pos << 2) & (pos << 3);
+  _Pragma("GCC unroll 3")
+  for (int i = 0; i < 3; i++) {
+    int d = h1 - 1 + i;                              /* diagonal, horizontal, diagonal */
+    Word p = (pos << d) & (pos << 2 * d);
+    r |= p & (pos << 3 * d);
+    r |= p & (pos >> d);
+    p = (pos >> d) & (pos >> 2 * d);
+    r |= p & (pos << d);
+    r |= p & (pos >> 3 * d);
+  }
+  return r & (g->board ^ mask);
+}
+
+INLINE Word possible(const Shape *g, Word mask) {
+  return (mask + g->bottom) & g->board;
+}
+
+/* Moves (one bit each) that do not hand the opponent an immediate win;
+** `threats`: the opponent's winning cells. */
+INLINE Word non_losing(const Shape *g, Word mask, Word threats) {
+  Word poss = possible(g, mask);
+  Word forced = poss & threats;
+  if (forced) {
+    if (forced & (forced - 1)) return 0;      /* two threats: lost */
+    poss = forced;
+  }
+  return poss & ~(threats >> 1);              /* never play below a threat */
+}
+
+/* 1 if the stones `b` hold four in a row. */
+INLINE int has_four(const Shape *g, Word b) {
+  const int shifts[4] = { 1, g->h + 1, g->h, g->h + 2 };
+  _Pragma("GCC unroll 4")
+  for (int i = 0; i < 4; i++) {
+    Word m = b & (b >> shifts[i]);
+    if (m & (m >> 2 * shifts[i])) return 1;
+  }
+  return 0;
+}
+
+/* Allis' claimeven, as an upper bound, widened to columns with an odd
+** number of empty cells.  When every column has an even number, the
+** opponent can answer every move in the same column, which leaves the
+** player to move exactly the empty cells of the rows of his parity (the
+** first, third, ... empty cell of each column).  When some columns have
+** an odd number but the board an even number (so the odd ones pair up),
+** the opponent answers a move in an odd column in another odd column and
+** every other move on top of it: the even columns then go as before, and
+** the player to move can get at most every empty cell of the odd ones.
+** If those and his stones hold no four, he cannot win: his score is at
+** most 0; and if the opponent's sure cells then hold a four, he loses: at
+** most -1.  Returns that bound, or `hi` (the bound so far).  The odd
+** columns: Test_L2_R2 first 30, 13% fewer nodes and 9% fewer
+** instructions; the position 4444, 191 M -> 156 M nodes. */
+INLINE int claimeven_bound(const Shape *g, Word cur, Word mask, int moves, int hi) {
+  Word odd = possible(g, mask) & ~g->claim_rows;    /* columns with odd empties */
+  if (odd && ((g->cells - moves) & 1)) return hi;      /* they do not pair up */
+  /* The empty cells of the odd columns: in each column they run from its
+  ** lowest empty cell (its bit of `odd`) to the top, so adding that bit
+  ** carries through them into the sentinel and flips exactly them. */
+  Word empty = g->board & ~mask, oddcells = ((empty + odd) ^ empty) & g->board;
+  if (has_four(g, cur | (g->claim_rows & empty) | oddcells)) return hi;
+  return has_four(g, (cur ^ mask) | (empty & ~g->claim_rows & ~oddcells)) ? -1 : 0;
+}
+
+/* Allis' follow-up for the opponent of the player to move, who has an
+** odd number of empty cells and so an odd number of columns with an odd
+** number.  The opponent answers every move on top of it, except that the
+** odd columns other than one, c, pair up (a move in one is answered in
+** its partner).  In c the opponent then gets every second empty cell
+** from the second up; if one of them, T, completes his four, he wins:
+** the player to move cannot fill c past T without giving it to him, so
+** c is the last column to fill and T falls to the opponent, unless the
+** player to move makes a four first.  He cannot if his stones and every
+** cell he may get (his cells of the even columns, all the empty cells of
+** the other odd columns, his cells of c below T) hold none.  `opp_wins`:
+** the opponent's winning cells.  Returns -1 (a loss) or `hi`. */
+INLINE int odd_threat_bound(const Shape *g, Word cur, Word mask, Word opp_wins,
+                            int hi) {
+  Word empty = g->board & ~mask, odd = possible(g, mask) & ~g->claim_rows;
+  Word oddcells = ((empty + odd) ^ empty) & g->board;
+  Word t = opp_wins & g->claim_rows & oddcells;
+  Word base = cur | (g->claim_rows & empty & ~oddcells);
+  while (t) {
+    Word low = t & -t, col = column_mask(g, ctz_word(low) / (g->h + 1));
+    Word mine = base | (oddcells & ~col) | (oddcells & col & ~g->claim_rows & (low - 1));
+    if (!has_four(g, mine)) return -1;
+    t &= ~col;
+  }
+  return hi;
+}
+
+INLINE int can_win_now(const Shape *g, Word cur, Word mask) {
+  return (winning_cells(g, cur, mask) & possible(g, mask)) != 0;
+}
+
+/* A table byte: an upper bound v as 1 + v - vmin, a lower bound as
+** 1 + span + v - vmin (never 0, below 256 for every board). */
+static int encode_upper(const Solver *s, int v) { return 1 + v - s->vmin; }
+static int encode_lower(const Solver *s, int v) { return 1 + s->span + v - s->vmin; }
+
+static Word mirror(const Shape *g, Word b) {
+  Word m = 0, col = (ONE << (g->h + 1)) - 1;
+  for (int c = 0; c < g->w; c++)
+    m |= ((b >> c * (g->h + 1)) & col) << (g->w - 1 - c) * (g->h + 1);
+  return m;
+}
+
+#if C4W_BITS == 64
+/* The key of the position or of its mirror image, whichever is smaller
+** (opening books: 64-bit boards only). */
+static Word canonical_key(const Shape *g, Word cur, Word mask) {
+  Word key = cur + mask, mkey = mirror(g, cur) + mirror(g, mask);
+  return mkey < key ? mkey : key;
+}
+#endif
+
+/* The table key: early in the game the smaller of the position's key and
+** its mirror image's (mcur, mmask: the mirror image, kept up to date by
+** the search while moves <= mirror_until). */
+static Word table_key(const Solver *s, Word cur, Word mask, Word mcur,
+                          Word mmask, int moves, int *flipped) {
+  Word key = cur + mask;
+  *flipped = 0;
+  if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return key;
+  if (mcur + mmask < key) { *flipped = 1; return mcur + mmask; }
+  return key;
+}
+
+/* The keys of positions some thread is searching (threads only): a
+** small table of slots, one key each; a taken slot just means no mark. */
+/* (Wide keys are folded to 64 bits: two keys that fold alike only put
+** off a child that no one is searching, a matter of speed.) */
+static int busy_slot(uint64_t key) { return (int)((key * UINT64_C(0xd6e8feb86659fd93)) >> (64 - BUSY_BITS)); }
+
+static int busy_test(const Solver *s, Word key) {
+  uint64_t k = fold_word(key);
+  return __atomic_load_n(&s->busy[busy_slot(k)], __ATOMIC_RELAXED) == k;
+}
+
+static int busy_mark(Solver *s, Word key) {
+  uint64_t empty = 0, k = fold_word(key);
+  return __atomic_compare_exchange_n(&s->busy[busy_slot(k)], &empty, k, 0, __ATOMIC_RELAXED,
+                                     __ATOMIC_RELAXED);
+}
+
+static void busy_unmark(Solver *s, Word key) {
+  __atomic_store_n(&s->busy[busy_slot(fold_word(key))], 0, __ATOMIC_RELAXED);
+}
+
+/* A signal or the time limit: stop_requested is set by a handler on the
+** main thread and read here by every thread, so atomically on both sides. */
+static int signalled(void) { return __atomic_load_n(&stop_requested, __ATOMIC_RELAXED) != 0; }
+
+/* Whether to stop: a signal or time limit, another thread's answer to the
+** probe, or to the whole job.  The search asks every POLL_NODES nodes
+** (at every node it cost 4% of the instructions) and then unwinds on
+** wk->stopped alone, so that no stopped search stores a value. */
+#define POLL_NODES 256
+#define PROGRESS_NODES 65536
+static void report_progress(Worker *wk);
+static int poll_stop(Worker *wk) {
+  if (wk->id == 0 && wk->s->query && (wk->nodes & (PROGRESS_NODES - 1)) == 0) report_progress(wk);
+  return wk->stopped = signalled() || __atomic_load_n(&wk->halt, __ATOMIC_RELAXED) ||
+                       __atomic_load_n(&wk->s->done, __ATOMIC_RELAXED);
+}
+
+static int stopping(const Worker *wk) { return wk->stopped; }
+
+/* Tells the caller's progress callback how far the solve is: the first
+** thread's nodes stand for every thread's (the others' counters are
+** theirs alone to read), and the root's score range while it narrows. */
+static void report_progress(Worker *wk) {
+  Solver *s = wk->s;
+  C4Progress p = s->progress;
+  p.nodes += wk->nodes * (uint64_t)s->threads;
+  if (!wk->probe) {
+    /* The range of the position being solved: the root's, or a move's
+    ** child's (--all-moves), seen from the root's mover. */
+    pthread_mutex_lock(&s->root.lock);
+    p.lo = p.move ? -s->root.hi : s->root.lo;
+    p.hi = p.move ? -s->root.lo : s->root.hi;
+    pthread_mutex_unlock(&s->root.lock);
+  }
+  s->query->progress(&p, s->query->progress_arg);
+}
+
+/* The move part of a table datum: column + 1 as the entry's key sees
+** the board (mirrored when `flipped`), above the value byte; 0 (none)
+** on boards too wide for 5 bits or without the technique. */
+static int move_datum(const Solver *s, int col, int flipped) {
+  if (col < 0 || s->g.w > 31 || (s->without & C4_NO_BESTMOVE)) return 0;
+  return (flipped ? s->g.w - col : col + 1) << 8;
+}
+
+static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
+
+/* A cutoff: move `col` proved the lower bound v of the position `key`,
+** at a cost of `work` nodes. */
+static void store_lower(const Solver *s, C4Table *tt, Word key, int v, int col, int flipped,
+                        uint64_t work) {
+  if (tt && !(s->without & C4_NO_LOWER))
+    TT_PUT(tt, key, encode_lower(s, v) | move_datum(s, col, flipped), log2_work(work));
+}
+
+/* The mirror image of a move in column `col`, on the mirrored stones
+** `mmask`. */
+INLINE Word mirror_move(const Shape *g, Word mmask, int col) {
+  return possible(g, mmask) & column_mask(g, g->w - 1 - col);
+}
+
+/* Negamax for the player to move, who cannot win at once; `opp_wins`:
+** the cells where the opponent would complete four (the parent has them
+** from ordering its moves by the threats they create).  Fail-soft
+** contract: the result r satisfies r <= alpha => the true score <= r;
+** r >= beta => the true score >= r; else exact.  After a stop it returns
+** at once, storing nothing. */
+INLINE int negamax_on(
+    const Shape *g, Search *self, Worker *wk, Word cur, Word mask, Word mcur,
+    Word mmask, Word opp_wins, int moves, int alpha, int beta) {
+  Solver *s = wk->s;
+  int cells = g->cells;
+  if ((++wk->nodes & (POLL_NODES - 1)) == 0 && poll_stop(wk)) return 0;
+  Word next;
+  int lo;
+  if (!(s->without & C4_NO_ANTICIPATION)) {
+    next = non_losing(g, mask, opp_wins);
+    if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
+    if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
+    lo = -(cells - 2 - moves) / 2;                      /* the opponent cannot win next */
+  } else {
+    if (can_win_now(g, cur, mask)) return (cells + 1 - moves) / 2;
+    if (moves == cells) return 0;
+    next = possible(g, mask);
+    lo = -(cells - moves) / 2;
+  }
+  if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
+  int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
+  if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
+  if (hi > -1 && ((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT))
+    hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
+  if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
+#if C4W_BITS == 64
+  if (s->book && moves >= s->book->from && moves <= s->book->to) {
+    int v;
+    if (c4book_get(s->book, canonical_key(g, cur, mask), &v)) { wk->book_hits++; return v; }
+  }
+#endif
+  if (!(next & (next - 1)) && !(s->without & C4_NO_FORCED)) {
+    /* A forced move: this position is worth minus its child, whose own
+    ** entry is all the table needs (no lookup, no entry here). */
+    Word mm = 0;
+    if (moves + 1 <= s->mirror_until) {
+      int bit = ctz_word(next), col = bit / (g->h + 1);
+      mm = (g->w - 1 - col >= col) ? next << (g->w - 1 - 2 * col) * (g->h + 1)
+                                   : next >> (2 * col - g->w + 1) * (g->h + 1);
+    }
+    return -self(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
+                    winning_cells(g, cur | next, mask | next), moves + 1, -beta, -alpha);
+  }
+  Word key = 0;
+  int flipped = 0, hint = -1;           /* the table's best move, a column */
+  C4Table *tt = wk->near && cells - moves < FAR_EMPTY ? wk->near : s->tt;
+  C4Table *ctt = wk->near && cells - moves - 1 < FAR_EMPTY ? wk->near : s->tt;
+  if (cells - moves < TAIL_EMPTY && !(s->without & C4_NO_BARETAIL)) tt = NULL;
+  if (tt) {
+    key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
+    int ent = TT_GET(tt, key), val = ent & 255, hm = ent >> 8;
+    if (hm) hint = flipped ? g->w - hm : hm - 1;
+    if (val > s->span) {
+      int bound = val - 1 - s->span + s->vmin;
+      if (alpha < bound) { alpha = bound; if (alpha >= beta) return alpha; }
+    } else if (val) {
+      int bound = val - 1 + s->vmin;
+      if (beta > bound) { beta = bound; if (alpha >= beta) return beta; }
+    }
+  }
+
+  /* The static bounds one ply ahead come after the table: an entry that
+  ** answers spares their loops over the moves (Test_L2_R2 first 50, 2.6%
+  ** fewer instructions; Test_L1_R2 first 4, 3.4% fewer; 0.4-0.7% more
+  ** nodes, as forced moves no longer get them). */
+  if (beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
+    /* The same bound one ply ahead, as a lower bound: a move after which
+    ** the opponent (then with an even number of empty cells) cannot win
+    ** makes this position worth at least 0, and at least 1 if he then
+    ** loses.  Only useful where the window ends at 1 or below: the
+    ** position 4444, 156 M -> 128 M nodes. */
+    for (Word b = next; b; b &= b - 1) {
+      int u = claimeven_bound(g, cur ^ mask, mask | (b & -b), moves + 1, 1);
+      if (u < 1 && -u > alpha) {
+        alpha = -u;
+        if (alpha >= beta) return alpha;
+      }
+    }
+  }
+  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
+    /* The same one ply ahead: a move after which the opponent loses to
+    ** a threat of ours makes this position worth at least 1. */
+    Word wins = winning_cells(g, cur, mask) & g->claim_rows, empty = g->board & ~mask;
+    Word odd = possible(g, mask) & ~g->claim_rows;
+    Word oddwins = wins & ((empty + odd) ^ empty);   /* in columns with odd empties */
+    for (Word b = wins ? next : 0; b; b &= b - 1) {
+      /* The child's threats on the right cells lie in the columns odd
+      ** here or in the column of the move, which turns odd. */
+      Word m = b & -b;
+      if (!oddwins && !(wins & ((empty + m) ^ empty))) continue;
+      if (odd_threat_bound(g, cur ^ mask, mask | m, wins, 0) < 0) {
+        alpha = 1;
+        if (alpha >= beta) return alpha;
+        break;
+      }
+    }
+  }
+  int mirrored = moves + 1 <= s->mirror_until, etc = tt && !(s->without & C4_NO_ETC) &&
+                                                    cells - moves >= ETC_MIN_EMPTY;
+  uint64_t before = wk->nodes;
+  int best = -1, bestv = -1000;
+  if (hint >= 0 && !etc && (next & column_mask(g, hint))) {
+    /* The table's best move, searched before the others are even
+    ** ordered: when it refutes the position, as it mostly does, the
+    ** threat counts of the others are never needed. */
+    Word m = next & column_mask(g, hint);
+    Word mm = mirrored ? mirror_move(g, mmask, hint) : 0;
+    int v = -self(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
+                     winning_cells(g, cur | m, mask | m), moves + 1, -beta, -alpha);
+    if (stopping(wk)) return 0;
+    if (v >= beta) {
+      store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
+      return v;
+    }
+    bestv = v;
+    best = hint;
+    if (v > alpha) alpha = v;
+    next &= ~column_mask(g, hint);
+  }
+  /* Order: more threats created first, then the worker's column order. */
+  Child ch[MAX_WIDTH];
+  int n = 0;
+  for (int i = 0; i < g->w; i++) {
+    int col = wk->order[i];
+    Word m = next & column_mask(g, col), mm = 0;
+    if (!m) continue;
+    /* The cells where this move leaves us a four to complete: the
+    ** child's opponent's, and their number orders the moves, but for
+    ** those right above one of the opponent's (no one plays under it, so
+    ** it is not a threat while his stands: 4444, 78.8 M -> 74.8 M nodes;
+    ** Test_L2_R2 first 100 and Test_L1_R2 first 30, 6% fewer).  (A
+    ** forced move needs no ordering.) */
+    Word w = winning_cells(g, cur | m, mask) & ~m;
+    if (!(s->without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
+      /* A double threat: after this move we would have two cells to win
+      ** on at once, or one with another right above it.  The opponent,
+      ** who cannot win at once (anticipation: we play neither below his
+      ** threats nor past the one we must block), blocks one and our next
+      ** stone wins: the best score still reachable, exact.  Test_L1_R1:
+      ** 33% fewer nodes, 22% fewer instructions; Test_L1_R2 (first 20):
+      ** 18% fewer nodes; Test_L2_R2 (first 200): 9% fewer. */
+      Word now = w & possible(g, mask | m);
+      if ((now & (now - 1)) || (now & (w >> 1))) return (cells - 1 - moves) / 2;
+    }
+    int t = !(next & (next - 1)) ? 0
+            : col == hint ? 64
+            : (s->without & C4_NO_THREATS) ? 0 : popcount_word(w & ~(opp_wins << 1));
+    if (mirrored) mm = mirror_move(g, mmask, col);
+    Word ck = 0;
+    if (tt) {
+      /* The child's table bucket, fetched while the others are ordered. */
+      int f;
+      ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
+      TT_PREFETCH(ctt, ck);
+    }
+    int j = n++;
+    for (; j > 0 && ch[j - 1].score < t; j--) ch[j] = ch[j - 1];
+    ch[j] = (Child){ m, mm, ck, w, t, col };
+  }
+  if (etc) {
+    /* Enhanced transposition cutoff: a child whose upper bound u is
+    ** known makes this position worth at least -u; enough for a cutoff
+    ** without searching any child. */
+    for (int i = 0; i < n; i++) {
+      int val = TT_GET(ctt, ch[i].key) & 255;
+      if (val == 0 || val > s->span) continue;
+      int v = -(val - 1 + s->vmin);
+      if (v >= beta) { wk->etc_cuts++; return v; }
+    }
+  }
+  /* With threads, high in the tree: a child another thread is searching
+  ** is put off to the end (ABDADA), so that threads split the work. */
+  int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[2 * MAX_WIDTH], ndeferred = 0;
+  uint64_t deferred = 0;
+  for (int k = 0; k < n + ndeferred; k++) {
+    int i = k < n ? k : order[k], marked = 0;      /* the moves in order, then those put off */
+    if (split && (k > 0 || best >= 0) && k < n && !(deferred >> i & 1)) {
+      if (busy_test(s, ch[i].key)) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
+      marked = busy_mark(s, ch[i].key);
+    }
+    /* Playing ch[i]: the opponent becomes the player to move. */
+    int v = -self(wk, cur ^ mask, mask | ch[i].move, mcur ^ mmask, mmask | ch[i].mmove, ch[i].wins,
+                  moves + 1, -beta, -alpha);
+    if (marked) busy_unmark(s, ch[i].key);
+    if (stopping(wk)) return 0;
+    if (v >= beta) {
+      store_lower(s, tt, key, v, ch[i].col, flipped, wk->nodes - before);
+      return v;
+    }
+    if (v > bestv) { bestv = v; best = ch[i].col; }
+    if (v > alpha) alpha = v;
+  }
+  if (tt)
+    TT_PUT(tt, key, encode_upper(s, alpha) | move_datum(s, best, flipped),
+            log2_work(wk->nodes - before));
+  return alpha;
+}
+
+static int negamax_any(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
+                       Word opp_wins, int moves, int alpha, int beta) {
+  return negamax_on(&wk->s->g, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha,
+                    beta);
+}
+
+static int negamax_fixed(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
+                         Word opp_wins, int moves, int alpha, int beta) {
+  return negamax_on(&shape_fixed, negamax_fixed, wk, cur, mask, mcur, mmask, opp_wins, moves,
+                    alpha, beta);
+}
