@@ -109,7 +109,7 @@ int run_test_set(Run *r) {
   while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
     lineno++;
     char moves[3 * sizeof line];
-    long want;
+    long want = 0;   /* set by test_line when it returns 1 */
     int k = test_line(line, o->zero_based, moves, sizeof moves, &want);
     if (strchr(line, '\n') == NULL && !feof(f)) k = -2;
     if (k == 0) continue;
