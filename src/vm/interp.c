@@ -242,13 +242,24 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   vm->h.steps = 0;
   vm->depth = 0;
   if (nargs < 0) {   /* vm_force: the rest of a deferred effect */
-    memcpy(stack, args, (size_t)ch->nlocals * sizeof *stack);
+    /* Its locals are still at the stack's base unless a run since moved
+    ** them out (below). */
+    if (vm->pend_on_stack) vm->pend_on_stack = 0;
+    else memcpy(stack, args, (size_t)ch->nlocals * sizeof *stack);
     pc = vm->h.pend_pc;
     vm->h.steps = vm->h.pend_steps;
   } else {
-    int i = 0;   /* a loop, not memset: frames are a few words */
-    for (; i < nargs; i++) stack[i] = args[i];
-    for (; i < ch->nlocals; i++) stack[i] = 0;
+    /* The locals of a deferred rest left at the stack's base (DEFER):
+    ** saved before this run overwrites them. */
+    if (__builtin_expect(vm->pend_on_stack, 0)) {
+      if (vm->h.pending) memcpy(vm->h.pend_locals, stack, (size_t)vm->pend_on_stack * sizeof *stack);
+      vm->pend_on_stack = 0;
+    }
+    /* Most frames are a few words: 8 cleared at once (the stack has room
+    ** above any frame), the arguments over them. */
+    if (ch->nlocals <= 8) memset(stack, 0, 8 * sizeof *stack);
+    else memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
+    for (int i = 0; i < nargs; i++) stack[i] = args[i];
   }
   sp = stack + ch->nlocals;
   vm->frames[0].chunk = ci;
@@ -542,7 +553,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(DEFER) {
         /* Stops when the move being played may leave the rest for later
         ** and the step budget cannot run out in it (compiler/defer.c). */
-        if (aot_defer(&vm->h, op_pc, locals, ch->nlocals, code[pc], VM_MAX_STEPS)) return 0;
+        if (vm->h.defer_now && vm->h.steps <= VM_MAX_STEPS - code[pc]) {
+          /* The locals stay where they are (depth 0: the stack's base). */
+          vm->h.pending = 1;
+          vm->h.pend_pc = op_pc + 2;
+          vm->h.pend_steps = vm->h.steps;
+          vm->pend_on_stack = ch->nlocals;
+          return 0;
+        }
         pc++;
         NEXT();
       }

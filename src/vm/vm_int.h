@@ -78,6 +78,8 @@ typedef struct VM {
   int plain;          /* no chance, passes, views, repetition, `illegal`:
                       ** vm_apply's short way */
   int32_t pend_mover; /* the mover it reads */
+  int pend_on_stack;  /* the interpreter left the rest's locals (this
+                      ** many) at the stack's base, not in h.pend_locals */
   Move *movebuf; int nmoves;
   int depth;          /* call depth of the running code (for messages) */
   int32_t *scratch;   /* nslots words for canonical forms */
