@@ -385,6 +385,27 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
   }
 }
 
+/* The module's play (AotModule.play): vm.c's apply_plain with the effect
+** called directly, so that cc can inline it and fold its argument count. */
+static void emit_play(Out *o, const Program *p) {
+  out(o, "static void play(AotEnv *e, const AotMove *m) {\n"
+         "  AotHot *h = e->h;\n  int32_t *const SL = e->slots;\n  int d = h->nmarks, at = 0;\n"
+         "  h->marks[d].trail = h->ntrail;\n  h->marks[d].hash = h->hash;\n  h->nmarks = d + 1;\n"
+         "  int32_t mover = SL[0];\n  h->writable = 1;\n  h->next_mover = 0;\n"
+         "  h->defer_now = h->defer_on;\n  h->pend_mover = mover;\n  h->steps = 0;\n  e->halted = 0;\n"
+         "  switch (m->rule) {\n");
+  for (int i = 0; i < p->nrules; i++) {
+    const MoveRule *r = &p->rules[i];
+    out(o, "  case %d: { int32_t a[%d] = {", i, r->nargs > 0 ? r->nargs : 1);
+    for (int k = 0; k < r->nargs; k++) out(o, "%sm->arg[%d]", k ? ", " : "", k);
+    out(o, "%s}; h->pend_chunk = %d; at = %d; c%d(e, a, %d, 0, 0); break; }\n", r->nargs > 0 ? "" : "0",
+        r->effect, p->chunks[r->effect].start, r->effect, r->nargs);
+  }
+  out(o, "  }\n  h->defer_now = 0;\n"
+         "  int32_t next = h->next_mover ? h->next_mover : mover < NPLAYERS ? mover + 1 : 1;\n"
+         "  aot_store(e, 0, next, LO[0], HI[0], at, 0);\n  h->writable = 0;\n}\n");
+}
+
 char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
   Out o = { 0 };
   int *height = malloc(((size_t)p->ncode + 1) * sizeof *height);
@@ -402,7 +423,9 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     out(&o, "static int32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base);\n", ci);
   for (int ci = 0; ci < p->nchunks && !o.oom; ci++) {
     const Chunk *ch = &p->chunks[ci];
-    out(&o, "static int32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n", ci);
+    /* An effect is inlined into play, where its argument count is known. */
+    out(&o, "static %sint32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n",
+        ch->kind == CHUNK_EFFECT ? "inline __attribute__((always_inline)) " : "", ci);
     if (ch->start < 0 || ch->start >= p->ncode) {   /* never run */
       out(&o, "  (void)e; (void)args; (void)n; (void)depth; (void)base; return 0;\n}\n");
       continue;
@@ -455,10 +478,11 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     }
     out(&o, "}\n");
   }
+  emit_play(&o, p);
   out(&o, "static const AotChunkFn chunks[%d] = {", p->nchunks > 0 ? p->nchunks : 1);
   for (int ci = 0; ci < p->nchunks; ci++) out(&o, "%sc%d", ci ? ", " : "", ci);
   out(&o, "%s};\n", p->nchunks > 0 ? "" : "0");
-  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks };\n", p->nchunks);
+  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks, play };\n", p->nchunks);
   out(&o, "__attribute__((visibility(\"default\"))) const AotModule *gsolve_aot_module(void) { return &module; }\n");
   free(height);
   free(head_fork);

@@ -175,31 +175,31 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
       int32_t pl = vals[0];
       if (!vm->h.writable) FAIL("'next' outside a move's effect");
       if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
-      vm->next_mover = pl;
+      vm->h.next_mover = pl;
       return;
     }
     case OP_NEXTCHANCE: {
       int32_t pl = vals[0];
       if (!vm->h.writable) FAIL("'next' outside a move's effect");
       if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
-      vm->next_mover = p->chance;
+      vm->h.next_mover = p->chance;
       vm->chance_after = pl;
       return;
     }
     case OP_ILLEGAL:
-      if (!vm->h.writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
+      if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'illegal' outside a move's effect");
       vm->rejected = 1;
       return;
     case OP_PAY: {
       int32_t amount = vals[1], pl = vals[0];
-      if (!vm->h.writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
+      if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'pay' outside a move's effect");
       if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
       if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
       vm->rewarded = 1;
       return;
     }
     case OP_WIN: case OP_LOSE: case OP_DRAW: case OP_SCORE:
-      if (!vm->outcome_ok && !(vm->h.writable && vm->nmarks > 0 && p->outcome_slot))
+      if (!vm->outcome_ok && !(vm->h.writable && vm->h.nmarks > 0 && p->outcome_slot))
         FAIL("an outcome outside a move's effect and the end and nomoves blocks");
       if (op == OP_WIN || op == OP_LOSE) {
         int32_t pl = vals[0];
