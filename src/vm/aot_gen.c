@@ -258,6 +258,12 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_TEEL: out(o, "%s = s%d;", loc(A), t); break;
     case OP_LOADSL: out(o, "CHECKI(%d, %s, %d); s%d = SL[%d + %s];", pc, loc(C), B, h, A, loc(C)); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
+    case OP_INCS:
+      out(o, "{ int32_t r; OVF(%d, __builtin_add_overflow(SL[%d], %d, &r)); aot_store(e, %d, r, %d, %d, %d, depth); }",
+          pc, A, B, A, p->lo[A], p->hi[A], pc);
+      break;
+    case OP_LOADSXYL: out(o, "XY(%d, s%d, %s); s%d = SL[%d + %s * W + s%d];", pc, t, loc(C), t, A, loc(C), t); break;
+    case OP_LOADSXYK: out(o, "XY(%d, s%d, %d); s%d = SL[%d + %d * W + s%d];", pc, t, C, t, A, C, t); break;
     case OP_FORL: case OP_FORK:
       if (op == OP_FORL) out(o, "if (%s < %s) ", loc(A), loc(B));
       else out(o, "if (%s < %d) ", loc(A), B);

@@ -537,6 +537,21 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(INCS) {
+        int32_t r;
+        if (__builtin_add_overflow(vm->slots[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
+        store_slot(vm, code[pc], r, op_pc);
+        pc += 2;
+        NEXT();
+      }
+      CASE(LOADSXYL) CASE(LOADSXYK) {
+        int32_t y = op == OP_LOADSXYL ? locals[code[pc + 2]] : code[pc + 2], x = TOP();
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        TOP() = vm->slots[code[pc] + y * p->width + x];
+        pc += 3;
+        NEXT();
+      }
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
         ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
