@@ -391,6 +391,13 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
   }
 }
 
+/* Does the VM play p's moves by its short way (vm.c: vm->plain, and no
+** `pay`)?  Then the module has a play of its own. */
+static int plays_plain(const Program *p) {
+  return p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->chance && !p->pass_slot &&
+         !p->has_pay;
+}
+
 /* The module's play (AotModule.play): vm.c's apply_plain with the effect
 ** called directly, so that cc can inline it and fold its argument count. */
 static void emit_play(Out *o, const Program *p) {
@@ -431,7 +438,7 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     const Chunk *ch = &p->chunks[ci];
     /* An effect is inlined into play, where its argument count is known. */
     out(&o, "static %sint32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n",
-        ch->kind == CHUNK_EFFECT ? "inline __attribute__((always_inline)) " : "", ci);
+        ch->kind == CHUNK_EFFECT && plays_plain(p) ? "inline __attribute__((always_inline)) " : "", ci);
     if (ch->start < 0 || ch->start >= p->ncode) {   /* never run */
       out(&o, "  (void)e; (void)args; (void)n; (void)depth; (void)base; return 0;\n}\n");
       continue;
@@ -484,11 +491,11 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     }
     out(&o, "}\n");
   }
-  emit_play(&o, p);
+  if (plays_plain(p)) emit_play(&o, p);
   out(&o, "static const AotChunkFn chunks[%d] = {", p->nchunks > 0 ? p->nchunks : 1);
   for (int ci = 0; ci < p->nchunks; ci++) out(&o, "%sc%d", ci ? ", " : "", ci);
   out(&o, "%s};\n", p->nchunks > 0 ? "" : "0");
-  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks, play };\n", p->nchunks);
+  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks, %s };\n", p->nchunks, plays_plain(p) ? "play" : "0");
   out(&o, "__attribute__((visibility(\"default\"))) const AotModule *gsolve_aot_module(void) { return &module; }\n");
   free(height);
   free(head_fork);
