@@ -544,14 +544,17 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(LOADSXYL) CASE(LOADSXYK) {
-        int32_t y = op == OP_LOADSXYL ? locals[code[pc + 2]] : code[pc + 2], x = TOP();
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
-        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
-        TOP() = vm->slots[code[pc] + y * p->width + x];
-        pc += 3;
-        NEXT();
-      }
+      /* Two handlers, not one with a test of op: each predicts its own. */
+#define LOAD_SXY(y) do { \
+        int32_t x = TOP(); \
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1); \
+        if ((uint32_t)(y) >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", (y), p->height - 1); \
+        TOP() = vm->slots[code[pc] + (y) * p->width + x]; \
+        pc += 3; \
+      } while (0)
+      CASE(LOADSXYL) { int32_t y = locals[code[pc + 2]]; LOAD_SXY(y); NEXT(); }
+      CASE(LOADSXYK) { int32_t y = code[pc + 2]; LOAD_SXY(y); NEXT(); }
+#undef LOAD_SXY
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
         ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
