@@ -102,8 +102,8 @@ typedef struct AotMark {
 ** them as its member h). */
 typedef struct AotHot {
   int32_t *trail;             /* the undo trail: pairs (slot, old value) */
-  int ntrail, captrail;
-  int writable;               /* state writes allowed */
+  long ntrail, captrail;       /* long, not int: a slot write (int32_t) cannot alias them */
+  long writable;              /* state writes allowed (long: as ntrail) */
   long steps;                 /* the step budget's count */
   uint64_t hash;              /* the state's incremental hash */
   const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL */
