@@ -163,6 +163,11 @@ check "auto, native refused, cached: the note" \
   "$(cat "$aot_tmp/err")"
 GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game --perft 2 >"$aot_tmp/out" 2>&1
 check "auto, a native engine: native" "engine: native-connect4" "$(aot_engine)"
+# Rules the tier cannot take (Go 19x19: a function of 2184 locals) are
+# simply not cached: auto runs them on the VM, without a message.
+GSOLVE_CACHE="$aot_tmp/auto" gs games/go.game -D width=19 -D height=19 --perft 1 >"$aot_tmp/out" 2>"$aot_tmp/err"
+check "auto, rules beyond the tier: the VM" "perft 1: 362|engine: vm|" \
+  "$(grep -E '^(perft 1|engine):' "$aot_tmp/out" | tr '\n' '|')$(cat "$aot_tmp/err")"
 check "unknown engine" "gsolve: error: unknown engine 'jit' (auto, vm, native or compiled)" \
   "$(gs games/nim.game --engine jit 2>&1 >/dev/null)"
 

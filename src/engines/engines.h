@@ -59,8 +59,9 @@ typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE, ENGINE_COMPIL
 ** EXIT_RUNTIME: the start block failed, already reported). */
 Game *compiled_new(const Program *p, char *why, size_t n, int *status);
 /* The compiled tier when p's object is already in the cache (nothing is
-** built or made); else NULL with *status EXIT_OK (or the error of a start
-** block that failed, EXIT_RUNTIME, or out of memory, EXIT_LIMIT). */
+** built or made); else NULL with *status EXIT_OK (also when the tier
+** cannot take p's rules), or the error of a start block that failed
+** (EXIT_RUNTIME, reported), or out of memory (EXIT_LIMIT). */
 Game *compiled_cached(const Program *p, int *status);
 
 /* The engine for a compiled game: the native one the game declares when

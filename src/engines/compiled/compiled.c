@@ -154,7 +154,10 @@ static Game *compiled_open(const Program *p, int build, char *why, size_t n, int
   *status = EXIT_OK;
   *why = 0;
   char *text = aot_generate(p, &len, why, n);
-  if (!text) { *status = strcmp(why, "out of memory") ? EXIT_USAGE : EXIT_LIMIT; return NULL; }
+  if (!text) {   /* a look in the cache: a rule the tier cannot take is just not cached */
+    *status = strcmp(why, "out of memory") ? build ? EXIT_USAGE : EXIT_OK : EXIT_LIMIT;
+    return NULL;
+  }
   const char *cc = getenv("GSOLVE_CC");
   if (!cc || !*cc) cc = "cc";
   const char *const key_argv[] = { cc, AOT_CFLAGS, NULL };
