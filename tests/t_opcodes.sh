@@ -89,3 +89,18 @@ for e in vm compiled; do
     "$(env "$op_env" $GSOLVE tests/files/scan_full.game --perft 3 --engine $e 2>&1 >/dev/null | head -n 1)"
 done
 check "INCS: the counts" "perft 2: 1" "$(gs $op_incs --perft 2 | grep '^perft')"
+
+# STORESIS (`a[i] = mover`) and ATL (`at(x, y)`, y a local): listed in
+# Connect Four's drop, and their errors as before the fusion, on both tiers.
+check "STORESIS: square[c] = mover" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'STORESIS 1 42 0 +; i := pop; state\[1\+i\] := state\[0\]  \(0 <= i < 42\)  -- square$' && echo yes)"
+check "ATL: at(col - 1, y)" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'ATL +1 +; x := pop; push the cell at \(x, local\[1\]\)  \(checked\)$' && echo yes)"
+op_fe=tests/files/fused_errors.game
+for e in vm compiled; do
+  op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
+  check "STORESIS index ($e)" "tests/files/fused_errors.game:14:5: runtime error: index 3 out of range 0..2 in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=1 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "ATL row ($e)" "tests/files/fused_errors.game:17:13: runtime error: row 2 out of range 0..1 in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=2 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+done

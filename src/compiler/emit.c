@@ -140,9 +140,15 @@ static void fuse_tail(Compiler *c, Span at) {
       w[0] = OP_LOADSL; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
     } else if (op0 == OP_AT && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
       w[0] = OP_LOADSXY; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = 0;
+    } else if (op0 == OP_ATL && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
+      w[0] = OP_LOADSXYL; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
     } else if ((op0 == OP_LOADL || op0 == OP_CONST) && op1 == OP_LOADSXY) {
       w[0] = op0 == OP_LOADL ? OP_LOADSXYL : OP_LOADSXYK; w[1] = code[p1 + 1]; w[2] = code[p1 + 2];
       w[3] = code[p0 + 1];
+    } else if (op0 == OP_LOADS && op1 == OP_STORESI) {
+      w[0] = OP_STORESIS; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
+    } else if (op0 == OP_LOADL && op1 == OP_AT) {
+      w[0] = OP_ATL; w[1] = code[p0 + 1]; w[2] = w[3] = 0;
     } else if (op0 == OP_CONST && op1 == OP_STOREL) {
       w[0] = OP_SETL; w[1] = code[p1 + 1]; w[2] = code[p0 + 1]; w[3] = 0;
     } else if (op0 == OP_LOADLK && op1 == OP_STOREL && code[p1 + 1] == code[p0 + 1]) {

@@ -258,6 +258,11 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_TEEL: out(o, "%s = s%d;", loc(A), t); break;
     case OP_LOADSL: out(o, "CHECKI(%d, %s, %d); s%d = SL[%d + %s];", pc, loc(C), B, h, A, loc(C)); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
+    case OP_STORESIS:
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], LO[%d + s%d], HI[%d + s%d], %d, depth);",
+          pc, t, B, A, t, C, A, t, A, t, pc);
+      break;
+    case OP_ATL: out(o, "XY(%d, s%d, %s); s%d = %s * W + s%d;", pc, t, loc(A), t, loc(A), t); break;
     case OP_INCS:
       out(o, "{ int32_t r; OVF(%d, __builtin_add_overflow(SL[%d], %d, &r)); aot_store(e, %d, r, %d, %d, %d, depth); }",
           pc, A, B, A, p->lo[A], p->hi[A], pc);

@@ -537,6 +537,21 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(STORESIS) {
+        int32_t i = POP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], op_pc);
+        pc += 3;
+        NEXT();
+      }
+      CASE(ATL) {
+        int32_t y = locals[code[pc]], x = TOP();
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        TOP() = y * p->width + x;
+        pc++;
+        NEXT();
+      }
       CASE(INCS) {
         int32_t r;
         if (__builtin_add_overflow(vm->slots[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
