@@ -236,7 +236,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   const Chunk *ch = &p->chunks[ci];
   int32_t *stack = vm->stack;
   int depth = 0;
-  int pc = ch->start;
+  long pc = ch->start;   /* long: no sign extension at each use as an index */
   int base = 0;
   int32_t *sp;
   vm->h.steps = 0;
@@ -292,7 +292,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #define TOP() (sp[-1])
 #define FAIL(...) vm_fail(vm, op_pc, depth, EXIT_RUNTIME, __VA_ARGS__)
 
-  int op_pc;
+  long op_pc;
   int32_t op;
   DISPATCH_START();
       CASE(CONST) PUSH(code[pc]); pc++; NEXT();
