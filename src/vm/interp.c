@@ -157,7 +157,7 @@ static void stack_after(const VM *vm, const StackCheck *k, const int32_t *sp, in
   int max = vm->p->chunks[vm->frames[depth].chunk].maxstack;
   if (height > max) stack_fault(vm, k, "maxstack", max, height);
 }
-#define STACK_BEFORE() stack_before(vm, &check, op, op_pc, sp, depth)
+#define STACK_BEFORE() stack_before(vm, &check, op, pc - 1, sp, depth)
 #define STACK_AFTER() stack_after(vm, &check, sp, depth)
 #else
 #define STACK_BEFORE() ((void)0)
@@ -278,21 +278,24 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef OPCODE
   };
 #define CASE(name) do_##name:
-#define NEXT() do { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
+#define NEXT() do { STACK_AFTER(); op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
 #define DISPATCH_START() NEXT();
 #define DISPATCH_END()
 #else
 #define CASE(name) case OP_##name:
 #define NEXT() break
-#define DISPATCH_START() for (;;) { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); switch (op) {
+#define DISPATCH_START() for (;;) { STACK_AFTER(); op = code[pc++]; STACK_BEFORE(); switch (op) {
 #define DISPATCH_END() default: FAIL("bad opcode %d", op); } }
 #endif
 #define POP() (*--sp)
 #define PUSH(v) (*sp++ = (v))
 #define TOP() (sp[-1])
-#define FAIL(...) vm_fail(vm, op_pc, depth, EXIT_RUNTIME, __VA_ARGS__)
+/* The running instruction's pc: every handler reads it (to fail, to name
+** where a write or an outcome happened) before it moves pc on, so it is
+** pc - 1 there, and the dispatch need not keep it. */
+#define OP_PC (pc - 1)
+#define FAIL(...) vm_fail(vm, OP_PC, depth, EXIT_RUNTIME, __VA_ARGS__)
 
-  long op_pc;
   int32_t op;
   DISPATCH_START();
       CASE(CONST) PUSH(code[pc]); pc++; NEXT();
@@ -316,7 +319,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(LOADS) PUSH(vm->slots[code[pc]]); pc++; NEXT();
-      CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, op_pc); pc++; NEXT(); }
+      CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, OP_PC); pc++; NEXT(); }
       CASE(LOADSI) {
         int32_t i = TOP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
@@ -327,7 +330,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(STORESI) {
         int32_t v = POP(), i = POP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        store_slot(vm, code[pc] + i, v, op_pc);
+        store_slot(vm, code[pc] + i, v, OP_PC);
         pc += 2;
         NEXT();
       }
@@ -487,12 +490,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, op, op_pc, depth, sp, 1); NEXT(); }
-      CASE(PAY) { sp -= 2; vm_rare_op(vm, op, op_pc, depth, sp, 2); NEXT(); }
-      CASE(ILLEGAL) vm_rare_op(vm, op, op_pc, depth, sp, 0); return 0;
-      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, op, op_pc, depth, sp, 1); return 0; }
-      CASE(DRAW) vm_rare_op(vm, op, op_pc, depth, sp, 0); return 0;
-      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, op, op_pc, depth, sp, n); return 0; }
+      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, op, OP_PC, depth, sp, 1); NEXT(); }
+      CASE(PAY) { sp -= 2; vm_rare_op(vm, op, OP_PC, depth, sp, 2); NEXT(); }
+      CASE(ILLEGAL) vm_rare_op(vm, op, OP_PC, depth, sp, 0); return 0;
+      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, op, OP_PC, depth, sp, 1); return 0; }
+      CASE(DRAW) vm_rare_op(vm, op, OP_PC, depth, sp, 0); return 0;
+      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, op, OP_PC, depth, sp, n); return 0; }
       CASE(ADDK) { int32_t r; if (__builtin_add_overflow(TOP(), code[pc], &r)) FAIL("integer overflow"); TOP() = r; pc++; NEXT(); }
       CASE(JLT) { int32_t b = POP(), a = POP(); pc = a < b ? code[pc] : pc + 1; NEXT(); }
       CASE(JLE) { int32_t b = POP(), a = POP(); pc = a <= b ? code[pc] : pc + 1; NEXT(); }
@@ -540,7 +543,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(STORESIS) {
         int32_t i = POP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], op_pc);
+        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], OP_PC);
         pc += 3;
         NEXT();
       }
@@ -555,7 +558,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(INCS) {
         int32_t r;
         if (__builtin_add_overflow(vm->slots[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
-        store_slot(vm, code[pc], r, op_pc);
+        store_slot(vm, code[pc], r, OP_PC);
         pc += 2;
         NEXT();
       }
@@ -589,7 +592,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         if (vm->h.defer_now && vm->h.steps <= VM_MAX_STEPS - code[pc]) {
           /* The locals stay where they are (depth 0: the stack's base). */
           vm->h.pending = 1;
-          vm->h.pend_pc = op_pc + 2;
+          vm->h.pend_pc = OP_PC + 2;
           vm->h.pend_steps = vm->h.steps;
           vm->pend_on_stack = ch->nlocals;
           return 0;
@@ -607,6 +610,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef PUSH
 #undef TOP
 #undef FAIL
+#undef OP_PC
 #undef STACK_BEFORE
 #undef STACK_AFTER
 }
