@@ -296,7 +296,8 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #define OP_PC (pc - 1)
 #define FAIL(...) vm_fail(vm, OP_PC, depth, EXIT_RUNTIME, __VA_ARGS__)
 
-  int32_t op;
+  int32_t op;   /* only the dispatch's: a handler that needs its opcode reads
+                ** code[OP_PC], so op is dead after the jump */
   DISPATCH_START();
       CASE(CONST) PUSH(code[pc]); pc++; NEXT();
       CASE(POP) sp--; NEXT();
@@ -354,7 +355,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t b = POP(), a = TOP();
         if (b == 0) FAIL("division by zero");
         if (b == -1 && a == INT32_MIN) FAIL("integer overflow");
-        TOP() = op == OP_DIV ? aot_floor_div(a, b) : aot_floor_mod(a, b);
+        TOP() = code[OP_PC] == OP_DIV ? aot_floor_div(a, b) : aot_floor_mod(a, b);
         NEXT();
       }
       CASE(NEG) if (TOP() == INT32_MIN) FAIL("integer overflow"); TOP() = -TOP(); NEXT();
@@ -393,7 +394,8 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(RET) CASE(RET0) {
-        int32_t v = op == OP_RET ? POP() : 0;
+        int ret = code[OP_PC] == OP_RET;   /* read before pc moves */
+        int32_t v = ret ? POP() : 0;
         if (depth == 0) return v;
         sp = stack + vm->frames[depth].base;
         pc = vm->frames[depth].ret_pc;
@@ -401,7 +403,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         vm->depth = depth;
         base = vm->frames[depth].base;
         locals = stack + base;
-        if (op == OP_RET) PUSH(v);
+        if (ret) PUSH(v);
         NEXT();
       }
       CASE(NORET) FAIL("the function ended without returning a value");
@@ -422,7 +424,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(COLOF) CASE(ROWOF) {
         int32_t c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
-        TOP() = op == OP_COLOF ? c % p->width : c / p->width;
+        TOP() = code[OP_PC] == OP_COLOF ? c % p->width : c / p->width;
         NEXT();
       }
       CASE(LINE) {
@@ -490,12 +492,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, op, OP_PC, depth, sp, 1); NEXT(); }
-      CASE(PAY) { sp -= 2; vm_rare_op(vm, op, OP_PC, depth, sp, 2); NEXT(); }
-      CASE(ILLEGAL) vm_rare_op(vm, op, OP_PC, depth, sp, 0); return 0;
-      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, op, OP_PC, depth, sp, 1); return 0; }
-      CASE(DRAW) vm_rare_op(vm, op, OP_PC, depth, sp, 0); return 0;
-      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, op, OP_PC, depth, sp, n); return 0; }
+      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); NEXT(); }
+      CASE(PAY) { sp -= 2; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 2); NEXT(); }
+      CASE(ILLEGAL) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
+      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); return 0; }
+      CASE(DRAW) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
+      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, n); return 0; }
       CASE(ADDK) { int32_t r; if (__builtin_add_overflow(TOP(), code[pc], &r)) FAIL("integer overflow"); TOP() = r; pc++; NEXT(); }
       CASE(JLT) { int32_t b = POP(), a = POP(); pc = a < b ? code[pc] : pc + 1; NEXT(); }
       CASE(JLE) { int32_t b = POP(), a = POP(); pc = a <= b ? code[pc] : pc + 1; NEXT(); }
@@ -576,7 +578,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
         ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
-        int32_t lim = op == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
+        int32_t lim = code[OP_PC] == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
         if (locals[code[pc]] < lim) {
           locals[code[pc]]++;
           if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
