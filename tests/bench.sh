@@ -21,8 +21,8 @@ perft() {
 }
 perft "connect4 7x6 depth 8 (vm)" games/connect4.game --engine vm --perft 8
 perft "connect4 7x6 depth 8 (native)" games/connect4.game --engine native --perft 8
-perft "tictactoe whole tree (perft 10, vm)" games/tictactoe.game --perft 10
-perft "hexapawn 4x4 depth 8 (vm)" games/hexapawn.game -D width=4 -D height=4 --perft 8
+perft "tictactoe whole tree (perft 10, vm)" games/tictactoe.game --engine vm --perft 10
+perft "hexapawn 4x4 depth 8 (vm)" games/hexapawn.game -D width=4 -D height=4 --engine vm --perft 8
 perft "nim 1,3,5,7 depth 6 (vm)" games/nim.game --engine vm --perft 6
 perft "nim 1,3,5,7 depth 6 (native)" games/nim.game --engine native --perft 6
 
@@ -84,7 +84,7 @@ solve "connect4 5x4 (vm)" alphabeta games/connect4.game -D width=5 -D height=4 -
 solve "connect4 5x4 (native engine)" alphabeta games/connect4.game -D width=5 -D height=4 --engine native
 solve "connect4 5x4 (native solver)" native games/connect4.game -D width=5 -D height=4
 solve "connect4 6x5 (native solver)" native games/connect4.game -D width=6 -D height=5
-solve "tictactoe 3x3 (vm)" retro games/tictactoe.game --quiet
+solve "tictactoe 3x3 (vm)" retro games/tictactoe.game --engine vm --quiet
 solve "connect4 4x4 (vm)" retro games/connect4.game -D width=4 -D height=4 --engine vm --quiet
 solve "tictactoe 4x4 k=3" alphabeta games/tictactoe.game -D m=4 -D n=4 -D k=3
 
@@ -101,8 +101,8 @@ done
 
 echo
 echo "== Go through the VM: perft and random playouts (games/go.game)"
-perft "go 5x5 depth 4 (vm)" games/go.game -D width=5 -D height=5 --perft 4
-out=$($GSOLVE games/go.game -D width=9 -D height=9 -D limit=400 --playouts 50 --seed 1)
+perft "go 5x5 depth 4 (vm)" games/go.game -D width=5 -D height=5 --engine vm --perft 4
+out=$($GSOLVE games/go.game -D width=9 -D height=9 -D limit=400 --playouts 50 --seed 1 --engine vm)
 printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "go 9x9 random playouts (vm)" \
   "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
   "$(field seconds "$out")" "$(field playouts/s "$out")"
@@ -227,7 +227,7 @@ cfrbench "hexapawn 3x4" plus 1e-3 games/hexapawn.game -D width=3 -D height=4 --s
 
 echo
 echo "== Halali 9x9 (games/halali.game): random playouts through the VM, and the computer's play"
-out=$($GSOLVE games/halali.game --playouts 200 --seed 1)
+out=$($GSOLVE games/halali.game --playouts 200 --seed 1 --engine vm)
 printf '%-34s %12s games %8s moves/game %8s s %8s playouts/s\n' "halali 9x9 random playouts (vm)" \
   "$(field playouts "$out")" "$(field moves "$out" | sed 's/.*(\([0-9.]*\) a game)/\1/')" \
   "$(field seconds "$out")" "$(rate "$(field playouts "$out")" "$(field seconds "$out")")"

@@ -135,6 +135,39 @@ check "GSOLVE_CC missing: message" \
   "$(cat "$aot_tmp/err")"
 GSOLVE_CACHE="$aot_tmp/empty" PATH=/nonexistent gs games/tictactoe.game --perft 2 >"$aot_tmp/out" 2>&1
 check "no compiler: auto runs" "perft 2: 72" "$(grep '^perft' "$aot_tmp/out")"
+# --engine auto: the compiled tier for a long job (perft, count, solve,
+# playouts, test sets) when the game's object is cached, never built by
+# auto itself; the VM for the rest and with an empty cache; the native
+# engine first where the game has one.
+mkdir -p "$aot_tmp/auto"
+aot_engine() { grep '^engine' "$aot_tmp/out"; }
+GSOLVE_CACHE="$aot_tmp/auto" gs games/tictactoe.game --perft 3 >"$aot_tmp/out" 2>&1
+check "auto, nothing cached: the VM" "engine: vm" "$(aot_engine)"
+check "auto builds nothing" "" "$(ls "$aot_tmp/auto")"
+GSOLVE_CACHE="$aot_tmp/auto" gs games/tictactoe.game --perft 3 --engine compiled >/dev/null 2>&1
+for aot_mode in "--perft 3" "--count" "--solve" "--playouts 5 --seed 1"; do
+  GSOLVE_CACHE="$aot_tmp/auto" gs games/tictactoe.game $aot_mode >"$aot_tmp/out" 2>&1
+  check "auto, cached, $aot_mode: the compiled tier" "engine: compiled" "$(aot_engine)"
+done
+GSOLVE_CACHE="$aot_tmp/auto" gs games/tictactoe.game --perft 3 --engine vm >"$aot_tmp/out" 2>&1
+check "--engine vm, cached: the VM" "engine: vm" "$(aot_engine)"
+GSOLVE_CACHE="$aot_tmp/auto" PATH=/nonexistent gs games/tictactoe.game --perft 3 >"$aot_tmp/out" 2>&1
+check "auto, cached, no compiler: the cached object" "engine: compiled" "$(aot_engine)"
+check "auto, cached: the VM's count" "perft 3: 504" "$(grep '^perft' "$aot_tmp/out")"
+# A native engine's parameters refused: the cached tier, and the note says so.
+GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game -D width=9 -D height=7 --perft 2 --engine compiled >/dev/null 2>&1
+GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game -D width=9 -D height=7 --perft 2 >"$aot_tmp/out" 2>"$aot_tmp/err"
+check "auto, native refused, cached: the compiled tier" "engine: compiled" "$(aot_engine)"
+check "auto, native refused, cached: the note" \
+  "gsolve: note: native connect4 needs width * (height + 1) <= 64 (9x7); using the compiled tier (cached)" \
+  "$(cat "$aot_tmp/err")"
+GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game --perft 2 >"$aot_tmp/out" 2>&1
+check "auto, a native engine: native" "engine: native-connect4" "$(aot_engine)"
+# Rules the tier cannot take (Go 19x19: a function of 2184 locals) are
+# simply not cached: auto runs them on the VM, without a message.
+GSOLVE_CACHE="$aot_tmp/auto" gs games/go.game -D width=19 -D height=19 --perft 1 >"$aot_tmp/out" 2>"$aot_tmp/err"
+check "auto, rules beyond the tier: the VM" "perft 1: 362|engine: vm|" \
+  "$(grep -E '^(perft 1|engine):' "$aot_tmp/out" | tr '\n' '|')$(cat "$aot_tmp/err")"
 check "unknown engine" "gsolve: error: unknown engine 'jit' (auto, vm, native or compiled)" \
   "$(gs games/nim.game --engine jit 2>&1 >/dev/null)"
 

@@ -32,7 +32,8 @@ check "gtp --engine vm: the session" \
   "= ||= ||= pass||= B+9||= ||= ||= ||=|  4  . . . .|  3  . . W .|  2  . B . .|  1  . . . .|     a b c d|passes = 0|played = 0|ko_point = nowhere|to move: Black||= ||" \
   "$gt_vm"
 if command -v "${GSOLVE_CC:-cc}" >/dev/null 2>&1; then
-  gt_out=$(printf '%s\n' "$gt_session" | tr '|' '\n' | gs gtp games/go.game --engine compiled | tr '\n' '|')
+  gt_out=$(printf '%s\n' "$gt_session" | tr '|' '\n' | GSOLVE_CACHE="$(cd "$BUILD" && pwd)/tests/aot-cache" \
+    gs gtp games/go.game --engine compiled | tr '\n' '|')
   check "gtp --engine compiled: the same session as the VM" "$gt_vm" "$gt_out"
 fi
 gt_out=$(printf 'name\n' | gs gtp games/go.game --engine native 2>&1)

@@ -62,3 +62,45 @@ for e in vm compiled; do
     "$(GSOLVE_CACHE="$(cd "$BUILD" && pwd)/tests/aot-cache" gs $op_ovf --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
 done
 check "TEEL: Connect Four's cell kept and stored" 1 "$(gs games/connect4.game --dump-bytecode | grep -c ' TEEL ')"
+
+# Superinstructions LOADSXYL, LOADSXYK (a board cell at (x, local) or
+# (x, constant): Connect Four's scan and its generator) and INCS (`s += k`
+# on a state variable): listed, and failing with the messages and source
+# positions of the instructions they replace, on both tiers.
+op_c4=$(gs games/connect4.game --dump-bytecode)
+check "LOADSXYL: the scan's cell at (col - 1, y)" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'LOADSXYL 1 42 1 +; x := pop; push state\[1 \+ the cell at \(x, local\[1\]\)\]  \(checked\)  -- square$' && echo yes)"
+check "LOADSXYK: the generator's top row" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'LOADSXYK 1 42 5 +; x := pop; push state\[1 \+ the cell at \(x, 5\)\]  \(checked\)  -- square$' && echo yes)"
+check "INCS: filled += 1" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'INCS +44 1 +; state\[44\] \+= 1  .*-- filled$' && echo yes)"
+op_incs=tests/files/incs_range.game
+check "INCS: both additions fused" 2 "$(gs $op_incs --dump-bytecode | grep -c ' INCS ')"
+for e in vm compiled; do
+  op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
+  check "INCS range ($e): the store's message and place" \
+    "tests/files/incs_range.game:13:5: runtime error: value 3 out of range 0..2 for 'n' in move 'go'" \
+    "$(env "$op_env" $GSOLVE $op_incs --perft 3 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "INCS overflow ($e): where the addition is" \
+    "tests/files/incs_range.game:12:7: runtime error: integer overflow in move 'go'" \
+    "$(env "$op_env" $GSOLVE $op_incs -D first=2147483647 --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "LOADSXYL row ($e): a full column's scan" \
+    "tests/files/scan_full.game:12:9: runtime error: row 2 out of range 0..1 in move 'drop'" \
+    "$(env "$op_env" $GSOLVE tests/files/scan_full.game --perft 3 --engine $e 2>&1 >/dev/null | head -n 1)"
+done
+check "INCS: the counts" "perft 2: 1" "$(gs $op_incs --perft 2 | grep '^perft')"
+
+# STORESIS (`a[i] = mover`) and ATL (`at(x, y)`, y a local): listed in
+# Connect Four's drop, and their errors as before the fusion, on both tiers.
+check "STORESIS: square[c] = mover" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'STORESIS 1 42 0 +; i := pop; state\[1\+i\] := state\[0\]  \(0 <= i < 42\)  -- square$' && echo yes)"
+check "ATL: at(col - 1, y)" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'ATL +1 +; x := pop; push the cell at \(x, local\[1\]\)  \(checked\)$' && echo yes)"
+op_fe=tests/files/fused_errors.game
+for e in vm compiled; do
+  op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
+  check "STORESIS index ($e)" "tests/files/fused_errors.game:14:5: runtime error: index 3 out of range 0..2 in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=1 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "ATL row ($e)" "tests/files/fused_errors.game:17:13: runtime error: row 2 out of range 0..1 in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=2 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+done

@@ -269,7 +269,13 @@ int main(int argc, char **argv) {
     opt.solve.seed = opt.play.seed;
   }
 
-  if ((g = engine_new(prog, opt.engine, opt.quiet, stderr, &st)) == NULL) goto done;
+  /* `auto` takes a cached compiled tier for the long jobs only: a
+  ** one-move query or a drawing gains nothing from it. */
+  EngineChoice choice = opt.engine;
+  if (choice == ENGINE_AUTO && (opt.mode == MODE_PERFT || opt.mode == MODE_COUNT || opt.mode == MODE_SOLVE ||
+                                opt.mode == MODE_PLAYOUTS || opt.mode == MODE_TESTSET))
+    choice = ENGINE_AUTO_LONG;
+  if ((g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
     st = out_of_memory();
     goto done;

@@ -253,6 +253,34 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
       narrow(v, b, 0, (int64_t)p->height - 1);
       r = op == OP_AT ? iv(0, p->ncells - 1) : slots_iv(p, A, B);
       break;
+    case OP_STORESIS: {
+      Iv ok = slots_common(p, A, B), val = slots_iv(p, C, 1);
+      fail = !fits(b, 0, (int64_t)B - 1) || !fits(val, ok.lo, ok.hi);
+      narrow(v, b, 0, (int64_t)B - 1);
+      break;
+    }
+    case OP_ATL: {
+      Iv y = A >= 0 && A < f->nlocals ? L[A] : FULL;
+      fail = !fits(b, 0, (int64_t)p->width - 1) || !fits(y, 0, (int64_t)p->height - 1);
+      narrow(v, b, 0, (int64_t)p->width - 1);
+      if (A >= 0 && A < f->nlocals) narrow(v, (Iv){ 0, 0, A + 1 }, 0, (int64_t)p->height - 1);
+      r = iv(0, p->ncells - 1);
+      break;
+    }
+    case OP_INCS: {
+      Iv s = slots_iv(p, A, 1);
+      Iv n = { s.lo + B, s.hi + B, 0 };
+      fail = !fits(n, INT32_MIN, INT32_MAX) || !fits(n, p->lo[A], p->hi[A]);
+      break;
+    }
+    case OP_LOADSXYL: case OP_LOADSXYK: {
+      Iv y = op == OP_LOADSXYK ? iv(C, C) : C >= 0 && C < f->nlocals ? L[C] : FULL;
+      fail = !fits(b, 0, (int64_t)p->width - 1) || !fits(y, 0, (int64_t)p->height - 1);
+      narrow(v, b, 0, (int64_t)p->width - 1);
+      if (op == OP_LOADSXYL && C >= 0 && C < f->nlocals) narrow(v, (Iv){ 0, 0, C + 1 }, 0, (int64_t)p->height - 1);
+      r = slots_iv(p, A, B);
+      break;
+    }
     case OP_COLOF: case OP_ROWOF:
       fail = !cell_ok(p, b);
       if (p->step) narrow(v, b, 0, p->ncells - 1);
@@ -352,7 +380,9 @@ static int defer_allowed(int op) {
     case OP_NEG: case OP_NOT: case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
     case OP_ADDK: case OP_JMP: case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ:
     case OP_JNE: case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
-    case OP_LOADLK: case OP_LOADSL: case OP_LOADSXY: case OP_FORK: case OP_JMPF: case OP_JMPT:
+    case OP_LOADLK: case OP_LOADSL: case OP_LOADSXY: case OP_LOADSXYL: case OP_LOADSXYK: case OP_INCS: case OP_FORK:
+    case OP_STORESIS: case OP_ATL:
+    case OP_JMPF: case OP_JMPT:
     case OP_SETL: case OP_INCL: case OP_TEEL:
     case OP_STEP: case OP_AT: case OP_COLOF: case OP_ROWOF: case OP_LINE: case OP_COUNTS: case OP_FINDS:
     case OP_TURN: case OP_NEXTP: case OP_ABS: case OP_MIN: case OP_MAX: case OP_HALT:
@@ -365,8 +395,10 @@ static int defer_allowed(int op) {
 /* The slots an instruction reads: [*a, *a + *n). */
 static int reads_slots(const int32_t *code, int pc, int *a, int *n) {
   switch (code[pc]) {
-    case OP_LOADS: *a = code[pc + 1]; *n = 1; return 1;
-    case OP_LOADSI: case OP_LOADSL: case OP_LOADSXY: case OP_LINE: case OP_COUNTS: case OP_FINDS:
+    case OP_LOADS: case OP_INCS: *a = code[pc + 1]; *n = 1; return 1;
+    case OP_STORESIS: *a = code[pc + 3]; *n = 1; return 1;
+    case OP_LOADSI: case OP_LOADSL: case OP_LOADSXY: case OP_LOADSXYL: case OP_LOADSXYK: case OP_LINE:
+    case OP_COUNTS: case OP_FINDS:
       *a = code[pc + 1]; *n = code[pc + 2]; return 1;
     default: return 0;
   }
@@ -374,8 +406,8 @@ static int reads_slots(const int32_t *code, int pc, int *a, int *n) {
 
 static int writes_slots(const int32_t *code, int pc, int *a, int *n) {
   switch (code[pc]) {
-    case OP_STORES: *a = code[pc + 1]; *n = 1; return 1;
-    case OP_STORESI: *a = code[pc + 1]; *n = code[pc + 2]; return 1;
+    case OP_STORES: case OP_INCS: *a = code[pc + 1]; *n = 1; return 1;
+    case OP_STORESI: case OP_STORESIS: *a = code[pc + 1]; *n = code[pc + 2]; return 1;
     default: return 0;
   }
 }

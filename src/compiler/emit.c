@@ -111,6 +111,21 @@ static int fold_constants(Compiler *c, OpCode op, Span at) {
 ** pattern that is hot in game rules.  Jump targets stay operand A. */
 static void fuse_tail(Compiler *c, Span at) {
   for (;;) {
+    /* LOADS A; ADDK k; STORES A (`s += k`) -> INCS A k, when the addition
+    ** and the store fail at one source position. */
+    int q0 = recent_op(c, 3);
+    if (q0 >= 0) {
+      int q1 = c->recent[c->nrecent - 2], q2 = c->recent[c->nrecent - 1];
+      const int32_t *code = c->p->code;
+      if (code[q0] == OP_LOADS && code[q1] == OP_ADDK && code[q2] == OP_STORES && code[q2 + 1] == code[q0 + 1] &&
+          c->p->pos[q1] == c->p->pos[q2]) {
+        int32_t s = code[q0 + 1], k = code[q1 + 1];
+        Span pos = { c->p->pos[q2], c->p->pos[q2] + 1 };
+        drop_recent(c, 3);
+        cg_emit_raw(c, OP_INCS, s, k, 0, pos);
+        continue;
+      }
+    }
     int p0 = recent_op(c, 2);
     if (p0 < 0) return;
     int p1 = c->recent[c->nrecent - 1];
@@ -125,6 +140,15 @@ static void fuse_tail(Compiler *c, Span at) {
       w[0] = OP_LOADSL; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
     } else if (op0 == OP_AT && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
       w[0] = OP_LOADSXY; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = 0;
+    } else if (op0 == OP_ATL && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
+      w[0] = OP_LOADSXYL; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
+    } else if ((op0 == OP_LOADL || op0 == OP_CONST) && op1 == OP_LOADSXY) {
+      w[0] = op0 == OP_LOADL ? OP_LOADSXYL : OP_LOADSXYK; w[1] = code[p1 + 1]; w[2] = code[p1 + 2];
+      w[3] = code[p0 + 1];
+    } else if (op0 == OP_LOADS && op1 == OP_STORESI) {
+      w[0] = OP_STORESIS; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
+    } else if (op0 == OP_LOADL && op1 == OP_AT) {
+      w[0] = OP_ATL; w[1] = code[p0 + 1]; w[2] = w[3] = 0;
     } else if (op0 == OP_CONST && op1 == OP_STOREL) {
       w[0] = OP_SETL; w[1] = code[p1 + 1]; w[2] = code[p0 + 1]; w[3] = 0;
     } else if (op0 == OP_LOADLK && op1 == OP_STOREL && code[p1 + 1] == code[p0 + 1]) {

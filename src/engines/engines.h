@@ -47,18 +47,27 @@ static inline void native_answer_move(EngineAnswer *a, int32_t margin, int32_t p
 ** EXIT_LIMIT, or exit). */
 void native_out_of_memory(Game *g) __attribute__((noreturn));
 
-/* --engine: which engine runs the rules. */
-typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE, ENGINE_COMPILED } EngineChoice;
+/* --engine: which engine runs the rules.  ENGINE_AUTO_LONG is `auto` for
+** a long job (main.c: perft, count, solve, playouts, test sets), which
+** also takes the compiled tier when the game's object is cached. */
+typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE, ENGINE_COMPILED,
+                            ENGINE_AUTO_LONG } EngineChoice;
 
 /* The compiled tier (compiled/compiled.c): the VM running p's rules as C
 ** built by the system's compiler and loaded; NULL with *status and the
 ** reason in why (EXIT_USAGE: no compiler or code it does not translate;
 ** EXIT_RUNTIME: the start block failed, already reported). */
 Game *compiled_new(const Program *p, char *why, size_t n, int *status);
+/* The compiled tier when p's object is already in the cache (nothing is
+** built or made); else NULL with *status EXIT_OK (also when the tier
+** cannot take p's rules), or the error of a start block that failed
+** (EXIT_RUNTIME, reported), or out of memory (EXIT_LIMIT). */
+Game *compiled_cached(const Program *p, int *status);
 
 /* The engine for a compiled game: the native one the game declares when
 ** it supports these parameters (ENGINE_AUTO: else the VM, with a note on
-** err unless quiet), always the VM with ENGINE_VM, the compiled tier with
+** err unless quiet; ENGINE_AUTO_LONG: else the compiled tier if its
+** object is cached, else the VM), always the VM with ENGINE_VM, the compiled tier with
 ** ENGINE_COMPILED; NULL with *status set and the error reported
 ** (ENGINE_NATIVE without a native engine, ENGINE_COMPILED without a C
 ** compiler, out of memory, a start block that fails). */

@@ -83,9 +83,20 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
       *status = EXIT_USAGE;
       return NULL;
     }
+    /* auto, a long job: the compiled tier when its object is cached
+    ** (docs/cli.md, "The compiled tier"). */
+    if (g == NULL && choice == ENGINE_AUTO_LONG && (g = compiled_cached(p, status)) == NULL && *status != EXIT_OK)
+      goto failed;
     if (g == NULL && !quiet) fprintf(err, "gsolve: note: %s; using the VM\n", why);
+    else if (choice == ENGINE_AUTO_LONG && !quiet && strcmp(g->engine, "compiled") == 0)
+      fprintf(err, "gsolve: note: %s; using the compiled tier (cached)\n", why);
+  } else if (choice == ENGINE_AUTO_LONG && (g = compiled_cached(p, status)) == NULL && *status != EXIT_OK) {
+    goto failed;
   }
   if (g == NULL && (g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
     fputs("gsolve: error: out of memory\n", err);
   return g;
+failed:   /* the cached compiled tier: out of memory, or its start block failed (reported) */
+  if (*status == EXIT_LIMIT) fputs("gsolve: error: out of memory\n", err);
+  return NULL;
 }

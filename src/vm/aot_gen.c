@@ -7,7 +7,8 @@
 ** which also checks every instruction's effect against opcodes.def and
 ** the chunk's maxstack, as the interpreter's checked build does at run
 ** time), so PUSH and POP are assignments the C compiler keeps in
-** registers.  Locals are a C array that never escapes.  Program tables
+** registers.  Locals are C variables too (an array that never escapes
+** when an instruction indexes them).  Program tables
 ** (constants, slot ranges, the board's neighbours) are emitted as static
 ** data, parameters as literals.
 **
@@ -157,6 +158,43 @@ static const char *lab(const Unroll *u, int t) {
   return b;
 }
 
+/* The chunk being emitted keeps its locals in C variables L0, L1, ...
+** (no instruction indexes them), which cc keeps in registers; else in an
+** array L. */
+static _Thread_local int scalar_locals;
+#define AOT_MAX_SCALARS 64
+
+/* Local i's name in the C text. */
+static const char *loc(int i) {
+  static _Thread_local char buf[4][24];
+  static _Thread_local int k;
+  char *b = buf[k++ & 3];
+  snprintf(b, sizeof buf[0], scalar_locals ? "L%d" : "L[%d]", i);
+  return b;
+}
+
+/* How many C variables hold a chunk's locals: a legality chunk runs on
+** into its generator's code and uses its locals, so every chunk declares
+** as many as the largest frame. */
+static int scalar_count(const Program *p) {
+  int n = 0;
+  for (int i = 0; i < p->nchunks; i++)
+    if (p->chunks[i].nlocals > n) n = p->chunks[i].nlocals;
+  return n;
+}
+
+/* May a chunk's locals be C variables?  Not when an instruction indexes
+** them (LOADLI, STORELI, CLEARL) or there are too many. */
+static int locals_scalar(const Program *p, const int *height) {
+  if (scalar_count(p) > AOT_MAX_SCALARS) return 0;
+  for (int pc = 0; pc < p->ncode; pc++) {
+    if (height[pc] < 0) continue;
+    int op = p->code[pc];
+    if (op == OP_LOADLI || op == OP_STORELI || op == OP_CLEARL) return 0;
+  }
+  return 1;
+}
+
 /* One instruction at pc with stack height h (s<h-1> is the top), in pass
 ** u->it of an unrolled loop when u is not NULL. */
 static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, const Unroll *un) {
@@ -171,8 +209,8 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_CONST: out(o, "s%d = %d;", h, A); break;
     case OP_POP: out(o, ";"); break;
     case OP_DUP: out(o, "s%d = s%d;", h, t); break;
-    case OP_LOADL: out(o, "s%d = L[%d];", h, A); break;
-    case OP_STOREL: out(o, "L[%d] = s%d;", A, t); break;
+    case OP_LOADL: out(o, "s%d = %s;", h, loc(A)); break;
+    case OP_STOREL: out(o, "%s = s%d;", loc(A), t); break;
     case OP_CLEARL: out(o, "memset(L + %d, 0, %d * sizeof(int32_t));", A, B); break;
     case OP_LOADLI: out(o, "CHECKI(%d, s%d, %d); s%d = L[%d + s%d];", pc, t, B, t, A, t); break;
     case OP_STORELI: out(o, "CHECKI(%d, s%d, %d); L[%d + s%d] = s%d;", pc, u, B, A, u, t); break;
@@ -214,21 +252,32 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_JGEK: out(o, "if (s%d >= %d) goto %s;", t, B, lab(un, A)); break;
     case OP_JEQK: out(o, "if (s%d == %d) goto %s;", t, B, lab(un, A)); break;
     case OP_JNEK: out(o, "if (s%d != %d) goto %s;", t, B, lab(un, A)); break;
-    case OP_LOADLK: out(o, "OVF(%d, __builtin_add_overflow(L[%d], %d, &s%d));", pc, A, B, h); break;
-    case OP_SETL: out(o, "L[%d] = %d;", A, B); break;
-    case OP_INCL: out(o, "OVF(%d, __builtin_add_overflow(L[%d], %d, &L[%d]));", pc, A, B, A); break;
-    case OP_TEEL: out(o, "L[%d] = s%d;", A, t); break;
-    case OP_LOADSL: out(o, "CHECKI(%d, L[%d], %d); s%d = SL[%d + L[%d]];", pc, C, B, h, A, C); break;
+    case OP_LOADLK: out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &s%d));", pc, loc(A), B, h); break;
+    case OP_SETL: out(o, "%s = %d;", loc(A), B); break;
+    case OP_INCL: out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &%s));", pc, loc(A), B, loc(A)); break;
+    case OP_TEEL: out(o, "%s = s%d;", loc(A), t); break;
+    case OP_LOADSL: out(o, "CHECKI(%d, %s, %d); s%d = SL[%d + %s];", pc, loc(C), B, h, A, loc(C)); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
+    case OP_STORESIS:
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], LO[%d + s%d], HI[%d + s%d], %d, depth);",
+          pc, t, B, A, t, C, A, t, A, t, pc);
+      break;
+    case OP_ATL: out(o, "XY(%d, s%d, %s); s%d = %s * W + s%d;", pc, t, loc(A), t, loc(A), t); break;
+    case OP_INCS:
+      out(o, "{ int32_t r; OVF(%d, __builtin_add_overflow(SL[%d], %d, &r)); aot_store(e, %d, r, %d, %d, %d, depth); }",
+          pc, A, B, A, p->lo[A], p->hi[A], pc);
+      break;
+    case OP_LOADSXYL: out(o, "XY(%d, s%d, %s); s%d = SL[%d + %s * W + s%d];", pc, t, loc(C), t, A, loc(C), t); break;
+    case OP_LOADSXYK: out(o, "XY(%d, s%d, %d); s%d = SL[%d + %d * W + s%d];", pc, t, C, t, A, C, t); break;
     case OP_FORL: case OP_FORK:
-      if (op == OP_FORL) out(o, "if (L[%d] < L[%d]) ", A, B);
-      else out(o, "if (L[%d] < %d) ", A, B);
+      if (op == OP_FORL) out(o, "if (%s < %s) ", loc(A), loc(B));
+      else out(o, "if (%s < %d) ", loc(A), B);
       /* In an unrolled pass the test is known (the C compiler folds it):
       ** the next pass, never taken from the last one. */
       if (un && pc == un->fork)
-        out(o, "{ L[%d]++; STEPS(%d); goto P%d_%d; }", A, pc, C, un->it + 1 < un->n ? un->it + 1 : un->it);
+        out(o, "{ %s++; STEPS(%d); goto P%d_%d; }", loc(A), pc, C, un->it + 1 < un->n ? un->it + 1 : un->it);
       else
-        out(o, "{ L[%d]++; STEPS(%d); goto %s; }", A, pc, lab(un, C));
+        out(o, "{ %s++; STEPS(%d); goto %s; }", loc(A), pc, lab(un, C));
       break;
     case OP_JMPF: out(o, "if (!s%d) goto %s;", t, lab(un, A)); break;
     case OP_JMPT: out(o, "if (s%d) goto %s;", t, lab(un, A)); break;
@@ -276,7 +325,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_EMIT:
       out(o, "{ if (*e->nmoves >= MAX_MOVES) FAIL(%d, \"too many legal moves (limit is %%d)\", MAX_MOVES); "
              "AotMove *m = *e->movebuf + (*e->nmoves)++; memset(m, 0, sizeof *m); m->rule = %d;", pc, A);
-      for (int i = 0; i < B; i++) out(o, " m->arg[%d] = (int16_t)L[%d];", i, i);
+      for (int i = 0; i < B; i++) out(o, " m->arg[%d] = (int16_t)%s;", i, loc(i));
       out(o, " }");
       break;
     case OP_SETNEXT: case OP_NEXTCHANCE: case OP_WIN: case OP_LOSE:
@@ -290,7 +339,16 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       out(o, "%s}; e->op(e->vm, %d, %d, depth, v, %d); }", A > 0 ? "" : "0", op, pc, A);
       break;
     case OP_HALT: out(o, "if (depth) e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
-    case OP_DEFER: out(o, "if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A); break;
+    case OP_DEFER:
+      if (scalar_locals) {   /* the locals gathered into an array cc sees through */
+        out(o, "{ int32_t T[%d] = {", ch->nlocals > 0 ? ch->nlocals : 1);
+        for (int i = 0; i < ch->nlocals; i++) out(o, "%s%s", i ? ", " : "", loc(i));
+        out(o, "%s}; if (aot_defer(e->h, %d, T, %d, %d, MAX_STEPS)) return 0; }", ch->nlocals ? "" : "0",
+            pc, ch->nlocals, A);
+      } else {
+        out(o, "if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A);
+      }
+      break;
     default: out(o, "FAIL(%d, \"bad opcode %%d\", %d);", pc, op); break;
   }
   if (op == OP_ILLEGAL || op == OP_WIN || op == OP_LOSE || op == OP_DRAW || op == OP_SCORE || op == OP_HALT)
@@ -338,6 +396,34 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
   }
 }
 
+/* Does the VM play p's moves by its short way (vm.c: vm->plain, and no
+** `pay`)?  Then the module has a play of its own. */
+static int plays_plain(const Program *p) {
+  return p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->chance && !p->pass_slot &&
+         !p->has_pay;
+}
+
+/* The module's play (AotModule.play): vm.c's apply_plain with the effect
+** called directly, so that cc can inline it and fold its argument count. */
+static void emit_play(Out *o, const Program *p) {
+  out(o, "static void play(AotEnv *e, const AotMove *m) {\n"
+         "  AotHot *h = e->h;\n  int32_t *const SL = e->slots;\n  int d = h->nmarks, at = 0;\n"
+         "  h->marks[d].trail = h->ntrail;\n  h->marks[d].hash = h->hash;\n  h->nmarks = d + 1;\n"
+         "  int32_t mover = SL[0];\n  h->writable = 1;\n  h->next_mover = 0;\n"
+         "  h->defer_now = h->defer_on;\n  h->pend_mover = mover;\n  h->steps = 0;\n  e->halted = 0;\n"
+         "  switch (m->rule) {\n");
+  for (int i = 0; i < p->nrules; i++) {
+    const MoveRule *r = &p->rules[i];
+    out(o, "  case %d: { int32_t a[%d] = {", i, r->nargs > 0 ? r->nargs : 1);
+    for (int k = 0; k < r->nargs; k++) out(o, "%sm->arg[%d]", k ? ", " : "", k);
+    out(o, "%s}; h->pend_chunk = %d; at = %d; c%d(e, a, %d, 0, 0); break; }\n", r->nargs > 0 ? "" : "0",
+        r->effect, p->chunks[r->effect].start, r->effect, r->nargs);
+  }
+  out(o, "  }\n  h->defer_now = 0;\n"
+         "  int32_t next = h->next_mover ? h->next_mover : mover < NPLAYERS ? mover + 1 : 1;\n"
+         "  aot_store(e, 0, next, LO[0], HI[0], at, 0);\n  h->writable = 0;\n}\n");
+}
+
 char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
   Out o = { 0 };
   int *height = malloc(((size_t)p->ncode + 1) * sizeof *height);
@@ -355,7 +441,9 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     out(&o, "static int32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base);\n", ci);
   for (int ci = 0; ci < p->nchunks && !o.oom; ci++) {
     const Chunk *ch = &p->chunks[ci];
-    out(&o, "static int32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n", ci);
+    /* An effect is inlined into play, where its argument count is known. */
+    out(&o, "static %sint32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n",
+        ch->kind == CHUNK_EFFECT && plays_plain(p) ? "inline __attribute__((always_inline)) " : "", ci);
     if (ch->start < 0 || ch->start >= p->ncode) {   /* never run */
       out(&o, "  (void)e; (void)args; (void)n; (void)depth; (void)base; return 0;\n}\n");
       continue;
@@ -366,20 +454,35 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
       goto fail;
     }
     if (!chunk_heights(p, ci, height, why, n)) goto fail;
-    out(&o, "  int32_t L[%d]; int32_t *const SL = e->slots;\n", ch->nlocals > 0 ? ch->nlocals : 1);
+    scalar_locals = locals_scalar(p, height);
+    if (scalar_locals) {
+      out(&o, "  int32_t *const SL = e->slots;\n");
+      for (int i = 0; i < scalar_count(p); i++) out(&o, "%s L%d = 0", i ? "," : "  int32_t", i);
+      if (scalar_count(p) > 0) out(&o, ";\n");
+    } else {
+      out(&o, "  int32_t L[%d]; int32_t *const SL = e->slots;\n", ch->nlocals > 0 ? ch->nlocals : 1);
+    }
     for (int i = 0; i < ch->maxstack; i++) out(&o, "%s s%d = 0", i ? "," : "  int32_t", i);
     if (ch->maxstack > 0) out(&o, ";\n");
     /* The arguments, the other locals 0 (unrolled: no library call). */
-    int unroll = ch->nlocals < 8 ? ch->nlocals : 8;
-    if (ch->nlocals > unroll) out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
+    int unroll = scalar_locals ? ch->nparams : ch->nlocals < 8 ? ch->nlocals : 8;
+    if (ch->nlocals > unroll && !scalar_locals)
+      out(&o, "  memset(L, 0, sizeof L);\n  for (int i = %d; i < n; i++) L[i] = args[i];\n", unroll);
     /* Callers pass at most the chunk's parameters: the other locals are 0. */
     for (int i = 0; i < unroll; i++)
-      if (i < ch->nparams) out(&o, "  L[%d] = n > %d ? args[%d] : 0;\n", i, i, i);
-      else out(&o, "  L[%d] = 0;\n", i);
+      if (i < ch->nparams) out(&o, "  %s = n > %d ? args[%d] : 0;\n", loc(i), i, i);
+      else out(&o, "  %s = 0;\n", loc(i));
     /* n < 0: the rest of a deferred effect, from after its DEFER. */
     for (int pc = ch->start; pc < ch->end; pc++)
-      if (height[pc] >= 0 && p->code[pc] == OP_DEFER)
-        out(&o, "  if (n < 0) { memcpy(L, args, %d * sizeof(int32_t)); goto P%d; }\n", ch->nlocals, pc + 2);
+      if (height[pc] >= 0 && p->code[pc] == OP_DEFER) {
+        if (!scalar_locals) {
+          out(&o, "  if (n < 0) { memcpy(L, args, %d * sizeof(int32_t)); goto P%d; }\n", ch->nlocals, pc + 2);
+          continue;
+        }
+        out(&o, "  if (n < 0) {");
+        for (int i = 0; i < ch->nlocals; i++) out(&o, " L%d = args[%d];", i, i);
+        out(&o, " goto P%d; }\n", pc + 2);
+      }
     out(&o, "  (void)args; (void)n; (void)base; (void)SL;\n  goto P%d;\n", ch->start);
     find_unrolls(p, height, head_fork, passes);
     for (int pc = 0; pc < p->ncode; pc++) {
@@ -393,10 +496,11 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     }
     out(&o, "}\n");
   }
+  if (plays_plain(p)) emit_play(&o, p);
   out(&o, "static const AotChunkFn chunks[%d] = {", p->nchunks > 0 ? p->nchunks : 1);
   for (int ci = 0; ci < p->nchunks; ci++) out(&o, "%sc%d", ci ? ", " : "", ci);
   out(&o, "%s};\n", p->nchunks > 0 ? "" : "0");
-  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks };\n", p->nchunks);
+  out(&o, "static const AotModule module = { AOT_ABI, %d, chunks, %s };\n", p->nchunks, plays_plain(p) ? "play" : "0");
   out(&o, "__attribute__((visibility(\"default\"))) const AotModule *gsolve_aot_module(void) { return &module; }\n");
   free(height);
   free(head_fork);

@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define AOT_ABI 3   /* bumped when AotEnv or AotModule change */
+#define AOT_ABI 4   /* bumped when AotEnv or AotModule change */
 
 /* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
 ** than tabled so that any slot range works. */
@@ -91,12 +91,19 @@ typedef struct AotMove {
   int16_t arg[4];
 } AotMove;
 
+/* The undo mark of a move played: where its writes start on the trail,
+** and the hash before it. */
+typedef struct AotMark {
+  int trail;
+  uint64_t hash;
+} AotMark;
+
 /* The VM's fields the generated code reads and writes most (the VM holds
 ** them as its member h). */
 typedef struct AotHot {
   int32_t *trail;             /* the undo trail: pairs (slot, old value) */
-  int ntrail, captrail;
-  int writable;               /* state writes allowed */
+  long ntrail, captrail;       /* long, not int: a slot write (int32_t) cannot alias them */
+  long writable;              /* state writes allowed (long: as ntrail) */
   long steps;                 /* the step budget's count */
   uint64_t hash;              /* the state's incremental hash */
   const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL */
@@ -107,6 +114,15 @@ typedef struct AotHot {
   int pend_pc;
   long pend_steps;
   int32_t *pend_locals;
+  int pend_chunk;             /* its effect chunk */
+  int32_t pend_mover;         /* the mover it reads */
+  int defer_on;               /* the game's effects may defer (no views,
+                              ** no filtering) */
+  /* The line of play's marks, and `next` (0: not said) of the move being
+  ** played: what a module's own apply (AotModule.play) keeps. */
+  AotMark *marks;
+  int nmarks, capmarks;
+  int next_mover;
 } AotHot;
 
 /* DEFER at pc, with the effect's n locals L and the rest's step bound:
@@ -150,6 +166,11 @@ typedef struct AotModule {
   int abi;                    /* AOT_ABI */
   int nchunks;
   const AotChunkFn *chunk;    /* one per chunk of the program */
+  /* Plays move m as the VM's apply does for a plain game (no chance,
+  ** passes, views, repetition, `illegal` or `pay`; the VM checks that, no
+  ** deferred rest pending, room for a mark): the mark, the effect, the
+  ** next player.  One call in place of the VM's three. */
+  void (*play)(AotEnv *e, const AotMove *m);
 } AotModule;
 
 /* A state write: the common case (allowed, in range, room on the trail,

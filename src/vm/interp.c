@@ -167,7 +167,7 @@ static void stack_after(const VM *vm, const StackCheck *k, const int32_t *sp, in
   int max = vm->p->chunks[vm->frames[depth].chunk].maxstack;
   if (height > max) stack_fault(vm, k, "maxstack", max, height);
 }
-#define STACK_BEFORE() stack_before(vm, &check, op, op_pc, sp, depth)
+#define STACK_BEFORE() stack_before(vm, &check, op, pc - 1, sp, depth)
 #define STACK_AFTER() stack_after(vm, &check, sp, depth)
 #else
 #define STACK_BEFORE() ((void)0)
@@ -185,31 +185,31 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
       int32_t pl = vals[0];
       if (!vm->h.writable) FAIL("'next' outside a move's effect");
       if (pl < 1 || pl > (p->chance ? p->chance : p->nplayers)) FAIL("'next' needs a player, not none");
-      vm->next_mover = pl;
+      vm->h.next_mover = pl;
       return;
     }
     case OP_NEXTCHANCE: {
       int32_t pl = vals[0];
       if (!vm->h.writable) FAIL("'next' outside a move's effect");
       if (pl < 1 || pl > p->nplayers) FAIL("'next chance, P' needs a player P, not %s", pl == 0 ? "none" : "chance");
-      vm->next_mover = p->chance;
+      vm->h.next_mover = p->chance;
       vm->chance_after = pl;
       return;
     }
     case OP_ILLEGAL:
-      if (!vm->h.writable || vm->nmarks == 0) FAIL("'illegal' outside a move's effect");
+      if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'illegal' outside a move's effect");
       vm->rejected = 1;
       return;
     case OP_PAY: {
       int32_t amount = vals[1], pl = vals[0];
-      if (!vm->h.writable || vm->nmarks == 0) FAIL("'pay' outside a move's effect");
+      if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'pay' outside a move's effect");
       if (pl < 1 || pl > p->nplayers) FAIL("'pay' needs a player, not %s", pl == 0 ? "none" : "chance");
       if (__builtin_add_overflow(vm->reward[pl - 1], amount, &vm->reward[pl - 1])) FAIL("integer overflow");
       vm->rewarded = 1;
       return;
     }
     case OP_WIN: case OP_LOSE: case OP_DRAW: case OP_SCORE:
-      if (!vm->outcome_ok && !(vm->h.writable && vm->nmarks > 0 && p->outcome_slot))
+      if (!vm->outcome_ok && !(vm->h.writable && vm->h.nmarks > 0 && p->outcome_slot))
         FAIL("an outcome outside a move's effect and the end and nomoves blocks");
       if (op == OP_WIN || op == OP_LOSE) {
         int32_t pl = vals[0];
@@ -246,19 +246,30 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   const Chunk *ch = &p->chunks[ci];
   int32_t *stack = vm->stack;
   int depth = 0;
-  int pc = ch->start;
+  long pc = ch->start;   /* long: no sign extension at each use as an index */
   int base = 0;
   int32_t *sp;
   vm->h.steps = 0;
   vm->depth = 0;
   if (nargs < 0) {   /* vm_force: the rest of a deferred effect */
-    memcpy(stack, args, (size_t)ch->nlocals * sizeof *stack);
+    /* Its locals are still at the stack's base unless a run since moved
+    ** them out (below). */
+    if (vm->pend_on_stack) vm->pend_on_stack = 0;
+    else memcpy(stack, args, (size_t)ch->nlocals * sizeof *stack);
     pc = vm->h.pend_pc;
     vm->h.steps = vm->h.pend_steps;
   } else {
-    int i = 0;   /* a loop, not memset: frames are a few words */
-    for (; i < nargs; i++) stack[i] = args[i];
-    for (; i < ch->nlocals; i++) stack[i] = 0;
+    /* The locals of a deferred rest left at the stack's base (DEFER):
+    ** saved before this run overwrites them. */
+    if (__builtin_expect(vm->pend_on_stack, 0)) {
+      if (vm->h.pending) memcpy(vm->h.pend_locals, stack, (size_t)vm->pend_on_stack * sizeof *stack);
+      vm->pend_on_stack = 0;
+    }
+    /* Most frames are a few words: 8 cleared at once (the stack has room
+    ** above any frame), the arguments over them. */
+    if (ch->nlocals <= 8) memset(stack, 0, 8 * sizeof *stack);
+    else memset(stack, 0, (size_t)ch->nlocals * sizeof *stack);
+    for (int i = 0; i < nargs; i++) stack[i] = args[i];
   }
   sp = stack + ch->nlocals;
   vm->frames[0].chunk = ci;
@@ -277,22 +288,26 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef OPCODE
   };
 #define CASE(name) do_##name:
-#define NEXT() do { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
+#define NEXT() do { STACK_AFTER(); op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
 #define DISPATCH_START() NEXT();
 #define DISPATCH_END()
 #else
 #define CASE(name) case OP_##name:
 #define NEXT() break
-#define DISPATCH_START() for (;;) { STACK_AFTER(); op_pc = pc; op = code[pc++]; STACK_BEFORE(); switch (op) {
+#define DISPATCH_START() for (;;) { STACK_AFTER(); op = code[pc++]; STACK_BEFORE(); switch (op) {
 #define DISPATCH_END() default: FAIL("bad opcode %d", op); } }
 #endif
 #define POP() (*--sp)
 #define PUSH(v) (*sp++ = (v))
 #define TOP() (sp[-1])
-#define FAIL(...) vm_fail(vm, op_pc, depth, EXIT_RUNTIME, __VA_ARGS__)
+/* The running instruction's pc: every handler reads it (to fail, to name
+** where a write or an outcome happened) before it moves pc on, so it is
+** pc - 1 there, and the dispatch need not keep it. */
+#define OP_PC (pc - 1)
+#define FAIL(...) vm_fail(vm, OP_PC, depth, EXIT_RUNTIME, __VA_ARGS__)
 
-  int op_pc;
-  int32_t op;
+  int32_t op;   /* only the dispatch's: a handler that needs its opcode reads
+                ** code[OP_PC], so op is dead after the jump */
   DISPATCH_START();
       CASE(CONST) PUSH(code[pc]); pc++; NEXT();
       CASE(POP) sp--; NEXT();
@@ -315,7 +330,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(LOADS) PUSH(vm->slots[code[pc]]); pc++; NEXT();
-      CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, op_pc); pc++; NEXT(); }
+      CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, OP_PC); pc++; NEXT(); }
       CASE(LOADSI) {
         int32_t i = TOP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
@@ -326,7 +341,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(STORESI) {
         int32_t v = POP(), i = POP();
         if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        store_slot(vm, code[pc] + i, v, op_pc);
+        store_slot(vm, code[pc] + i, v, OP_PC);
         pc += 2;
         NEXT();
       }
@@ -350,7 +365,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t b = POP(), a = TOP();
         if (b == 0) FAIL("division by zero");
         if (b == -1 && a == INT32_MIN) FAIL("integer overflow");
-        TOP() = op == OP_DIV ? aot_floor_div(a, b) : aot_floor_mod(a, b);
+        TOP() = code[OP_PC] == OP_DIV ? aot_floor_div(a, b) : aot_floor_mod(a, b);
         NEXT();
       }
       CASE(NEG) if (TOP() == INT32_MIN) FAIL("integer overflow"); TOP() = -TOP(); NEXT();
@@ -389,7 +404,8 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(RET) CASE(RET0) {
-        int32_t v = op == OP_RET ? POP() : 0;
+        int ret = code[OP_PC] == OP_RET;   /* read before pc moves */
+        int32_t v = ret ? POP() : 0;
         if (depth == 0) return v;
         sp = stack + vm->frames[depth].base;
         pc = vm->frames[depth].ret_pc;
@@ -397,7 +413,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         vm->depth = depth;
         base = vm->frames[depth].base;
         locals = stack + base;
-        if (op == OP_RET) PUSH(v);
+        if (ret) PUSH(v);
         NEXT();
       }
       CASE(NORET) FAIL("the function ended without returning a value");
@@ -418,7 +434,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(COLOF) CASE(ROWOF) {
         int32_t c = TOP();
         if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
-        TOP() = op == OP_COLOF ? c % p->width : c / p->width;
+        TOP() = code[OP_PC] == OP_COLOF ? c % p->width : c / p->width;
         NEXT();
       }
       CASE(LINE) {
@@ -486,12 +502,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, op, op_pc, depth, sp, 1); NEXT(); }
-      CASE(PAY) { sp -= 2; vm_rare_op(vm, op, op_pc, depth, sp, 2); NEXT(); }
-      CASE(ILLEGAL) vm_rare_op(vm, op, op_pc, depth, sp, 0); return 0;
-      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, op, op_pc, depth, sp, 1); return 0; }
-      CASE(DRAW) vm_rare_op(vm, op, op_pc, depth, sp, 0); return 0;
-      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, op, op_pc, depth, sp, n); return 0; }
+      CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); NEXT(); }
+      CASE(PAY) { sp -= 2; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 2); NEXT(); }
+      CASE(ILLEGAL) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
+      CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); return 0; }
+      CASE(DRAW) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
+      CASE(SCORE) { int n = code[pc]; sp -= n; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, n); return 0; }
       CASE(ADDK) { int32_t r; if (__builtin_add_overflow(TOP(), code[pc], &r)) FAIL("integer overflow"); TOP() = r; pc++; NEXT(); }
       CASE(JLT) { int32_t b = POP(), a = POP(); pc = a < b ? code[pc] : pc + 1; NEXT(); }
       CASE(JLE) { int32_t b = POP(), a = POP(); pc = a <= b ? code[pc] : pc + 1; NEXT(); }
@@ -536,10 +552,43 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(STORESIS) {
+        int32_t i = POP();
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], OP_PC);
+        pc += 3;
+        NEXT();
+      }
+      CASE(ATL) {
+        int32_t y = locals[code[pc]], x = TOP();
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        TOP() = y * p->width + x;
+        pc++;
+        NEXT();
+      }
+      CASE(INCS) {
+        int32_t r;
+        if (__builtin_add_overflow(vm->slots[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
+        store_slot(vm, code[pc], r, OP_PC);
+        pc += 2;
+        NEXT();
+      }
+      /* Two handlers, not one with a test of op: each predicts its own. */
+#define LOAD_SXY(y) do { \
+        int32_t x = TOP(); \
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1); \
+        if ((uint32_t)(y) >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", (y), p->height - 1); \
+        TOP() = vm->slots[code[pc] + (y) * p->width + x]; \
+        pc += 3; \
+      } while (0)
+      CASE(LOADSXYL) { int32_t y = locals[code[pc + 2]]; LOAD_SXY(y); NEXT(); }
+      CASE(LOADSXYK) { int32_t y = code[pc + 2]; LOAD_SXY(y); NEXT(); }
+#undef LOAD_SXY
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
         ** no larger than INT32_MAX - 1 (bounds are checked ranges). */
-        int32_t lim = op == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
+        int32_t lim = code[OP_PC] == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
         if (locals[code[pc]] < lim) {
           locals[code[pc]]++;
           if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
@@ -552,7 +601,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(DEFER) {
         /* Stops when the move being played may leave the rest for later
         ** and the step budget cannot run out in it (compiler/defer.c). */
-        if (aot_defer(&vm->h, op_pc, locals, ch->nlocals, code[pc], VM_MAX_STEPS)) return 0;
+        if (vm->h.defer_now && vm->h.steps <= VM_MAX_STEPS - code[pc]) {
+          /* The locals stay where they are (depth 0: the stack's base). */
+          vm->h.pending = 1;
+          vm->h.pend_pc = OP_PC + 2;
+          vm->h.pend_steps = vm->h.steps;
+          vm->pend_on_stack = ch->nlocals;
+          return 0;
+        }
         pc++;
         NEXT();
       }
@@ -566,6 +622,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef PUSH
 #undef TOP
 #undef FAIL
+#undef OP_PC
 #undef STACK_BEFORE
 #undef STACK_AFTER
 }

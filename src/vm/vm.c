@@ -47,7 +47,7 @@ static uint64_t mix64(uint64_t x) {
 /* Records the current position as position nmarks of the line.  0 when
 ** out of memory. */
 static int rep_push(VM *vm) {
-  int k = vm->nmarks, n = vm->rep_n;
+  int k = vm->h.nmarks, n = vm->rep_n;
   if (k >= vm->caprep) {
     int cap = vm->caprep ? vm->caprep * 2 : 64;
     uint64_t *h = realloc(vm->rep_hash, (size_t)cap * sizeof *h);
@@ -160,25 +160,25 @@ static int vm_generate(Game *g, Move *buf) {
 /* vm_apply for a plain game (vm->plain): no chance, passes, views,
 ** repetition rule nor `illegal`, so none of their bookkeeping: the
 ** effect, then the next player.  The same writes, trail and hash. */
-static void apply_plain(VM *vm, const Move *m) {
+static __attribute__((noinline)) void apply_plain(VM *vm, const Move *m) {
   const Program *p = vm->p;
-  int depth = vm->nmarks;
-  vm->marks[depth].trail = vm->h.ntrail;
-  vm->marks[depth].hash = vm->h.hash;
-  vm->nmarks = depth + 1;
+  int depth = vm->h.nmarks;
+  vm->h.marks[depth].trail = vm->h.ntrail;
+  vm->h.marks[depth].hash = vm->h.hash;
+  vm->h.nmarks = depth + 1;
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];
   int32_t mover = vm->slots[0];
   vm->h.writable = 1;
-  vm->next_mover = 0;
+  vm->h.next_mover = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
-  vm->h.defer_now = vm->defer_on;
-  vm->pend_chunk = r->effect;
-  vm->pend_mover = mover;
+  vm->h.defer_now = vm->h.defer_on;
+  vm->h.pend_chunk = r->effect;
+  vm->h.pend_mover = mover;
   vm_run(vm, r->effect, args, r->nargs);
   vm->h.defer_now = 0;
-  int32_t next = vm->next_mover ? vm->next_mover : mover < p->nplayers ? mover + 1 : 1;
+  int32_t next = vm->h.next_mover ? vm->h.next_mover : mover < p->nplayers ? mover + 1 : 1;
   store_slot_checked(vm, 0, next, p->chunks[r->effect].start);
   vm->h.writable = 0;
 }
@@ -187,26 +187,26 @@ static void apply_plain(VM *vm, const Move *m) {
 static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   const Program *p = vm->p;
   vm_settle(vm);
-  if (vm->nmarks == vm->capmarks) {
-    if (vm->capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
-    int cap = vm->capmarks ? vm->capmarks * 2 : 64;
+  if (vm->h.nmarks == vm->h.capmarks) {
+    if (vm->h.capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
+    int cap = vm->h.capmarks ? vm->h.capmarks * 2 : 64;
     if (cap > GAME_MAX_PLY + 64) cap = GAME_MAX_PLY + 64;   /* not 131072: the limit is GAME_MAX_PLY */
-    Mark *mk = realloc(vm->marks, (size_t)cap * sizeof *mk);
+    Mark *mk = realloc(vm->h.marks, (size_t)cap * sizeof *mk);
     if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
-    vm->marks = mk;
-    vm->capmarks = cap;
+    vm->h.marks = mk;
+    vm->h.capmarks = cap;
   }
-  int depth = vm->nmarks, trail_from = vm->h.ntrail;
-  vm->marks[depth].trail = trail_from;
-  vm->marks[depth].hash = vm->h.hash;
-  vm->nmarks = depth + 1;
+  int depth = vm->h.nmarks, trail_from = vm->h.ntrail;
+  vm->h.marks[depth].trail = trail_from;
+  vm->h.marks[depth].hash = vm->h.hash;
+  vm->h.nmarks = depth + 1;
   if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   int32_t mover = vm->slots[0];
   vm->h.writable = 1;
-  vm->next_mover = vm->chance_after = 0;
+  vm->h.next_mover = vm->chance_after = 0;
   vm->rejected = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   /* Where errors after the effect point: the effect. */
@@ -215,15 +215,15 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
     vm_run(vm, r->effect, args, r->nargs);
     if (vm->fx_rec) vm_effects_record(vm, vm->fx_rec, m, trail_from);
   } else if (depth >= vm->fx_cap || !vm_effects_replay(vm, depth, m, AT)) {
-    vm->h.defer_now = vm->defer_on;
-    vm->pend_chunk = r->effect;
-    vm->pend_mover = mover;
+    vm->h.defer_now = vm->h.defer_on;
+    vm->h.pend_chunk = r->effect;
+    vm->h.pend_mover = mover;
     vm_run(vm, r->effect, args, r->nargs);
     vm->h.defer_now = 0;
   }
   if (vm->rejected && !vm->filtering)
     vm_fail(vm, AT, 0, EXIT_RUNTIME, "the move is illegal ('illegal' in its effect), but it was played");
-  int32_t next = vm->next_mover ? vm->next_mover
+  int32_t next = vm->h.next_mover ? vm->h.next_mover
                : p->chance && mover == p->chance ? vm->slots[p->chance_slot]
                : (uint32_t)mover < (uint32_t)p->nplayers ? mover + 1   /* no division on the hot path */
                : mover % p->nplayers + 1;
@@ -244,16 +244,20 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
 ** registers are not saved for it. */
 static void vm_apply(Game *g, const Move *m) {
   VM *vm = (VM *)g;
-  if (vm->plain && !vm->h.pending && vm->nmarks < vm->capmarks) apply_plain(vm, m);
-  else apply_full(vm, m);
+  if (vm->plain && !vm->h.pending && vm->h.nmarks < vm->h.capmarks) {
+    if (vm->aot_play) vm->aot_play(&vm->aot_env, (const AotMove *)m);
+    else apply_plain(vm, m);
+  } else {
+    apply_full(vm, m);
+  }
 }
 
 static void vm_undo(Game *g) {
   VM *vm = (VM *)g;
-  if (vm->nmarks == 0) return;
+  if (vm->h.nmarks == 0) return;
   vm->h.pending = 0;   /* the last move's deferred rest: never needed */
-  Mark *mk = &vm->marks[--vm->nmarks];
-  vm->nrep = vm->nmarks + 1;
+  Mark *mk = &vm->h.marks[--vm->h.nmarks];
+  vm->nrep = vm->h.nmarks + 1;
   /* In locals: a slot write could alias vm->h.ntrail for the compiler. */
   int n = vm->h.ntrail;
   const int32_t *t = vm->h.trail;
@@ -265,8 +269,8 @@ static void vm_undo(Game *g) {
   vm->h.ntrail = n;
   vm->h.hash = mk->hash;
   /* The positions deeper than the current one are gone. */
-  if (vm->nmarks < vm->pieces_depth) vm->pieces_depth = -1;
-  if (vm->nmarks < vm->state_set_depth) vm->state_set_depth = vm->nmarks;
+  if (vm->h.nmarks < vm->pieces_depth) vm->pieces_depth = -1;
+  if (vm->h.nmarks < vm->state_set_depth) vm->state_set_depth = vm->h.nmarks;
 }
 
 /* The rest of the last move's effect, left at its DEFER: run now, with
@@ -275,9 +279,9 @@ static void vm_undo(Game *g) {
 void vm_force(VM *vm) {
   int32_t now = vm->slots[0];
   vm->h.pending = 0;
-  vm->slots[0] = vm->pend_mover;
+  vm->slots[0] = vm->h.pend_mover;
   vm->h.writable = 1;
-  vm_run(vm, vm->pend_chunk, vm->h.pend_locals, -1);
+  vm_run(vm, vm->h.pend_chunk, vm->h.pend_locals, -1);
   vm->h.writable = 0;
   vm->slots[0] = now;
 }
@@ -578,9 +582,9 @@ static void vm_set_state(Game *g, const void *state) {
   memcpy(vm->slots, state, (size_t)vm->p->nslots * sizeof(int32_t));
   /* Not vm_hash_from_scratch: the earlier positions' part is vm_hash's. */
   vm->h.hash = slots_hash(vm);
-  vm_effects_void(vm, vm->nmarks);
+  vm_effects_void(vm, vm->h.nmarks);
   vm->pieces_depth = -1;
-  if (vm->nmarks > vm->state_set_depth) vm->state_set_depth = vm->nmarks;
+  if (vm->h.nmarks > vm->state_set_depth) vm->state_set_depth = vm->h.nmarks;
 }
 
 /* Tables zobrist(s, v) for every slot value when that is small; the keys
@@ -616,11 +620,11 @@ static int run_start(VM *vm) {
   vm->base.trap = &trap;
   if (setjmp(trap)) { vm->base.trap = NULL; return 0; }
   vm->h.writable = 1;
-  vm->next_mover = vm->chance_after = 0;
+  vm->h.next_mover = vm->chance_after = 0;
   vm_run(vm, vm->p->start_chunk, NULL, 0);
-  if (vm->p->chance && vm->next_mover == vm->p->chance)
+  if (vm->p->chance && vm->h.next_mover == vm->p->chance)
     vm->slots[vm->p->chance_slot] = vm->chance_after ? vm->chance_after : vm->slots[0];
-  if (vm->next_mover) vm->slots[0] = vm->next_mover;
+  if (vm->h.next_mover) vm->slots[0] = vm->h.next_mover;
   vm->h.writable = 0;
   vm->h.ntrail = 0;
   vm->base.trap = NULL;
@@ -685,8 +689,11 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   }
   vm->h.pend_locals = malloc((size_t)defer_locals * sizeof *vm->h.pend_locals + 1);
   if (!vm->h.pend_locals) { vm_free(g); return NULL; }
-  vm->defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE;
-  vm->plain = vm->defer_on && !p->chance && !p->pass_slot;
+  vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE;
+  vm->plain = vm->h.defer_on && !p->chance && !p->pass_slot;
+  /* The compiled tier's own apply_plain, for games without `pay` (whose
+  ** rewards apply_plain resets). */
+  if (vm->aot && vm->plain && !p->has_pay) vm->aot_play = vm->aot->play;
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);
@@ -743,7 +750,7 @@ void vm_free(Game *g) {
   free(vm->zob_table);
   free(vm->h.zob_base);
   free(vm->h.trail);
-  free(vm->marks);
+  free(vm->h.marks);
   free(vm->rep_slots);
   free(vm->rep_hash);
   free(vm->rep_set);

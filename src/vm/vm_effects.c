@@ -37,7 +37,7 @@ static EffectRecord *record_at(VM *vm, int d) {
 }
 
 EffectRecord *vm_effects_begin(VM *vm) {
-  EffectRecord *r = record_at(vm, vm->nmarks);
+  EffectRecord *r = record_at(vm, vm->h.nmarks);
   if (!r) return NULL;
   r->valid = 0;
   r->n = r->nwrites = 0;
@@ -78,7 +78,7 @@ void vm_effects_record(VM *vm, EffectRecord *r, const Move *m, int trail_from) {
   }
   int32_t *f = r->first + 3 * (size_t)r->n;
   f[0] = r->nwrites;
-  f[1] = vm->next_mover;
+  f[1] = vm->h.next_mover;
   f[2] = vm->chance_after;
   r->moves[r->n++] = *m;
   r->nwrites += k;
@@ -115,7 +115,7 @@ int vm_effects_replay(VM *vm, int depth, const Move *m, int pc) {
   r->hint = i + 1;
   const int32_t *f = r->first + 3 * (size_t)i;
   for (int k = f[0]; k < f[3]; k++) store_slot(vm, r->writes[2 * k], r->writes[2 * k + 1], pc);
-  vm->next_mover = f[1];
+  vm->h.next_mover = f[1];
   vm->chance_after = f[2];
   return 1;
 }

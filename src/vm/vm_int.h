@@ -27,10 +27,7 @@ typedef struct Frame {
   int ret_sp;         /* VM_CHECK_STACK: the caller's height after the call */
 } Frame;
 
-typedef struct Mark {
-  int trail;          /* trail height before the move */
-  uint64_t hash;      /* hash before the move */
-} Mark;
+typedef AotMark Mark;
 
 /* vm_effects.c: the effects of one position's legal moves, recorded
 ** while generate filters them. */
@@ -54,13 +51,11 @@ typedef struct VM {
   ** fields the compiled tier's code uses most, in one struct it reaches
   ** through one pointer (aot_rt.h). */
   AotHot h;
-  Mark *marks; int nmarks, capmarks;
   int32_t *stack;
   Frame frames[VM_MAX_CALLS];
   /* What the running code may do, and what it produced. */
   int outcome_ok;     /* win/lose/draw/score allowed (end, nomoves) */
   int ended;          /* an outcome statement ran */
-  int next_mover;     /* set by `next`, 0 if not */
   int chance_after;   /* set by `next chance, P`, 0 if not */
   int32_t reward[GAME_MAX_PLAYERS];   /* `pay` of the move applied last */
   int rewarded;       /* some reward[] is nonzero */
@@ -73,12 +68,12 @@ typedef struct VM {
   /* A move's effect stopped at DEFER (compiler/defer.c): the rest runs
   ** (vm_force) before anything reads the position, or never when the
   ** move is taken back first (perft's last ply). */
-  int defer_on;       /* the game's effects may defer (no views, filtering);
-                      ** the rest left is in h (pending, ...) */
-  int pend_chunk;     /* its effect chunk */
   int plain;          /* no chance, passes, views, repetition, `illegal`:
                       ** vm_apply's short way */
-  int32_t pend_mover; /* the mover it reads */
+  void (*aot_play)(AotEnv *e, const AotMove *m);   /* the compiled tier's
+                      ** short way (AotModule.play), or NULL */
+  int pend_on_stack;  /* the interpreter left the rest's locals (this
+                      ** many) at the stack's base, not in h.pend_locals */
   Move *movebuf; int nmoves;
   unsigned char *key_out; /* vm_generate_keyed: where the children's keys */
   uint8_t *mover_out;     /* and movers go, for the generate it calls */

@@ -223,7 +223,7 @@ static int put_piece(const VM *vm, int32_t *cell, int32_t *board, int32_t *value
 ** old values, latest write first; a position set by vm_set_state keeps
 ** its own scanned pieces for its children. */
 static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *board, int32_t *value) {
-  int d = vm->nmarks, k;
+  int d = vm->h.nmarks, k;
   if (in != vm->slots || !vm->cell_of_slot) return scan_pieces(vm, in, cell, board, value);
   if (vm->pieces_depth == d || (vm->pieces_depth == d - 1 && d > vm->state_set_depth)) {
     k = vm->npieces;
@@ -232,7 +232,7 @@ static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *boar
     memcpy(value, vm->piece_value, (size_t)k * sizeof *value);
     if (vm->pieces_depth == d) return k;
     const int32_t *tr = vm->h.trail;
-    for (int i = vm->marks[d - 1].trail; i < vm->h.ntrail && k >= 0; i++)
+    for (int i = vm->h.marks[d - 1].trail; i < vm->h.ntrail && k >= 0; i++)
       k = put_piece(vm, cell, board, value, k, tr[2 * i], in[tr[2 * i]]);
     return k >= 0 ? k : scan_pieces(vm, in, cell, board, value);
   }
@@ -244,7 +244,7 @@ static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *boar
   memcpy(vm->piece_value, value, (size_t)k * sizeof *value);
   if (d > vm->state_set_depth) {
     const int32_t *tr = vm->h.trail;
-    for (int i = vm->h.ntrail; i-- > vm->marks[d - 1].trail && pk >= 0;)
+    for (int i = vm->h.ntrail; i-- > vm->h.marks[d - 1].trail && pk >= 0;)
       pk = put_piece(vm, vm->piece_cell, vm->piece_board, vm->piece_value, pk, tr[2 * i], tr[2 * i + 1]);
     d--;
   }

@@ -89,7 +89,7 @@ static void view_reserve(VM *vm, int ply) {
 
 void vm_views_observe(VM *vm, int32_t mover, const Move *m) {
   const Program *p = vm->p;
-  int ply = vm->nmarks;
+  int ply = vm->h.nmarks;
   view_reserve(vm, ply);
   vm->view_moves[ply - 1] = *m;
   uint64_t code = m->rule;
@@ -220,7 +220,7 @@ static const char *mover_name(const Program *p, int32_t m) {
 size_t vm_infostate(Game *g, int player, uint64_t key[2], char *text, size_t size) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
-  const uint64_t *k = keys_at(vm, vm->nmarks);
+  const uint64_t *k = keys_at(vm, vm->h.nmarks);
   key[0] = k[2 * player];
   key[1] = k[2 * player + 1];
   Out o = { text, size, 0 };
@@ -230,7 +230,7 @@ size_t vm_infostate(Game *g, int player, uint64_t key[2], char *text, size_t siz
   put_view(&o, p, cur);
   /* Replay the line from the root, observing as q does.  Undo leaves
   ** view_moves as it was, and each apply writes back the same move. */
-  int n = vm->nmarks;
+  int n = vm->h.nmarks;
   for (int i = 0; i < n; i++) vm->base.vt->undo(g);
   view_of(vm, q, prev);
   for (int i = 0; i < n; i++) {

@@ -64,8 +64,9 @@ static int make_dirs(char *path) {
   return access(path, W_OK | X_OK) == 0;
 }
 
-/* The cache directory in dir (made when missing); 0 when none can be used. */
-static int cache_dir(char *dir, size_t n) {
+/* The cache directory in dir (made when missing, if make); 0 when none
+** can be used. */
+static int cache_dir(char *dir, size_t n, int make) {
   const char *env = getenv("GSOLVE_CACHE"), *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
   int len;
   if (env && *env) len = snprintf(dir, n, "%s", env);
@@ -73,7 +74,7 @@ static int cache_dir(char *dir, size_t n) {
   else if (home && *home) len = snprintf(dir, n, "%s/.cache/gsolve", home);
   else return 0;
   if (len <= 0 || (size_t)len >= n) return 0;
-  return make_dirs(dir);
+  return make ? make_dirs(dir) : 1;
 }
 
 /* Runs argv with its output to /dev/null: the exit status, -1 when it could
@@ -145,10 +146,18 @@ static void *open_object(const char *path, const Program *p, const AotModule **m
   return h;
 }
 
-Game *compiled_new(const Program *p, char *why, size_t n, int *status) {
+/* The compiled tier for p: the cached object, else (if build) one built
+** now; NULL with *status and the reason in why (EXIT_OK and no reason:
+** not cached, and build is 0). */
+static Game *compiled_open(const Program *p, int build, char *why, size_t n, int *status) {
   size_t len;
+  *status = EXIT_OK;
+  *why = 0;
   char *text = aot_generate(p, &len, why, n);
-  if (!text) { *status = strcmp(why, "out of memory") ? EXIT_USAGE : EXIT_LIMIT; return NULL; }
+  if (!text) {   /* a look in the cache: a rule the tier cannot take is just not cached */
+    *status = strcmp(why, "out of memory") ? build ? EXIT_USAGE : EXIT_OK : EXIT_LIMIT;
+    return NULL;
+  }
   const char *cc = getenv("GSOLVE_CC");
   if (!cc || !*cc) cc = "cc";
   const char *const key_argv[] = { cc, AOT_CFLAGS, NULL };
@@ -157,7 +166,17 @@ Game *compiled_new(const Program *p, char *why, size_t n, int *status) {
   char name[64], dir[4096], so_path[4200];
   snprintf(name, sizeof name, "gsolve-%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
   int temp = 0;
-  if (!cache_dir(dir, sizeof dir)) {
+  if (!build) {   /* a look in the cache, nothing made */
+    const AotModule *m = NULL;
+    void *handle = NULL;
+    free(text);
+    if (cache_dir(dir, sizeof dir, 0)) {
+      snprintf(so_path, sizeof so_path, "%s/%s.so", dir, name);
+      if (access(so_path, R_OK) == 0) handle = open_object(so_path, p, &m);
+    }
+    return handle ? vm_new_compiled(p, m, handle, release_object, status) : NULL;
+  }
+  if (!cache_dir(dir, sizeof dir, 1)) {
     const char *tmp = getenv("TMPDIR");
     snprintf(dir, sizeof dir, "%s/gsolve-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     if (!mkdtemp(dir)) {
@@ -183,4 +202,13 @@ Game *compiled_new(const Program *p, char *why, size_t n, int *status) {
   if (temp) { remove(so_path); rmdir(dir); }   /* a loaded object stays mapped */
   if (!handle) return NULL;
   return vm_new_compiled(p, m, handle, release_object, status);
+}
+
+Game *compiled_new(const Program *p, char *why, size_t n, int *status) {
+  return compiled_open(p, 1, why, n, status);
+}
+
+Game *compiled_cached(const Program *p, int *status) {
+  char why[256];
+  return compiled_open(p, 0, why, sizeof why, status);
 }
