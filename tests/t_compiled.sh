@@ -155,11 +155,11 @@ GSOLVE_CACHE="$aot_tmp/auto" PATH=/nonexistent gs games/tictactoe.game --perft 3
 check "auto, cached, no compiler: the cached object" "engine: compiled" "$(aot_engine)"
 check "auto, cached: the VM's count" "perft 3: 504" "$(grep '^perft' "$aot_tmp/out")"
 # A native engine's parameters refused: the cached tier, and the note says so.
-GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game -D width=9 -D height=7 --perft 2 --engine compiled >/dev/null 2>&1
-GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game -D width=9 -D height=7 --perft 2 >"$aot_tmp/out" 2>"$aot_tmp/err"
+GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game -D width=19 -D height=7 --perft 2 --engine compiled >/dev/null 2>&1
+GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game -D width=19 -D height=7 --perft 2 >"$aot_tmp/out" 2>"$aot_tmp/err"
 check "auto, native refused, cached: the compiled tier" "engine: compiled" "$(aot_engine)"
 check "auto, native refused, cached: the note" \
-  "gsolve: note: native connect4 needs width * (height + 1) <= 64 (9x7); using the compiled tier (cached)" \
+  "gsolve: note: native connect4 needs width * (height + 1) <= 128 (19x7: 152 bits); using the compiled tier (cached)" \
   "$(cat "$aot_tmp/err")"
 GSOLVE_CACHE="$aot_tmp/auto" gs games/connect4.game --perft 2 >"$aot_tmp/out" 2>&1
 check "auto, a native engine: native" "engine: native-connect4" "$(aot_engine)"
