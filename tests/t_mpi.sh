@@ -260,7 +260,10 @@ EOF
   # database.
   for sig in INT RANKINT KILL; do
     rm -f "$mp_tmp/x.db"
-    mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=5 -D height=4 \
+    # 6x4: its enumeration lasts well past the signal (5x4's was over at
+    # about 4 s, and a signal in its labelling or writing gave other
+    # messages).
+    mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=6 -D height=4 \
       --solver retro --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
     mp_pid=$!
     sleep 3
