@@ -179,21 +179,44 @@ static void pack_loose(const VM *vm, const int32_t *state, unsigned char *out) {
   }
 }
 
-/* A list key: the loose slots, then the pieces by increasing place. */
+/* A list key's entries, written in order: they gather in a word,
+** written out 32 bits at a time. */
+typedef struct EntryWriter {
+  VM *vm;
+  unsigned char *out;
+  size_t off;         /* where the word's bits go */
+  uint64_t acc;
+  int nacc, n;        /* bits in acc; entries written */
+} EntryWriter;
+
+static void entry_put(EntryWriter *w, int32_t place, uint64_t value) {
+  VM *vm = w->vm;
+  if (w->n++ == vm->list_n) too_many_pieces(vm);
+  uint64_t e = (uint64_t)place | value << vm->place_bits;
+  w->acc |= e << w->nacc;   /* bits past 64 are lost here: taken from e below */
+  w->nacc += vm->entry_bits;
+  while (w->nacc >= 32) {
+    put_bits(w->out, w->off, w->acc & 0xffffffffu);
+    w->off += 32;
+    w->nacc -= 32;
+    w->acc = w->nacc ? e >> (vm->entry_bits - w->nacc) : 0;   /* e's bits not yet written */
+  }
+}
+
+/* A list key: the loose slots, then the pieces by increasing place.  The
+** arrays share their lowest value (pieces_key). */
 static void pack_list(VM *vm, const int32_t *s, unsigned char *out) {
   const Program *p = vm->p;
-  int nc = p->ncells, t = 0;
+  int nc = p->ncells;
+  int32_t low = p->lo[vm->board_base[0]];
+  EntryWriter w = { vm, out, vm->list_off, 0, 0, 0 };
   pack_loose(vm, s, out);
   for (int b = 0; b < vm->nboard; b++) {
     const int32_t *row = s + vm->board_base[b];
-    int32_t low = p->lo[vm->board_base[b]];
-    for (int c = 0; c < nc; c++) {
-      if (row[c] == low) continue;
-      if (t == vm->list_n) too_many_pieces(vm);
-      uint64_t e = (uint64_t)(b * nc + c) | (uint64_t)((int64_t)row[c] - low) << vm->place_bits;
-      put_bits(out, vm->list_off + (size_t)t++ * vm->entry_bits, e);
-    }
+    for (int c = 0; c < nc; c++)
+      if (row[c] != low) entry_put(&w, b * nc + c, (uint64_t)((int64_t)row[c] - low));
   }
+  put_bits(out, w.off, w.acc);
 }
 
 void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const int32_t *value, int k,
@@ -203,25 +226,10 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
   int nc = p->ncells;
   pack_loose(vm, state, out);
   if (vm->list_key) {
-    if (k > vm->list_n) too_many_pieces(vm);
-    /* The arrays share their lowest value (pieces_key).  The entries
-    ** gather in a word, written out 32 bits at a time. */
     int32_t low = p->lo[vm->board_base[0]];
-    size_t off = vm->list_off;
-    uint64_t acc = 0;
-    int nacc = 0;
-    for (int t = 0; t < k; t++) {
-      uint64_t e = (uint64_t)place[t] | (uint64_t)((int64_t)value[t] - low) << vm->place_bits;
-      acc |= e << nacc;   /* bits past 64 are lost here: taken from e below */
-      nacc += vm->entry_bits;
-      while (nacc >= 32) {
-        put_bits(out, off, acc & 0xffffffffu);
-        off += 32;
-        nacc -= 32;
-        acc = nacc ? e >> (vm->entry_bits - nacc) : 0;   /* e's bits not yet written */
-      }
-    }
-    put_bits(out, off, acc);
+    EntryWriter w = { vm, out, vm->list_off, 0, 0, 0 };
+    for (int t = 0; t < k; t++) entry_put(&w, place[t], (uint64_t)((int64_t)value[t] - low));
+    put_bits(out, w.off, w.acc);
     return;
   }
   for (int t = 0; t < k; t++) {
@@ -230,10 +238,8 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
   }
 }
 
-/* vm_pack's inverse: each slot's bits, in slot order, plus lo.  A slot
-** spans at most 5 bytes: read as one word while 8 bytes of the key
-** remain (little-endian machines), else byte by byte. */
-/* nb (at most 57) bits of a key from bit `bit` on. */
+/* nb (at most 57) bits of a key from bit `bit` on: one word while 8
+** bytes of the key remain (little-endian machines), else byte by byte. */
 static uint64_t get_bits(const unsigned char *in, size_t bytes, size_t bit, int nb) {
   size_t first = bit >> 3;
   uint64_t v = 0;
@@ -267,6 +273,7 @@ static void unpack_list(const VM *vm, const unsigned char *in, int32_t *s) {
   }
 }
 
+/* vm_pack's inverse: each slot's bits, in slot order, plus lo. */
 void vm_unpack(Game *g, const void *key, void *state) {
   const VM *vm = (const VM *)g;
   const Program *p = vm->p;
@@ -294,15 +301,7 @@ void vm_unpack(Game *g, const void *key, void *state) {
       v = 0;
     }
 #endif
-    if (nb) {
-      size_t first = bit >> 3;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-      if (first + 8 <= bytes) memcpy(&v, in + first, 8);
-      else
-#endif
-      for (size_t j = first + 8 < bytes ? first + 8 : bytes; j-- > first;) v = v << 8 | in[j];
-      v = (v >> (bit & 7)) & ((1ULL << nb) - 1);
-    }
+    if (nb) v = get_bits(in, bytes, bit, nb);
     s[i] = (int32_t)((int64_t)p->lo[i] + (int64_t)v);
     bit += (size_t)nb;
   }
