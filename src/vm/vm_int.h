@@ -92,10 +92,11 @@ typedef struct VM {
   uint64_t *sym_bit;      /* ncells x nsym: 1 << where element i sends cell
                           ** c, when the boards have at most 64 cells */
   /* A sparse board's pieces at depth pieces_depth of the line of play
-  ** (-1: none), from which its children's follow by the trail's writes
-  ** instead of a scan of every cell (vm_symmetry.c).  A child at a depth
-  ** up to state_set_depth may have been set by vm_set_state rather than
-  ** made from its parent by a move. */
+  ** (-1: none; the current position's or its parent's), from which its
+  ** children's follow by the trail's writes instead of a scan of every
+  ** cell (vm_symmetry.c).  A position at a depth up to state_set_depth
+  ** may have been set by vm_set_state rather than made from its parent by
+  ** a move. */
   int pieces_depth, state_set_depth, npieces;
   int32_t piece_cell[VM_SPARSE_CELLS], piece_board[VM_SPARSE_CELLS], piece_value[VM_SPARSE_CELLS];
   int32_t *cell_of_slot;  /* per slot: board << 16 | cell, or -1 */

@@ -215,6 +215,14 @@ static int put_piece(const VM *vm, int32_t *cell, int32_t *board, int32_t *value
   return k + 1;
 }
 
+/* Copies k pieces (sparse_pieces's three arrays). */
+static void copy_pieces(int32_t *cell, int32_t *board, int32_t *value, const int32_t *from_cell,
+                        const int32_t *from_board, const int32_t *from_value, int k) {
+  memcpy(cell, from_cell, (size_t)k * sizeof *cell);
+  memcpy(board, from_board, (size_t)k * sizeof *board);
+  memcpy(value, from_value, (size_t)k * sizeof *value);
+}
+
 /* The current position's pieces.  A search keys every child of a
 ** position in a row: the parent's pieces are kept, and each child's are
 ** the parent's with the cells its move wrote (the trail since the
@@ -227,9 +235,7 @@ static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *boar
   if (in != vm->slots || !vm->cell_of_slot) return scan_pieces(vm, in, cell, board, value);
   if (vm->pieces_depth == d || (vm->pieces_depth == d - 1 && d > vm->state_set_depth)) {
     k = vm->npieces;
-    memcpy(cell, vm->piece_cell, (size_t)k * sizeof *cell);
-    memcpy(board, vm->piece_board, (size_t)k * sizeof *board);
-    memcpy(value, vm->piece_value, (size_t)k * sizeof *value);
+    copy_pieces(cell, board, value, vm->piece_cell, vm->piece_board, vm->piece_value, k);
     if (vm->pieces_depth == d) return k;
     const int32_t *tr = vm->h.trail;
     for (int i = vm->h.marks[d - 1].trail; i < vm->h.ntrail && k >= 0; i++)
@@ -239,9 +245,7 @@ static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *boar
   k = scan_pieces(vm, in, cell, board, value);
   if (k < 0) return k;
   int pk = k;
-  memcpy(vm->piece_cell, cell, (size_t)k * sizeof *cell);
-  memcpy(vm->piece_board, board, (size_t)k * sizeof *board);
-  memcpy(vm->piece_value, value, (size_t)k * sizeof *value);
+  copy_pieces(vm->piece_cell, vm->piece_board, vm->piece_value, cell, board, value, k);
   if (d > vm->state_set_depth) {
     const int32_t *tr = vm->h.trail;
     for (int i = vm->h.ntrail; i-- > vm->h.marks[d - 1].trail && pk >= 0;)
