@@ -366,14 +366,14 @@ declare:
     /* `, at most N pieces`: at most N cells hold anything but the lowest
     ** value, so that keys can list the pieces (vm_pack.c). */
     Type t;
-    int ok2 = 1;
-    int32_t n = resolve_const(r, decl->d, &t, &ok2);
+    int bound_ok = 1;
+    int32_t n = resolve_const(r, decl->d, &t, &bound_ok);
     if (!v.on_board)
       diag_error(r->d, decl->d->span, "'at most N pieces' is for an array over the board ([board])");
-    else if (ok2 && (t.kind != TY_INT || n < 1 || n > p->ncells))
+    else if (bound_ok && (t.kind != TY_INT || n < 1 || n > p->ncells))
       diag_error(r->d, decl->d->span, "the number of pieces must be an integer from 1 to %d, the board's cells",
                  p->ncells);
-    else if (ok2)
+    else if (bound_ok)
       v.max_pieces = n;
   }
   p->nslots += (int)size;
