@@ -301,6 +301,49 @@ static void bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_o
   }
 }
 
+/* A rule of one argument over a few values (Connect Four's columns),
+** tested by small conditions, is generated without a loop: its tests once
+** per value with the argument a constant, where they fold (the top cell
+** of a column is a fixed slot), then EMITK. */
+static int generator_unrolls(const MoveRule *rule, Node **conj, int nconj, const int *level_of,
+                             int32_t lo, int32_t hi) {
+  if (rule->nargs != 1 || rule->set_len[0] > 0 || rule->arg[0].kind == TY_CELL ||
+      (int64_t)hi - lo + 1 > UNROLL_MAX_ITERATIONS)
+    return 0;
+  int size = 0;
+  for (int k = 0; k < nconj; k++)
+    if (level_of[k] == 0) size = cg_unroll_size(conj[k], size);
+  return size <= UNROLL_MAX_NODES;
+}
+
+static void unroll_generator(Compiler *c, int ri, Local *arg, Node **conj, int nconj,
+                             const int *level_of, int32_t lo, int32_t hi) {
+  int mute = 0, errors = 0;
+  const int *was = c->d->mute;
+  for (int32_t v = lo; v <= hi; v++) {
+    arg->known = 1;
+    arg->value = v;
+    int *skip = NULL, nskip = 0, capskip = 0;
+    for (int k = 0; k < nconj; k++) {
+      if (level_of[k] != 0) continue;   /* tested before the values */
+      cg_expect(c, conj[k], TY_BOOL, "a move's when condition");
+      cg_list_push(&skip, &nskip, &capskip, cg_emit(c, OP_JMPF, 0, 0, conj[k]->span), c);
+      c->stack = 0;
+    }
+    cg_emit(c, OP_EMITK, ri, v, conj && nconj ? conj[0]->span : (Span){ 0, 0 });
+    int next = cg_here(c);
+    for (int k = 0; k < nskip; k++) cg_patch(c, skip[k], next);
+    free(skip);
+    /* The conditions' errors once, not once per value. */
+    if (v > lo) c->d->errors = errors;
+    errors = c->d->errors;
+    c->d->mute = &mute;
+    mute = 1;
+  }
+  c->d->mute = was;
+  arg->known = 0;
+}
+
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
 static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   MoveRule *rule = &c->p->rules[ri];
@@ -346,10 +389,16 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     cg_list_push(&skips[0], &nskips[0], &capskips[0], cg_emit(c, OP_JMPF, 0, 0, m->span), c);
     c->stack = 0;
   }
+  int unrolled = 0;
   for (int level = -1; level < nargs; level++) {
     if (level >= 0) {
       int32_t lo, hi;
       arg_domain(c, rule->arg[level], m->span, &lo, &hi);
+      if (generator_unrolls(rule, conj, nconj, level_of, lo, hi)) {
+        unroll_generator(c, ri, args[0], conj, nconj, level_of, lo, hi);
+        unrolled = 1;
+        break;
+      }
       /* Domains are never empty: test at the bottom only (FORK). */
       if (rule->set_len[level] > 0) {
         Local *idx = cg_add_local(c, " set index", rule->arg[level], 1, m->span);
@@ -406,11 +455,12 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
       c->stack = 0;
     }
   }
-  cg_emit(c, OP_EMIT, ri, nargs, m->span);
+  if (!unrolled) cg_emit(c, OP_EMIT, ri, nargs, m->span);
   for (int level = nargs - 1; level >= -1; level--) {
     for (int k = 0; k < nskips[level + 1]; k++) cg_patch(c, skips[level + 1][k], cg_here(c));
     free(skips[level + 1]);
     if (level < 0) break;
+    if (unrolled) continue;
     cg_here(c);
     if (limit_local[level] >= 0)
       cg_emit_raw(c, OP_FORL, counter[level], limit_local[level], top[level], m->span);

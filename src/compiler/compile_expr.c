@@ -118,7 +118,8 @@ Type cg_name_expr(Compiler *c, Node *e) {
       diag_error(c->d, e->span, "array '%s' needs an index", e->name);
       return T_ERR;
     }
-    cg_emit(c, OP_LOADL, l->slot, 0, e->span);
+    if (l->known) cg_emit(c, OP_CONST, l->value, 0, e->span);
+    else cg_emit(c, OP_LOADL, l->slot, 0, e->span);
     return l->type;
   }
   Symbol *s = resolve_lookup(c->r, e->name);

@@ -20,6 +20,8 @@ typedef struct Local {
   Type type;
   int ndims, dim[2];      /* arrays: dimensions */
   int readonly;           /* arguments and loop variables */
+  int known;              /* an unrolled loop's variable: its value is */
+  int32_t value;          /* a constant, emitted instead of a load */
 } Local;
 
 typedef struct Loop {
@@ -49,6 +51,8 @@ typedef struct Compiler {
   int barrier;
   int scope_start;        /* first local of the innermost scope */
   int too_deep;           /* "nested too deeply" was reported */
+  int copies;             /* inside unrolled loops: copies made of this
+                          ** code, minus 1 (at most UNROLL_MAX_COPIES) */
   /* Function signatures, resolved once (an enumeration type declares its
   ** members, so resolving it twice would declare them twice). */
   Type *fparams;          /* FUNC_MAX_PARAMS per function */
@@ -100,6 +104,14 @@ void cg_views(Compiler *c);
 
 /* compile_stmt.c: a block of statements in a scope of its own. */
 void cg_block(Compiler *c, Node *b);
+/* Loops of at most UNROLL_MAX_ITERATIONS passes over constants, whose
+** body has at most UNROLL_MAX_NODES nodes, are unrolled (compile_stmt.c's
+** `for` over a list, compile.c's generator), as long as nested ones make
+** at most UNROLL_MAX_COPIES copies of the innermost code.  cg_unroll_size: `count`
+** plus the nodes of the statements from n on, or more than the limit when
+** one is a break or a continue. */
+enum { UNROLL_MAX_ITERATIONS = 8, UNROLL_MAX_NODES = 64, UNROLL_MAX_COPIES = 64 };
+int cg_unroll_size(const Node *n, int count);
 /* defer.c: puts DEFER before the end of each effect that only sets what
 ** the outcome blocks read and cannot fail; 0 out of memory. */
 int compile_defer(Program *p);

@@ -303,6 +303,46 @@ static void for_ray(Compiler *c, Node *s, Node *call) {
   cg_scope_close(c, sc);
 }
 
+/* A loop over a short constant list is unrolled: the body is compiled
+** once per element with the variable a constant, so there is no counter,
+** no list lookup, and what the element feeds folds (Connect Four's win
+** test: line(square, c, d) for four directions).  Only small bodies
+** without break or continue, which would need a target per copy. */
+
+int cg_unroll_size(const Node *n, int count) {
+  for (; n && count <= UNROLL_MAX_NODES; n = n->next) {
+    if (n->kind == NODE_BREAK || n->kind == NODE_CONTINUE) return UNROLL_MAX_NODES + 1;
+    count++;
+    const Node *kids[4] = { n->a, n->b, n->c, n->d };
+    for (int k = 0; k < 4; k++) count = cg_unroll_size(kids[k], count);
+  }
+  return count;
+}
+
+static void for_unrolled(Compiler *c, Node *s, Type et, const int32_t *v, int n) {
+  int mute = 0, errors = 0, copies = c->copies;
+  const int *was = c->d->mute;
+  c->copies = (copies + 1) * n - 1;
+  for (int i = 0; i < n; i++) {
+    Scope sc = cg_scope_open(c);
+    Local *var = cg_add_local(c, s->name, et, 1, s->span);
+    if (!var) { cg_scope_close(c, sc); break; }
+    var->readonly = 1;
+    var->known = 1;
+    var->value = v[i];
+    cg_block(c, s->c);
+    cg_scope_close(c, sc);
+    /* The body's errors once, not once per element (none depends on
+    ** the element: a constant's checks are left to run time). */
+    if (i > 0) c->d->errors = errors;
+    errors = c->d->errors;
+    c->d->mute = &mute;
+    mute = 1;
+  }
+  c->d->mute = was;
+  c->copies = copies;
+}
+
 static void for_stmt(Compiler *c, Node *s) {
   Program *p = c->p;
   Node *it = s->a;
@@ -342,13 +382,22 @@ static void for_stmt(Compiler *c, Node *s) {
       if (i == 1) et = t;
       else if (!type_compatible(t, et)) { diag_error(c->d, e->span, "list elements of different types"); ok = 0; }
     }
+    if (ok && n <= UNROLL_MAX_ITERATIONS && (c->copies + 1) * n <= UNROLL_MAX_COPIES &&
+        cg_unroll_size(s->c, 0) <= UNROLL_MAX_NODES) {
+      for_unrolled(c, s, et, v, n);
+      free(v);
+      return;
+    }
     int32_t *k = ok ? realloc(p->konst, (size_t)(p->nkonst + n) * sizeof *k) : NULL;
     if (ok && !k) c->oom = p->oom = 1;
     if (k) {
       p->konst = k;
       memcpy(k + p->nkonst, v, (size_t)n * sizeof *v);
-      for_counted(c, s, et, NULL, NULL, 0, n - 1, p->nkonst, n);
+      /* Taken before the body is compiled: a list loop inside it adds
+      ** its own constants after these, not over them. */
+      int off = p->nkonst;
       p->nkonst += n;
+      for_counted(c, s, et, NULL, NULL, 0, n - 1, off, n);
     }
     free(v);
     return;

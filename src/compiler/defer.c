@@ -293,6 +293,11 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
       r = slots_iv(p, A, B);
       break;
     }
+    case OP_LINEK:
+      fail = !cell_ok(p, b) || C < 0 || C > 7;
+      if (p->step) narrow(v, b, 0, p->ncells - 1);
+      r = iv(1, p->ncells > 0 ? p->ncells : 1);
+      break;
     case OP_COUNTS: r = iv(0, B); break;
     case OP_FINDS: r = iv(-1, (int64_t)B - 1); break;
     case OP_TURN: fail = !fits(a, 0, 7); narrow(v, a, 0, 7); r = iv(0, 7); break;
@@ -317,6 +322,7 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
     }
     case OP_POP: case OP_JMP: case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
     case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK: case OP_JMPF:
+    case OP_JSEQK: case OP_JSNEK:
     case OP_JMPT: case OP_HALT:
       break;   /* they cannot fail */
     default:
@@ -380,12 +386,13 @@ static int defer_allowed(int op) {
     case OP_NEG: case OP_NOT: case OP_EQ: case OP_NE: case OP_LT: case OP_LE: case OP_GT: case OP_GE:
     case OP_ADDK: case OP_JMP: case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ:
     case OP_JNE: case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
+    case OP_JSEQK: case OP_JSNEK:
     case OP_LOADLK: case OP_LOADSL: case OP_LOADSXY: case OP_LOADSXYL: case OP_LOADSXYK: case OP_INCS: case OP_FORK:
     case OP_STORESIS: case OP_ATL:
     case OP_JMPF: case OP_JMPT:
     case OP_SETL: case OP_INCL: case OP_TEEL:
-    case OP_STEP: case OP_AT: case OP_COLOF: case OP_ROWOF: case OP_LINE: case OP_COUNTS: case OP_FINDS:
-    case OP_TURN: case OP_NEXTP: case OP_ABS: case OP_MIN: case OP_MAX: case OP_HALT:
+    case OP_STEP: case OP_AT: case OP_COLOF: case OP_ROWOF: case OP_LINE: case OP_LINEK: case OP_COUNTS:
+    case OP_FINDS: case OP_TURN: case OP_NEXTP: case OP_ABS: case OP_MIN: case OP_MAX: case OP_HALT:
       return 1;
     default:
       return 0;
@@ -396,9 +403,10 @@ static int defer_allowed(int op) {
 static int reads_slots(const int32_t *code, int pc, int *a, int *n) {
   switch (code[pc]) {
     case OP_LOADS: case OP_INCS: *a = code[pc + 1]; *n = 1; return 1;
+    case OP_JSEQK: case OP_JSNEK: *a = code[pc + 3]; *n = 1; return 1;
     case OP_STORESIS: *a = code[pc + 3]; *n = 1; return 1;
     case OP_LOADSI: case OP_LOADSL: case OP_LOADSXY: case OP_LOADSXYL: case OP_LOADSXYK: case OP_LINE:
-    case OP_COUNTS: case OP_FINDS:
+    case OP_LINEK: case OP_COUNTS: case OP_FINDS:
       *a = code[pc + 1]; *n = code[pc + 2]; return 1;
     default: return 0;
   }
@@ -438,7 +446,7 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
       continue;
     }
     if (!defer_allowed(op) || f->fail[k]) return 0;
-    scans |= op == OP_FORK || op == OP_LINE || op == OP_COUNTS || op == OP_FINDS;
+    scans |= op == OP_FORK || op == OP_LINE || op == OP_LINEK || op == OP_COUNTS || op == OP_FINDS;
     if (t >= 0 && t < q) return 0;
     if (t >= 0 && t <= pc && op != OP_FORK) return 0;   /* back only by counted loops */
     int a, n;

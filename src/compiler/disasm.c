@@ -57,6 +57,11 @@ static void note_slot(const Program *p, const int32_t *w, char *note, size_t n) 
   program_slot_name(p, w[0], note, n);
 }
 
+/* A jump on a state slot (operand C): heap[2], mover. */
+static void note_jump_slot(const Program *p, const int32_t *w, char *note, size_t n) {
+  program_slot_name(p, w[2], note, n);
+}
+
 /* A state array by its first slot: heap. */
 static void note_slots(const Program *p, const int32_t *w, char *note, size_t n) {
   for (int i = 0; i < p->nvars; i++)
@@ -89,7 +94,8 @@ typedef void NoteFn(const Program *p, const int32_t *w, char *note, size_t n);
 static NoteFn *const shape_note[SHAPE__COUNT] = {
   [SHAPE_SLOT] = note_slot, [SHAPE_SLOTS] = note_slots, [SHAPE_SLOTSL] = note_slots,
   [SHAPE_SLOTSK] = note_slots, [SHAPE_SLOTK] = note_slot, [SHAPE_SLOTSS] = note_slots,
-  [SHAPE_KONST] = note_konst, [SHAPE_CALL] = note_call, [SHAPE_EMIT] = note_emit,
+  [SHAPE_JUMPSK] = note_jump_slot, [SHAPE_KONST] = note_konst, [SHAPE_CALL] = note_call, [SHAPE_EMIT] = note_emit,
+  [SHAPE_EMITK] = note_emit,
 };
 
 /* The synopsis with each operand letter (A, B, C standing alone) replaced

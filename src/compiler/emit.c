@@ -147,6 +147,17 @@ static void fuse_tail(Compiler *c, Span at) {
       w[3] = code[p0 + 1];
     } else if (op0 == OP_LOADS && op1 == OP_STORESI) {
       w[0] = OP_STORESIS; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
+    } else if (op0 == OP_LOADS && (op1 == OP_JEQK || op1 == OP_JNEK)) {
+      w[0] = op1 == OP_JEQK ? OP_JSEQK : OP_JSNEK; w[1] = code[p1 + 1]; w[2] = code[p1 + 2];
+      w[3] = code[p0 + 1];
+    } else if (op0 == OP_CONST && op1 == OP_LOADSXYK && code[p1 + 2] == c->p->ncells &&
+               code[p0 + 1] >= 0 && code[p0 + 1] < c->p->width && code[p1 + 3] >= 0 &&
+               code[p1 + 3] < c->p->height) {
+      /* A constant cell: a plain load (out of range, AT's error stays). */
+      w[0] = OP_LOADS; w[1] = code[p1 + 1] + code[p1 + 3] * c->p->width + code[p0 + 1];
+      w[2] = w[3] = 0;
+    } else if (op0 == OP_CONST && op1 == OP_LINE) {
+      w[0] = OP_LINEK; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
     } else if (op0 == OP_LOADL && op1 == OP_AT) {
       w[0] = OP_ATL; w[1] = code[p0 + 1]; w[2] = w[3] = 0;
     } else if (op0 == OP_CONST && op1 == OP_STOREL) {

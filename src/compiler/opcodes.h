@@ -85,6 +85,7 @@ static inline int op_jump_target(const int32_t *code, int pc) {
     case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:
     case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
     case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
+    case OP_JSEQK: case OP_JSNEK:
       return code[pc + 1];
     case OP_FORL: case OP_FORK:
       return code[pc + 3];

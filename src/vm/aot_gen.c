@@ -252,6 +252,8 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_JGEK: out(o, "if (s%d >= %d) goto %s;", t, B, lab(un, A)); break;
     case OP_JEQK: out(o, "if (s%d == %d) goto %s;", t, B, lab(un, A)); break;
     case OP_JNEK: out(o, "if (s%d != %d) goto %s;", t, B, lab(un, A)); break;
+    case OP_JSEQK: out(o, "if (SL[%d] == %d) goto %s;", C, B, lab(un, A)); break;
+    case OP_JSNEK: out(o, "if (SL[%d] != %d) goto %s;", C, B, lab(un, A)); break;
     case OP_LOADLK: out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &s%d));", pc, loc(A), B, h); break;
     case OP_SETL: out(o, "%s = %d;", loc(A), B); break;
     case OP_INCL: out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &%s));", pc, loc(A), B, loc(A)); break;
@@ -304,6 +306,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_COLOF: out(o, "CELL(%d, s%d); s%d = s%d %% (W ? W : 1);", pc, t, t, t); break;
     case OP_ROWOF: out(o, "CELL(%d, s%d); s%d = s%d / (W ? W : 1);", pc, t, t, t); break;
     case OP_LINE: out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = aot_line(SL + %d, STEP, s%d, s%d);", pc, u, pc, t, u, A, u, t); break;
+    case OP_LINEK: out(o, "CELL(%d, s%d); DIR(%d, %d); s%d = aot_line(SL + %d, STEP, s%d, %d);", pc, t, pc, C, t, A, t, C); break;
     case OP_COUNTS: out(o, "s%d = aot_counts(SL + %d, %d, s%d);", t, A, B, t); break;
     case OP_FINDS: out(o, "s%d = aot_finds(SL + %d, %d, s%d, s%d);", u, A, B, u, t); break;
     case OP_NBRN: out(o, "CELL(%d, s%d); s%d = NBS[s%d + 1] - NBS[s%d];", pc, t, t, t, t); break;
@@ -322,6 +325,11 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_ABS: out(o, "OVF(%d, s%d == INT32_MIN); if (s%d < 0) s%d = -s%d;", pc, t, t, t, t); break;
     case OP_MIN: out(o, "if (s%d < s%d) s%d = s%d;", t, u, u, t); break;
     case OP_MAX: out(o, "if (s%d > s%d) s%d = s%d;", t, u, u, t); break;
+    case OP_EMITK:
+      out(o, "{ if (*e->nmoves >= MAX_MOVES) FAIL(%d, \"too many legal moves (limit is %%d)\", MAX_MOVES); "
+             "AotMove *m = *e->movebuf + (*e->nmoves)++; memset(m, 0, sizeof *m); m->rule = %d; "
+             "m->arg[0] = (int16_t)%d; }", pc, A, B);
+      break;
     case OP_EMIT:
       out(o, "{ if (*e->nmoves >= MAX_MOVES) FAIL(%d, \"too many legal moves (limit is %%d)\", MAX_MOVES); "
              "AotMove *m = *e->movebuf + (*e->nmoves)++; memset(m, 0, sizeof *m); m->rule = %d;", pc, A);

@@ -445,6 +445,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(LINEK) {
+        int32_t c = TOP(), d = code[pc + 2];
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        TOP() = aot_line(vm->slots + code[pc], p->step, c, d);
+        pc += 3;
+        NEXT();
+      }
       CASE(COUNTS) {
         TOP() = aot_counts(vm->slots + code[pc], code[pc + 1], TOP());
         pc += 2;
@@ -502,6 +510,15 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
+      CASE(EMITK) {
+        if (vm->nmoves >= GAME_MAX_MOVES) FAIL("too many legal moves (limit is %d)", GAME_MAX_MOVES);
+        Move *m = &vm->movebuf[vm->nmoves++];
+        memset(m, 0, sizeof *m);
+        m->rule = (uint16_t)code[pc];
+        m->arg[0] = (int16_t)code[pc + 1];
+        pc += 2;
+        NEXT();
+      }
       CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); NEXT(); }
       CASE(PAY) { sp -= 2; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 2); NEXT(); }
       CASE(ILLEGAL) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
@@ -521,6 +538,8 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(JGEK) { int32_t a = POP(); pc = a >= code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
       CASE(JEQK) { int32_t a = POP(); pc = a == code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
       CASE(JNEK) { int32_t a = POP(); pc = a != code[pc + 1] ? code[pc] : pc + 2; NEXT(); }
+      CASE(JSEQK) { pc = vm->slots[code[pc + 2]] == code[pc + 1] ? code[pc] : pc + 3; NEXT(); }
+      CASE(JSNEK) { pc = vm->slots[code[pc + 2]] != code[pc + 1] ? code[pc] : pc + 3; NEXT(); }
       CASE(LOADLK) {
         int32_t r;
         if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
