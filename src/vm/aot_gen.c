@@ -173,9 +173,8 @@ static const char *loc(int i) {
   return b;
 }
 
-/* How many C variables hold a chunk's locals: a legality chunk runs on
-** into its generator's code and uses its locals, so every chunk declares
-** as many as the largest frame. */
+/* How many C variables hold a chunk's locals: every chunk declares as
+** many as the largest frame. */
 static int scalar_count(const Program *p) {
   int n = 0;
   for (int i = 0; i < p->nchunks; i++)
@@ -452,7 +451,10 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     /* An effect is inlined into play, where its argument count is known. */
     out(&o, "static %sint32_t c%d(AotEnv *e, const int32_t *args, int n, int depth, int base) {\n",
         ch->kind == CHUNK_EFFECT && plays_plain(p) ? "inline __attribute__((always_inline)) " : "", ci);
-    if (ch->start < 0 || ch->start >= p->ncode) {   /* never run */
+    /* A legality chunk only names its rule's part of the generator's code
+    ** in runtime errors: nothing runs it (as a function of its own, its
+    ** frame would be too small for the generator's locals it uses). */
+    if (ch->start < 0 || ch->start >= p->ncode || ch->kind == CHUNK_LEGALITY) {   /* never run */
       out(&o, "  (void)e; (void)args; (void)n; (void)depth; (void)base; return 0;\n}\n");
       continue;
     }
