@@ -68,8 +68,8 @@ check "TEEL: Connect Four's cell kept and stored" 1 "$(gs games/connect4.game --
 # on a state variable): listed, and failing with the messages and source
 # positions of the instructions they replace, on both tiers.
 op_c4=$(gs games/connect4.game --dump-bytecode)
-check "LOADSXYL: the scan's cell at (col - 1, y)" yes \
-  "$(printf '%s\n' "$op_c4" | grep -q -E 'LOADSXYL 1 42 1 +; x := pop; push state\[1 \+ the cell at \(x, local\[1\]\)\]  \(checked\)  -- square$' && echo yes)"
+check "LOADSXYLK: the scan's cell at (col - 1, y)" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'LOADSXYLK 1 1 0 -1 +; push state\[1 \+ the cell at \(local\[0\] \+ -1, local\[1\]\)\]  \(checked\)  -- square$' && echo yes)"
 # (Connect Four 10x6: ten columns are too many to unroll the generator.)
 check "LOADSXYK: the generator's top row" yes \
   "$(gs games/connect4.game -D width=10 --dump-bytecode | grep -q -E 'LOADSXYK 1 60 5 +; x := pop; push state\[1 \+ the cell at \(x, 5\)\]  \(checked\)  -- square$' && echo yes)"
@@ -95,16 +95,28 @@ check "INCS: the counts" "perft 2: 1" "$(gs $op_incs --perft 2 | grep '^perft')"
 # Connect Four's drop, and their errors as before the fusion, on both tiers.
 check "STORESIS: square[c] = mover" yes \
   "$(printf '%s\n' "$op_c4" | grep -q -E 'STORESIS 1 42 0 +; i := pop; state\[1\+i\] := state\[0\]  \(0 <= i < 42\)  -- square$' && echo yes)"
-check "ATL: at(col - 1, y)" yes \
-  "$(printf '%s\n' "$op_c4" | grep -q -E 'ATL +1 +; x := pop; push the cell at \(x, local\[1\]\)  \(checked\)$' && echo yes)"
+check "ATLK: at(col - 1, y)" yes \
+  "$(printf '%s\n' "$op_c4" | grep -q -E 'ATLK +0 -1 1 +; push the cell at \(local\[0\] \+ -1, local\[1\]\)  \(checked\)$' && echo yes)"
+check "ATL: at(0, y)" yes \
+  "$(gs tests/files/fused_errors.game --dump-bytecode | grep -q -E 'ATL +1 +; x := pop; push the cell at \(x, local\[1\]\)  \(checked\)$' && echo yes)"
 op_fe=tests/files/fused_errors.game
 for e in vm compiled; do
   op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
-  check "STORESIS index ($e)" "tests/files/fused_errors.game:14:5: runtime error: index 3 out of range 0..2 in move 'put'" \
+  check "STORESIS index ($e)" "tests/files/fused_errors.game:17:5: runtime error: index 3 out of range 0..2 in move 'put'" \
     "$(env "$op_env" $GSOLVE $op_fe -D which=1 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
-  check "ATL row ($e)" "tests/files/fused_errors.game:17:13: runtime error: row 2 out of range 0..1 in move 'put'" \
+  check "ATL row ($e)" "tests/files/fused_errors.game:20:13: runtime error: row 2 out of range 0..1 in move 'put'" \
     "$(env "$op_env" $GSOLVE $op_fe -D which=2 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "ATLK overflow ($e): where the addition is" \
+    "tests/files/fused_errors.game:25:34: runtime error: integer overflow in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=3 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "LOADSXYLK overflow ($e): where the addition is" \
+    "tests/files/fused_errors.game:26:26: runtime error: integer overflow in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=4 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "LOADSXYLK column ($e)" "tests/files/fused_errors.game:27:23: runtime error: column 2 out of range 0..1 in move 'put'" \
+    "$(env "$op_env" $GSOLVE $op_fe -D which=5 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
 done
+check "ATLK, LOADSXYLK: fused in the error game" 3 \
+  "$(gs $op_fe --dump-bytecode | grep -c -E ' (ATLK|LOADSXYLK) ')"
 
 # Unrolled loops (compile_stmt.c, compile.c): Connect Four's generator is
 # a test and an EMITK per column (no loop), its win test a LINEK per

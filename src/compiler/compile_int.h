@@ -74,6 +74,7 @@ static inline int is_int(Type t) { return t.kind == TY_INT || t.kind == TY_CELL 
 ** a jump.  cg_here takes the current pc as a jump target. */
 int cg_emit(Compiler *c, OpCode op, int32_t a, int32_t b, Span at);
 int cg_emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Span at);
+int cg_emit_raw4(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, int32_t d, Span at);
 int cg_here(Compiler *c);
 void cg_patch(Compiler *c, int pc, int target);
 void cg_list_push(int **arr, int *n, int *cap, int v, Compiler *c);

@@ -130,7 +130,7 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
   const int32_t *code = p->code;
   int op = code[pc];
   int32_t A = op_operands[op] > 0 ? code[pc + 1] : 0, B = op_operands[op] > 1 ? code[pc + 2] : 0;
-  int32_t C = op_operands[op] > 2 ? code[pc + 3] : 0;
+  int32_t C = op_operands[op] > 2 ? code[pc + 3] : 0, D = op_operands[op] > 3 ? code[pc + 4] : 0;
   Iv *L = v, *S = v + f->nlocals;
   int fail = 0, R = op == OP_CALL && A >= 0 && A < p->nchunks ? p->chunks[A].returns : 0;
   int pops = op_pops(op, A, B), pushes = op_pushes(op, A, B, R);
@@ -273,6 +273,17 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
       fail = !fits(n, INT32_MIN, INT32_MAX) || !fits(n, p->lo[A], p->hi[A]);
       break;
     }
+    case OP_LOADSXYLK: case OP_ATLK: {
+      /* x = local + k, y = local: the fused LOADLK's overflow, then AT's checks. */
+      int xl = op == OP_ATLK ? A : C, yl = op == OP_ATLK ? C : B;
+      int32_t k = op == OP_ATLK ? B : D;
+      Iv xv = xl >= 0 && xl < f->nlocals ? L[xl] : FULL, y = yl >= 0 && yl < f->nlocals ? L[yl] : FULL;
+      Iv x = { xv.lo + k, xv.hi + k, 0 };
+      fail = !fits(x, INT32_MIN, INT32_MAX) || !fits(x, 0, (int64_t)p->width - 1) ||
+             !fits(y, 0, (int64_t)p->height - 1);
+      r = op == OP_ATLK ? iv(0, p->ncells - 1) : slots_iv(p, A, p->ncells);
+      break;
+    }
     case OP_LOADSXYL: case OP_LOADSXYK: {
       Iv y = op == OP_LOADSXYK ? iv(C, C) : C >= 0 && C < f->nlocals ? L[C] : FULL;
       fail = !fits(b, 0, (int64_t)p->width - 1) || !fits(y, 0, (int64_t)p->height - 1);
@@ -388,7 +399,7 @@ static int defer_allowed(int op) {
     case OP_JNE: case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
     case OP_JSEQK: case OP_JSNEK:
     case OP_LOADLK: case OP_LOADSL: case OP_LOADSXY: case OP_LOADSXYL: case OP_LOADSXYK: case OP_INCS: case OP_FORK:
-    case OP_STORESIS: case OP_ATL:
+    case OP_STORESIS: case OP_ATL: case OP_ATLK: case OP_LOADSXYLK:
     case OP_JMPF: case OP_JMPT:
     case OP_SETL: case OP_INCL: case OP_TEEL:
     case OP_STEP: case OP_AT: case OP_COLOF: case OP_ROWOF: case OP_LINE: case OP_LINEK: case OP_COUNTS:
@@ -400,8 +411,10 @@ static int defer_allowed(int op) {
 }
 
 /* The slots an instruction reads: [*a, *a + *n). */
-static int reads_slots(const int32_t *code, int pc, int *a, int *n) {
+static int reads_slots(const Program *p, int pc, int *a, int *n) {
+  const int32_t *code = p->code;
   switch (code[pc]) {
+    case OP_LOADSXYLK: *a = code[pc + 1]; *n = p->ncells; return 1;
     case OP_LOADS: case OP_INCS: *a = code[pc + 1]; *n = 1; return 1;
     case OP_JSEQK: case OP_JSNEK: *a = code[pc + 3]; *n = 1; return 1;
     case OP_STORESIS: *a = code[pc + 3]; *n = 1; return 1;
@@ -450,7 +463,7 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
     if (t >= 0 && t < q) return 0;
     if (t >= 0 && t <= pc && op != OP_FORK) return 0;   /* back only by counted loops */
     int a, n;
-    if (reads_slots(code, pc, &a, &n))
+    if (reads_slots(p, pc, &a, &n))
       for (int s = a; s < a + n; s++)
         if (s != 0 && !user_slot(p, s)) return 0;
     if (writes_slots(code, pc, &a, &n)) {
@@ -559,7 +572,7 @@ int compile_defer(Program *p) {
     for (int pc = c->start; pc >= 0 && pc < c->end; pc += 1 + op_operands[p->code[pc]]) {
       int a, n;
       if (p->code[pc] < 0 || p->code[pc] >= OP__COUNT) break;
-      if (reads_slots(p->code, pc, &a, &n))
+      if (reads_slots(p, pc, &a, &n))
         for (int s = a; s < a + n && s < p->nslots; s++) if (s >= 0) outcome_only[s] = 0;
     }
   }

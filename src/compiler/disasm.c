@@ -95,10 +95,10 @@ static NoteFn *const shape_note[SHAPE__COUNT] = {
   [SHAPE_SLOT] = note_slot, [SHAPE_SLOTS] = note_slots, [SHAPE_SLOTSL] = note_slots,
   [SHAPE_SLOTSK] = note_slots, [SHAPE_SLOTK] = note_slot, [SHAPE_SLOTSS] = note_slots,
   [SHAPE_JUMPSK] = note_jump_slot, [SHAPE_KONST] = note_konst, [SHAPE_CALL] = note_call, [SHAPE_EMIT] = note_emit,
-  [SHAPE_EMITK] = note_emit,
+  [SHAPE_EMITK] = note_emit, [SHAPE_XYLK] = note_slots,
 };
 
-/* The synopsis with each operand letter (A, B, C standing alone) replaced
+/* The synopsis with each operand letter (A to D standing alone) replaced
 ** by the operand's value. */
 static void fill_synopsis(const char *syn, const int32_t *w, int nw, char *out, size_t n) {
   size_t len = 0;
@@ -120,7 +120,7 @@ static void fill_synopsis(const char *syn, const int32_t *w, int nw, char *out, 
 typedef struct Decoded {
   int op;                   /* the opcode; -1: not one */
   int nw;                   /* operand words */
-  int32_t w[3];             /* their values */
+  int32_t w[4];             /* their values */
   int line;                 /* its source line */
   char syn[192], note[96];  /* the synopsis filled in; what operands name */
 } Decoded;

@@ -21,6 +21,10 @@ static int stack_effect(const Compiler *c, OpCode op, int32_t a, int32_t b) {
 }
 
 int cg_emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Span at) {
+  return cg_emit_raw4(c, op, a, b, cc, 0, at);
+}
+
+int cg_emit_raw4(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, int32_t d, Span at) {
   Program *p = c->p;
   int n = 1 + op_operands[op];
   if (p->ncode + n > c->cap) {
@@ -38,7 +42,7 @@ int cg_emit_raw(Compiler *c, OpCode op, int32_t a, int32_t b, int32_t cc, Span a
     c->cap = cap;
   }
   int at_pc = p->ncode;
-  int32_t words[4] = { op, a, b, cc };
+  int32_t words[5] = { op, a, b, cc, d };
   for (int i = 0; i < n; i++) {
     p->code[p->ncode] = words[i];
     p->pos[p->ncode++] = at.start;
@@ -131,7 +135,10 @@ static void fuse_tail(Compiler *c, Span at) {
     int p1 = c->recent[c->nrecent - 1];
     int32_t *code = c->p->code;
     int32_t op0 = code[p0], op1 = code[p1];
-    int32_t w[4];
+    int32_t w[5] = { 0, 0, 0, 0, 0 };
+    /* A fused instruction that may fail where its first part did: that
+    ** operand word's source position, to fail at (0: none). */
+    int first_word = 0;
     if (op0 == OP_LOADL && op1 == OP_ADDK) {
       w[0] = OP_LOADLK; w[1] = code[p0 + 1]; w[2] = code[p1 + 1]; w[3] = 0;
     } else if (op0 == OP_CONST && op1 >= OP_JLT && op1 <= OP_JNE) {
@@ -158,6 +165,13 @@ static void fuse_tail(Compiler *c, Span at) {
       w[2] = w[3] = 0;
     } else if (op0 == OP_CONST && op1 == OP_LINE) {
       w[0] = OP_LINEK; w[1] = code[p1 + 1]; w[2] = code[p1 + 2]; w[3] = code[p0 + 1];
+    } else if (op0 == OP_ATLK && op1 == OP_LOADSI && code[p1 + 2] == c->p->ncells) {
+      w[0] = OP_LOADSXYLK; w[1] = code[p1 + 1]; w[2] = code[p0 + 3]; w[3] = code[p0 + 1];
+      w[4] = code[p0 + 2];
+      first_word = 4;
+    } else if (op0 == OP_LOADLK && op1 == OP_ATL) {
+      w[0] = OP_ATLK; w[1] = code[p0 + 1]; w[2] = code[p0 + 2]; w[3] = code[p1 + 1];
+      first_word = 2;
     } else if (op0 == OP_LOADL && op1 == OP_AT) {
       w[0] = OP_ATL; w[1] = code[p0 + 1]; w[2] = w[3] = 0;
     } else if (op0 == OP_CONST && op1 == OP_STOREL) {
@@ -171,8 +185,10 @@ static void fuse_tail(Compiler *c, Span at) {
     }
     /* INCL fails where its LOADLK did: its source position. */
     Span first = { c->p->pos[p0], c->p->pos[p0] + 1 };
+    if (w[0] == OP_LOADSXYLK) first.start = c->p->pos[p0 + 2];   /* the ATLK's addition */
     drop_recent(c, 2);
-    cg_emit_raw(c, (OpCode)w[0], w[1], w[2], w[3], w[0] == OP_INCL ? first : at);
+    int pc = cg_emit_raw4(c, (OpCode)w[0], w[1], w[2], w[3], w[4], w[0] == OP_INCL ? first : at);
+    if (first_word && !c->oom) c->p->pos[pc + first_word] = first.start;
   }
 }
 

@@ -202,6 +202,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
   int32_t A = op_operands[op] > 0 ? code[pc + 1] : 0;
   int32_t B = op_operands[op] > 1 ? code[pc + 2] : 0;
   int32_t C = op_operands[op] > 2 ? code[pc + 3] : 0;
+  int32_t D = op_operands[op] > 3 ? code[pc + 4] : 0;
   int t = h - 1, u = h - 2;   /* the top two */
   out(o, "%s: ", lab(un, pc));
   switch (op) {
@@ -262,6 +263,14 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_STORESIS:
       out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], LO[%d + s%d], HI[%d + s%d], %d, depth);",
           pc, t, B, A, t, C, A, t, A, t, pc);
+      break;
+    case OP_ATLK:
+      out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &s%d)); XY(%d, s%d, %s); s%d = %s * W + s%d;",
+          pc + 2, loc(A), B, h, pc, h, loc(C), h, loc(C), h);
+      break;
+    case OP_LOADSXYLK:
+      out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &s%d)); XY(%d, s%d, %s); s%d = SL[%d + %s * W + s%d];",
+          pc + 4, loc(C), D, h, pc, h, loc(B), h, A, loc(B), h);
       break;
     case OP_ATL: out(o, "XY(%d, s%d, %s); s%d = %s * W + s%d;", pc, t, loc(A), t, loc(A), t); break;
     case OP_INCS:

@@ -578,6 +578,16 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 3;
         NEXT();
       }
+      CASE(ATLK) {
+        int32_t x, y = locals[code[pc + 2]];
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &x))
+          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "integer overflow");
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        PUSH(y * p->width + x);
+        pc += 3;
+        NEXT();
+      }
       CASE(ATL) {
         int32_t y = locals[code[pc]], x = TOP();
         if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
@@ -603,6 +613,18 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       } while (0)
       CASE(LOADSXYL) { int32_t y = locals[code[pc + 2]]; LOAD_SXY(y); NEXT(); }
       CASE(LOADSXYK) { int32_t y = code[pc + 2]; LOAD_SXY(y); NEXT(); }
+      CASE(LOADSXYLK) {
+        /* x's addition fails where the LOADLK fused into this did: the
+        ** position of operand D. */
+        int32_t x, y = locals[code[pc + 1]];
+        if (__builtin_add_overflow(locals[code[pc + 2]], code[pc + 3], &x))
+          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow");
+        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
+        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        PUSH(vm->slots[code[pc] + y * p->width + x]);
+        pc += 4;
+        NEXT();
+      }
 #undef LOAD_SXY
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
