@@ -266,10 +266,17 @@ EOF
     mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=6 -D height=4 \
       --solver retro --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
     mp_pid=$!
-    sleep 3
     # A rank of this job: a child of this mpirun (ps --ppid P -C NAME
-    # selects either, so it could pick another job's gsolve-mpi).
-    rank=$(pgrep -P $mp_pid -x gsolve-mpi | head -n 1)
+    # selects either, so it could pick another job's gsolve-mpi).  The 3
+    # seconds count from when the ranks run, however long mpirun takes to
+    # start them on a slow machine.
+    rank=
+    for i in $(seq 300); do
+      rank=$(pgrep -P $mp_pid -x gsolve-mpi | head -n 1)
+      [ -n "$rank" ] && break
+      sleep 0.1
+    done
+    sleep 3
     case $sig in
       INT) kill -INT $mp_pid ;;
       RANKINT) kill -INT $rank ;;
