@@ -146,12 +146,12 @@ typedef struct Root {
 } Root;
 #define NO_PROBE (-1000)
 
-/* A move of the search, as ordered: its stone, the stone in the mirror
-** image, the child's table key, the cells where the move leaves the
-** mover a four to complete, its order score and column. */
+/* A move of the search: its stone, the stone in the mirror image, the
+** child's table key, the cells where the move leaves the mover a four to
+** complete, and its column. */
 typedef struct Child {
   Word move, mmove, key, wins;
-  int score, col;
+  int col;
 } Child;
 
 typedef int Search(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
@@ -190,6 +190,7 @@ struct Worker {
   int stopped;                  /* this search saw a stop: it unwinds */
   C4Table *near;                /* its own table of the last plies */
   int order[64];
+  Word order_mask[MAX_WIDTH];   /* the cells of column order[i] */
   /* The job (solve or probe) and its result. */
   Word cur, mask;
   int moves, probe, alpha, beta;
@@ -409,7 +410,7 @@ static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
 /* A cutoff: move `col` proved the lower bound v of the position `key`,
 ** at a cost of `work` nodes. */
-static void store_lower(const Solver *s, C4Table *tt, Word key, int v, int col, int flipped,
+INLINE void store_lower(const Solver *s, C4Table *tt, Word key, int v, int col, int flipped,
                         uint64_t work) {
   if (tt && !(s->without & C4_NO_LOWER))
     TT_PUT(tt, key, encode_lower(s, v) | move_datum(s, col, flipped), log2_work(work));
@@ -546,13 +547,17 @@ INLINE int negamax_on(
     if (v > alpha) alpha = v;
     next &= ~column_mask(g, hint);
   }
-  /* Order: more threats created first, then the worker's column order. */
+  /* Order: more threats created first, then the worker's column order.
+  ** The moves go to ch[] as they come, and their order to rank[], each
+  ** rank an int (score << 8 | index): moving ints, not Child records,
+  ** in the insertion sort. */
   Child ch[MAX_WIDTH];
+  int rank[MAX_WIDTH];
   int n = 0;
   for (int i = 0; i < g->w; i++) {
-    int col = wk->order[i];
-    Word m = next & column_mask(g, col), mm = 0;
+    Word m = next & wk->order_mask[i], mm = 0;
     if (!m) continue;
+    int col = wk->order[i];
     /* The cells where this move leaves us a four to complete: the
     ** child's opponent's, and their number orders the moves, but for
     ** those right above one of the opponent's (no one plays under it, so
@@ -582,16 +587,18 @@ INLINE int negamax_on(
       ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
       TT_PREFETCH(ctt, ck);
     }
-    int j = n++;
-    for (; j > 0 && ch[j - 1].score < t; j--) ch[j] = ch[j - 1];
-    ch[j] = (Child){ m, mm, ck, w, t, col };
+    ch[n] = (Child){ m, mm, ck, w, col };
+    int j = n, r = t << 8 | n;
+    n++;
+    for (; j > 0 && rank[j - 1] >> 8 < t; j--) rank[j] = rank[j - 1];
+    rank[j] = r;
   }
   if (etc) {
     /* Enhanced transposition cutoff: a child whose upper bound u is
     ** known makes this position worth at least -u; enough for a cutoff
     ** without searching any child. */
     for (int i = 0; i < n; i++) {
-      int val = TT_GET(ctt, ch[i].key) & 255;
+      int val = TT_GET(ctt, ch[rank[i] & 255].key) & 255;
       if (val == 0 || val > s->span) continue;
       int v = -(val - 1 + s->vmin);
       if (v >= beta) { wk->etc_cuts++; return v; }
@@ -602,7 +609,7 @@ INLINE int negamax_on(
   int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[2 * MAX_WIDTH], ndeferred = 0;
   uint64_t deferred = 0;
   for (int k = 0; k < n + ndeferred; k++) {
-    int i = k < n ? k : order[k], marked = 0;      /* the moves in order, then those put off */
+    int i = k < n ? rank[k] & 255 : order[k], marked = 0;  /* the moves in order, then those put off */
     if (split && (k > 0 || best >= 0) && k < n && !(deferred >> i & 1)) {
       if (busy_test(s, ch[i].key)) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
       marked = busy_mark(s, ch[i].key);
