@@ -177,14 +177,11 @@ static void *solver_new(int width, int height, const C4Config *cfg) {
   for (int col = 0; col < s->g.w; col++)
     for (int row = s->g.h % 2; row < s->g.h; row += 2)
       s->g.claim_rows |= ONE << (col * (s->g.h + 1) + row);
-  const Shape *k = &shape_fixed;
-  int is_fixed = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells &&
-                 s->g.bottom == k->bottom && s->g.board == k->board && s->g.claim_rows == k->claim_rows;
-  s->negamax = is_fixed ? negamax_fixed : negamax_any;
   s->vmin = -(s->g.cells / 2) - 1;
   s->span = s->g.cells + 4;
   s->without = cfg->without;
   s->book = cfg->book;
+  choose_search(s);
   s->threads = cfg->threads < 1 ? 1 : cfg->threads > MAX_THREADS ? MAX_THREADS : cfg->threads;
   if (!(s->without & C4_NO_TABLE) && (s->tt = c4t_new(cfg->tt_mib)) == NULL) {
     solver_free(s);
@@ -341,6 +338,7 @@ static int solver_make_book(void *sp, int to, C4Book *book, uint64_t *nodes,
   /* Deepest first: each level is then looked up by the next one. */
   const C4Book *saved = s->book;
   s->book = book;
+  choose_search(s);
   st = 0;
   BookProgress bp = { progress, arg, 0, 0, 0 };
   C4Query bq;
@@ -372,6 +370,7 @@ static int solver_make_book(void *sp, int to, C4Book *book, uint64_t *nodes,
     free(scores);
   }
   s->book = saved;
+  choose_search(s);
   s->query = NULL;
 done:
   if (level)

@@ -331,11 +331,11 @@ static Word canonical_key(const Shape *g, Word cur, Word mask) {
 /* The table key: early in the game the smaller of the position's key and
 ** its mirror image's (mcur, mmask: the mirror image, kept up to date by
 ** the search while moves <= mirror_until). */
-static Word table_key(const Solver *s, Word cur, Word mask, Word mcur,
+static Word table_key(const Solver *s, unsigned without, Word cur, Word mask, Word mcur,
                           Word mmask, int moves, int *flipped) {
   Word key = cur + mask;
   *flipped = 0;
-  if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return key;
+  if (moves > s->mirror_until || (without & C4_NO_SYMMETRY)) return key;
   if (mcur + mmask < key) { *flipped = 1; return mcur + mmask; }
   return key;
 }
@@ -401,8 +401,8 @@ static void report_progress(Worker *wk) {
 /* The move part of a table datum: column + 1 as the entry's key sees
 ** the board (mirrored when `flipped`), above the value byte; 0 (none)
 ** on boards too wide for 5 bits or without the technique. */
-static int move_datum(const Solver *s, int col, int flipped) {
-  if (col < 0 || s->g.w > 31 || (s->without & C4_NO_BESTMOVE)) return 0;
+static int move_datum(const Solver *s, unsigned without, int col, int flipped) {
+  if (col < 0 || s->g.w > 31 || (without & C4_NO_BESTMOVE)) return 0;
   return (flipped ? s->g.w - col : col + 1) << 8;
 }
 
@@ -410,10 +410,10 @@ static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
 /* A cutoff: move `col` proved the lower bound v of the position `key`,
 ** at a cost of `work` nodes. */
-INLINE void store_lower(const Solver *s, C4Table *tt, Word key, int v, int col, int flipped,
-                        uint64_t work) {
-  if (tt && !(s->without & C4_NO_LOWER))
-    TT_PUT(tt, key, encode_lower(s, v) | move_datum(s, col, flipped), log2_work(work));
+INLINE void store_lower(const Solver *s, unsigned without, C4Table *tt, Word key, int v,
+                        int col, int flipped, uint64_t work) {
+  if (tt && !(without & C4_NO_LOWER))
+    TT_PUT(tt, key, encode_lower(s, v) | move_datum(s, without, col, flipped), log2_work(work));
 }
 
 /* The mirror image of a move in column `col`, on the mirrored stones
@@ -429,14 +429,19 @@ INLINE Word mirror_move(const Shape *g, Word mmask, int col) {
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
 INLINE int negamax_on(
-    const Shape *g, Search *self, Worker *wk, Word cur, Word mask, Word mcur,
+    const Shape *g, int plain, Search *self, Worker *wk, Word cur, Word mask, Word mcur,
     Word mmask, Word opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
+  /* `plain` (a constant in each compilation): every technique on and no
+  ** book, so that their tests fold away. */
+  unsigned without = plain ? 0 : s->without;
+  const C4Book *book = plain ? NULL : s->book;
+  (void)book;                  /* (books: 64-bit boards only) */
   int cells = g->cells;
   if ((++wk->nodes & (POLL_NODES - 1)) == 0 && poll_stop(wk)) return 0;
   Word next;
   int lo;
-  if (!(s->without & C4_NO_ANTICIPATION)) {
+  if (!(without & C4_NO_ANTICIPATION)) {
     next = non_losing(g, mask, opp_wins);
     if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
     if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
@@ -449,17 +454,17 @@ INLINE int negamax_on(
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
-  if (hi > -1 && ((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT))
+  if (hi >= 0 && !(without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
+  if (hi > -1 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
 #if C4W_BITS == 64
-  if (s->book && moves >= s->book->from && moves <= s->book->to) {
+  if (book && moves >= book->from && moves <= book->to) {
     int v;
-    if (c4book_get(s->book, canonical_key(g, cur, mask), &v)) { wk->book_hits++; return v; }
+    if (c4book_get(book, canonical_key(g, cur, mask), &v)) { wk->book_hits++; return v; }
   }
 #endif
-  if (!(next & (next - 1)) && !(s->without & C4_NO_FORCED)) {
+  if (!(next & (next - 1)) && !(without & C4_NO_FORCED)) {
     /* A forced move: this position is worth minus its child, whose own
     ** entry is all the table needs (no lookup, no entry here). */
     Word mm = 0;
@@ -475,9 +480,9 @@ INLINE int negamax_on(
   int flipped = 0, hint = -1;           /* the table's best move, a column */
   C4Table *tt = wk->near && cells - moves < FAR_EMPTY ? wk->near : s->tt;
   C4Table *ctt = wk->near && cells - moves - 1 < FAR_EMPTY ? wk->near : s->tt;
-  if (cells - moves < TAIL_EMPTY && !(s->without & C4_NO_BARETAIL)) tt = NULL;
+  if (cells - moves < TAIL_EMPTY && !(without & C4_NO_BARETAIL)) tt = NULL;
   if (tt) {
-    key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
+    key = table_key(s, without, cur, mask, mcur, mmask, moves, &flipped);
     int ent = TT_GET(tt, key), val = ent & 255, hm = ent >> 8;
     if (hm) hint = flipped ? g->w - hm : hm - 1;
     if (val > s->span) {
@@ -493,7 +498,7 @@ INLINE int negamax_on(
   ** answers spares their loops over the moves (Test_L2_R2 first 50, 2.6%
   ** fewer instructions; Test_L1_R2 first 4, 3.4% fewer; 0.4-0.7% more
   ** nodes, as forced moves no longer get them). */
-  if (beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
+  if (beta <= 1 && ((cells - moves) & 1) && !(without & C4_NO_CLAIMEVEN)) {
     /* The same bound one ply ahead, as a lower bound: a move after which
     ** the opponent (then with an even number of empty cells) cannot win
     ** makes this position worth at least 0, and at least 1 if he then
@@ -507,7 +512,7 @@ INLINE int negamax_on(
       }
     }
   }
-  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
+  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT)) {
     /* The same one ply ahead: a move after which the opponent loses to
     ** a threat of ours makes this position worth at least 1. */
     Word wins = winning_cells(g, cur, mask) & g->claim_rows, empty = g->board & ~mask;
@@ -525,7 +530,7 @@ INLINE int negamax_on(
       }
     }
   }
-  int mirrored = moves + 1 <= s->mirror_until, etc = tt && !(s->without & C4_NO_ETC) &&
+  int mirrored = moves + 1 <= s->mirror_until, etc = tt && !(without & C4_NO_ETC) &&
                                                     cells - moves >= ETC_MIN_EMPTY;
   uint64_t before = wk->nodes;
   int best = -1, bestv = -1000;
@@ -539,7 +544,7 @@ INLINE int negamax_on(
                      winning_cells(g, cur | m, mask | m), moves + 1, -beta, -alpha);
     if (stopping(wk)) return 0;
     if (v >= beta) {
-      store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
+      store_lower(s, without, tt, key, v, hint, flipped, wk->nodes - before);
       return v;
     }
     bestv = v;
@@ -565,7 +570,7 @@ INLINE int negamax_on(
     ** Test_L2_R2 first 100 and Test_L1_R2 first 30, 6% fewer).  (A
     ** forced move needs no ordering.) */
     Word w = winning_cells(g, cur | m, mask) & ~m;
-    if (!(s->without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
+    if (!(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
       /* A double threat: after this move we would have two cells to win
       ** on at once, or one with another right above it.  The opponent,
       ** who cannot win at once (anticipation: we play neither below his
@@ -578,13 +583,13 @@ INLINE int negamax_on(
     }
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
-            : (s->without & C4_NO_THREATS) ? 0 : popcount_word(w & ~(opp_wins << 1));
+            : (without & C4_NO_THREATS) ? 0 : popcount_word(w & ~(opp_wins << 1));
     if (mirrored) mm = mirror_move(g, mmask, col);
     Word ck = 0;
     if (tt) {
       /* The child's table bucket, fetched while the others are ordered. */
       int f;
-      ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
+      ck = table_key(s, without, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
       TT_PREFETCH(ctt, ck);
     }
     ch[n] = (Child){ m, mm, ck, w, col };
@@ -620,26 +625,44 @@ INLINE int negamax_on(
     if (marked) busy_unmark(s, ch[i].key);
     if (stopping(wk)) return 0;
     if (v >= beta) {
-      store_lower(s, tt, key, v, ch[i].col, flipped, wk->nodes - before);
+      store_lower(s, without, tt, key, v, ch[i].col, flipped, wk->nodes - before);
       return v;
     }
     if (v > bestv) { bestv = v; best = ch[i].col; }
     if (v > alpha) alpha = v;
   }
   if (tt)
-    TT_PUT(tt, key, encode_upper(s, alpha) | move_datum(s, best, flipped),
+    TT_PUT(tt, key, encode_upper(s, alpha) | move_datum(s, without, best, flipped),
             log2_work(wk->nodes - before));
   return alpha;
 }
 
 static int negamax_any(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
                        Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&wk->s->g, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha,
-                    beta);
+  return negamax_on(&wk->s->g, 0, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves,
+                    alpha, beta);
 }
 
 static int negamax_fixed(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
                          Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&shape_fixed, negamax_fixed, wk, cur, mask, mcur, mmask, opp_wins, moves,
+  return negamax_on(&shape_fixed, 0, negamax_fixed, wk, cur, mask, mcur, mmask, opp_wins, moves,
                     alpha, beta);
+}
+
+/* The board of shape_fixed with every technique and no book, the usual
+** case, compiled apart so that the tests of s->without and s->book fold
+** away (Test_L2_R2 first 30: 634.0 M -> 601.9 M instructions, same
+** nodes). */
+static int negamax_plain(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
+                         Word opp_wins, int moves, int alpha, int beta) {
+  return negamax_on(&shape_fixed, 1, negamax_plain, wk, cur, mask, mcur, mmask, opp_wins, moves,
+                    alpha, beta);
+}
+
+/* The search for the solver's board, techniques and book. */
+static void choose_search(Solver *s) {
+  const Shape *k = &shape_fixed;
+  int is_fixed = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells &&
+                 s->g.bottom == k->bottom && s->g.board == k->board && s->g.claim_rows == k->claim_rows;
+  s->negamax = !is_fixed ? negamax_any : s->without || s->book ? negamax_fixed : negamax_plain;
 }
