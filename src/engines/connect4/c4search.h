@@ -217,7 +217,12 @@ INLINE Word winning_cells(const Shape *g, Word pos,
     Word p = (pos << d) & (pos << 2 * d);
     r |= p & (pos << 3 * d);
     r |= p & (pos >> d);
-    p = (pos >> d) & (pos >> 2 * d);
+    /* (pos >> d) & (pos >> 2d), from p when its left shifts lost no
+    ** stone (the last column's top cell, w (h + 1) - 2, shifted by
+    ** 2 (h + 2) stays in the word: 7x6, 10x6; a constant test on the
+    ** fixed shape): 3 fewer operations a direction. */
+    if (g->w * (g->h + 1) + 2 * g->h + 3 <= C4W_BITS) p >>= 3 * d;
+    else p = (pos >> d) & (pos >> 2 * d);
     r |= p & (pos << d);
     r |= p & (pos >> 3 * d);
   }
