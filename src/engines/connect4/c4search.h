@@ -86,9 +86,17 @@
 ** threads on 4444: 7.75 -> 6.9 s, best of 5).  From 32 MiB rather than
 ** 128, so that the default 64 MiB (test sets) has them too: Test_L1_R2
 ** first 20, 4% fewer nodes and 15-20% less CPU time (3 runs each);
-** Test_L1_R3 first 4, 6% more nodes but 8-15% less time. */
+** Test_L1_R3 first 4, 6% more nodes but 8-15% less time.  1 MiB rather
+** than 4 (2026-11-27, load average 3-3.5, user time of the two binaries
+** in turn): Test_L2_R2 first 300, 1% fewer nodes, 0.80 -> 0.66 s (median
+** of 5, every pair faster); Test_L1_R2 first 20, +2.6% nodes, 1.15 ->
+** 0.93 s; Test_L1_R3 first 3, +9% nodes, 3.70 -> 3.11 s (median of 3);
+** the position 4444, +12% nodes, 7.0-7.7 -> 6.5-7.6 s.  Misses past a
+** 1 MiB cache (cachegrind): Test_L2_R2 first 50, 577 K -> 198 K; Test_L1_R2
+** first 4, 673 K -> 243 K, for 7% more instructions (fuller buckets).
+** (512 KiB: Test_L1_R3 first 3, +17% nodes and slower than 1 MiB.) */
 #define NEAR_FROM_MIB 32
-#define NEAR_MIB 4
+#define NEAR_MIB 1
 #define FAR_EMPTY 20
 /* Positions with fewer than TAIL_EMPTY empty cells are searched without
 ** the table: their subtrees cost less to search again than a table probe
