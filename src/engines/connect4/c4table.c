@@ -119,11 +119,15 @@ static inline void put(C4Table *t, uint64_t key, uint64_t hi, int wide, int val,
   int bits = __atomic_load_n(&t->bits, __ATOMIC_RELAXED);
   size_t bi = c4t_locate(bits, key, &tag);
   C4Bucket *b = &t->b[bi];
-  int victim = 0, least = 512;
-  for (int i = 0; i < (wide ? WIDE_SLOTS : SLOTS); i++) {
-    uint64_t e = c4t_load(&b->e[wide ? 2 * i : i]);
+  int n = wide ? WIDE_SLOTS : SLOTS, victim = 0;
+  /* First the key's own entry or the first empty one (as get finds
+  ** them), then, in a full bucket only, the entry to give way: two loops
+  ** rather than one that weighs every entry on the way (Test_L1_R2 first
+  ** 4: 844.2 M -> 839.0 M instructions, same nodes). */
+  for (; victim < n; victim++) {
+    uint64_t e = c4t_load(&b->e[wide ? 2 * victim : victim]);
     if (e == 0) {
-      if (i == 0) {
+      if (victim == 0) {
         /* First entry of an empty bucket: remember it for clear(), and
         ** double the buckets in use once half of them are filled. */
         size_t k = __atomic_fetch_add(&t->ntouched, 1, __ATOMIC_RELAXED);
@@ -132,16 +136,22 @@ static inline void put(C4Table *t, uint64_t key, uint64_t hi, int wide, int val,
         if (bits < t->maxbits && k == (size_t)1 << (bits - 1))
           __atomic_compare_exchange_n(&t->bits, &bits, bits + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
       }
-      victim = i;
       break;
     }
-    if ((e & ~LOW_MASK) == tag && (!wide || (c4t_load(&b->e[2 * i + 1]) ^ e) == hi)) { victim = i; break; }
+    if ((e & ~LOW_MASK) == tag && (!wide || (c4t_load(&b->e[2 * victim + 1]) ^ e) == hi)) break;
+  }
+  if (victim == n) {
     /* Entries that a doubling left out of reach (their scrambled key's
     ** bits from MIN_BITS up to `bits` are not the bucket's) go first,
     ** then the cheapest. */
-    int reachable = ((e ^ bi) & (((uint64_t)1 << bits) - 1) & ~LOW_MASK) == 0;
-    int w = reachable ? 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED) : 0;
-    if (w < least) { least = w; victim = i; }
+    uint64_t reach = (((uint64_t)1 << bits) - 1) & ~LOW_MASK;
+    int least = 512;
+    victim = 0;
+    for (int i = 0; i < n; i++) {
+      uint64_t e = c4t_load(&b->e[wide ? 2 * i : i]);
+      int w = (e ^ bi) & reach ? 0 : 256 + __atomic_load_n(&b->work[i], __ATOMIC_RELAXED);
+      if (w < least) { least = w; victim = i; }
+    }
   }
   uint64_t e = tag | (uint64_t)val;
   if (wide) __atomic_store_n(&b->e[2 * victim + 1], hi ^ e, __ATOMIC_RELAXED);
