@@ -86,9 +86,17 @@
 ** threads on 4444: 7.75 -> 6.9 s, best of 5).  From 32 MiB rather than
 ** 128, so that the default 64 MiB (test sets) has them too: Test_L1_R2
 ** first 20, 4% fewer nodes and 15-20% less CPU time (3 runs each);
-** Test_L1_R3 first 4, 6% more nodes but 8-15% less time. */
+** Test_L1_R3 first 4, 6% more nodes but 8-15% less time.  1 MiB rather
+** than 4 (2026-11-27, load average 3-3.5, user time of the two binaries
+** in turn): Test_L2_R2 first 300, 1% fewer nodes, 0.80 -> 0.66 s (median
+** of 5, every pair faster); Test_L1_R2 first 20, +2.6% nodes, 1.15 ->
+** 0.93 s; Test_L1_R3 first 3, +9% nodes, 3.70 -> 3.11 s (median of 3);
+** the position 4444, +12% nodes, 7.0-7.7 -> 6.5-7.6 s.  Misses past a
+** 1 MiB cache (cachegrind): Test_L2_R2 first 50, 577 K -> 198 K; Test_L1_R2
+** first 4, 673 K -> 243 K, for 7% more instructions (fuller buckets).
+** (512 KiB: Test_L1_R3 first 3, +17% nodes and slower than 1 MiB.) */
 #define NEAR_FROM_MIB 32
-#define NEAR_MIB 4
+#define NEAR_MIB 1
 #define FAR_EMPTY 20
 /* Positions with fewer than TAIL_EMPTY empty cells are searched without
 ** the table: their subtrees cost less to search again than a table probe
@@ -146,12 +154,12 @@ typedef struct Root {
 } Root;
 #define NO_PROBE (-1000)
 
-/* A move of the search, as ordered: its stone, the stone in the mirror
-** image, the child's table key, the cells where the move leaves the
-** mover a four to complete, its order score and column. */
+/* A move of the search: its stone, the stone in the mirror image, the
+** child's table key, the cells where the move leaves the mover a four to
+** complete, and its column. */
 typedef struct Child {
   Word move, mmove, key, wins;
-  int score, col;
+  int col;
 } Child;
 
 typedef int Search(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
@@ -190,6 +198,7 @@ struct Worker {
   int stopped;                  /* this search saw a stop: it unwinds */
   C4Table *near;                /* its own table of the last plies */
   int order[64];
+  Word order_mask[MAX_WIDTH];   /* the cells of column order[i] */
   /* The job (solve or probe) and its result. */
   Word cur, mask;
   int moves, probe, alpha, beta;
@@ -216,7 +225,12 @@ INLINE Word winning_cells(const Shape *g, Word pos,
     Word p = (pos << d) & (pos << 2 * d);
     r |= p & (pos << 3 * d);
     r |= p & (pos >> d);
-    p = (pos >> d) & (pos >> 2 * d);
+    /* (pos >> d) & (pos >> 2d), from p when its left shifts lost no
+    ** stone (the last column's top cell, w (h + 1) - 2, shifted by
+    ** 2 (h + 2) stays in the word: 7x6, 10x6; a constant test on the
+    ** fixed shape): 3 fewer operations a direction. */
+    if (g->w * (g->h + 1) + 2 * g->h + 3 <= C4W_BITS) p >>= 3 * d;
+    else p = (pos >> d) & (pos >> 2 * d);
     r |= p & (pos << d);
     r |= p & (pos >> 3 * d);
   }
@@ -330,11 +344,11 @@ static Word canonical_key(const Shape *g, Word cur, Word mask) {
 /* The table key: early in the game the smaller of the position's key and
 ** its mirror image's (mcur, mmask: the mirror image, kept up to date by
 ** the search while moves <= mirror_until). */
-static Word table_key(const Solver *s, Word cur, Word mask, Word mcur,
+static Word table_key(const Solver *s, unsigned without, Word cur, Word mask, Word mcur,
                           Word mmask, int moves, int *flipped) {
   Word key = cur + mask;
   *flipped = 0;
-  if (moves > s->mirror_until || (s->without & C4_NO_SYMMETRY)) return key;
+  if (moves > s->mirror_until || (without & C4_NO_SYMMETRY)) return key;
   if (mcur + mmask < key) { *flipped = 1; return mcur + mmask; }
   return key;
 }
@@ -400,8 +414,8 @@ static void report_progress(Worker *wk) {
 /* The move part of a table datum: column + 1 as the entry's key sees
 ** the board (mirrored when `flipped`), above the value byte; 0 (none)
 ** on boards too wide for 5 bits or without the technique. */
-static int move_datum(const Solver *s, int col, int flipped) {
-  if (col < 0 || s->g.w > 31 || (s->without & C4_NO_BESTMOVE)) return 0;
+static int move_datum(const Solver *s, unsigned without, int col, int flipped) {
+  if (col < 0 || s->g.w > 31 || (without & C4_NO_BESTMOVE)) return 0;
   return (flipped ? s->g.w - col : col + 1) << 8;
 }
 
@@ -409,10 +423,10 @@ static int log2_work(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
 
 /* A cutoff: move `col` proved the lower bound v of the position `key`,
 ** at a cost of `work` nodes. */
-static void store_lower(const Solver *s, C4Table *tt, Word key, int v, int col, int flipped,
-                        uint64_t work) {
-  if (tt && !(s->without & C4_NO_LOWER))
-    TT_PUT(tt, key, encode_lower(s, v) | move_datum(s, col, flipped), log2_work(work));
+INLINE void store_lower(const Solver *s, unsigned without, C4Table *tt, Word key, int v,
+                        int col, int flipped, uint64_t work) {
+  if (tt && !(without & C4_NO_LOWER))
+    TT_PUT(tt, key, encode_lower(s, v) | move_datum(s, without, col, flipped), log2_work(work));
 }
 
 /* The mirror image of a move in column `col`, on the mirrored stones
@@ -428,14 +442,19 @@ INLINE Word mirror_move(const Shape *g, Word mmask, int col) {
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
 INLINE int negamax_on(
-    const Shape *g, Search *self, Worker *wk, Word cur, Word mask, Word mcur,
+    const Shape *g, int plain, Search *self, Worker *wk, Word cur, Word mask, Word mcur,
     Word mmask, Word opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
+  /* `plain` (a constant in each compilation): every technique on and no
+  ** book, so that their tests fold away. */
+  unsigned without = plain ? 0 : s->without;
+  const C4Book *book = plain ? NULL : s->book;
+  (void)book;                  /* (books: 64-bit boards only) */
   int cells = g->cells;
   if ((++wk->nodes & (POLL_NODES - 1)) == 0 && poll_stop(wk)) return 0;
   Word next;
   int lo;
-  if (!(s->without & C4_NO_ANTICIPATION)) {
+  if (!(without & C4_NO_ANTICIPATION)) {
     next = non_losing(g, mask, opp_wins);
     if (next == 0) return -(cells - moves) / 2;        /* the opponent wins next */
     if (moves >= cells - 2) return 0;                   /* a draw: board full after two */
@@ -448,17 +467,17 @@ INLINE int negamax_on(
   }
   if (alpha < lo) { alpha = lo; if (alpha >= beta) return alpha; }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  if (hi >= 0 && !(s->without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
-  if (hi > -1 && ((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT))
+  if (hi >= 0 && !(without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
+  if (hi > -1 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
 #if C4W_BITS == 64
-  if (s->book && moves >= s->book->from && moves <= s->book->to) {
+  if (book && moves >= book->from && moves <= book->to) {
     int v;
-    if (c4book_get(s->book, canonical_key(g, cur, mask), &v)) { wk->book_hits++; return v; }
+    if (c4book_get(book, canonical_key(g, cur, mask), &v)) { wk->book_hits++; return v; }
   }
 #endif
-  if (!(next & (next - 1)) && !(s->without & C4_NO_FORCED)) {
+  if (!(next & (next - 1)) && !(without & C4_NO_FORCED)) {
     /* A forced move: this position is worth minus its child, whose own
     ** entry is all the table needs (no lookup, no entry here). */
     Word mm = 0;
@@ -474,9 +493,9 @@ INLINE int negamax_on(
   int flipped = 0, hint = -1;           /* the table's best move, a column */
   C4Table *tt = wk->near && cells - moves < FAR_EMPTY ? wk->near : s->tt;
   C4Table *ctt = wk->near && cells - moves - 1 < FAR_EMPTY ? wk->near : s->tt;
-  if (cells - moves < TAIL_EMPTY && !(s->without & C4_NO_BARETAIL)) tt = NULL;
+  if (cells - moves < TAIL_EMPTY && !(without & C4_NO_BARETAIL)) tt = NULL;
   if (tt) {
-    key = table_key(s, cur, mask, mcur, mmask, moves, &flipped);
+    key = table_key(s, without, cur, mask, mcur, mmask, moves, &flipped);
     int ent = TT_GET(tt, key), val = ent & 255, hm = ent >> 8;
     if (hm) hint = flipped ? g->w - hm : hm - 1;
     if (val > s->span) {
@@ -492,7 +511,7 @@ INLINE int negamax_on(
   ** answers spares their loops over the moves (Test_L2_R2 first 50, 2.6%
   ** fewer instructions; Test_L1_R2 first 4, 3.4% fewer; 0.4-0.7% more
   ** nodes, as forced moves no longer get them). */
-  if (beta <= 1 && ((cells - moves) & 1) && !(s->without & C4_NO_CLAIMEVEN)) {
+  if (beta <= 1 && ((cells - moves) & 1) && !(without & C4_NO_CLAIMEVEN)) {
     /* The same bound one ply ahead, as a lower bound: a move after which
     ** the opponent (then with an even number of empty cells) cannot win
     ** makes this position worth at least 0, and at least 1 if he then
@@ -506,7 +525,7 @@ INLINE int negamax_on(
       }
     }
   }
-  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(s->without & C4_NO_ODDTHREAT)) {
+  if (alpha < 1 && beta > 0 && !((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT)) {
     /* The same one ply ahead: a move after which the opponent loses to
     ** a threat of ours makes this position worth at least 1. */
     Word wins = winning_cells(g, cur, mask) & g->claim_rows, empty = g->board & ~mask;
@@ -524,7 +543,7 @@ INLINE int negamax_on(
       }
     }
   }
-  int mirrored = moves + 1 <= s->mirror_until, etc = tt && !(s->without & C4_NO_ETC) &&
+  int mirrored = moves + 1 <= s->mirror_until, etc = tt && !(without & C4_NO_ETC) &&
                                                     cells - moves >= ETC_MIN_EMPTY;
   uint64_t before = wk->nodes;
   int best = -1, bestv = -1000;
@@ -538,7 +557,7 @@ INLINE int negamax_on(
                      winning_cells(g, cur | m, mask | m), moves + 1, -beta, -alpha);
     if (stopping(wk)) return 0;
     if (v >= beta) {
-      store_lower(s, tt, key, v, hint, flipped, wk->nodes - before);
+      store_lower(s, without, tt, key, v, hint, flipped, wk->nodes - before);
       return v;
     }
     bestv = v;
@@ -546,13 +565,17 @@ INLINE int negamax_on(
     if (v > alpha) alpha = v;
     next &= ~column_mask(g, hint);
   }
-  /* Order: more threats created first, then the worker's column order. */
+  /* Order: more threats created first, then the worker's column order.
+  ** The moves go to ch[] as they come, and their order to rank[], each
+  ** rank an int (score << 8 | index): moving ints, not Child records,
+  ** in the insertion sort. */
   Child ch[MAX_WIDTH];
+  int rank[MAX_WIDTH];
   int n = 0;
   for (int i = 0; i < g->w; i++) {
-    int col = wk->order[i];
-    Word m = next & column_mask(g, col), mm = 0;
+    Word m = next & wk->order_mask[i], mm = 0;
     if (!m) continue;
+    int col = wk->order[i];
     /* The cells where this move leaves us a four to complete: the
     ** child's opponent's, and their number orders the moves, but for
     ** those right above one of the opponent's (no one plays under it, so
@@ -560,7 +583,7 @@ INLINE int negamax_on(
     ** Test_L2_R2 first 100 and Test_L1_R2 first 30, 6% fewer).  (A
     ** forced move needs no ordering.) */
     Word w = winning_cells(g, cur | m, mask) & ~m;
-    if (!(s->without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
+    if (!(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
       /* A double threat: after this move we would have two cells to win
       ** on at once, or one with another right above it.  The opponent,
       ** who cannot win at once (anticipation: we play neither below his
@@ -573,25 +596,27 @@ INLINE int negamax_on(
     }
     int t = !(next & (next - 1)) ? 0
             : col == hint ? 64
-            : (s->without & C4_NO_THREATS) ? 0 : popcount_word(w & ~(opp_wins << 1));
+            : (without & C4_NO_THREATS) ? 0 : popcount_word(w & ~(opp_wins << 1));
     if (mirrored) mm = mirror_move(g, mmask, col);
     Word ck = 0;
     if (tt) {
       /* The child's table bucket, fetched while the others are ordered. */
       int f;
-      ck = table_key(s, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
+      ck = table_key(s, without, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
       TT_PREFETCH(ctt, ck);
     }
-    int j = n++;
-    for (; j > 0 && ch[j - 1].score < t; j--) ch[j] = ch[j - 1];
-    ch[j] = (Child){ m, mm, ck, w, t, col };
+    ch[n] = (Child){ m, mm, ck, w, col };
+    int j = n, r = t << 8 | n;
+    n++;
+    for (; j > 0 && rank[j - 1] >> 8 < t; j--) rank[j] = rank[j - 1];
+    rank[j] = r;
   }
   if (etc) {
     /* Enhanced transposition cutoff: a child whose upper bound u is
     ** known makes this position worth at least -u; enough for a cutoff
     ** without searching any child. */
     for (int i = 0; i < n; i++) {
-      int val = TT_GET(ctt, ch[i].key) & 255;
+      int val = TT_GET(ctt, ch[rank[i] & 255].key) & 255;
       if (val == 0 || val > s->span) continue;
       int v = -(val - 1 + s->vmin);
       if (v >= beta) { wk->etc_cuts++; return v; }
@@ -602,7 +627,7 @@ INLINE int negamax_on(
   int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[2 * MAX_WIDTH], ndeferred = 0;
   uint64_t deferred = 0;
   for (int k = 0; k < n + ndeferred; k++) {
-    int i = k < n ? k : order[k], marked = 0;      /* the moves in order, then those put off */
+    int i = k < n ? rank[k] & 255 : order[k], marked = 0;  /* the moves in order, then those put off */
     if (split && (k > 0 || best >= 0) && k < n && !(deferred >> i & 1)) {
       if (busy_test(s, ch[i].key)) { order[n + ndeferred++] = i; deferred |= UINT64_C(1) << i; continue; }
       marked = busy_mark(s, ch[i].key);
@@ -613,26 +638,44 @@ INLINE int negamax_on(
     if (marked) busy_unmark(s, ch[i].key);
     if (stopping(wk)) return 0;
     if (v >= beta) {
-      store_lower(s, tt, key, v, ch[i].col, flipped, wk->nodes - before);
+      store_lower(s, without, tt, key, v, ch[i].col, flipped, wk->nodes - before);
       return v;
     }
     if (v > bestv) { bestv = v; best = ch[i].col; }
     if (v > alpha) alpha = v;
   }
   if (tt)
-    TT_PUT(tt, key, encode_upper(s, alpha) | move_datum(s, best, flipped),
+    TT_PUT(tt, key, encode_upper(s, alpha) | move_datum(s, without, best, flipped),
             log2_work(wk->nodes - before));
   return alpha;
 }
 
 static int negamax_any(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
                        Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&wk->s->g, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves, alpha,
-                    beta);
+  return negamax_on(&wk->s->g, 0, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves,
+                    alpha, beta);
 }
 
 static int negamax_fixed(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
                          Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&shape_fixed, negamax_fixed, wk, cur, mask, mcur, mmask, opp_wins, moves,
+  return negamax_on(&shape_fixed, 0, negamax_fixed, wk, cur, mask, mcur, mmask, opp_wins, moves,
                     alpha, beta);
+}
+
+/* The board of shape_fixed with every technique and no book, the usual
+** case, compiled apart so that the tests of s->without and s->book fold
+** away (Test_L2_R2 first 30: 634.0 M -> 601.9 M instructions, same
+** nodes). */
+static int negamax_plain(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
+                         Word opp_wins, int moves, int alpha, int beta) {
+  return negamax_on(&shape_fixed, 1, negamax_plain, wk, cur, mask, mcur, mmask, opp_wins, moves,
+                    alpha, beta);
+}
+
+/* The search for the solver's board, techniques and book. */
+static void choose_search(Solver *s) {
+  const Shape *k = &shape_fixed;
+  int is_fixed = s->g.w == k->w && s->g.h == k->h && s->g.cells == k->cells &&
+                 s->g.bottom == k->bottom && s->g.board == k->board && s->g.claim_rows == k->claim_rows;
+  s->negamax = !is_fixed ? negamax_any : s->without || s->book ? negamax_fixed : negamax_plain;
 }
