@@ -54,11 +54,49 @@ done
 # distance to the end (--with-plies puts it back, and costs more).  Its
 # bound makes the search prove each probe by deepening (800 nodes
 # without: --no-deepening; 3x3 does not finish without it).
-check "go 2x2: nodes (deterministic)" "1134" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
-check "go 2x2 --no-deepening: nodes (deterministic)" "800" \
-  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening)")"
-check "go 2x2 --with-plies: nodes (deterministic)" "1412" \
-  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies)")"
+# go.game declares the board's symmetries: where one fixes the whole line,
+# alphabeta searches one move of each set of images (the counts with
+# --no-symmetry are those before it).
+check "go 2x2: nodes (deterministic)" "218" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+check "go 2x2 --no-symmetry: nodes (deterministic)" "1134" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-symmetry)")"
+check "go 2x2 --no-deepening: nodes (deterministic)" "371 800" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening)") $(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening --no-symmetry)")"
+check "go 2x2 --with-plies: nodes (deterministic)" "361 1412" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies)") $(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies --no-symmetry)")"
+# Symmetric lines against the plain search: the same value and the same
+# optimal moves, every move's value the same (--all-moves), under both
+# superkos, with and without deepening; on 3x3 fewer nodes.
+for go_c in "2 2" "3 2" "2 3" "5 1" "6 1" "4 1"; do
+  set -- $go_c
+  for go_ko in positional situational; do
+    go_o1=$(gs $go_g -D width=$1 -D height=$2 -D ko=$go_ko --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')
+    go_o2=$(gs $go_g -D width=$1 -D height=$2 -D ko=$go_ko --all-moves --json --no-symmetry | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')
+    check "go $1x$2, ko=$go_ko, --all-moves: symmetric lines = every move" "$go_o2" "$go_o1"
+    check "go $1x$2, ko=$go_ko: symmetric lines = every move" \
+      "$(go_val -D width=$1 -D height=$2 -D ko=$go_ko --no-symmetry)" "$(go_val -D width=$1 -D height=$2 -D ko=$go_ko)"
+  done
+  check "go $1x$2 --no-deepening: symmetric lines = every move" \
+    "$(go_val -D width=$1 -D height=$2 --no-symmetry --no-deepening)" "$(go_val -D width=$1 -D height=$2 --no-deepening)"
+done
+# Without a repetition rule (a move limit instead) the line's symmetries
+# serve too; minimax, which does not use them, agrees.
+for go_c in "2 2 8" "3 2 7" "3 3 5"; do
+  set -- $go_c
+  go_o1=$(go_val -D width=$1 -D height=$2 -D ko=none -D limit=$3)
+  check "go $1x$2, no ko, limit $3: symmetric lines = every move" \
+    "$(go_val -D width=$1 -D height=$2 -D ko=none -D limit=$3 --no-symmetry)" "$go_o1"
+  check "go $1x$2, no ko, limit $3: symmetric lines = minimax" \
+    "$(go_val -D width=$1 -D height=$2 -D ko=none -D limit=$3 --solver minimax)" "$go_o1"
+done
+go_o=$(gs $go_g --stats 2>&1)
+go_o2=$(gs $go_g --stats --no-symmetry 2>&1)
+check "go 3x3: symmetric lines skip moves, the same answer in fewer nodes" "yes win 9 b2 yes" \
+  "$(printf '%s\n' "$go_o" | grep -q 'symmetry skips [1-9]' && echo yes || echo no) $(field value "$go_o") $(field score "$go_o") $(field best "$go_o") $([ "$(field nodes "$go_o")" -lt "$(field nodes "$go_o2")" ] && echo yes || echo no)"
+# Simple ko keeps a cell in the state (ko_point), which the symmetries
+# would not move: go.game declares none then.
+check "go 2x2, simple ko: no symmetry declared" "no" \
+  "$(gs $go_g -D width=2 -D height=2 -D ko=simple -D limit=6 --stats 2>&1 | grep -q 'symmetry skips' && echo yes || echo no)"
 check "go 2x2 --with-plies: plies 11" "win 1 11" \
   "$(go_o=$(gs $go_g -D width=2 -D height=2 --with-plies); echo "$(field value "$go_o") $(field score "$go_o") $(field plies "$go_o")")"
 # Scores only against scores and distances (which use no bound): the same

@@ -547,6 +547,9 @@ static void alphabeta_stats(const Run *r) {
           ", root searches %" PRIu64 ", depths %" PRIu64 ", bound cutoffs %" PRIu64 "\n", nodes,
           r->seconds > 0 ? (double)nodes / r->seconds : 0.0, a->evals,
           a->probes, a->iterations, a->bound_cutoffs);
+  if (a->symmetry_skips)
+    fprintf(stderr, "stats: symmetry skips %" PRIu64 " (moves whose position a symmetry of the line "
+            "maps onto a sibling's)\n", a->symmetry_skips);
   if (r->job.tt != NULL) {
     const TtStats *t = tt_stats(r->job.tt);
     size_t cap, used = tt_used(r->job.tt, &cap);

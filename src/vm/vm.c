@@ -571,6 +571,8 @@ static void vm_set_state(Game *g, const void *state);
 static const GameVtable vm_vtable = { VM_METHODS };
 static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
                                                 .orbit = vm_orbit, .canonical_key = vm_canonical_key,
+                                                .symmetries = vm_symmetries,
+                                                .symmetry_image = vm_symmetry_image,
                                                 .generate_keyed = vm_generate_keyed };
 
 /* A raw state as the current position: slots and hash.  The trail is
