@@ -241,6 +241,7 @@ struct Game {
   int score_only;                 /* the game declares `score only;`: solvers
                                   ** that can, value positions by score
                                   ** alone (no distance to the end) */
+  int has_eval;                   /* the game has an eval (else it is 0) */
   int32_t margin_bound;           /* every outcome's |margin| is at most
                                   ** this; 0 when it is not known */
   /* Optional (board_bytes 0: none): writes the board of `state` (the

@@ -252,7 +252,7 @@ static void history_credit(Ab *a, int mover, const Move *m, uint64_t nodes) {
 ** children are at the horizon (they are about to be evaluated anyway);
 ** history orders the others. */
 static int eval_orders(const Ab *a, int ply) {
-  return a->o->order == AB_ORDER_EVAL && ply < a->o->eval_plies
+  return (a->eval_all || (a->o->order == AB_ORDER_EVAL && ply < a->o->eval_plies))
       && (!a->horizon || ply + 1 < a->horizon);
 }
 
@@ -716,6 +716,11 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
   a->score_only = o->score_only;
   a->bounds = o->score_only && !o->depth && g->bounds != NULL;
   a->deepen = a->bounds && o->deepen;
+  /* Deepening with a game's eval: the eval estimates the very score the
+  ** bounds enclose (Go: the area margin), and orders every node better
+  ** than the history of cutoffs does (a 4x4 Go position, 3.39 M nodes
+  ** -> 1.70 M, half the time, the evals included). */
+  a->eval_all = a->deepen && g->has_eval && o->order == AB_ORDER_HISTORY;
   if (a->bcache != NULL) memset(a->bcache, 0, BOUND_SLOTS * a->bslot);
   /* A repetition rule: the keys leave the line out, and each entry says
   ** what its subtree met of it (ghi.h); without a table, nothing to do. */

@@ -38,6 +38,7 @@ typedef struct Ab {
   size_t bslot;           /* bytes of a slot; 0: no cache yet */
   int score_only;         /* values carry no end ply (AbOptions) */
   int bounds;             /* score_only, exact, and the game has bounds */
+  int eval_all;           /* order every node by eval (see alphabeta_run) */
   int ghi;                /* a repetition rule: entries carry what their
                           ** subtree met of the line (ghi.h) */
   size_t key_bytes;       /* size of a position's key (pack or state) */

@@ -687,6 +687,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->has_rewards = p->has_pay;
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   g->score_only = p->score_only;
+  g->has_eval = p->eval_chunk >= 0;
   if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
   /* Deferred rests (compiler/defer.c): never while views observe each
   ** move or generate filters moves by playing them. */
