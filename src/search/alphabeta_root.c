@@ -77,13 +77,19 @@ static Value search_move(Ab *a, int i, Value alpha, Value beta) {
 ** doubling on Go 1x5, 1x6, 2x2, 2x3 and 3x3 (3x3: 150,746 nodes by steps
 ** of 1, 53,879 by 6). */
 #define DEEPEN_STEP 6
+static int64_t score_of(Value v);
 static Value probe_move(Ab *a, int i, Value x) {
   SolveResult *r = &a->s->result;
   Value v = 0;
   int proven = 0;
   if (!a->deepen) return search_move(a, i, x - 1, x);
+  /* For the progress line: the least score whose value reaches x. */
+  a->s->root_goal = score_of(x) - 1;
+  while (value_make(a->s->root_goal, 0, r->mover) < x) a->s->root_goal++;
+  a->s->root_goal_set = 1;
   for (int d = DEEPEN_STEP; d <= AB_MAX_DEPTH && !proven; d += DEEPEN_STEP) {
     a->horizon = d;
+    a->s->root_horizon = d;
     a->o->stats.iterations++;
     a->pessimist = r->mover;
     a->leaves = 0;
@@ -98,6 +104,7 @@ static Value probe_move(Ab *a, int i, Value x) {
     proven = v < x || a->leaves == 0;
   }
   a->horizon = 0;
+  a->s->root_goal_set = 0;
   if (a->s->status == EXIT_OK && !proven)
     search_fail(a->s, EXIT_LIMIT, "no proof within %d plies", AB_MAX_DEPTH);
   return v;
