@@ -257,3 +257,17 @@ check "go 3x2 as a graph (the 2x3 grid): a draw, pass first" "draw 0 pass" \
 go_o=$(gs play $go_g -D width=2 -D height=2 --self-play --level perfect --show-evals --ascii 2>&1)
 check "go play, scores only: 'loss by 4' without 'in N'" "yes no" \
   "$(printf '%s\n' "$go_o" | grep -q ' loss by 4 *$' && echo yes || echo no) $(printf '%s\n' "$go_o" | grep -q 'by [0-9]* in [0-9]' && echo yes || echo no)"
+
+# ---- 4x4 (make test-full) ----------------------------------------------
+# The empty 4x4 board (published: Black +2 by the centre) is not solved
+# within an hour here (docs/go.md); positions after the centre opening
+# are.  Black +2 after b2 c3 c2 b3 and +16 after b4 c1 are gsolve's own
+# values: the same under the history order and the eval order, and with
+# deepening steps of 4 to 10 plies (the first) and 8 (the second); 1.7 M
+# and 6.4 M nodes, a minute or two through the VM.
+if [ -n "$GSOLVE_FULL" ]; then
+  check "go 4x4 after b2 c3 c2 b3 b4 c1: Black +16 by d3" "win 16 d3" \
+    "$(go_val -D width=4 -D height=4 --position 'b2 c3 c2 b3 b4 c1' --tt-size 512)"
+  check "go 4x4 after b2 c3 c2 b3: Black +2 by a3 or d3" "win 2 a3, d3" \
+    "$(go_val -D width=4 -D height=4 --position 'b2 c3 c2 b3' --tt-size 512)"
+fi
