@@ -81,6 +81,11 @@ for go_c in "2 2" "3 2" "2 3" "5 1" "6 1" "4 1"; do
   check "go $1x$2 --no-deepening: symmetric lines = every move" \
     "$(go_val -D width=$1 -D height=$2 --no-symmetry --no-deepening)" "$(go_val -D width=$1 -D height=$2 --no-deepening)"
 done
+for go_ko in positional situational; do
+  check "go 3x3, ko=$go_ko, --all-moves: symmetric lines = every move" \
+    "$(gs $go_g -D ko=$go_ko --all-moves --json --no-symmetry | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')" \
+    "$(gs $go_g -D ko=$go_ko --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')"
+done
 # Without a repetition rule (a move limit instead) the line's symmetries
 # serve too; minimax, which does not use them, agrees.
 for go_c in "2 2 8" "3 2 7" "3 3 5"; do
