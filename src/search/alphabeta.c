@@ -256,6 +256,17 @@ static int eval_orders(const Ab *a, int ply) {
       && (!a->horizon || ply + 1 < a->horizon);
 }
 
+/* Deepening's order (Ab.eval_all): by eval, and among equal evals (the
+** area margin ties often) by the history of cutoffs. */
+#define EVAL_CLAMP  ((int64_t)1 << 19)   /* below ORDER_FAR once shifted */
+#define EVAL_SHIFT  40
+static int64_t eval_then_history(int64_t eval, int64_t history) {
+  int64_t cap = ((int64_t)1 << EVAL_SHIFT) - 1;
+  if (eval > EVAL_CLAMP) eval = EVAL_CLAMP;
+  if (eval < -EVAL_CLAMP) eval = -EVAL_CLAMP;
+  return eval * ((int64_t)1 << EVAL_SHIFT) + (history < cap ? history : cap);
+}
+
 /* Larger scores first; ties in generation order. */
 static int item_cmp(const void *x, const void *y) {
   const OrderItem *p = x, *q = y;
@@ -318,6 +329,7 @@ static int scan_children(Ab *a, SearchFrame *f, int ply, int ttmove,
       sc = game_eval(g);
       a->o->stats.evals++;
       if (child != f->mover) sc = -sc;
+      if (a->eval_all) sc = eval_then_history(sc, *history_of(a, f->mover, &moves[i]));
     } else {
       sc = *history_of(a, f->mover, &moves[i]);
     }
@@ -387,7 +399,7 @@ static void finish_node(Ab *a, const SearchFrame *f, int ply) {
                        s->nodes - f->nodes0,
                        a->ghi ? &gs : NULL);
   }
-  if (a->o->order != AB_ORDER_NONE && !eval_orders(a, ply)
+  if (a->o->order != AB_ORDER_NONE && (!eval_orders(a, ply) || a->eval_all)
       && f->best >= f->beta0 && f->nmoves > 1)
     history_credit(a, f->mover, &s->ms.moves[f->mbase + (size_t)f->best_i],
                    s->nodes - f->nodes0);
@@ -717,9 +729,10 @@ int alphabeta_run(Search *s, Tt *tt, AbOptions *o) {
   a->bounds = o->score_only && !o->depth && g->bounds != NULL;
   a->deepen = a->bounds && o->deepen;
   /* Deepening with a game's eval: the eval estimates the very score the
-  ** bounds enclose (Go: the area margin), and orders every node better
-  ** than the history of cutoffs does (a 4x4 Go position, 3.39 M nodes
-  ** -> 1.70 M, half the time, the evals included). */
+  ** bounds enclose (Go: the area margin); every node is ordered by it,
+  ** and among equal evals by the history of cutoffs (4x4 Go after b2 c3
+  ** c2 b3: 9.40 M nodes by history alone, 6.44 M by eval alone, 4.46 M
+  ** by both; the evals cost less than they save). */
   a->eval_all = a->deepen && g->has_eval && o->order == AB_ORDER_HISTORY;
   if (a->bcache != NULL) memset(a->bcache, 0, BOUND_SLOTS * a->bslot);
   /* A repetition rule: the keys leave the line out, and each entry says
