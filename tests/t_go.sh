@@ -267,9 +267,9 @@ check "go play, scores only: 'loss by 4' without 'in N'" "yes no" \
 # The empty 4x4 board (published: Black +2 by the centre) is not solved
 # within an hour here (docs/go.md); positions after the centre opening
 # are.  Black +2 after b2 c3 c2 b3 and +16 after b4 c1 are gsolve's own
-# values: the same under the history order and the eval order, and with
-# deepening steps of 4 to 10 plies (the first) and 8 (the second); 1.7 M
-# and 6.4 M nodes, a minute or two through the VM.
+# values: the same under three move orders (history, eval, both), and
+# with deepening steps of 4 to 10 plies (the first) and 8 (the second);
+# 1.4 M and 4.5 M nodes, a minute or two through the VM.
 if [ -n "$GSOLVE_FULL" ]; then
   check "go 4x4 after b2 c3 c2 b3 b4 c1: Black +16 by d3" "win 16 d3" \
     "$(go_val -D width=4 -D height=4 --position 'b2 c3 c2 b3 b4 c1' --tt-size 512)"
