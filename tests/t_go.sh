@@ -267,7 +267,7 @@ check "go play, scores only: 'loss by 4' without 'in N'" "yes no" \
 # The empty 4x4 board: Black +2 by the centre (van der Werf, van den
 # Herik and Uiterwijk, "Solving Go on small boards", ICGA Journal 2003;
 # Drange's table), the four centre points by symmetry.  62,721,271 nodes,
-# 8 minutes on this project's loaded 2-core machine through the compiled
+# 4 to 8 minutes on this project's loaded 2-core machine through the compiled
 # tier (docs/go.md); the VM is 5 to 8 times slower.  Black +2 after b2 c3
 # c2 b3 and +16 after b4 c1 as well are gsolve's own
 # values: the same under three move orders (history, eval, both), and
