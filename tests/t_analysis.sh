@@ -113,6 +113,11 @@ check "progress (minimax): positions, rate, time, share done" "1" \
 gs games/hexapawn.game -D width=5 -D height=4 --tt-size 0 --progress >/dev/null 2>"$an_tmp/err"
 check "progress (alphabeta): the root move searched" "1" \
   "$(head -n 1 "$an_tmp/err" | grep -cE '^searching: [0-9.]+k positions, .* [mu]?s; search [0-9]+, of [a-e]1-[a-e]2: [0-9]+% done')"
+# Deepening (Go): the probe's goal and the horizon of its search.
+gs games/go.game -D width=4 -D height=4 --position "b2 c3 c2 b3 b4 c1 a3 d2" --tt-size 16 --progress \
+  >/dev/null 2>"$an_tmp/err"
+check "progress (deepening): the goal and the horizon" "1" \
+  "$(grep '^searching' "$an_tmp/err" | head -n 1 | grep -cE '; search [0-9]+, of [a-d][1-4]: [0-9]+% done \(score >= -?[0-9]+\? horizon [0-9]+\)$')"
 gs games/tictactoe.game --solver minimax >/dev/null 2>"$an_tmp/err"
 check "progress: none when stderr is not a terminal" "" "$(cat "$an_tmp/err")"
 

@@ -54,11 +54,56 @@ done
 # distance to the end (--with-plies puts it back, and costs more).  Its
 # bound makes the search prove each probe by deepening (800 nodes
 # without: --no-deepening; 3x3 does not finish without it).
-check "go 2x2: nodes (deterministic)" "1134" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
-check "go 2x2 --no-deepening: nodes (deterministic)" "800" \
-  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening)")"
-check "go 2x2 --with-plies: nodes (deterministic)" "1412" \
-  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies)")"
+# go.game declares the board's symmetries: where one fixes the whole line,
+# alphabeta searches one move of each set of images (the counts with
+# --no-symmetry are those before it).
+# Deepening also orders every node by the game's eval (the area margin),
+# then by the history of cutoffs; searches to the end by the history alone.
+check "go 2x2: nodes (deterministic)" "187" "$(field nodes "$(gs $go_g -D width=2 -D height=2)")"
+check "go 2x2 --no-symmetry: nodes (deterministic)" "1133" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-symmetry)")"
+check "go 2x2 --no-deepening: nodes (deterministic)" "371 800" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening)") $(field nodes "$(gs $go_g -D width=2 -D height=2 --no-deepening --no-symmetry)")"
+check "go 2x2 --with-plies: nodes (deterministic)" "361 1412" \
+  "$(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies)") $(field nodes "$(gs $go_g -D width=2 -D height=2 --with-plies --no-symmetry)")"
+# Symmetric lines against the plain search: the same value and the same
+# optimal moves, every move's value the same (--all-moves), under both
+# superkos, with and without deepening; on 3x3 fewer nodes.
+for go_c in "2 2" "3 2" "2 3" "5 1" "6 1" "4 1"; do
+  set -- $go_c
+  for go_ko in positional situational; do
+    go_o1=$(gs $go_g -D width=$1 -D height=$2 -D ko=$go_ko --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')
+    go_o2=$(gs $go_g -D width=$1 -D height=$2 -D ko=$go_ko --all-moves --json --no-symmetry | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')
+    check "go $1x$2, ko=$go_ko, --all-moves: symmetric lines = every move" "$go_o2" "$go_o1"
+    check "go $1x$2, ko=$go_ko: symmetric lines = every move" \
+      "$(go_val -D width=$1 -D height=$2 -D ko=$go_ko --no-symmetry)" "$(go_val -D width=$1 -D height=$2 -D ko=$go_ko)"
+  done
+  check "go $1x$2 --no-deepening: symmetric lines = every move" \
+    "$(go_val -D width=$1 -D height=$2 --no-symmetry --no-deepening)" "$(go_val -D width=$1 -D height=$2 --no-deepening)"
+done
+for go_ko in positional situational; do
+  check "go 3x3, ko=$go_ko, --all-moves: symmetric lines = every move" \
+    "$(gs $go_g -D ko=$go_ko --all-moves --json --no-symmetry | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')" \
+    "$(gs $go_g -D ko=$go_ko --all-moves --json | sed 's/"nodes":[^,]*,"seconds":[^,]*,//')"
+done
+# Without a repetition rule (a move limit instead) the line's symmetries
+# serve too; minimax, which does not use them, agrees.
+for go_c in "2 2 8" "3 2 7" "3 3 5"; do
+  set -- $go_c
+  go_o1=$(go_val -D width=$1 -D height=$2 -D ko=none -D limit=$3)
+  check "go $1x$2, no ko, limit $3: symmetric lines = every move" \
+    "$(go_val -D width=$1 -D height=$2 -D ko=none -D limit=$3 --no-symmetry)" "$go_o1"
+  check "go $1x$2, no ko, limit $3: symmetric lines = minimax" \
+    "$(go_val -D width=$1 -D height=$2 -D ko=none -D limit=$3 --solver minimax)" "$go_o1"
+done
+go_o=$(gs $go_g --stats 2>&1)
+go_o2=$(gs $go_g --stats --no-symmetry 2>&1)
+check "go 3x3: symmetric lines skip moves, the same answer in fewer nodes" "yes win 9 b2 yes" \
+  "$(printf '%s\n' "$go_o" | grep -q 'symmetry skips [1-9]' && echo yes || echo no) $(field value "$go_o") $(field score "$go_o") $(field best "$go_o") $([ "$(field nodes "$go_o")" -lt "$(field nodes "$go_o2")" ] && echo yes || echo no)"
+# Simple ko keeps a cell in the state (ko_point), which the symmetries
+# would not move: go.game declares none then.
+check "go 2x2, simple ko: no symmetry declared" "no" \
+  "$(gs $go_g -D width=2 -D height=2 -D ko=simple -D limit=6 --stats 2>&1 | grep -q 'symmetry skips' && echo yes || echo no)"
 check "go 2x2 --with-plies: plies 11" "win 1 11" \
   "$(go_o=$(gs $go_g -D width=2 -D height=2 --with-plies); echo "$(field value "$go_o") $(field score "$go_o") $(field plies "$go_o")")"
 # Scores only against scores and distances (which use no bound): the same
@@ -217,3 +262,27 @@ check "go 3x2 as a graph (the 2x3 grid): a draw, pass first" "draw 0 pass" \
 go_o=$(gs play $go_g -D width=2 -D height=2 --self-play --level perfect --show-evals --ascii 2>&1)
 check "go play, scores only: 'loss by 4' without 'in N'" "yes no" \
   "$(printf '%s\n' "$go_o" | grep -q ' loss by 4 *$' && echo yes || echo no) $(printf '%s\n' "$go_o" | grep -q 'by [0-9]* in [0-9]' && echo yes || echo no)"
+
+# ---- 4x4 (make test-full) ----------------------------------------------
+# The empty 4x4 board: Black +2 by the centre (van der Werf, van den
+# Herik and Uiterwijk, "Solving Go on small boards", ICGA Journal 2003;
+# Drange's table), the four centre points by symmetry.  62,721,271 nodes,
+# 4 to 8 minutes on this project's loaded 2-core machine through the compiled
+# tier (docs/go.md); the VM is 5 to 8 times slower.  Black +2 after b2 c3
+# c2 b3 and +16 after b4 c1 as well are gsolve's own
+# values: the same under three move orders (history, eval, both), and
+# with deepening steps of 4 to 10 plies (the first) and 8 (the second);
+# 1.4 M and 4.5 M nodes, a minute or two through the VM.
+if [ -n "$GSOLVE_FULL" ]; then
+  go_e=vm
+  command -v "${GSOLVE_CC:-cc}" >/dev/null 2>&1 && go_e=compiled
+  go_o=$(gs $go_g -D width=4 -D height=4 --tt-size 3072 --engine $go_e)
+  check "go 4x4: Black +2 by the centre (published)" "win 2 b2, c2, b3, c3" \
+    "$(field value "$go_o") $(field score "$go_o") $(field best "$go_o")"
+  check "go 4x4: under 100 M nodes (62,721,271 when measured)" "yes" \
+    "$([ "$(field nodes "$go_o")" -lt 100000000 ] && echo yes || echo no)"
+  check "go 4x4 after b2 c3 c2 b3 b4 c1: Black +16 by d3" "win 16 d3" \
+    "$(go_val -D width=4 -D height=4 --position 'b2 c3 c2 b3 b4 c1' --tt-size 512)"
+  check "go 4x4 after b2 c3 c2 b3: Black +2 by a3 or d3" "win 2 a3, d3" \
+    "$(go_val -D width=4 -D height=4 --position 'b2 c3 c2 b3' --tt-size 512)"
+fi

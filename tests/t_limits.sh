@@ -84,7 +84,7 @@ check "--memory 1: message" \
   "$(cat "$lim_tmp/err")"
 
 # --memory caps the transposition table: the same answer, a smaller table.
-lim_run games/connect4.game -D width=5 -D height=4 --engine vm --memory 1 --stats
+lim_run games/connect4.game -D width=5 -D height=4 --engine vm --memory 1 --stats --no-symmetry
 check "--memory 1 with alphabeta: exit" 0 $lim_st
 check "--memory 1 with alphabeta: value" "draw" "$(field value "$(cat "$lim_tmp/out")")"
 check "--memory 1 with alphabeta: a 1 MiB table" "stats: table entries 32768 of 32768 (100.0% full)" \

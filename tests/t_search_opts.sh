@@ -52,12 +52,18 @@ check "nim --no-deepening: the same search" "$(field nodes "$(gs games/nim.game 
   "$(field nodes "$(gs games/nim.game --solver alphabeta --no-deepening)")"
 
 # ---- --stats -----------------------------------------------------------
-so_err=$(gs games/connect4.game -D width=5 -D height=4 --solver alphabeta --engine vm --stats 2>&1 >/dev/null)
+so_err=$(gs games/connect4.game -D width=5 -D height=4 --solver alphabeta --engine vm --stats --no-symmetry 2>&1 >/dev/null)
 check "alphabeta --stats: nodes and rate" "stats: nodes 226290 (" "$(printf '%s\n' "$so_err" | sed -n '1s/\(stats: nodes [0-9]* (\).*/\1/p')"
 check "alphabeta --stats: table line" \
   "stats: table probes 556629, hits 79525 (14.3%), cutoffs 24165 (4.3%), child cutoffs 20339, stores 184659, replaced 854" \
   "$(printf '%s\n' "$so_err" | sed -n 2p)"
 check "alphabeta --stats: fill" "stats: table entries 181506 of 2097152 (8.7% full)" "$(printf '%s\n' "$so_err" | sed -n 3p)"
+# The same with its mirror along symmetric lines (the empty board's
+# moves, and lines that stay symmetric): fewer nodes, the same value, the
+# moves left out counted after the table's lines.
+so_o=$(gs games/connect4.game -D width=5 -D height=4 --solver alphabeta --engine vm --stats 2>&1)
+check "alphabeta --stats: symmetric lines, the same value in fewer nodes" "yes $(field value "$(gs games/connect4.game -D width=5 -D height=4 --solver alphabeta --no-symmetry)") yes" \
+  "$([ "$(field nodes "$so_o")" -lt 226290 ] && echo yes || echo no) $(field value "$so_o") $(printf '%s\n' "$so_o" | grep -q '^stats: symmetry skips [1-9]' && echo yes || echo no)"
 so_err=$(gs games/tictactoe.game --tt-size 0 --stats 2>&1 >/dev/null)
 check "alphabeta --stats --tt-size 0" "stats: no table (--tt-size 0)" "$(printf '%s\n' "$so_err" | sed -n 2p)"
 so_err=$(gs games/tictactoe.game --solver retro --stats 2>&1 >/dev/null)

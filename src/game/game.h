@@ -158,6 +158,13 @@ typedef struct GameVtable {
   ** without making the canonical state when the engine can (a board of
   ** a few pieces). */
   void (*canonical_key)(Game *g, const void *state, void *key);
+  /* Optional, with canonical (NULL, or 0 returned: none usable): the
+  ** number of elements of the declared board symmetry group, and the
+  ** image of `state` under element e (0 <= e < that number) into out
+  ** (state_bytes); for searches that compare positions element by
+  ** element (alphabeta's symmetric lines). */
+  int (*symmetries)(Game *g);
+  void (*symmetry_image)(Game *g, int e, const void *state, void *out);
   /* Optional, with canonical_key: generate, and for each move i the
   ** canonical key of the position it leads to at keys + i * key_bytes and
   ** that position's player to move in mover[i] (an engine that plays the
@@ -234,6 +241,7 @@ struct Game {
   int score_only;                 /* the game declares `score only;`: solvers
                                   ** that can, value positions by score
                                   ** alone (no distance to the end) */
+  int has_eval;                   /* the game has an eval (else it is 0) */
   int32_t margin_bound;           /* every outcome's |margin| is at most
                                   ** this; 0 when it is not known */
   /* Optional (board_bytes 0: none): writes the board of `state` (the

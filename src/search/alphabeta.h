@@ -38,6 +38,8 @@ typedef struct AbStats {
   uint64_t etc_cutoffs;   /* nodes cut by a child's table entry */
   uint64_t iterations;    /* depths searched (--depth: 1 to N) */
   uint64_t bound_cutoffs; /* nodes the game's bound settled */
+  uint64_t symmetry_skips;/* moves not searched: a symmetry of the line
+                          ** maps their position onto a sibling's */
 } AbStats;
 
 typedef struct AbOptions {
@@ -59,6 +61,10 @@ typedef struct AbOptions {
   int deepen;             /* with the game's bounds: prove each root
                           ** probe by searches to a growing horizon
                           ** whose leaves are worth the bounds */
+  int symmetry;           /* where a declared symmetry fixes the whole
+                          ** line, search one move of each set whose
+                          ** positions it maps onto each other
+                          ** (alphabeta_sym.c) */
   AbStats stats;          /* out */
 } AbOptions;
 

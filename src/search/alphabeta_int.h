@@ -38,6 +38,7 @@ typedef struct Ab {
   size_t bslot;           /* bytes of a slot; 0: no cache yet */
   int score_only;         /* values carry no end ply (AbOptions) */
   int bounds;             /* score_only, exact, and the game has bounds */
+  int eval_all;           /* order every node by eval (see alphabeta_run) */
   int ghi;                /* a repetition rule: entries carry what their
                           ** subtree met of the line (ghi.h) */
   size_t key_bytes;       /* size of a position's key (pack or state) */
@@ -49,6 +50,20 @@ typedef struct Ab {
   OrderItem *order;       /* the root's moves in search order ... */
   Value *lo, *hi;         /* ... and the bounds of their values */
   size_t nroot;           /* root moves these have room for */
+  /* Symmetric lines (alphabeta_sym.c). */
+  int nsym;               /* elements of the game's group; 0: not used */
+  uint64_t *stab;         /* by ply: the elements (bits) that fix every
+                          ** position of the line so far; 0: none but
+                          ** the identity, or not used */
+  size_t stab_cap;
+  int *rep;               /* parallel to the move stack: the move whose
+                          ** position is an image of this one's, or its own
+                          ** index; ... */
+  int *rootrep;           /* ... and at the root */
+  unsigned char *sym_states;  /* the children's states, for comparing */
+  size_t sym_states_cap;
+  unsigned char *sym_img; /* one image */
+  size_t sym_img_bytes;
 } Ab;
 
 /* Alpha-beta value of the current position, at ply `top` (>= 1), for its
@@ -58,6 +73,19 @@ Value ab_search(Ab *a, int top, Value alpha, Value beta);
 
 /* Sorts by score, larger first; ties in generation order. */
 void ab_sort_items(OrderItem *items, int n);
+
+/* Symmetric lines (alphabeta_sym.c).  ab_sym_setup: whether the game's
+** group is used (a->nsym), 0 or -1 when out of memory.  ab_sym_fixers:
+** the elements of `mask` that fix the current position, 0 when only the
+** identity is left.  ab_sym_root_mask: whether the root's line may be
+** taken as symmetric (no earlier positions the rule looks at).
+** ab_sym_mark: rep[i] for each of the n moves of the current position,
+** under the elements of `mask`; the number of moves whose position is an
+** image of an earlier one's, or -1 when out of memory. */
+int ab_sym_setup(Ab *a);
+uint64_t ab_sym_fixers(Ab *a, uint64_t mask);
+int ab_sym_root_mask(Ab *a);
+int ab_sym_mark(Ab *a, uint64_t mask, const Move *moves, int n, int *rep);
 
 /* The first order of the root moves (alphabeta_root.c). */
 void ab_order_root(Ab *a, OrderItem *order);

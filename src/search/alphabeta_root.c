@@ -77,13 +77,19 @@ static Value search_move(Ab *a, int i, Value alpha, Value beta) {
 ** doubling on Go 1x5, 1x6, 2x2, 2x3 and 3x3 (3x3: 150,746 nodes by steps
 ** of 1, 53,879 by 6). */
 #define DEEPEN_STEP 6
+static int64_t score_of(Value v);
 static Value probe_move(Ab *a, int i, Value x) {
   SolveResult *r = &a->s->result;
   Value v = 0;
   int proven = 0;
   if (!a->deepen) return search_move(a, i, x - 1, x);
+  /* For the progress line: the least score whose value reaches x. */
+  a->s->root_goal = score_of(x) - 1;
+  while (value_make(a->s->root_goal, 0, r->mover) < x) a->s->root_goal++;
+  a->s->root_goal_set = 1;
   for (int d = DEEPEN_STEP; d <= AB_MAX_DEPTH && !proven; d += DEEPEN_STEP) {
     a->horizon = d;
+    a->s->root_horizon = d;
     a->o->stats.iterations++;
     a->pessimist = r->mover;
     a->leaves = 0;
@@ -98,6 +104,7 @@ static Value probe_move(Ab *a, int i, Value x) {
     proven = v < x || a->leaves == 0;
   }
   a->horizon = 0;
+  a->s->root_goal_set = 0;
   if (a->s->status == EXIT_OK && !proven)
     search_fail(a->s, EXIT_LIMIT, "no proof within %d plies", AB_MAX_DEPTH);
   return v;
@@ -157,7 +164,7 @@ static void root_window(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
   for (int k = 0; k < r->nmoves; k++) {
     int i = order[k].index;
     Value floor = a->o->all_moves ? -VALUE_INF : alpha, v;
-    if (lo[i] == hi[i] || hi[i] <= floor) continue;
+    if (a->rootrep[i] != i || lo[i] == hi[i] || hi[i] <= floor) continue;
     v = search_move(a, i, floor, VALUE_INF);
     if (a->s->status != EXIT_OK) return;
     if (v > floor) lo[i] = hi[i] = v;
@@ -174,9 +181,11 @@ static int root_probes(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
   SolveResult *r = &a->s->result;
   Search *s = a->s;
   int raised = 0, first = order[0].index;
+  for (int k = 0; a->rootrep[first] != first; k++) first = order[k].index;
   for (;;) {
     Value vlo = -VALUE_INF, vhi = -VALUE_INF, x;
     for (int i = 0; i < r->nmoves; i++) {
+      if (a->rootrep[i] != i) continue;   /* a symmetric image: not searched */
       if (lo[i] > vlo) vlo = lo[i];
       if (hi[i] > vhi) vhi = hi[i];
     }
@@ -188,7 +197,7 @@ static int root_probes(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
     for (int k = -1; k < r->nmoves; k++) {
       int i = k < 0 ? first : order[k].index;
       Value v;
-      if ((k >= 0 && i == first) || hi[i] < x) continue;
+      if ((k >= 0 && i == first) || hi[i] < x || a->rootrep[i] != i) continue;
       v = probe_move(a, i, x);
       if (s->status != EXIT_OK) return 0;
       narrow(&lo[i], &hi[i], v, x);
@@ -240,7 +249,8 @@ void ab_search_root(Ab *a, OrderItem *order, Value *lo, Value *hi) {
     root_window(a, order, lo, hi);
   } else if (a->o->all_moves) {
     for (int k = 0; k < n && s->status == EXIT_OK; k++)
-      settle_move(a, order[k].index, lo, hi);
+      if (a->rootrep[order[k].index] == order[k].index)
+        settle_move(a, order[k].index, lo, hi);
   } else if (root_probes(a, order, lo, hi)) {
     memset(a->history, 0, ((size_t)2 << HISTORY_BITS) * sizeof *a->history);
     root_window(a, order, lo, hi);
@@ -253,11 +263,16 @@ void ab_search_root(Ab *a, OrderItem *order, Value *lo, Value *hi) {
   ** a null window just below it says whether it does. */
   for (i = 0; i < n; i++) {
     Value t;
-    if (lo[i] == v || hi[i] < v) continue;
+    if (lo[i] == v || hi[i] < v || a->rootrep[i] != i) continue;
     t = probe_move(a, i, v);
     if (s->status != EXIT_OK) return;
     if (t >= v) lo[i] = v;
     hi[i] = t >= v ? v : t;
+  }
+  /* A symmetric image has its representative's value (alphabeta_sym.c). */
+  for (i = 0; i < n; i++) {
+    lo[i] = lo[a->rootrep[i]];
+    hi[i] = hi[a->rootrep[i]];
   }
   for (i = 0; i < n; i++) {
     r->exact[i] = lo[i] == hi[i];

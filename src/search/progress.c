@@ -94,8 +94,11 @@ void progress_update(Progress *p, const Search *s, int ply) {
     move[0] = '\0';
     game_format_move(s->g, &r->moves[s->root_move], move, sizeof move);
     move[sizeof move - 1] = '\0';
-    snprintf(line + n, sizeof line - (size_t)n, "; search %llu, of %s: %.0f%% done",
-             (unsigned long long)s->root_pass, move, 100 * share);
+    n += snprintf(line + n, sizeof line - (size_t)n, "; search %llu, of %s: %.0f%% done",
+                  (unsigned long long)s->root_pass, move, 100 * share);
+    if (s->root_goal_set && n < (int)sizeof line)
+      snprintf(line + n, sizeof line - (size_t)n, " (score >= %lld? horizon %d)",
+               (long long)s->root_goal, s->root_horizon);
   }
   put_line(p, line);
 }

@@ -89,6 +89,12 @@ typedef struct Search {
   struct Progress *progress;
   int root_move;          /* generation index of the root move searched */
   uint64_t root_pass;
+  int root_goal_set;      /* a deepening probe asks whether the root move
+                          ** reaches root_goal (a score for the root's
+                          ** mover), at horizon root_horizon: shown in the
+                          ** progress line */
+  int64_t root_goal;
+  int root_horizon;
 } Search;
 
 #define SEARCH_TICK_MASK 0xffff  /* search_tick looks every 65536 nodes */

@@ -393,6 +393,7 @@ static int run_alphabeta(SolveJob *j) {
   j->ab.score_only = o->score_only ? o->score_only > 0 : j->g->score_only;
   j->no_plies = j->ab.score_only;
   j->ab.deepen = !o->no_deepening;
+  j->ab.symmetry = !o->no_symmetry;
   return alphabeta_run(&j->search, j->tt, &j->ab);
 }
 

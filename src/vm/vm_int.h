@@ -208,6 +208,8 @@ void vm_effects_free(VM *vm);
 int vm_symmetry_trie(VM *vm);
 void vm_canonical(Game *g, const void *state, void *result);
 uint32_t vm_orbit(Game *g, const void *state);
+int vm_symmetries(Game *g);
+void vm_symmetry_image(Game *g, int e, const void *state, void *out);
 void vm_canonical_key(Game *g, const void *state, void *key);
 
 /* vm_pack.c: the packed keys' layout (bits, offsets; 0 when out of

@@ -98,6 +98,17 @@ static void board_image(const Program *p, int e, const int32_t *in, int32_t *out
   }
 }
 
+/* The group element by element (game.h).  Not with `permute` arrays:
+** their images are not one permutation of the slots. */
+int vm_symmetries(Game *g) {
+  const Program *p = ((VM *)g)->p;
+  return p->npermute > 0 ? 0 : p->nsym;
+}
+
+void vm_symmetry_image(Game *g, int e, const void *state, void *out) {
+  board_image(((VM *)g)->p, e, state, out);
+}
+
 static int sparse_pieces(VM *vm, const int32_t *in, int32_t *cell, int32_t *board, int32_t *value);
 
 /* The number of distinct images of a state: the group's order over the
