@@ -316,7 +316,7 @@ static int generator_unrolls(const MoveRule *rule, Node **conj, int nconj, const
   return size <= UNROLL_MAX_NODES;
 }
 
-static void unroll_generator(Compiler *c, int ri, Local *arg, Node **conj, int nconj,
+static void unroll_generator(Compiler *c, int ri, Node *m, Local *arg, Node **conj, int nconj,
                              const int *level_of, int32_t lo, int32_t hi) {
   int mute = 0, errors = 0;
   const int *was = c->d->mute;
@@ -330,7 +330,7 @@ static void unroll_generator(Compiler *c, int ri, Local *arg, Node **conj, int n
       cg_list_push(&skip, &nskip, &capskip, cg_emit(c, OP_JMPF, 0, 0, conj[k]->span), c);
       c->stack = 0;
     }
-    cg_emit(c, OP_EMITK, ri, v, conj && nconj ? conj[0]->span : (Span){ 0, 0 });
+    cg_emit(c, OP_EMITK, ri, v, m->span);
     int next = cg_here(c);
     for (int k = 0; k < nskip; k++) cg_patch(c, skip[k], next);
     free(skip);
@@ -395,7 +395,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
       int32_t lo, hi;
       arg_domain(c, rule->arg[level], m->span, &lo, &hi);
       if (generator_unrolls(rule, conj, nconj, level_of, lo, hi)) {
-        unroll_generator(c, ri, args[0], conj, nconj, level_of, lo, hi);
+        unroll_generator(c, ri, m, args[0], conj, nconj, level_of, lo, hi);
         unrolled = 1;
         break;
       }
