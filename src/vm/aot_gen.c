@@ -194,6 +194,18 @@ static int locals_scalar(const Program *p, const int *height) {
   return 1;
 }
 
+/* The bounds of a store into slots [a, a + n) at index s<i>, as C
+** arguments "lo, hi": constants when every slot has the same range (a
+** board of one type), else the tables' entries. */
+static const char *range_of(const Program *p, int a, int n, int i) {
+  static _Thread_local char buf[96];
+  int same = a >= 0 && n > 0 && a + n <= p->nslots;
+  for (int k = 1; same && k < n; k++) same = p->lo[a + k] == p->lo[a] && p->hi[a + k] == p->hi[a];
+  if (same) snprintf(buf, sizeof buf, "%d, %d", p->lo[a], p->hi[a]);
+  else snprintf(buf, sizeof buf, "LO[%d + s%d], HI[%d + s%d]", a, i, a, i);
+  return buf;
+}
+
 /* One instruction at pc with stack height h (s<h-1> is the top), in pass
 ** u->it of an unrolled loop when u is not NULL. */
 static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, const Unroll *un) {
@@ -218,8 +230,8 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_STORES: out(o, "aot_store(e, %d, s%d, %d, %d, %d, depth);", A, t, p->lo[A], p->hi[A], pc); break;
     case OP_LOADSI: out(o, "CHECKI(%d, s%d, %d); s%d = SL[%d + s%d];", pc, t, B, t, A, t); break;
     case OP_STORESI:
-      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, s%d, LO[%d + s%d], HI[%d + s%d], %d, depth);",
-          pc, u, B, A, u, t, A, u, A, u, pc);
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, s%d, %s, %d, depth);",
+          pc, u, B, A, u, t, range_of(p, A, B, u), pc);
       break;
     case OP_LOADK: out(o, "CHECKI(%d, s%d, %d); s%d = K[%d + s%d];", pc, t, B, t, A, t); break;
     case OP_CHECK: out(o, "CHECKI(%d, s%d, %d);", pc, t, A); break;
@@ -261,8 +273,8 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_LOADSL: out(o, "CHECKI(%d, %s, %d); s%d = SL[%d + %s];", pc, loc(C), B, h, A, loc(C)); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
     case OP_STORESIS:
-      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], LO[%d + s%d], HI[%d + s%d], %d, depth);",
-          pc, t, B, A, t, C, A, t, A, t, pc);
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], %s, %d, depth);",
+          pc, t, B, A, t, C, range_of(p, A, B, t), pc);
       break;
     case OP_ATLK:
       out(o, "OVF(%d, __builtin_add_overflow(%s, %d, &s%d)); XY(%d, s%d, %s); s%d = %s * W + s%d;",
