@@ -146,3 +146,11 @@ deep=$(gs tests/files/unroll_deep.game --dump-bytecode | sed -n 's/.* state slot
 check "unrolling capped: four nested loops of 8 stay small" yes "$([ "${deep:-99999}" -lt 4000 ] && echo yes)"
 check "unrolling capped: the sum (margin 2t)" "score: $((2 * 2 * 36 * 36 * 64))" \
   "$(gs tests/files/unroll_deep.game --solve | grep '^score')"
+for e in vm compiled; do
+  op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
+  check "STORESI range ($e): one range for the array" \
+    "tests/files/store_range.game:9:31: runtime error: value 2 out of range 0..1 for 'a[0]' in move 'm'" \
+    "$(env "$op_env" $GSOLVE tests/files/store_range.game --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
+  check "STORESI range ($e): in range, no error" "perft 1: 3" \
+    "$(env "$op_env" $GSOLVE tests/files/store_range.game -D v=1 --perft 1 --engine $e 2>/dev/null | grep '^perft')"
+done
