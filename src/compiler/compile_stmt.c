@@ -303,12 +303,6 @@ static void for_ray(Compiler *c, Node *s, Node *call) {
   cg_scope_close(c, sc);
 }
 
-/* A loop over a short constant list is unrolled: the body is compiled
-** once per element with the variable a constant, so there is no counter,
-** no list lookup, and what the element feeds folds (Connect Four's win
-** test: line(square, c, d) for four directions).  Only small bodies
-** without break or continue, which would need a target per copy. */
-
 int cg_unroll_size(const Node *n, int count) {
   for (; n && count <= UNROLL_MAX_NODES; n = n->next) {
     if (n->kind == NODE_BREAK || n->kind == NODE_CONTINUE) return UNROLL_MAX_NODES + 1;
@@ -319,6 +313,11 @@ int cg_unroll_size(const Node *n, int count) {
   return count;
 }
 
+/* A loop over a short constant list is unrolled: the body is compiled
+** once per element with the variable a constant, so there is no counter,
+** no list lookup, and what the element feeds folds (Connect Four's win
+** test: line(square, c, d) for four directions).  Only small bodies
+** without break or continue, which would need a target per copy. */
 static void for_unrolled(Compiler *c, Node *s, Type et, const int32_t *v, int n) {
   int mute = 0, errors = 0, copies = c->copies;
   const int *was = c->d->mute;
