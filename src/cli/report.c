@@ -561,7 +561,8 @@ static void alphabeta_stats(const Run *r) {
             cap, cap ? 100.0 * (double)used / (double)cap : 0.0);
   } else {
     fputs("stats: no table (--tt-size 0)\n", stderr);
-  }  if (a->symmetry_skips)
+  }
+  if (a->symmetry_skips)
     fprintf(stderr, "stats: symmetry skips %" PRIu64 " (moves whose position a symmetry of the line "
             "maps onto a sibling's)\n", a->symmetry_skips);
 }

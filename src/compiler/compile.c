@@ -318,8 +318,7 @@ static int generator_unrolls(const MoveRule *rule, Node **conj, int nconj, const
 
 static void unroll_generator(Compiler *c, int ri, Node *m, Local *arg, Node **conj, int nconj,
                              const int *level_of, int32_t lo, int32_t hi) {
-  int mute = 0, errors = 0;
-  const int *was = c->d->mute;
+  Copies copies = { 0 };
   for (int32_t v = lo; v <= hi; v++) {
     arg->known = 1;
     arg->value = v;
@@ -334,13 +333,9 @@ static void unroll_generator(Compiler *c, int ri, Node *m, Local *arg, Node **co
     int next = cg_here(c);
     for (int k = 0; k < nskip; k++) cg_patch(c, skip[k], next);
     free(skip);
-    /* The conditions' errors once, not once per value. */
-    if (v > lo) c->d->errors = errors;
-    errors = c->d->errors;
-    c->d->mute = &mute;
-    mute = 1;
+    cg_copy_done(c, &copies);
   }
-  c->d->mute = was;
+  cg_copies_end(c, &copies);
   arg->known = 0;
 }
 

@@ -113,6 +113,13 @@ void cg_block(Compiler *c, Node *b);
 ** one is a break or a continue. */
 enum { UNROLL_MAX_ITERATIONS = 8, UNROLL_MAX_NODES = 64, UNROLL_MAX_COPIES = 64 };
 int cg_unroll_size(const Node *n, int count);
+/* The copies of an unrolled body report their errors once: cg_copy_done
+** after each copy (the first counts, the others are muted and not
+** counted: no error depends on the constant, whose checks are left to run
+** time), cg_copies_end after the last. */
+typedef struct Copies { const int *was; int mute, errors, n; } Copies;
+void cg_copy_done(Compiler *c, Copies *k);
+void cg_copies_end(Compiler *c, Copies *k);
 /* defer.c: puts DEFER before the end of each effect that only sets what
 ** the outcome blocks read and cannot fail; 0 out of memory. */
 int compile_defer(Program *p);

@@ -303,6 +303,18 @@ static void for_ray(Compiler *c, Node *s, Node *call) {
   cg_scope_close(c, sc);
 }
 
+void cg_copy_done(Compiler *c, Copies *k) {
+  if (k->n++ == 0) k->was = c->d->mute;
+  else c->d->errors = k->errors;
+  k->errors = c->d->errors;
+  k->mute = 1;
+  c->d->mute = &k->mute;
+}
+
+void cg_copies_end(Compiler *c, Copies *k) {
+  if (k->n > 0) c->d->mute = k->was;
+}
+
 int cg_unroll_size(const Node *n, int count) {
   for (; n && count <= UNROLL_MAX_NODES; n = n->next) {
     if (n->kind == NODE_BREAK || n->kind == NODE_CONTINUE) return UNROLL_MAX_NODES + 1;
@@ -319,8 +331,8 @@ int cg_unroll_size(const Node *n, int count) {
 ** test: line(square, c, d) for four directions).  Only small bodies
 ** without break or continue, which would need a target per copy. */
 static void for_unrolled(Compiler *c, Node *s, Type et, const int32_t *v, int n) {
-  int mute = 0, errors = 0, copies = c->copies;
-  const int *was = c->d->mute;
+  int copies = c->copies;
+  Copies k = { 0 };
   c->copies = (copies + 1) * n - 1;
   for (int i = 0; i < n; i++) {
     Scope sc = cg_scope_open(c);
@@ -331,14 +343,9 @@ static void for_unrolled(Compiler *c, Node *s, Type et, const int32_t *v, int n)
     var->value = v[i];
     cg_block(c, s->c);
     cg_scope_close(c, sc);
-    /* The body's errors once, not once per element (none depends on
-    ** the element: a constant's checks are left to run time). */
-    if (i > 0) c->d->errors = errors;
-    errors = c->d->errors;
-    c->d->mute = &mute;
-    mute = 1;
+    cg_copy_done(c, &k);
   }
-  c->d->mute = was;
+  cg_copies_end(c, &k);
   c->copies = copies;
 }
 

@@ -94,8 +94,8 @@ typedef void NoteFn(const Program *p, const int32_t *w, char *note, size_t n);
 static NoteFn *const shape_note[SHAPE__COUNT] = {
   [SHAPE_SLOT] = note_slot, [SHAPE_SLOTS] = note_slots, [SHAPE_SLOTSL] = note_slots,
   [SHAPE_SLOTSK] = note_slots, [SHAPE_SLOTK] = note_slot, [SHAPE_SLOTSS] = note_slots,
-  [SHAPE_JUMPSK] = note_jump_slot, [SHAPE_KONST] = note_konst, [SHAPE_CALL] = note_call, [SHAPE_EMIT] = note_emit,
-  [SHAPE_EMITK] = note_emit, [SHAPE_XYLK] = note_slots,
+  [SHAPE_JUMPSK] = note_jump_slot, [SHAPE_KONST] = note_konst, [SHAPE_CALL] = note_call,
+  [SHAPE_EMIT] = note_emit, [SHAPE_EMITK] = note_emit, [SHAPE_XYLK] = note_slots,
 };
 
 /* The synopsis with each operand letter (A to D standing alone) replaced

@@ -305,6 +305,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 ** pc - 1 there, and the dispatch need not keep it. */
 #define OP_PC (pc - 1)
 #define FAIL(...) vm_fail(vm, OP_PC, depth, EXIT_RUNTIME, __VA_ARGS__)
+/* A board cell's coordinates, as AT and every instruction fused with it
+** check them. */
+#define CHECK_XY(x, y) do { \
+    if ((uint32_t)(x) >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", (x), p->width - 1); \
+    if ((uint32_t)(y) >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", (y), p->height - 1); \
+  } while (0)
 
   int32_t op;   /* only the dispatch's: a handler that needs its opcode reads
                 ** code[OP_PC], so op is dead after the jump */
@@ -426,8 +432,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       }
       CASE(AT) {
         int32_t y = POP(), x = TOP();
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
-        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        CHECK_XY(x, y);
         TOP() = y * p->width + x;
         NEXT();
       }
@@ -565,8 +570,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       }
       CASE(LOADSXY) {
         int32_t y = POP(), x = TOP();
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
-        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        CHECK_XY(x, y);
         TOP() = vm->slots[code[pc] + y * p->width + x];
         pc += 2;
         NEXT();
@@ -582,16 +586,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t x, y = locals[code[pc + 2]];
         if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &x))
           vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "integer overflow");
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
-        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        CHECK_XY(x, y);
         PUSH(y * p->width + x);
         pc += 3;
         NEXT();
       }
       CASE(ATL) {
         int32_t y = locals[code[pc]], x = TOP();
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
-        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        CHECK_XY(x, y);
         TOP() = y * p->width + x;
         pc++;
         NEXT();
@@ -606,8 +608,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       /* Two handlers, not one with a test of op: each predicts its own. */
 #define LOAD_SXY(y) do { \
         int32_t x = TOP(); \
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1); \
-        if ((uint32_t)(y) >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", (y), p->height - 1); \
+        CHECK_XY(x, y); \
         TOP() = vm->slots[code[pc] + (y) * p->width + x]; \
         pc += 3; \
       } while (0)
@@ -619,8 +620,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t x, y = locals[code[pc + 1]];
         if (__builtin_add_overflow(locals[code[pc + 2]], code[pc + 3], &x))
           vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow");
-        if ((uint32_t)x >= (uint32_t)p->width) FAIL("column %d out of range 0..%d", x, p->width - 1);
-        if ((uint32_t)y >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", y, p->height - 1);
+        CHECK_XY(x, y);
         PUSH(vm->slots[code[pc] + y * p->width + x]);
         pc += 4;
         NEXT();
