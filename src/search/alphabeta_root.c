@@ -180,8 +180,9 @@ static void root_window(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
 static int root_probes(Ab *a, const OrderItem *order, Value *lo, Value *hi) {
   SolveResult *r = &a->s->result;
   Search *s = a->s;
-  int raised = 0, first = order[0].index;
-  for (int k = 0; a->rootrep[first] != first; k++) first = order[k].index;
+  int raised = 0, k0 = 0;
+  while (a->rootrep[order[k0].index] != order[k0].index) k0++;   /* the first move searched */
+  int first = order[k0].index;
   for (;;) {
     Value vlo = -VALUE_INF, vhi = -VALUE_INF, x;
     for (int i = 0; i < r->nmoves; i++) {
