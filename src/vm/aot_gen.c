@@ -127,6 +127,7 @@ static void emit_tables(Out *o, const Program *p) {
       p->width, p->height, p->ncells, p->nplayers, p->chance);
   out(o, "#define MAX_STEPS %d\n#define MAX_CALLS %d\n#define STACK_WORDS %d\n#define MAX_MOVES %d\n",
       VM_MAX_STEPS, VM_MAX_CALLS, VM_STACK_WORDS, GAME_MAX_MOVES);
+  out(o, "#define ZB %d\n", vm_zobrist_tabled(p));
   out(o, "#define FAIL(pc, ...) e->fail(e->vm, pc, depth, %d, __VA_ARGS__)\n", EXIT_RUNTIME);
   out(o, "#define STEPS(pc) if (++e->h->steps > MAX_STEPS) "
          "FAIL(pc, \"step budget exhausted (limit is %%d steps)\", MAX_STEPS)\n");
@@ -227,10 +228,10 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_LOADLI: out(o, "CHECKI(%d, s%d, %d); s%d = L[%d + s%d];", pc, t, B, t, A, t); break;
     case OP_STORELI: out(o, "CHECKI(%d, s%d, %d); L[%d + s%d] = s%d;", pc, u, B, A, u, t); break;
     case OP_LOADS: out(o, "s%d = SL[%d];", h, A); break;
-    case OP_STORES: out(o, "aot_store(e, %d, s%d, %d, %d, %d, depth);", A, t, p->lo[A], p->hi[A], pc); break;
+    case OP_STORES: out(o, "aot_store(e, %d, s%d, %d, %d, %d, depth, FX, ZB);", A, t, p->lo[A], p->hi[A], pc); break;
     case OP_LOADSI: out(o, "CHECKI(%d, s%d, %d); s%d = SL[%d + s%d];", pc, t, B, t, A, t); break;
     case OP_STORESI:
-      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, s%d, %s, %d, depth);",
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, s%d, %s, %d, depth, FX, ZB);",
           pc, u, B, A, u, t, range_of(p, A, B, u), pc);
       break;
     case OP_LOADK: out(o, "CHECKI(%d, s%d, %d); s%d = K[%d + s%d];", pc, t, B, t, A, t); break;
@@ -273,7 +274,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_LOADSL: out(o, "CHECKI(%d, %s, %d); s%d = SL[%d + %s];", pc, loc(C), B, h, A, loc(C)); break;
     case OP_LOADSXY: out(o, "XY(%d, s%d, s%d); s%d = SL[%d + s%d * W + s%d];", pc, u, t, u, A, t, u); break;
     case OP_STORESIS:
-      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], %s, %d, depth);",
+      out(o, "CHECKI(%d, s%d, %d); aot_store(e, %d + s%d, SL[%d], %s, %d, depth, FX, ZB);",
           pc, t, B, A, t, C, range_of(p, A, B, t), pc);
       break;
     case OP_ATLK:
@@ -286,7 +287,7 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       break;
     case OP_ATL: out(o, "XY(%d, s%d, %s); s%d = %s * W + s%d;", pc, t, loc(A), t, loc(A), t); break;
     case OP_INCS:
-      out(o, "{ int32_t r; OVF(%d, __builtin_add_overflow(SL[%d], %d, &r)); aot_store(e, %d, r, %d, %d, %d, depth); }",
+      out(o, "{ int32_t r; OVF(%d, __builtin_add_overflow(SL[%d], %d, &r)); aot_store(e, %d, r, %d, %d, %d, depth, FX, ZB); }",
           pc, A, B, A, p->lo[A], p->hi[A], pc);
       break;
     case OP_LOADSXYL: out(o, "XY(%d, s%d, %s); s%d = SL[%d + %s * W + s%d];", pc, t, loc(C), t, A, loc(C), t); break;
@@ -435,21 +436,22 @@ static int plays_plain(const Program *p) {
 ** called directly, so that cc can inline it and fold its argument count. */
 static void emit_play(Out *o, const Program *p) {
   out(o, "static void play(AotEnv *e, const AotMove *m) {\n"
-         "  AotHot *h = e->h;\n  int32_t *const SL = e->slots;\n  int d = h->nmarks, at = 0;\n"
-         "  h->marks[d].trail = h->ntrail;\n  h->marks[d].hash = h->hash;\n  h->nmarks = d + 1;\n"
-         "  int32_t mover = SL[0];\n  h->writable = 1;\n  h->next_mover = 0;\n"
+         "  AotHot *h = e->h;\n  int32_t *const SL = e->slots;\n  int d = h->nmarks;\n"
+         "  int32_t mover = SL[0];\n"
+         "  h->marks[d].trail = h->ntrail;\n  h->marks[d].mover = mover;\n  h->marks[d].hash = h->hash;\n"
+         "  h->nmarks = d + 1;\n  h->writable = 1;\n  h->next_mover = 0;\n"
          "  h->defer_now = h->defer_on;\n  h->pend_mover = mover;\n  h->steps = 0;\n  e->halted = 0;\n"
          "  switch (m->rule) {\n");
   for (int i = 0; i < p->nrules; i++) {
     const MoveRule *r = &p->rules[i];
     out(o, "  case %d: { int32_t a[%d] = {", i, r->nargs > 0 ? r->nargs : 1);
     for (int k = 0; k < r->nargs; k++) out(o, "%sm->arg[%d]", k ? ", " : "", k);
-    out(o, "%s}; h->pend_chunk = %d; at = %d; c%d(e, a, %d, 0, 0); break; }\n", r->nargs > 0 ? "" : "0",
-        r->effect, p->chunks[r->effect].start, r->effect, r->nargs);
+    out(o, "%s}; h->pend_chunk = %d; c%d(e, a, %d, 0, 0); break; }\n", r->nargs > 0 ? "" : "0",
+        r->effect, r->effect, r->nargs);
   }
   out(o, "  }\n  h->defer_now = 0;\n"
          "  int32_t next = h->next_mover ? h->next_mover : mover < NPLAYERS ? mover + 1 : 1;\n"
-         "  aot_store(e, 0, next, LO[0], HI[0], at, 0);\n  h->writable = 0;\n}\n");
+         "  aot_set_mover(h, SL, next);\n  h->writable = 0;\n}\n");
 }
 
 char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
@@ -486,6 +488,9 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     }
     if (!chunk_heights(p, ci, height, why, n)) goto fail;
     scalar_locals = locals_scalar(p, height);
+    /* A move's effect always runs with state writes allowed (vm.c's
+    ** applies, vm_force): its stores need not ask. */
+    out(&o, "  enum { FX = %d };\n", ch->kind == CHUNK_EFFECT);
     if (scalar_locals) {
       out(&o, "  int32_t *const SL = e->slots;\n");
       for (int i = 0; i < scalar_count(p); i++) out(&o, "%s L%d = 0", i ? "," : "  int32_t", i);

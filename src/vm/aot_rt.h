@@ -18,7 +18,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#define AOT_ABI 4   /* bumped when AotEnv or AotModule change */
+#define AOT_ABI 5   /* bumped when AotEnv or AotModule change */
 
 /* The Zobrist key of (slot, value): a mixed 64-bit value, computed rather
 ** than tabled so that any slot range works. */
@@ -92,9 +92,11 @@ typedef struct AotMove {
 } AotMove;
 
 /* The undo mark of a move played: where its writes start on the trail,
-** and the hash before it. */
+** the player who moved (slot 0: every move writes it, so it is kept here
+** rather than on the trail) and the hash before it. */
 typedef struct AotMark {
   int trail;
+  int32_t mover;
   uint64_t hash;
 } AotMark;
 
@@ -106,7 +108,8 @@ typedef struct AotHot {
   long writable;              /* state writes allowed (long: as ntrail) */
   long steps;                 /* the step budget's count */
   uint64_t hash;              /* the state's incremental hash */
-  const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL */
+  const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL (too many
+                              ** values: vm_zobrist_tabled) */
   /* DEFER (compiler/defer.c): may the effect running now stop there, and
   ** the rest it left: where it resumes, the step count, the locals. */
   int defer_now;
@@ -174,23 +177,35 @@ typedef struct AotModule {
 } AotModule;
 
 /* A state write: the common case (allowed, in range, room on the trail,
-** tabled keys) here; anything else through store_slot() in gsolve. */
+** tabled keys) here; anything else through store_slot() in gsolve.  fx
+** and tabled are constants of the generated code: 1 in a move's effect
+** (always run with writes allowed), 1 when the VM tables the keys. */
 static inline __attribute__((always_inline)) void aot_store(AotEnv *e, int s, int32_t v, int32_t lo,
-                                                           int32_t hi, int pc, int depth) {
+                                                           int32_t hi, int pc, int depth, int fx,
+                                                           int tabled) {
   AotHot *h = e->h;
-  const uint64_t **zb = h->zob_base;
-  if (__builtin_expect(h->writable && v >= lo && v <= hi && zb && h->ntrail < h->captrail, 1)) {
+  if (__builtin_expect(tabled && (fx || h->writable) && v >= lo && v <= hi && h->ntrail < h->captrail, 1)) {
     int32_t old = e->slots[s];
     if (old == v) return;
     int32_t *t = h->trail + 2 * h->ntrail;
     t[0] = s;
     t[1] = old;
     h->ntrail++;
-    h->hash ^= zb[s][old] ^ zb[s][v];
+    h->hash ^= h->zob_base[s][old] ^ h->zob_base[s][v];
     e->slots[s] = v;
     return;
   }
   e->store(e->vm, s, v, pc, depth);
+}
+
+/* The next player into slot 0 at the end of a move, off the trail (its
+** old value is in the move's mark: AotMark.mover).  v is a player or the
+** chance player: in slot 0's range. */
+static inline __attribute__((always_inline)) void aot_set_mover(AotHot *h, int32_t *slots, int32_t v) {
+  int32_t old = slots[0];
+  if (old == v) return;
+  h->hash ^= h->zob_base ? h->zob_base[0][old] ^ h->zob_base[0][v] : zobrist(0, old) ^ zobrist(0, v);
+  slots[0] = v;
 }
 
 #endif

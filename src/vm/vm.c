@@ -169,13 +169,14 @@ static int vm_generate(Game *g, Move *buf) {
 static __attribute__((noinline)) void apply_plain(VM *vm, const Move *m) {
   const Program *p = vm->p;
   int depth = vm->h.nmarks;
+  int32_t mover = vm->slots[0];
   vm->h.marks[depth].trail = vm->h.ntrail;
+  vm->h.marks[depth].mover = mover;
   vm->h.marks[depth].hash = vm->h.hash;
   vm->h.nmarks = depth + 1;
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];
-  int32_t mover = vm->slots[0];
   vm->h.writable = 1;
   vm->h.next_mover = 0;
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
@@ -185,7 +186,7 @@ static __attribute__((noinline)) void apply_plain(VM *vm, const Move *m) {
   vm_run(vm, r->effect, args, r->nargs);
   vm->h.defer_now = 0;
   int32_t next = vm->h.next_mover ? vm->h.next_mover : mover < p->nplayers ? mover + 1 : 1;
-  store_slot_checked(vm, 0, next, p->chunks[r->effect].start);
+  aot_set_mover(&vm->h, vm->slots, next);
   vm->h.writable = 0;
 }
 
@@ -203,14 +204,15 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
     vm->h.capmarks = cap;
   }
   int depth = vm->h.nmarks, trail_from = vm->h.ntrail;
+  int32_t mover = vm->slots[0];
   vm->h.marks[depth].trail = trail_from;
+  vm->h.marks[depth].mover = mover;
   vm->h.marks[depth].hash = vm->h.hash;
   vm->h.nmarks = depth + 1;
   if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
   const MoveRule *r = &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
-  int32_t mover = vm->slots[0];
   vm->h.writable = 1;
   vm->h.next_mover = vm->chance_after = 0;
   vm->rejected = 0;
@@ -237,7 +239,7 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   if (p->chance && next == p->chance && (vm->chance_after || mover != p->chance))
     store_slot(vm, p->chance_slot, vm->chance_after ? vm->chance_after : mover, AT);
   /* A player: next, mover + 1 and the chance slot are in slot 0's range. */
-  store_slot_checked(vm, 0, next, AT);
+  aot_set_mover(&vm->h, vm->slots, next);
   if (p->pass_slot)   /* passes in a row: the built-in pass counts, any other move resets */
     store_slot(vm, p->pass_slot, m->rule == p->pass_rule ? vm->slots[p->pass_slot] + 1 : 0, AT);
   vm->h.writable = 0;
@@ -273,6 +275,7 @@ static void vm_undo(Game *g) {
     slots[t[2 * n]] = t[2 * n + 1];
   }
   vm->h.ntrail = n;
+  slots[0] = mk->mover;
   vm->h.hash = mk->hash;
   /* The positions deeper than the current one are gone. */
   if (vm->h.nmarks < vm->pieces_depth) vm->pieces_depth = -1;
@@ -595,30 +598,35 @@ static void vm_set_state(Game *g, const void *state) {
   if (vm->h.nmarks > vm->state_set_depth) vm->state_set_depth = vm->h.nmarks;
 }
 
-/* Tables zobrist(s, v) for every slot value when that is small; the keys
-** are the same as computed ones, so the table is only a cache. */
-static void build_zobrist_table(VM *vm) {
-  const Program *p = vm->p;
+/* Are zobrist(s, v) tabled for p (few enough slot values)?  The compiled
+** tier relies on it: its stores read the table unchecked. */
+int vm_zobrist_tabled(const Program *p) {
   size_t total = 0;
   for (int s = 0; s < p->nslots; s++) {
     total += (size_t)((int64_t)p->hi[s] - p->lo[s] + 1);
-    if (total > VM_MAX_ZOBRIST_TABLE) return;
+    if (total > VM_MAX_ZOBRIST_TABLE) return 0;
   }
+  return 1;
+}
+
+/* Tables zobrist(s, v) for every slot value when vm_zobrist_tabled; the
+** keys are the same as computed ones, so the table is only a cache.  0
+** when out of memory. */
+static int build_zobrist_table(VM *vm) {
+  const Program *p = vm->p;
+  if (!vm_zobrist_tabled(p)) return 1;
+  size_t total = 0;
+  for (int s = 0; s < p->nslots; s++) total += (size_t)((int64_t)p->hi[s] - p->lo[s] + 1);
   vm->zob_table = malloc(total * sizeof *vm->zob_table);
   vm->h.zob_base = malloc((size_t)p->nslots * sizeof *vm->h.zob_base);
-  if (!vm->zob_table || !vm->h.zob_base) {
-    free(vm->zob_table);
-    free(vm->h.zob_base);
-    vm->zob_table = NULL;
-    vm->h.zob_base = NULL;
-    return;
-  }
+  if (!vm->zob_table || !vm->h.zob_base) return 0;   /* vm_free frees either */
   uint64_t *t = vm->zob_table;
   for (int s = 0; s < p->nslots; s++) {
     for (int64_t v = p->lo[s]; v <= p->hi[s]; v++) t[v - p->lo[s]] = zobrist(s, (int32_t)v);
     vm->h.zob_base[s] = t - p->lo[s];
     t += p->hi[s] - p->lo[s] + 1;
   }
+  return 1;
 }
 
 /* Runs the start block, which writes the start position (nothing to
@@ -703,12 +711,13 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   /* The compiled tier's own apply_plain, for games without `pay` (whose
   ** rewards apply_plain resets). */
   if (vm->aot && vm->plain && !p->has_pay) vm->aot_play = vm->aot->play;
+  /* Before the start block: the compiled tier's stores read the table. */
+  if (!build_zobrist_table(vm)) { vm_free(g); return NULL; }
   if (p->start_chunk >= 0 && !run_start(vm)) {
     *status = g->error_status;
     vm_free(g);
     return NULL;
   }
-  build_zobrist_table(vm);
   vm->h.hash = slots_hash(vm);
   if (p->rep_kind != REP_NONE) {
     for (int i = 0; i < p->nslots; i++) vm->rep_n += p->rep_mask[i];

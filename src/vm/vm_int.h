@@ -223,6 +223,8 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
                     void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
+/* vm.c: does the VM table p's Zobrist keys (h.zob_base set)? */
+int vm_zobrist_tabled(const Program *p);
 /* vm.c: runs the deferred rest of the last move's effect, if any: before
 ** anything reads the state or plays on. */
 void vm_force(VM *vm);
