@@ -28,26 +28,33 @@ perft "nim 1,3,5,7 depth 6 (native)" games/nim.game --engine native --perft 6
 
 echo
 echo "== The compiled tier (--engine compiled) against the VM and the native engine"
-echo "   ratio = speed of the first / speed of the second (nodes/s), same run, best of 3"
+echo "   ratio = speed of the first / speed of the second (nodes/s), same run: CPU time, best of 5"
+echo "   rounds, the two engines alternating in each"
 # The shared objects are built (and cached) before anything is timed.
 for g in "games/connect4.game" "games/tictactoe.game" "games/hexapawn.game -D width=4 -D height=4" \
          "games/go.game -D width=3 -D height=3"; do
   $GSOLVE $g --engine compiled --perft 1 >/dev/null || exit 1
 done
-# The best of 3 runs for every engine alike: on a shared machine the
-# other runs only add noise.
-secs() {
-  best=""
-  for run in 1 2 3; do
-    t=$($GSOLVE "$@" | sed -n 's/^seconds: //p')
-    best=$(awk -v a="$best" -v b="$t" 'BEGIN { print (a == "" || b < a) ? b : a }')
-  done
-  echo "$best"
+# cpu ARGS: the CPU seconds (user + system) of one run, from `times` (its
+# second line: the children's) in the subshell that runs it, whose
+# children start at zero.  CPU time, not wall time: on a shared machine
+# another program's load then only adds noise (caches, clock), not its
+# time slices.
+run_times() { $GSOLVE "$@" >/dev/null && times; }
+cpu() {
+  run_times "$@" | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
+    printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
 }
-# ratio DESC "ARGS" ENGINE_A ENGINE_B: A's speed over B's on the same perft.
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
+# ratio DESC "ARGS" ENGINE_A ENGINE_B: A's speed over B's on the same
+# perft.  The engines alternate, so that a change of load in the middle
+# falls on both.
 ratio() {
-  desc=$1; args=$2
-  a=$(secs $args --engine "$3"); b=$(secs $args --engine "$4")
+  desc=$1; args=$2; a=""; b=""
+  for run in 1 2 3 4 5; do
+    a=$(least "$a" "$(cpu $args --engine "$3")")
+    b=$(least "$b" "$(cpu $args --engine "$4")")
+  done
   printf '%-30s %-9s %7ss %-9s %7ss  ratio %s\n' "$desc" "$3" "$a" "$4" "$b" \
     "$(awk -v a="$a" -v b="$b" 'BEGIN { if (a > 0) printf "%.3fx", b / a; else print "-" }')"
   printf '    %s %s --engine %s   (and --engine %s)\n' "$GSOLVE" "$args" "$3" "$4"

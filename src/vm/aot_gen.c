@@ -129,7 +129,11 @@ static void emit_tables(Out *o, const Program *p) {
       VM_MAX_STEPS, VM_MAX_CALLS, VM_STACK_WORDS, GAME_MAX_MOVES);
   out(o, "#define ZB %d\n", vm_zobrist_tabled(p));
   out(o, "#define FAIL(pc, ...) e->fail(e->vm, pc, depth, %d, __VA_ARGS__)\n", EXIT_RUNTIME);
-  out(o, "#define STEPS(pc) if (++e->h->steps > MAX_STEPS) "
+  /* The step count lives in ST, a local of each chunk's function that cc
+  ** keeps in a register, and goes back to the VM (SYNC) before anything
+  ** else reads it: a call, a DEFER, a return. */
+  out(o, "#define SYNC (e->h->steps = ST)\n");
+  out(o, "#define STEPS(pc) if (++ST > MAX_STEPS) "
          "FAIL(pc, \"step budget exhausted (limit is %%d steps)\", MAX_STEPS)\n");
   out(o, "#define CHECKI(pc, i, n) if ((uint32_t)(i) >= (uint32_t)(n)) "
          "FAIL(pc, \"index %%d out of range 0..%%d\", (int)(i), (int)(n) - 1)\n");
@@ -314,13 +318,13 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       out(o, "if (depth == 0) *e->ret_pc1 = %d; ", pc + 3);
       out(o, "int32_t a[%d] = {", B > 0 ? B : 1);
       for (int i = 0; i < B; i++) out(o, "%ss%d", i ? ", " : "", h - B + i);
-      out(o, "%s}; int32_t r = c%d(e, a, %d, depth + 1, nb); if (e->halted) return 0; ", B > 0 ? "" : "0", A, B);
+      out(o, "%s}; SYNC; int32_t r = c%d(e, a, %d, depth + 1, nb); ST = e->h->steps; if (e->halted) return 0; ", B > 0 ? "" : "0", A, B);
       if (callee->returns) out(o, "s%d = r; ", h - B);
       out(o, "(void)r; }");
       break;
     }
-    case OP_RET: out(o, "return s%d;", t); break;
-    case OP_RET0: out(o, "return 0;"); break;
+    case OP_RET: out(o, "SYNC; return s%d;", t); break;
+    case OP_RET0: out(o, "SYNC; return 0;"); break;
     case OP_NORET: out(o, "FAIL(%d, \"the function ended without returning a value\");", pc); break;
     case OP_STEP: out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = STEP[s%d * 8 + s%d];", pc, u, pc, t, u, u, t); break;
     case OP_AT: out(o, "XY(%d, s%d, s%d); s%d = s%d * W + s%d;", pc, u, t, u, t, u); break;
@@ -372,16 +376,16 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       if (scalar_locals) {   /* the locals gathered into an array cc sees through */
         out(o, "{ int32_t T[%d] = {", ch->nlocals > 0 ? ch->nlocals : 1);
         for (int i = 0; i < ch->nlocals; i++) out(o, "%s%s", i ? ", " : "", loc(i));
-        out(o, "%s}; if (aot_defer(e->h, %d, T, %d, %d, MAX_STEPS)) return 0; }", ch->nlocals ? "" : "0",
+        out(o, "%s}; SYNC; if (aot_defer(e->h, %d, T, %d, %d, MAX_STEPS)) return 0; }", ch->nlocals ? "" : "0",
             pc, ch->nlocals, A);
       } else {
-        out(o, "if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A);
+        out(o, "SYNC; if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A);
       }
       break;
     default: out(o, "FAIL(%d, \"bad opcode %%d\", %d);", pc, op); break;
   }
   if (op == OP_ILLEGAL || op == OP_WIN || op == OP_LOSE || op == OP_DRAW || op == OP_SCORE || op == OP_HALT)
-    out(o, " e->halted = 1; return 0;");
+    out(o, " e->halted = 1; SYNC; return 0;");
   out(o, "\n");
 }
 
@@ -490,7 +494,7 @@ char *aot_generate(const Program *p, size_t *len, char *why, size_t n) {
     scalar_locals = locals_scalar(p, height);
     /* A move's effect always runs with state writes allowed (vm.c's
     ** applies, vm_force): its stores need not ask. */
-    out(&o, "  enum { FX = %d };\n", ch->kind == CHUNK_EFFECT);
+    out(&o, "  enum { FX = %d };\n  long ST = e->h->steps;\n", ch->kind == CHUNK_EFFECT);
     if (scalar_locals) {
       out(&o, "  int32_t *const SL = e->slots;\n");
       for (int i = 0; i < scalar_count(p); i++) out(&o, "%s L%d = 0", i ? "," : "  int32_t", i);

@@ -266,17 +266,20 @@ static void vm_undo(Game *g) {
   vm->h.pending = 0;   /* the last move's deferred rest: never needed */
   Mark *mk = &vm->h.marks[--vm->h.nmarks];
   vm->nrep = vm->h.nmarks + 1;
-  /* In locals: a slot write could alias vm->h.ntrail for the compiler. */
-  int n = vm->h.ntrail;
+  /* In locals: a slot write could alias vm->h.ntrail and the mark for
+  ** the compiler, which would read them again after every write. */
+  int n = vm->h.ntrail, from = mk->trail;
+  int32_t mover = mk->mover;
+  uint64_t hash = mk->hash;
   const int32_t *t = vm->h.trail;
   int32_t *slots = vm->slots;
-  while (n > mk->trail) {
+  while (n > from) {
     n--;
     slots[t[2 * n]] = t[2 * n + 1];
   }
   vm->h.ntrail = n;
-  slots[0] = mk->mover;
-  vm->h.hash = mk->hash;
+  slots[0] = mover;
+  vm->h.hash = hash;
   /* The positions deeper than the current one are gone. */
   if (vm->h.nmarks < vm->pieces_depth) vm->pieces_depth = -1;
   if (vm->h.nmarks < vm->state_set_depth) vm->state_set_depth = vm->h.nmarks;
