@@ -118,6 +118,36 @@ done
 check "ATLK, LOADSXYLK: fused in the error game" 3 \
   "$(gs $op_fe --dump-bytecode | grep -c -E ' (ATLK|LOADSXYLK) ')"
 
+# The interpreter's superinstructions (src/vm/vm_fuse.c): each pair is in
+# the error game's code, and each fails where its part did unfused: the
+# same message and position as the compiled tier, which runs the pairs
+# as two instructions.
+op_vf=tests/files/vm_fused_errors.game
+op_vf_code=$(gs $op_vf --dump-bytecode | awk '/^move/ { p = 1 } p { print $3 }' | tr '\n' ' ')
+for pair in "LOADSXYLK JEQK" "INCL LOOP" "LOADL LINEK" "ATLK TEEL" "STORESIS INCS"; do
+  check "vm_fused_errors holds the pair $pair" yes \
+    "$(case " $op_vf_code " in *" $pair "*) echo yes ;; esac)"
+done
+op_vf_want() {
+  case $1 in
+    1) echo "20:11: runtime error: column 2 out of range 0..1" ;;
+    2) echo "22:14: runtime error: integer overflow" ;;
+    3) echo "25:21: runtime error: integer overflow" ;;
+    4) echo "27:5: runtime error: step budget exhausted (limit is 10000000 steps)" ;;
+    5) echo "31:8: runtime error: cell 100 is off the board" ;;
+    6) echo "33:16: runtime error: integer overflow" ;;
+    7) echo "38:5: runtime error: index 4 out of range 0..3" ;;
+    8) echo "39:7: runtime error: value 4 out of range 0..3 for 'n'" ;;
+  esac
+}
+for e in vm compiled; do
+  op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
+  for w in 1 2 3 4 5 6 7 8; do
+    check "superinstruction error $w ($e)" "$op_vf:$(op_vf_want $w) in move 'put'" \
+      "$(env "$op_env" $GSOLVE $op_vf -D which=$w --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+  done
+done
+
 # Unrolled loops (compile_stmt.c, compile.c): Connect Four's generator is
 # a test and an EMITK per column (no loop), its win test a LINEK per
 # direction.  tests/files/unroll.game, whose loops unroll, and

@@ -138,14 +138,28 @@ static void stack_fault(const VM *vm, const StackCheck *k, const char *what, int
 
 /* Before an instruction: its pops are there; what height it must leave. */
 static void stack_before(VM *vm, StackCheck *k, int op, int pc, const int32_t *sp, int depth) {
+  int height = frame_height(vm, sp, depth);
+  k->pc = pc;
+  k->depth = depth;
+  /* A superinstruction: its parts in turn (neither is a CALL). */
+  if (op >= OP__COUNT) {
+    for (int part = 0; part < 2; part++) {
+      int o = vm_fused_parts[op - OP__COUNT][part];
+      const int32_t *w = vm->p->code + pc + 1;
+      int32_t a = op_operands[o] > 0 ? w[0] : 0, b = op_operands[o] > 1 ? w[1] : 0;
+      k->op = o;
+      if (height < op_pops(o, a, b)) stack_fault(vm, k, "pops", op_pops(o, a, b), height);
+      height += op_pushes(o, a, b, 0) - op_pops(o, a, b);
+      pc += 1 + op_operands[o];
+    }
+    k->expect = height;
+    return;
+  }
   const int32_t *w = vm->p->code + pc + 1;
   int n = op_operands[op];
   int32_t a = n > 0 ? w[0] : 0, b = n > 1 ? w[1] : 0;
   int r = op == OP_CALL ? vm->p->chunks[a].returns : 0;
-  int height = frame_height(vm, sp, depth);
   k->op = op;
-  k->pc = pc;
-  k->depth = depth;
   if (height < op_pops(op, a, b)) stack_fault(vm, k, "pops", op_pops(op, a, b), height);
   k->expect = height - op_pops(op, a, b) + op_pushes(op, a, b, r);
   /* The caller's height once the callee returns (checked at RET). */
@@ -242,7 +256,7 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
 __attribute__((optimize("no-crossjumping", "no-gcse")))
 int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   const Program *p = vm->p;
-  const int32_t *code = p->code;
+  const int32_t *code = vm->code;   /* p->code with superinstructions (vm_fuse.c) */
   const Chunk *ch = &p->chunks[ci];
   int32_t *stack = vm->stack;
   int depth = 0;
@@ -282,17 +296,23 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 
   /* Dispatch: computed goto with GCC and clang, a switch elsewhere. */
 #if defined(__GNUC__)
-  static const void *const dispatch[OP__COUNT] = {
+  static const void *const dispatch[OPF__END] = {
 #define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = &&do_##name,
 #include "compiler/opcodes.def"
 #undef OPCODE
+    [OPF_LOADSXYLK_JEQK] = &&do_LOADSXYLK_JEQK, [OPF_LOADSXYLK_JNEK] = &&do_LOADSXYLK_JNEK,
+    [OPF_INCL_LOOP] = &&do_INCL_LOOP, [OPF_JSNEK_EMITK] = &&do_JSNEK_EMITK,
+    [OPF_LOADL_LINEK] = &&do_LOADL_LINEK, [OPF_ATLK_TEEL] = &&do_ATLK_TEEL,
+    [OPF_STORESIS_INCS] = &&do_STORESIS_INCS,
   };
 #define CASE(name) do_##name:
+#define FUSED(name) do_##name:
 #define NEXT() do { STACK_AFTER(); op = code[pc++]; STACK_BEFORE(); goto *dispatch[op]; } while (0)
 #define DISPATCH_START() NEXT();
 #define DISPATCH_END()
 #else
 #define CASE(name) case OP_##name:
+#define FUSED(name) case OPF_##name:
 #define NEXT() break
 #define DISPATCH_START() for (;;) { STACK_AFTER(); op = code[pc++]; STACK_BEFORE(); switch (op) {
 #define DISPATCH_END() default: FAIL("bad opcode %d", op); } }
@@ -614,15 +634,69 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       } while (0)
       CASE(LOADSXYL) { int32_t y = locals[code[pc + 2]]; LOAD_SXY(y); NEXT(); }
       CASE(LOADSXYK) { int32_t y = code[pc + 2]; LOAD_SXY(y); NEXT(); }
-      CASE(LOADSXYLK) {
-        /* x's addition fails where the LOADLK fused into this did: the
-        ** position of operand D. */
-        int32_t x, y = locals[code[pc + 1]];
-        if (__builtin_add_overflow(locals[code[pc + 2]], code[pc + 3], &x))
-          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow");
+      /* x's addition fails where the LOADLK fused into this did: the
+      ** position of operand D. */
+#define CELL_XYLK(v) do { \
+        int32_t x, y = locals[code[pc + 1]]; \
+        if (__builtin_add_overflow(locals[code[pc + 2]], code[pc + 3], &x)) \
+          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow"); \
+        CHECK_XY(x, y); \
+        v = vm->slots[code[pc] + y * p->width + x]; \
+      } while (0)
+      CASE(LOADSXYLK) { int32_t v; CELL_XYLK(v); PUSH(v); pc += 4; NEXT(); }
+      /* The superinstructions (vm_fuse.c).  pc is the first part's first
+      ** operand; the second part's opcode word is at pc + (the first's
+      ** operands), its operands after it. */
+      FUSED(LOADSXYLK_JEQK) { int32_t v; CELL_XYLK(v); pc = v == code[pc + 6] ? code[pc + 5] : pc + 7; NEXT(); }
+      FUSED(LOADSXYLK_JNEK) { int32_t v; CELL_XYLK(v); pc = v != code[pc + 6] ? code[pc + 5] : pc + 7; NEXT(); }
+#undef CELL_XYLK
+      FUSED(INCL_LOOP) {
+        int32_t r;
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
+        locals[code[pc]] = r;
+        if (++vm->h.steps > VM_MAX_STEPS)
+          vm_fail(vm, (int)pc + 2, depth, EXIT_RUNTIME, "step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        pc = code[pc + 3];
+        NEXT();
+      }
+      FUSED(JSNEK_EMITK) {
+        if (vm->slots[code[pc + 2]] != code[pc + 1]) { pc = code[pc]; NEXT(); }
+        if (vm->nmoves >= GAME_MAX_MOVES)
+          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "too many legal moves (limit is %d)", GAME_MAX_MOVES);
+        Move *m = &vm->movebuf[vm->nmoves++];
+        memset(m, 0, sizeof *m);
+        m->rule = (uint16_t)code[pc + 4];
+        m->arg[0] = (int16_t)code[pc + 5];
+        pc += 6;
+        NEXT();
+      }
+      FUSED(ATLK_TEEL) {
+        int32_t x, y = locals[code[pc + 2]];
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &x))
+          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "integer overflow");
         CHECK_XY(x, y);
-        PUSH(vm->slots[code[pc] + y * p->width + x]);
-        pc += 4;
+        PUSH(y * p->width + x);
+        locals[code[pc + 4]] = TOP();
+        pc += 5;
+        NEXT();
+      }
+      FUSED(STORESIS_INCS) {
+        int32_t i = POP(), r;
+        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], OP_PC);
+        if (__builtin_add_overflow(vm->slots[code[pc + 4]], code[pc + 5], &r))
+          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow");
+        store_slot(vm, code[pc + 4], r, (int)pc + 3);
+        pc += 6;
+        NEXT();
+      }
+      FUSED(LOADL_LINEK) {
+        int32_t c = locals[code[pc]], d = code[pc + 4];
+        if ((uint32_t)c >= (uint32_t)p->ncells)
+          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "bad direction %d", d);
+        PUSH(aot_line(vm->slots + code[pc + 2], p->step, c, d));
+        pc += 5;
         NEXT();
       }
 #undef LOAD_SXY
@@ -656,6 +730,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(HALT) return 0;
       DISPATCH_END();
 #undef CASE
+#undef FUSED
 #undef NEXT
 #undef DISPATCH_START
 #undef DISPATCH_END

@@ -662,11 +662,12 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   vm->p = p;
   vm->pieces_depth = -1;
   if (m) vm_aot_attach(vm, m, handle, release);
+  vm->code = vm_fuse(p);
   vm->slots = malloc((size_t)p->nslots * sizeof(int32_t));
   vm->stack = malloc((size_t)VM_STACK_WORDS * sizeof(int32_t));
   vm->scratch = malloc((size_t)p->nslots * sizeof(int32_t));
   vm->aot_env.slots = vm->slots;
-  if (!vm->slots || !vm->stack || !vm->scratch) { vm_free(&vm->base); return NULL; }
+  if (!vm->code || !vm->slots || !vm->stack || !vm->scratch) { vm_free(&vm->base); return NULL; }
   memcpy(vm->slots, p->init, (size_t)p->nslots * sizeof(int32_t));
   Game *g = &vm->base;
   g->vt = p->nsym > 1 || p->npermute ? &vm_vtable_symmetric : &vm_vtable;
@@ -768,6 +769,7 @@ void vm_free(Game *g) {
   vm_effects_free(vm);
   vm_pack_free(vm);
   free(vm->h.pend_locals);
+  free(vm->code);
   free(vm->zob_table);
   free(vm->h.zob_base);
   free(vm->h.trail);

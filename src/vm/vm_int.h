@@ -13,6 +13,7 @@
 
 #include "vm/vm.h"
 #include "vm/aot_rt.h"
+#include "compiler/opcodes.h"
 
 #include <stdarg.h>
 
@@ -43,9 +44,21 @@ typedef struct EffectRecord {
   int hint;           /* where to look for the next move played */
 } EffectRecord;
 
+/* The interpreter's superinstructions (vm_fuse.c): opcodes after the
+** program's, each running an instruction and the one after it. */
+enum {
+  OPF_LOADSXYLK_JEQK = OP__COUNT, OPF_LOADSXYLK_JNEK, OPF_INCL_LOOP, OPF_JSNEK_EMITK,
+  OPF_LOADL_LINEK, OPF_ATLK_TEEL, OPF_STORESIS_INCS, OPF__END
+};
+/* Each fused opcode's two parts. */
+extern const int vm_fused_parts[OPF__END - OP__COUNT][2];
+/* A copy of p's code with the pairs fused; NULL when out of memory. */
+int32_t *vm_fuse(const Program *p);
+
 typedef struct VM {
   Game base;
   const Program *p;
+  int32_t *code;      /* what the interpreter runs: p's code, fused */
   int32_t *slots;
   /* The hash, the trail, the write permission and the step count: the
   ** fields the compiled tier's code uses most, in one struct it reaches

@@ -6,7 +6,8 @@
 ** and names the move, and the canonical form is invariant under play
 ** order (two lines reaching one position agree) and is the smallest
 ** image, and a move's effect replayed from its legality test is the
-** effect run afresh.
+** effect run afresh; and the interpreter's fused code (vm_fuse.c) is the
+** program's with exactly the pairs it lists fused.
 **
 ** usage: test_vm GAMEFILE [-D name=value ...]; prints "N passed, M failed".
 */
@@ -15,6 +16,7 @@
 #include <string.h>
 #include "gametest.h"
 #include "vm/vm.h"
+#include "vm/vm_int.h"
 #include "engines/engines.h"
 
 
@@ -184,6 +186,26 @@ static void replay_checks(Game *g) {
   free(replayed);
 }
 
+/* The interpreter's superinstructions (vm_fuse.c): its copy of the code
+** differs from the program's only in the opcode words of instructions
+** followed by the second part of a pair, each rewritten to that pair. */
+static void fusion_checks(const Program *p) {
+  int32_t *code = vm_fuse(p);
+  CHECK(code != NULL, "vm_fuse");
+  if (!code) return;
+  for (int pc = 0; pc < p->ncode; pc += 1 + op_operands[p->code[pc]]) {
+    int op = p->code[pc], n = op_operands[op], next = pc + 1 + n;
+    for (int k = 1; k <= n && pc + k < p->ncode; k++)
+      CHECK(code[pc + k] == p->code[pc + k], "vm_fuse: operand word %d kept", pc + k);
+    int want = op;
+    for (int f = OP__COUNT; f < OPF__END; f++)
+      if (vm_fused_parts[f - OP__COUNT][0] == op && next < p->ncode && vm_fused_parts[f - OP__COUNT][1] == p->code[next])
+        want = f;
+    CHECK(code[pc] == want, "vm_fuse: opcode at %d is %d, not %d", pc, code[pc], want);
+  }
+  free(code);
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { fprintf(stderr, "usage: test_vm GAME [-D name=value ...]\n"); return 2; }
   Program *p = load_game(argv[1], argc, argv, 2);
@@ -196,6 +218,7 @@ int main(int argc, char **argv) {
   if (!g) { gs_program_free(p); return 2; }
   CHECK(strcmp(g->engine, engine && !strcmp(engine, "compiled") ? "compiled" : "vm") == 0, "the engine asked for");
   CHECK(game_hash(g) == vm_hash_from_scratch(g), "hash at the start");
+  fusion_checks(p);
   random_lines(g);
   canonical_checks(g);
   canonical_reference(g, p);

@@ -1,0 +1,58 @@
+/*
+** vm_fuse.c -- the interpreter's superinstructions: pairs of instructions
+** that follow each other often in hot code (a board cell tested and
+** branched on, a loop's increment and its jump back, a generator's test
+** and its move) run as one dispatch.
+**
+** The program's code is never changed: the VM runs a copy (VM.code) in
+** which the first instruction of each such pair has its opcode word
+** rewritten to a fused one (OPF_*, numbered after the program's opcodes).
+** Every operand word stays where it was, and so does the second
+** instruction: a jump may still land on it, and runs it alone.  The fused
+** handler (interp.c) does exactly what the two would, reads the second's
+** operands in place, and reports a runtime error at the position of the
+** part that failed.  The compiled tier, the disassembler and defer.c see
+** only the program's code.
+*/
+#include "vm/vm_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* first, second, fused: the pairs, by the opcode of each part. */
+static const int fusions[][3] = {
+  { OP_LOADSXYLK, OP_JEQK, OPF_LOADSXYLK_JEQK },
+  { OP_LOADSXYLK, OP_JNEK, OPF_LOADSXYLK_JNEK },
+  { OP_INCL, OP_LOOP, OPF_INCL_LOOP },
+  { OP_JSNEK, OP_EMITK, OPF_JSNEK_EMITK },
+  { OP_LOADL, OP_LINEK, OPF_LOADL_LINEK },
+  { OP_ATLK, OP_TEEL, OPF_ATLK_TEEL },
+  { OP_STORESIS, OP_INCS, OPF_STORESIS_INCS },
+};
+
+const int vm_fused_parts[OPF__END - OP__COUNT][2] = {
+  [OPF_LOADSXYLK_JEQK - OP__COUNT] = { OP_LOADSXYLK, OP_JEQK },
+  [OPF_LOADSXYLK_JNEK - OP__COUNT] = { OP_LOADSXYLK, OP_JNEK },
+  [OPF_INCL_LOOP - OP__COUNT] = { OP_INCL, OP_LOOP },
+  [OPF_JSNEK_EMITK - OP__COUNT] = { OP_JSNEK, OP_EMITK },
+  [OPF_LOADL_LINEK - OP__COUNT] = { OP_LOADL, OP_LINEK },
+  [OPF_ATLK_TEEL - OP__COUNT] = { OP_ATLK, OP_TEEL },
+  [OPF_STORESIS_INCS - OP__COUNT] = { OP_STORESIS, OP_INCS },
+};
+
+int32_t *vm_fuse(const Program *p) {
+  int32_t *code = malloc(((size_t)p->ncode + 1) * sizeof *code);
+  if (!code) return NULL;
+  memcpy(code, p->code, (size_t)p->ncode * sizeof *code);
+  /* The code is one stream of instructions from 0: each one's operands
+  ** follow its opcode word. */
+  for (int pc = 0; pc < p->ncode; pc += 1 + op_operands[p->code[pc]]) {
+    int op = p->code[pc];
+    if (op < 0 || op >= OP__COUNT) break;   /* never in a checked program */
+    int next = pc + 1 + op_operands[op];
+    if (next >= p->ncode) break;
+    for (size_t i = 0; i < sizeof fusions / sizeof fusions[0]; i++)
+      if (fusions[i][0] == op && fusions[i][1] == p->code[next]) code[pc] = fusions[i][2];
+  }
+  return code;
+}
