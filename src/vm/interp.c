@@ -470,14 +470,15 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(LINEK) {
-        int32_t c = TOP(), d = code[pc + 2];
-        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
-        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
-        TOP() = aot_line(vm->slots + code[pc], p->step, c, d);
-        pc += 3;
-        NEXT();
-      }
+      /* LINEK with its operands at w, the cell c, failing at `at`: the
+      ** run through c (shared with LOADL_LINEK). */
+#define LINE_RUN(c, w, at, r) do { \
+        int32_t d_ = (w)[2]; \
+        if ((uint32_t)(c) >= (uint32_t)p->ncells) vm_fail(vm, (at), depth, EXIT_RUNTIME, "cell %d is off the board", (c)); \
+        if ((uint32_t)d_ >= DIR_COUNT) vm_fail(vm, (at), depth, EXIT_RUNTIME, "bad direction %d", d_); \
+        r = aot_line(vm->slots + (w)[0], p->step, (c), d_); \
+      } while (0)
+      CASE(LINEK) { LINE_RUN(TOP(), code + pc, (int)OP_PC, TOP()); pc += 3; NEXT(); }
       CASE(COUNTS) {
         TOP() = aot_counts(vm->slots + code[pc], code[pc + 1], TOP());
         pc += 2;
@@ -535,15 +536,17 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(EMITK) {
-        if (vm->nmoves >= GAME_MAX_MOVES) FAIL("too many legal moves (limit is %d)", GAME_MAX_MOVES);
-        Move *m = &vm->movebuf[vm->nmoves++];
-        memset(m, 0, sizeof *m);
-        m->rule = (uint16_t)code[pc];
-        m->arg[0] = (int16_t)code[pc + 1];
-        pc += 2;
-        NEXT();
-      }
+      /* EMITK with its operands at w, failing at `at` (shared with
+      ** JSNEK_EMITK). */
+#define EMIT_K(w, at) do { \
+        if (vm->nmoves >= GAME_MAX_MOVES) \
+          vm_fail(vm, (at), depth, EXIT_RUNTIME, "too many legal moves (limit is %d)", GAME_MAX_MOVES); \
+        Move *m = &vm->movebuf[vm->nmoves++]; \
+        memset(m, 0, sizeof *m); \
+        m->rule = (uint16_t)(w)[0]; \
+        m->arg[0] = (int16_t)(w)[1]; \
+      } while (0)
+      CASE(EMITK) { EMIT_K(code + pc, (int)OP_PC); pc += 2; NEXT(); }
       CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); NEXT(); }
       CASE(PAY) { sp -= 2; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 2); NEXT(); }
       CASE(ILLEGAL) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
@@ -595,22 +598,21 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(STORESIS) {
-        int32_t i = POP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], OP_PC);
-        pc += 3;
-        NEXT();
-      }
-      CASE(ATLK) {
-        int32_t x, y = locals[code[pc + 2]];
-        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &x))
-          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "integer overflow");
-        CHECK_XY(x, y);
-        PUSH(y * p->width + x);
-        pc += 3;
-        NEXT();
-      }
+      /* STORESIS and ATLK as they start a superinstruction too. */
+#define STORE_SIS() do { \
+        int32_t i_ = POP(); \
+        if ((uint32_t)i_ >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i_, code[pc + 1] - 1); \
+        store_slot(vm, code[pc] + i_, vm->slots[code[pc + 2]], OP_PC); \
+      } while (0)
+#define AT_LK() do { \
+        int32_t x_, y_ = locals[code[pc + 2]]; \
+        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &x_)) \
+          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "integer overflow"); \
+        CHECK_XY(x_, y_); \
+        PUSH(y_ * p->width + x_); \
+      } while (0)
+      CASE(STORESIS) { STORE_SIS(); pc += 3; NEXT(); }
+      CASE(ATLK) { AT_LK(); pc += 3; NEXT(); }
       CASE(ATL) {
         int32_t y = locals[code[pc]], x = TOP();
         CHECK_XY(x, y);
@@ -661,29 +663,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       }
       FUSED(JSNEK_EMITK) {
         if (vm->slots[code[pc + 2]] != code[pc + 1]) { pc = code[pc]; NEXT(); }
-        if (vm->nmoves >= GAME_MAX_MOVES)
-          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "too many legal moves (limit is %d)", GAME_MAX_MOVES);
-        Move *m = &vm->movebuf[vm->nmoves++];
-        memset(m, 0, sizeof *m);
-        m->rule = (uint16_t)code[pc + 4];
-        m->arg[0] = (int16_t)code[pc + 5];
+        EMIT_K(code + pc + 4, (int)pc + 3);
         pc += 6;
         NEXT();
       }
-      FUSED(ATLK_TEEL) {
-        int32_t x, y = locals[code[pc + 2]];
-        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &x))
-          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "integer overflow");
-        CHECK_XY(x, y);
-        PUSH(y * p->width + x);
-        locals[code[pc + 4]] = TOP();
-        pc += 5;
-        NEXT();
-      }
+      FUSED(ATLK_TEEL) { AT_LK(); locals[code[pc + 4]] = TOP(); pc += 5; NEXT(); }
       FUSED(STORESIS_INCS) {
-        int32_t i = POP(), r;
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        store_slot(vm, code[pc] + i, vm->slots[code[pc + 2]], OP_PC);
+        int32_t r;
+        STORE_SIS();
         if (__builtin_add_overflow(vm->slots[code[pc + 4]], code[pc + 5], &r))
           vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow");
         store_slot(vm, code[pc + 4], r, (int)pc + 3);
@@ -691,14 +678,16 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       FUSED(LOADL_LINEK) {
-        int32_t c = locals[code[pc]], d = code[pc + 4];
-        if ((uint32_t)c >= (uint32_t)p->ncells)
-          vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "cell %d is off the board", c);
-        if ((uint32_t)d >= DIR_COUNT) vm_fail(vm, (int)pc + 1, depth, EXIT_RUNTIME, "bad direction %d", d);
-        PUSH(aot_line(vm->slots + code[pc + 2], p->step, c, d));
+        int32_t c = locals[code[pc]], r;
+        LINE_RUN(c, code + pc + 2, (int)pc + 1, r);
+        PUSH(r);
         pc += 5;
         NEXT();
       }
+#undef LINE_RUN
+#undef EMIT_K
+#undef STORE_SIS
+#undef AT_LK
 #undef LOAD_SXY
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
