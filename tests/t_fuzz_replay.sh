@@ -34,3 +34,15 @@ if [ -x "$BUILD/replay" ]; then
 else
   check "replay driver $BUILD/replay exists" yes no
 fi
+
+# `make fuzz` builds the sources with clang and -Werror: each must compile
+# there too (an attribute only GCC knows, vm_interp's `optimize`, once
+# broke it; tests/BUGS.md, session 16).  Syntax only: a few seconds.
+if command -v clang >/dev/null 2>&1; then
+  bad=""
+  for f in $(ls src/*/*.c src/*/*/*.c | grep -v '_mpi'); do
+    clang -fsyntax-only -Werror -Wall -Wextra -Wno-unused-parameter -std=c11 -D_POSIX_C_SOURCE=200809L \
+      -Isrc -I"$BUILD" "$f" 2>/dev/null || bad="$bad $f"
+  done
+  check "every source compiles with clang -Werror (make fuzz)" "" "$bad"
+fi

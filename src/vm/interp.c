@@ -252,8 +252,11 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
 /* Runs chunk `ci` with `nargs` arguments; returns the value of a top-level
 ** `return` (eval), else 0.  An outcome statement stops the whole run. */
 /* Each instruction ends in a dispatch of its own (no cross-jumping to a
-** shared one): the processor predicts each from where it is. */
+** shared one): the processor predicts each from where it is.  GCC's
+** attribute; clang (make fuzz) has no such pass to turn off. */
+#if defined(__GNUC__) && !defined(__clang__)
 __attribute__((optimize("no-crossjumping", "no-gcse")))
+#endif
 int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   const Program *p = vm->p;
   const int32_t *code = vm->code;   /* p->code with superinstructions (vm_fuse.c) */
