@@ -427,8 +427,11 @@ void vm_canonical(Game *g, const void *state, void *result) {
   ** only the runs whose image so far is the smallest; a run whose next
   ** value is larger is dropped whole, with one read. */
   int G = p->nsym, nlive = 1, m = G > 1 ? vm->nboard * nc : 0;
-  int32_t *lo = vm->live, *hi = vm->live + G, *nlo = vm->live + 2 * G, *nhi = vm->live + 3 * G;
-  if (m > 0) {   /* vm->live exists when the group does (nsym > 1) */
+  /* vm->live exists when the group does (nsym > 1); else no pointer is
+  ** made from it (NULL + G is undefined even unused). */
+  int32_t *lo = NULL, *hi = NULL, *nlo = NULL, *nhi = NULL;
+  if (m > 0) {
+    lo = vm->live, hi = vm->live + G, nlo = vm->live + 2 * G, nhi = vm->live + 3 * G;
     lo[0] = 0;
     hi[0] = G;
   }
