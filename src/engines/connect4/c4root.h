@@ -188,6 +188,8 @@ static int probe_job(Solver *s, Word cur, Word mask, int moves, int alpha, int b
 
 static void solver_free(void *p);
 
+#define MIRROR_LONG_MIB 1024   /* see solver_new */
+
 static void *solver_new(int width, int height, const C4Config *cfg) {
   Solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
@@ -198,12 +200,15 @@ static void *solver_new(int width, int height, const C4Config *cfg) {
     s->g.bottom |= ONE << (col * (s->g.h + 1));
     s->g.board |= column_mask(&s->g, col);
   }
-  /* Mirror images share entries up to 5/8 of the board (26 stones of
-  ** 42) rather than a third (14): the position 4444, 70.7 M -> 64.6 M
-  ** nodes (22 stones: 65.7 M, 30: 64.4 M); the empty board on one
-  ** thread 409.7 M -> 390.1 M; Test_L2_R2 first 300 and Test_L1_R2 first
-  ** 20 within 0.03%, +0.5% instructions on Test_L2_R2 first 30. */
-  s->mirror_until = s->g.cells * 5 / 8;
+  /* Mirror images share entries up to a third of the board, or 5/8 of
+  ** it (26 stones of 42) with a table of MIRROR_LONG_MIB or more, made
+  ** for big searches: the position 4444, 70.7 M -> 64.6 M nodes (21
+  ** stones: 66.3 M, 30: 64.4 M); the empty board on one thread 409.7 M
+  ** -> 390.1 M.  Not with the test sets' 64 MiB: Test_L2_R2 first 300
+  ** and Test_L1_R2 first 100 within 0.1% of the nodes, +0.5% and +1%
+  ** of the instructions, yet Test_L1_R2 ran slower in 8 of 10 runs
+  ** taken in turn (median 67.8 against 60.3 ms of CPU a position). */
+  s->mirror_until = cfg->tt_mib >= MIRROR_LONG_MIB ? s->g.cells * 5 / 8 : s->g.cells / 3;
   pthread_mutex_init(&s->root.lock, NULL);
   for (int col = 0; col < s->g.w; col++)
     for (int row = s->g.h % 2; row < s->g.h; row += 2)
