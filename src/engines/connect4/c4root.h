@@ -207,7 +207,9 @@ static void *solver_new(int width, int height, const C4Config *cfg) {
   ** -> 390.1 M.  Not with the test sets' 64 MiB: Test_L2_R2 first 300
   ** and Test_L1_R2 first 100 within 0.1% of the nodes, +0.5% and +1%
   ** of the instructions, yet Test_L1_R2 ran slower in 8 of 10 runs
-  ** taken in turn (median 67.8 against 60.3 ms of CPU a position). */
+  ** taken in turn (median 67.8 against 60.3 ms of CPU a position; maybe
+  ** the machine's noise, which later runs of one code spread as wide,
+  ** but not worth risking the sets' times for). */
   s->mirror_until = cfg->tt_mib >= MIRROR_LONG_MIB ? s->g.cells * 5 / 8 : s->g.cells / 3;
   pthread_mutex_init(&s->root.lock, NULL);
   for (int col = 0; col < s->g.w; col++)
