@@ -33,12 +33,12 @@
 ** can hold exact scores of the first plies (c4book.c, c4_make_book).
 **
 ** Threads: "lazy SMP".  Every thread runs the same null-window probe of
-** the root with the shared table, each with its own tie-break order of
-** the columns, so they wander into different subtrees and feed each other
+** the root with the shared table (threads past the second each with its
+** own tie-break order of the columns), and they feed each other
 ** entries; the first to answer narrows the root's range (Root) and the
 ** others drop the probe for the next one.  High in the tree a
-** thread puts off a child that another is searching (ABDADA), so that
-** they split the work instead of doing it twice.
+** thread puts off a child that another is searching, the eldest too
+** (ABDADA), so that they split the work instead of doing it twice.
 **
 ** Bit layout: as in c4rules.h (a column of height + 1 bits, the top one
 ** a sentinel).  `cur` holds the stones of the player to move and `mask`
