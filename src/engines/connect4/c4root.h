@@ -29,8 +29,24 @@ static int search(Worker *wk, Word cur, Word mask, int moves, int alpha, int bet
 ** Spans of 4, 6, 10, 12, 16 on Test_L2_R2 first 300: -0.3%, -0.3%, -8.6%,
 ** -3.4%, -3.5% against -9.0% for 8). */
 #define PLAIN_MIDDLE_SPAN 8
-static int middle(int lo, int hi, int zero_first) {
+/* Positions of at most ZERO_FIRST_UNTIL stones (`near_zero`), once the
+** range holds at most WALK_SPAN + 1 scores all on one side of 0: the
+** score nearest 0 is asked first ("> lo" for a win, "> hi - 1" for a
+** loss), as early scores lie near 0: if it holds, one probe ends the
+** search, where the plain middle asks a probe next to the score first
+** and then the other (the empty board, whose score is 1: "> 2" then
+** "> 1" became "> 1" alone; one thread 446.9 M -> 409.7 M nodes, two
+** threads 375-385 M -> 370 M; the position 4444, 75.6 M -> 70.7 M; a
+** span of 4, 68.1 M on 4444 but +5.6% on a sample of the sets' positions
+** of at most 4 stones, where 2 gave +1%; Test_L1_R1 and Test_L1_R3's
+** first 10 the same nodes). */
+#define WALK_SPAN 2
+static int middle(int lo, int hi, int zero_first, int near_zero) {
   if (zero_first && lo <= 0 && hi > 0) return 0;
+  if (near_zero && hi - lo <= WALK_SPAN) {
+    if (lo >= 1) return lo;
+    if (hi <= 0) return hi - 1;
+  }
   int med = lo + (hi - lo) / 2;
   if (hi - lo <= PLAIN_MIDDLE_SPAN) return med;
   if (med <= 0 && lo / 2 < med) med = lo / 2;
@@ -60,7 +76,7 @@ static int solve_position(Worker *wk, Word cur, Word mask, int moves) {
   Word opp_wins = winning_cells(&s->g, cur ^ mask, mask);
   pthread_mutex_lock(&rt->lock);
   while (rt->lo < rt->hi && !signalled()) {
-    int p = middle(rt->lo, rt->hi, rt->zero_pending);
+    int p = middle(rt->lo, rt->hi, rt->zero_pending, rt->near_zero);
     rt->probing[wk->id] = p;
     __atomic_store_n(&wk->halt, 0, __ATOMIC_RELAXED);
     wk->stopped = 0;
@@ -109,11 +125,17 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     w[i].near = s->near[i];
     w[i].id = i;
     w[i].halt = w[i].stopped = 0;
-    /* Columns centre first (or left first); thread i > 0 mirrors the
-    ** tie-breaks (odd i) or shifts them, to wander elsewhere. */
+    /* Columns centre first (or left first); thread i > 1 mirrors the
+    ** tie-breaks (odd i) or shifts them, to wander elsewhere.  Thread 1
+    ** keeps thread 0's: the threads split the work by putting off each
+    ** other's children (negamax_on), and on the same order they search
+    ** neighbouring subtrees, faster per node (two threads, empty board:
+    ** 17.62 -> 16.10 s, 33.9 -> 30.9 s of CPU for 4% more nodes; 4444, five
+    ** runs each in turn: the same nodes, median 3.01 -> 2.57 s, 4 of 5
+    ** faster; session 6, before the eldest was put off, saw no change). */
     for (int c = 0; c < s->g.w; c++) {
       int col = (s->without & C4_NO_CENTRE) ? c : s->g.w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
-      if (i % 2) col = s->g.w - 1 - col;
+      if (i % 2 && i > 1) col = s->g.w - 1 - col;
       w[i].order[c] = col;
     }
     if (i >= 2) {
@@ -155,6 +177,7 @@ static int solve_job(Solver *s, Word cur, Word mask, int moves, int weak,
   rt->lo = weak ? -1 : -(s->g.cells - moves) / 2;
   rt->hi = weak ? 1 : (s->g.cells + 1 - moves) / 2;
   rt->zero_pending = moves <= ZERO_FIRST_UNTIL && rt->lo < 0 && rt->hi > 0;
+  rt->near_zero = moves <= ZERO_FIRST_UNTIL;
   for (int i = 0; i < MAX_THREADS; i++) rt->probing[i] = NO_PROBE;
   return run_job(s, w, ok, &a->nodes, &a->book_hits);
 }
@@ -171,6 +194,8 @@ static int probe_job(Solver *s, Word cur, Word mask, int moves, int alpha, int b
 
 static void solver_free(void *p);
 
+#define MIRROR_LONG_MIB 1024   /* see solver_new */
+
 static void *solver_new(int width, int height, const C4Config *cfg) {
   Solver *s = calloc(1, sizeof *s);
   if (!s) return NULL;
@@ -181,7 +206,17 @@ static void *solver_new(int width, int height, const C4Config *cfg) {
     s->g.bottom |= ONE << (col * (s->g.h + 1));
     s->g.board |= column_mask(&s->g, col);
   }
-  s->mirror_until = s->g.cells / 3;
+  /* Mirror images share entries up to a third of the board, or 5/8 of
+  ** it (26 stones of 42) with a table of MIRROR_LONG_MIB or more, made
+  ** for big searches: the position 4444, 70.7 M -> 64.6 M nodes (21
+  ** stones: 66.3 M, 30: 64.4 M); the empty board on one thread 409.7 M
+  ** -> 390.1 M.  Not with the test sets' 64 MiB: Test_L2_R2 first 300
+  ** and Test_L1_R2 first 100 within 0.1% of the nodes, +0.5% and +1%
+  ** of the instructions, yet Test_L1_R2 ran slower in 8 of 10 runs
+  ** taken in turn (median 67.8 against 60.3 ms of CPU a position; maybe
+  ** the machine's noise, which later runs of one code spread as wide,
+  ** but not worth risking the sets' times for). */
+  s->mirror_until = cfg->tt_mib >= MIRROR_LONG_MIB ? s->g.cells * 5 / 8 : s->g.cells / 3;
   pthread_mutex_init(&s->root.lock, NULL);
   for (int col = 0; col < s->g.w; col++)
     for (int row = s->g.h % 2; row < s->g.h; row += 2)

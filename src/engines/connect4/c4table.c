@@ -81,8 +81,9 @@ static C4Bucket *table_alloc(C4Table *t, size_t bytes) {
 }
 
 C4Table *c4t_new(size_t mib) {
-  C4Table *t = calloc(1, sizeof *t);
+  C4Table *t = aligned_alloc(_Alignof(C4Table), sizeof *t);   /* sizeof: a multiple of 64 */
   if (!t) return NULL;
+  memset(t, 0, sizeof *t);
   size_t bytes = mib << 20;
   t->maxbits = MIN_BITS;
   while (t->maxbits < 40 && ((size_t)2 << t->maxbits) * sizeof(C4Bucket) <= bytes) t->maxbits++;
@@ -132,7 +133,8 @@ static inline void put(C4Table *t, uint64_t key, uint64_t hi, int wide, int val,
         ** double the buckets in use once half of them are filled. */
         size_t k = __atomic_fetch_add(&t->ntouched, 1, __ATOMIC_RELAXED);
         if (k < t->captouched) t->touched[k] = (uint32_t)bi;
-        else __atomic_store_n(&t->overflow, 1, __ATOMIC_RELAXED);
+        else if (!__atomic_load_n(&t->overflow, __ATOMIC_RELAXED))
+          __atomic_store_n(&t->overflow, 1, __ATOMIC_RELAXED);
         if (bits < t->maxbits && k == (size_t)1 << (bits - 1))
           __atomic_compare_exchange_n(&t->bits, &bits, bits + 1, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
       }

@@ -67,8 +67,12 @@ typedef struct C4Bucket {
   uint8_t pad;
 } C4Bucket;
 
+/* The fields every probe reads (b, bits) lie on a cache line of their
+** own, apart from those the threads write as they fill buckets
+** (ntouched, overflow): sharing a line, each write moved it between the
+** cores and stalled the other thread's next probe. */
 struct C4Table {
-  C4Bucket *b;                /* in `map`, on a huge-page boundary */
+  _Alignas(64) C4Bucket *b;   /* in `map`, on a huge-page boundary */
   void *map;
   size_t mapped;            /* bytes of `map` */
   size_t nbuckets;          /* a power of two, >= 2^MIN_BITS */
@@ -76,7 +80,8 @@ struct C4Table {
   int shrunk;               /* halved to fit the memory */
   int bits;                 /* log2 of the buckets in use now */
   uint32_t *touched;        /* buckets filled since the last clear */
-  size_t ntouched, captouched;
+  size_t captouched;
+  _Alignas(64) size_t ntouched;
   int overflow;             /* touched list full: clear wipes everything */
 };
 
