@@ -94,6 +94,8 @@ if [ -x "$fa_bin" ]; then
   fa_run "tictactoe 2x2 count" games/tictactoe.game -D m=2 -D n=2 -D k=2 --count
   fa_run "tictactoe 2x2 perft" games/tictactoe.game -D m=2 -D n=2 -D k=2 --perft 3 --position a1
   fa_run "connect4 3x3 native" games/connect4.game -D width=3 -D height=3 -D k=3
+  # (k = 3 is the VM's: the native solver and its aligned table, on 4x4.)
+  fa_run "connect4 4x4 native solver" games/connect4.game -D width=4 -D height=4 --tt-size 1
   fa_run "token retro (cycles)" games/token.game --solver retro
   fa_run "kuhn perft (information sets)" games/kuhn.game --perft 6
   fa_run "kuhn info-state" games/kuhn.game --info-state --position "deal J, deal Q, check, bet"

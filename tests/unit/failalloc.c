@@ -2,7 +2,8 @@
 ** failalloc.c -- allocation-failure injection for tests (t_failalloc.sh).
 **
 ** Linked into a test build of gsolve with
-**   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup
+**   -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,
+**   --wrap=aligned_alloc,--wrap=posix_memalign
 ** so that every allocation made by gsolve's own code -- the generated
 ** lexer and parser included -- goes through the counters below, without a
 ** change at any call site and with no cost in the real program.
@@ -25,6 +26,10 @@ void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 char *__wrap_strdup(const char *s);
 char *__wrap_strndup(const char *s, size_t n);
+void *__real_aligned_alloc(size_t align, size_t n);
+int __real_posix_memalign(void **p, size_t align, size_t n);
+void *__wrap_aligned_alloc(size_t align, size_t n);
+int __wrap_posix_memalign(void **p, size_t align, size_t n);
 
 static long fail_at = -1;      /* -1: not read yet */
 static long count;
@@ -61,4 +66,10 @@ char *__wrap_strndup(const char *s, size_t n) {
   char *d = __wrap_malloc(k + 1);
   if (d) { memcpy(d, s, k); d[k] = 0; }
   return d;
+}
+void *__wrap_aligned_alloc(size_t align, size_t n) {
+  return should_fail() ? NULL : __real_aligned_alloc(align, n);
+}
+int __wrap_posix_memalign(void **p, size_t align, size_t n) {
+  return should_fail() ? 12 /* ENOMEM */ : __real_posix_memalign(p, align, n);
 }
