@@ -45,7 +45,8 @@ cpu() {
   run_times "$@" | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/)
     printf "%.3f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
 }
-least() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == "" || b < a) ? b : a }'; }
+# least A B: the smaller time; an empty one (a failed run) never wins.
+least() { awk -v a="$1" -v b="$2" 'BEGIN { print (b != "" && (a == "" || b + 0 < a + 0)) ? b : a }'; }
 # ratio DESC "ARGS" ENGINE_A ENGINE_B: A's speed over B's on the same
 # perft.  The engines alternate, so that a change of load in the middle
 # falls on both.

@@ -127,7 +127,7 @@ static void emit_tables(Out *o, const Program *p) {
       p->width, p->height, p->ncells, p->nplayers, p->chance);
   out(o, "#define MAX_STEPS %d\n#define MAX_CALLS %d\n#define STACK_WORDS %d\n#define MAX_MOVES %d\n",
       VM_MAX_STEPS, VM_MAX_CALLS, VM_STACK_WORDS, GAME_MAX_MOVES);
-  out(o, "#define ZB %d\n", vm_zobrist_tabled(p));
+  out(o, "#define ZB %d\n", vm_zobrist_entries(p) > 0);
   out(o, "#define FAIL(pc, ...) e->fail(e->vm, pc, depth, %d, __VA_ARGS__)\n", EXIT_RUNTIME);
   /* The step count lives in ST, a local of each chunk's function that cc
   ** keeps in a register, and goes back to the VM (SYNC) before anything

@@ -109,7 +109,7 @@ typedef struct AotHot {
   long steps;                 /* the step budget's count */
   uint64_t hash;              /* the state's incremental hash */
   const uint64_t **zob_base;  /* tabled Zobrist keys, or NULL (too many
-                              ** values: vm_zobrist_tabled) */
+                              ** values: vm_zobrist_entries) */
   /* DEFER (compiler/defer.c): may the effect running now stop there, and
   ** the rest it left: where it resumes, the step count, the locals. */
   int defer_now;
@@ -198,13 +198,19 @@ static inline __attribute__((always_inline)) void aot_store(AotEnv *e, int s, in
   e->store(e->vm, s, v, pc, depth);
 }
 
+/* The Zobrist key of (slot s, value v): the VM's table (zb, that is
+** AotHot.zob_base) when it has one, else computed. */
+static inline uint64_t aot_key(const uint64_t *const *zb, int s, int32_t v) {
+  return zb ? zb[s][v] : zobrist(s, v);
+}
+
 /* The next player into slot 0 at the end of a move, off the trail (its
 ** old value is in the move's mark: AotMark.mover).  v is a player or the
 ** chance player: in slot 0's range. */
 static inline __attribute__((always_inline)) void aot_set_mover(AotHot *h, int32_t *slots, int32_t v) {
   int32_t old = slots[0];
   if (old == v) return;
-  h->hash ^= h->zob_base ? h->zob_base[0][old] ^ h->zob_base[0][v] : zobrist(0, old) ^ zobrist(0, v);
+  h->hash ^= aot_key(h->zob_base, 0, old) ^ aot_key(h->zob_base, 0, v);
   slots[0] = v;
 }
 

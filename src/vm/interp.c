@@ -335,6 +335,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
     if ((uint32_t)(y) >= (uint32_t)p->height) FAIL("row %d out of range 0..%d", (y), p->height - 1); \
   } while (0)
 
+  /* A step against the budget (loops, calls), failing at `at`. */
+#define COUNT_STEP(at) do { \
+    if (++vm->h.steps > VM_MAX_STEPS) \
+      vm_fail(vm, (at), depth, EXIT_RUNTIME, "step budget exhausted (limit is %d steps)", VM_MAX_STEPS); \
+  } while (0)
+
   int32_t op;   /* only the dispatch's: a handler that needs its opcode reads
                 ** code[OP_PC], so op is dead after the jump */
   DISPATCH_START();
@@ -409,13 +415,13 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(JMPF) pc = POP() ? pc + 1 : code[pc]; NEXT();
       CASE(JMPT) pc = POP() ? code[pc] : pc + 1; NEXT();
       CASE(LOOP)
-        if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        COUNT_STEP((int)OP_PC);
         pc = code[pc];
         NEXT();
       CASE(CALL) {
         const Chunk *callee = &p->chunks[code[pc]];
         int n = code[pc + 1];
-        if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+        COUNT_STEP((int)OP_PC);
         if (depth + 1 >= VM_MAX_CALLS) FAIL("too many nested calls (limit is %d)", VM_MAX_CALLS);
         int32_t *nbase = sp - n;
         if (nbase + callee->nlocals + callee->maxstack > stack + VM_STACK_WORDS)
@@ -579,13 +585,21 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       CASE(SETL) locals[code[pc]] = code[pc + 1]; pc += 2; NEXT();
-      CASE(INCL) {
-        int32_t r;
-        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
-        locals[code[pc]] = r;
-        pc += 2;
-        NEXT();
-      }
+      /* INCL and INCS with their operands at w, failing at `at` (shared
+      ** with INCL_LOOP and STORESIS_INCS). */
+#define INC_L(w, at) do { \
+        int32_t r_; \
+        if (__builtin_add_overflow(locals[(w)[0]], (w)[1], &r_)) \
+          vm_fail(vm, (at), depth, EXIT_RUNTIME, "integer overflow"); \
+        locals[(w)[0]] = r_; \
+      } while (0)
+#define INC_S(w, at) do { \
+        int32_t r_; \
+        if (__builtin_add_overflow(vm->slots[(w)[0]], (w)[1], &r_)) \
+          vm_fail(vm, (at), depth, EXIT_RUNTIME, "integer overflow"); \
+        store_slot(vm, (w)[0], r_, (at)); \
+      } while (0)
+      CASE(INCL) { INC_L(code + pc, (int)OP_PC); pc += 2; NEXT(); }
       CASE(TEEL) locals[code[pc]] = TOP(); pc++; NEXT();
       CASE(LOADSL) {
         int32_t i = locals[code[pc + 2]];
@@ -623,13 +637,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc++;
         NEXT();
       }
-      CASE(INCS) {
-        int32_t r;
-        if (__builtin_add_overflow(vm->slots[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
-        store_slot(vm, code[pc], r, OP_PC);
-        pc += 2;
-        NEXT();
-      }
+      CASE(INCS) { INC_S(code + pc, (int)OP_PC); pc += 2; NEXT(); }
       /* Two handlers, not one with a test of op: each predicts its own. */
 #define LOAD_SXY(y) do { \
         int32_t x = TOP(); \
@@ -655,15 +663,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       FUSED(LOADSXYLK_JEQK) { int32_t v; CELL_XYLK(v); pc = v == code[pc + 6] ? code[pc + 5] : pc + 7; NEXT(); }
       FUSED(LOADSXYLK_JNEK) { int32_t v; CELL_XYLK(v); pc = v != code[pc + 6] ? code[pc + 5] : pc + 7; NEXT(); }
 #undef CELL_XYLK
-      FUSED(INCL_LOOP) {
-        int32_t r;
-        if (__builtin_add_overflow(locals[code[pc]], code[pc + 1], &r)) FAIL("integer overflow");
-        locals[code[pc]] = r;
-        if (++vm->h.steps > VM_MAX_STEPS)
-          vm_fail(vm, (int)pc + 2, depth, EXIT_RUNTIME, "step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
-        pc = code[pc + 3];
-        NEXT();
-      }
+      FUSED(INCL_LOOP) { INC_L(code + pc, (int)OP_PC); COUNT_STEP((int)pc + 2); pc = code[pc + 3]; NEXT(); }
       FUSED(JSNEK_EMITK) {
         if (vm->slots[code[pc + 2]] != code[pc + 1]) { pc = code[pc]; NEXT(); }
         EMIT_K(code + pc + 4, (int)pc + 3);
@@ -671,15 +671,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         NEXT();
       }
       FUSED(ATLK_TEEL) { AT_LK(); locals[code[pc + 4]] = TOP(); pc += 5; NEXT(); }
-      FUSED(STORESIS_INCS) {
-        int32_t r;
-        STORE_SIS();
-        if (__builtin_add_overflow(vm->slots[code[pc + 4]], code[pc + 5], &r))
-          vm_fail(vm, (int)pc + 3, depth, EXIT_RUNTIME, "integer overflow");
-        store_slot(vm, code[pc + 4], r, (int)pc + 3);
-        pc += 6;
-        NEXT();
-      }
+      FUSED(STORESIS_INCS) { STORE_SIS(); INC_S(code + pc + 4, (int)pc + 3); pc += 6; NEXT(); }
       FUSED(LOADL_LINEK) {
         int32_t c = locals[code[pc]], r;
         LINE_RUN(c, code + pc + 2, (int)pc + 1, r);
@@ -691,6 +683,8 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef EMIT_K
 #undef STORE_SIS
 #undef AT_LK
+#undef INC_L
+#undef INC_S
 #undef LOAD_SXY
       CASE(FORL) CASE(FORK) {
         /* Counted loops: the counter cannot overflow, it stops at a limit
@@ -698,7 +692,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         int32_t lim = code[OP_PC] == OP_FORL ? locals[code[pc + 1]] : code[pc + 1];
         if (locals[code[pc]] < lim) {
           locals[code[pc]]++;
-          if (++vm->h.steps > VM_MAX_STEPS) FAIL("step budget exhausted (limit is %d steps)", VM_MAX_STEPS);
+          COUNT_STEP((int)OP_PC);
           pc = code[pc + 2];
         } else {
           pc += 3;
@@ -729,6 +723,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #undef POP
 #undef PUSH
 #undef TOP
+#undef COUNT_STEP
 #undef FAIL
 #undef OP_PC
 #undef STACK_BEFORE

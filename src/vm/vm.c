@@ -21,7 +21,7 @@ static uint64_t mix64(uint64_t x);
 static uint64_t slots_hash(const VM *vm) {
   uint64_t h = 0;
   const uint64_t *const *zob = vm->h.zob_base;
-  for (int s = 0; s < vm->p->nslots; s++) h ^= zob ? zob[s][vm->slots[s]] : zobrist(s, vm->slots[s]);
+  for (int s = 0; s < vm->p->nslots; s++) h ^= aot_key(zob, s, vm->slots[s]);
   return h;
 }
 
@@ -68,7 +68,7 @@ static int rep_push(VM *vm) {
   for (int i = 0; i < n; i++) {
     int s = vm->rep_slots[i];
     vals[i] = vm->slots[s];
-    h ^= zob ? zob[s][vals[i]] : zobrist(s, vals[i]);
+    h ^= aot_key(zob, s, vals[i]);
   }
   h = mix64(h);
   vm->rep_hash[k] = h;
@@ -601,25 +601,24 @@ static void vm_set_state(Game *g, const void *state) {
   if (vm->h.nmarks > vm->state_set_depth) vm->state_set_depth = vm->h.nmarks;
 }
 
-/* Are zobrist(s, v) tabled for p (few enough slot values)?  The compiled
-** tier relies on it: its stores read the table unchecked. */
-int vm_zobrist_tabled(const Program *p) {
+/* zobrist(s, v) is tabled for every slot value when there are few
+** enough of them.  Decided from the program alone: the compiled tier's
+** stores read the table unchecked when it exists. */
+size_t vm_zobrist_entries(const Program *p) {
   size_t total = 0;
   for (int s = 0; s < p->nslots; s++) {
     total += (size_t)((int64_t)p->hi[s] - p->lo[s] + 1);
     if (total > VM_MAX_ZOBRIST_TABLE) return 0;
   }
-  return 1;
+  return total;
 }
 
-/* Tables zobrist(s, v) for every slot value when vm_zobrist_tabled; the
-** keys are the same as computed ones, so the table is only a cache.  0
-** when out of memory. */
+/* The table (vm_zobrist_entries); the keys are the same as computed
+** ones, so it is only a cache.  0 when out of memory. */
 static int build_zobrist_table(VM *vm) {
   const Program *p = vm->p;
-  if (!vm_zobrist_tabled(p)) return 1;
-  size_t total = 0;
-  for (int s = 0; s < p->nslots; s++) total += (size_t)((int64_t)p->hi[s] - p->lo[s] + 1);
+  size_t total = vm_zobrist_entries(p);
+  if (total == 0) return 1;
   vm->zob_table = malloc(total * sizeof *vm->zob_table);
   vm->h.zob_base = malloc((size_t)p->nslots * sizeof *vm->h.zob_base);
   if (!vm->zob_table || !vm->h.zob_base) return 0;   /* vm_free frees either */

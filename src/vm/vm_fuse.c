@@ -19,17 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* first, second, fused: the pairs, by the opcode of each part. */
-static const int fusions[][3] = {
-  { OP_LOADSXYLK, OP_JEQK, OPF_LOADSXYLK_JEQK },
-  { OP_LOADSXYLK, OP_JNEK, OPF_LOADSXYLK_JNEK },
-  { OP_INCL, OP_LOOP, OPF_INCL_LOOP },
-  { OP_JSNEK, OP_EMITK, OPF_JSNEK_EMITK },
-  { OP_LOADL, OP_LINEK, OPF_LOADL_LINEK },
-  { OP_ATLK, OP_TEEL, OPF_ATLK_TEEL },
-  { OP_STORESIS, OP_INCS, OPF_STORESIS_INCS },
-};
-
+/* Each fused opcode's parts: the first instruction, then the second. */
 const int vm_fused_parts[OPF__END - OP__COUNT][2] = {
   [OPF_LOADSXYLK_JEQK - OP__COUNT] = { OP_LOADSXYLK, OP_JEQK },
   [OPF_LOADSXYLK_JNEK - OP__COUNT] = { OP_LOADSXYLK, OP_JNEK },
@@ -51,8 +41,8 @@ int32_t *vm_fuse(const Program *p) {
     if (op < 0 || op >= OP__COUNT) break;   /* never in a checked program */
     int next = pc + 1 + op_operands[op];
     if (next >= p->ncode) break;
-    for (size_t i = 0; i < sizeof fusions / sizeof fusions[0]; i++)
-      if (fusions[i][0] == op && fusions[i][1] == p->code[next]) code[pc] = fusions[i][2];
+    for (int f = OP__COUNT; f < OPF__END; f++)
+      if (vm_fused_parts[f - OP__COUNT][0] == op && vm_fused_parts[f - OP__COUNT][1] == p->code[next]) code[pc] = f;
   }
   return code;
 }

@@ -236,8 +236,9 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
                     void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
-/* vm.c: does the VM table p's Zobrist keys (h.zob_base set)? */
-int vm_zobrist_tabled(const Program *p);
+/* vm.c: the entries of p's Zobrist table (h.zob_base), 0 when the VM
+** computes the keys instead (too many slot values). */
+size_t vm_zobrist_entries(const Program *p);
 /* vm.c: runs the deferred rest of the last move's effect, if any: before
 ** anything reads the state or plays on. */
 void vm_force(VM *vm);
@@ -254,8 +255,7 @@ static inline __attribute__((always_inline)) void store_slot_checked(VM *vm, int
   t[0] = s;
   t[1] = old;
   vm->h.ntrail++;
-  if (vm->h.zob_base) vm->h.hash ^= vm->h.zob_base[s][old] ^ vm->h.zob_base[s][v];
-  else vm->h.hash ^= zobrist(s, old) ^ zobrist(s, v);
+  vm->h.hash ^= aot_key(vm->h.zob_base, s, old) ^ aot_key(vm->h.zob_base, s, v);
   vm->slots[s] = v;
 }
 
