@@ -198,12 +198,21 @@ static int grow_items(Ab *a) {
   return 0;
 }
 
+/* Symmetric lines: room in a->stab for `ply`; 0 or -1. */
+static int stab_room(Ab *a, int ply) {
+  if ((size_t)ply < a->stab_cap) return 0;
+  size_t n = 64;
+  while (n <= (size_t)ply) n *= 2;
+  uint64_t *st = realloc(a->stab, n * sizeof *st);
+  if (st == NULL) return -1;
+  a->stab = st;
+  a->stab_cap = n;
+  return 0;
+}
+
 /* Symmetric lines: the root's entry of a->stab; 0 or -1. */
 static int line_symmetry_root(Ab *a) {
-  if (a->stab_cap == 0) {
-    if ((a->stab = malloc(64 * sizeof *a->stab)) == NULL) return -1;
-    a->stab_cap = 64;
-  }
+  if (stab_room(a, 0) != 0) return -1;
   a->stab[0] = ab_sym_root_mask(a) ? ab_sym_fixers(a, ~(uint64_t)0 >> (64 - a->nsym)) : 0;
   return 0;
 }
@@ -211,14 +220,7 @@ static int line_symmetry_root(Ab *a) {
 /* Symmetric lines: the elements that fix the line down to the node at
 ** `ply` (alphabeta_sym.c), from its parent's; 0 or -1. */
 static int line_symmetry(Ab *a, int ply) {
-  if (((size_t)ply + 1) > a->stab_cap) {
-    size_t n = 64;
-    while (n <= (size_t)ply) n *= 2;
-    uint64_t *st = realloc(a->stab, n * sizeof *st);
-    if (st == NULL) return fail_memory(a), -1;
-    a->stab = st;
-    a->stab_cap = n;
-  }
+  if (stab_room(a, ply) != 0) return fail_memory(a), -1;
   a->stab[ply] = a->stab[ply - 1] ? ab_sym_fixers(a, a->stab[ply - 1]) : 0;
   return 0;
 }
