@@ -472,6 +472,23 @@ INLINE int negamax_on(
   if (hi > -1 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
+  if (alpha >= (cells - 3 - moves) / 2 && !(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
+    /* Only a move that leaves the opponent no safe reply (a double
+    ** threat: we win with our next stone) beats alpha; after any other he
+    ** cannot lose at once, so we win at best with the stone after, a
+    ** score of (cells - 3 - moves) / 2 <= alpha.  Each move is tested
+    ** here rather than searched: each such child returned at its first
+    ** bound, and a search of this node ordered them, probed the table
+    ** and prefetched their buckets first (Test_L2_R2 first 30, 472.2 M ->
+    ** 442.1 M instructions; Test_L1_R2 first 4, 711.7 M -> 666.3 M;
+    ** Test_L1_R1 first 300, 407.4 M -> 353.0 M; mean nodes, Test_L2_R2
+    ** 26,450.1 -> 20,949.9, counting children no longer visited). */
+    for (Word b = next; b; b &= b - 1) {
+      Word m = b & -b;
+      if (!non_losing(g, mask | m, winning_cells(g, cur | m, mask) & ~m)) return (cells - 1 - moves) / 2;
+    }
+    return (cells - 3 - moves) / 2;
+  }
 #if C4W_BITS == 64
   if (book && moves >= book->from && moves <= book->to) {
     int v;
