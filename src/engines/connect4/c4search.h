@@ -223,17 +223,17 @@ INLINE Word winning_cells(const Shape *g, Word pos,
   _Pragma("GCC unroll 3")
   for (int i = 0; i < 3; i++) {
     int d = h1 - 1 + i;                              /* diagonal, horizontal, diagonal */
+    /* p & a | p & b as p & (a | b): one operation fewer twice a
+    ** direction (Test_L2_R2 first 30, 433.1 M -> 417.0 M instructions). */
     Word p = (pos << d) & (pos << 2 * d);
-    r |= p & (pos << 3 * d);
-    r |= p & (pos >> d);
+    r |= p & ((pos << 3 * d) | (pos >> d));
     /* (pos >> d) & (pos >> 2d), from p when its left shifts lost no
     ** stone (the last column's top cell, w (h + 1) - 2, shifted by
     ** 2 (h + 2) stays in the word: 7x6, 10x6; a constant test on the
     ** fixed shape): 3 fewer operations a direction. */
     if (g->w * (g->h + 1) + 2 * g->h + 3 <= C4W_BITS) p >>= 3 * d;
     else p = (pos >> d) & (pos >> 2 * d);
-    r |= p & (pos << d);
-    r |= p & (pos >> 3 * d);
+    r |= p & ((pos << d) | (pos >> 3 * d));
   }
   return r & (g->board ^ mask);
 }
