@@ -149,7 +149,8 @@ typedef struct Root {
   pthread_mutex_t lock;
   int lo, hi;                /* the score is in [lo, hi] */
   int zero_pending;          /* "does the player to move win?" comes first */
-  int near_zero;             /* ZERO_FIRST_UNTIL stones or fewer */
+  int near_zero;             /* ZERO_FIRST_UNTIL stones or fewer (1); WALK_ALL_UNTIL
+                                or fewer (2) */
   int probing[MAX_THREADS];  /* each thread's probe, or NO_PROBE */
   Worker *w;                 /* the threads */
 } Root;
