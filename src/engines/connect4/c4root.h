@@ -43,12 +43,17 @@ static int search(Worker *wk, Word cur, Word mask, int moves, int alpha, int bet
 #define WALK_SPAN 2
 /* Positions of at most WALK_ALL_UNTIL stones walk from 0 whatever the
 ** range: the empty board is worth 1 and the seven positions of one stone
-** 2, 1, 0, -1, 0, 1, 2 (John Tromp's values), so after "> 0" the next probe is next to the
+** 2, 1, 0, -1, 0, 1, 2 (John Tromp's values), and a few stones later the
+** scores still lie near 0, so after "> 0" the next probe is next to the
 ** score, where the range's middle asked "> 11", "> 6" and "> 3" before
 ** "> 1" on the empty board.  One thread, 2 GiB table: the empty board
 ** 383.2 M -> 364.0 M nodes; the position 1, 322.4 M -> 290.1 M; the
-** position 3, 299.9 M -> 277.9 M. */
-#define WALK_ALL_UNTIL 1
+** position 3, 299.9 M -> 277.9 M.  The sets' default table: their ten
+** positions of two stones, 151.2 M -> 143.4 M mean nodes; twenty of three
+** stones, 107.4 M -> 101.0 M (24 of Test_L1_R3's: 124.4 M -> 115.8 M);
+** sixteen of four (Test_L1_R3), -0.15%.  A score far from 0 pays: "251"
+** (score 4, in Test_L1_R3's first 10), 20.1 M -> 22.7 M. */
+#define WALK_ALL_UNTIL 3
 static int middle(int lo, int hi, int zero_first, int near_zero) {
   if (zero_first && lo <= 0 && hi > 0) return 0;
   if (near_zero == 2 || (near_zero && hi - lo <= WALK_SPAN)) {
