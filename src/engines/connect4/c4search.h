@@ -481,8 +481,14 @@ INLINE int negamax_on(
       mm = (g->w - 1 - col >= col) ? next << (g->w - 1 - 2 * col) * (g->h + 1)
                                    : next >> (2 * col - g->w + 1) * (g->h + 1);
     }
+    Word w = winning_cells(g, cur | next, mask | next);
+    /* Only a double threat beats alpha here (below): the forced move is
+    ** tested for one instead of searched (Test_L2_R2 first 30, 417.0 M ->
+    ** 415.4 M instructions; Test_L1_R2 first 4, -0.3%). */
+    if (alpha >= (cells - 3 - moves) / 2 && !(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION)))
+      return non_losing(g, mask | next, w) ? (cells - 3 - moves) / 2 : (cells - 1 - moves) / 2;
     return -self(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
-                    winning_cells(g, cur | next, mask | next), moves + 1, -beta, -alpha);
+                    w, moves + 1, -beta, -alpha);
   }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
   if (hi >= 0 && !(without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
