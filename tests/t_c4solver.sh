@@ -74,6 +74,17 @@ for pos in "" "3" "3 3" "3 3 2" "2 3 3 4" "1 2 3 4 5" "3 3 3 3 2 4" "5 5 1 2 2 3
   check "c4 5x4 '$pos': 2 threads agree" "$(field score "$s") $(field best "$s")" "$(field score "$t") $(field best "$t")"
   check "c4 5x4 '$pos': the VM agrees" "$(field score "$v") $(field best "$v")" "$(field score "$s") $(field best "$s")"
 done
+# The root walks from 0 on positions of at most 3 stones (c4root.h,
+# WALK_ALL_UNTIL): its scores against one full-window search, on 6x4
+# (a loss for the first player: the walks go up and down from 0).
+for pos in "" "1" "3" "3 4" "1 6" "3 4 3" "2 5 1" "6 6 5"; do
+  a=$(gs $C4 -D width=6 -D height=4 --position "$pos" 2>&1)
+  b=$(gs $C4 -D width=6 -D height=4 --position "$pos" --without narrowing 2>&1)
+  check "c4 6x4 '$pos': the walk from 0 and a full-window search agree" "$(field score "$b")" "$(field score "$a")"
+done
+check "c4 6x4: the empty board is lost, the position 1 won" "-1 1" \
+  "$(field score "$(gs $C4 -D width=6 -D height=4 2>&1)") $(field score "$(gs $C4 -D width=6 -D height=4 --position 1 2>&1)")"
+
 # Bounds for the other moves cost less than their exact scores.
 s=$(field nodes "$(gs $C4 -D width=5 -D height=4 --position "3 3" 2>&1)")
 a=$(field nodes "$(gs $C4 -D width=5 -D height=4 --position "3 3" --all-moves 2>&1)")
