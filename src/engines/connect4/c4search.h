@@ -491,8 +491,11 @@ INLINE int negamax_on(
                     w, moves + 1, -beta, -alpha);
   }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  if (hi >= 0 && !(without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
-  if (hi > -1 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
+  /* The static bounds are 0 or -1: only a window above -1 needs them
+  ** (the same nodes; Test_L2_R2 first 30, 415.4 M -> 407.1 M
+  ** instructions; Test_L1_R2 first 4, 627.3 M -> 607.5 M). */
+  if (hi >= 0 && beta >= 0 && !(without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
+  if (hi > -1 && beta >= 0 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
   if (alpha >= (cells - 3 - moves) / 2 && !(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
