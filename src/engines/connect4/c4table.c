@@ -14,7 +14,7 @@
 ** (0: none), which the table stores and returns without looking at.
 **
 ** A table that grows with the search: each search starts on START_BITS
-** worth of buckets (512 KiB, which a core's 1 MiB L2 cache holds) and doubles the
+** worth of buckets (512 KiB, a core's L2 cache on this machine) and doubles the
 ** buckets in use whenever half of them are filled, up to the size asked
 ** for.  Small searches (most test positions) thus stay in the cache; big
 ** ones end up on the whole table.  Since the stored bits do not depend on
