@@ -29,7 +29,7 @@ static int search(Worker *wk, Word cur, Word mask, int moves, int alpha, int bet
 ** Spans of 4, 6, 10, 12, 16 on Test_L2_R2 first 300: -0.3%, -0.3%, -8.6%,
 ** -3.4%, -3.5% against -9.0% for 8). */
 #define PLAIN_MIDDLE_SPAN 8
-/* Positions of at most ZERO_FIRST_UNTIL stones (`near_zero`), once the
+/* Positions of at most ZERO_FIRST_UNTIL stones, once the
 ** range holds at most WALK_SPAN + 1 scores all on one side of 0: the
 ** score nearest 0 is asked first ("> lo" for a win, "> hi - 1" for a
 ** loss), as early scores lie near 0: if it holds, one probe ends the
@@ -54,9 +54,9 @@ static int search(Worker *wk, Word cur, Word mask, int moves, int alpha, int bet
 ** sixteen of four (Test_L1_R3), -0.15%.  A score far from 0 pays: "251"
 ** (score 4, in Test_L1_R3's first 10), 20.1 M -> 22.7 M. */
 #define WALK_ALL_UNTIL 3
-static int middle(int lo, int hi, int zero_first, int near_zero) {
+static int middle(int lo, int hi, int zero_first, int stones) {
   if (zero_first && lo <= 0 && hi > 0) return 0;
-  if (near_zero == 2 || (near_zero && hi - lo <= WALK_SPAN)) {
+  if (stones <= WALK_ALL_UNTIL || (stones <= ZERO_FIRST_UNTIL && hi - lo <= WALK_SPAN)) {
     if (lo >= 1) return lo;
     if (hi <= 0) return hi - 1;
   }
@@ -89,7 +89,7 @@ static int solve_position(Worker *wk, Word cur, Word mask, int moves) {
   Word opp_wins = winning_cells(&s->g, cur ^ mask, mask);
   pthread_mutex_lock(&rt->lock);
   while (rt->lo < rt->hi && !signalled()) {
-    int p = middle(rt->lo, rt->hi, rt->zero_pending, rt->near_zero);
+    int p = middle(rt->lo, rt->hi, rt->zero_pending, rt->stones);
     rt->probing[wk->id] = p;
     __atomic_store_n(&wk->halt, 0, __ATOMIC_RELAXED);
     wk->stopped = 0;
@@ -190,7 +190,7 @@ static int solve_job(Solver *s, Word cur, Word mask, int moves, int weak,
   rt->lo = weak ? -1 : -(s->g.cells - moves) / 2;
   rt->hi = weak ? 1 : (s->g.cells + 1 - moves) / 2;
   rt->zero_pending = moves <= ZERO_FIRST_UNTIL && rt->lo < 0 && rt->hi > 0;
-  rt->near_zero = moves <= WALK_ALL_UNTIL ? 2 : moves <= ZERO_FIRST_UNTIL;
+  rt->stones = moves;
   for (int i = 0; i < MAX_THREADS; i++) rt->probing[i] = NO_PROBE;
   return run_job(s, w, ok, &a->nodes, &a->book_hits);
 }

@@ -149,8 +149,7 @@ typedef struct Root {
   pthread_mutex_t lock;
   int lo, hi;                /* the score is in [lo, hi] */
   int zero_pending;          /* "does the player to move win?" comes first */
-  int near_zero;             /* ZERO_FIRST_UNTIL stones or fewer (1); WALK_ALL_UNTIL
-                                or fewer (2) */
+  int stones;                /* the position's: early ones probe near 0 (middle) */
   int probing[MAX_THREADS];  /* each thread's probe, or NO_PROBE */
   Worker *w;                 /* the threads */
 } Root;
@@ -241,6 +240,14 @@ INLINE Word winning_cells(const Shape *g, Word pos,
 
 INLINE Word possible(const Shape *g, Word mask) {
   return (mask + g->bottom) & g->board;
+}
+
+/* Whether only a move that leaves the opponent no safe reply (a double
+** threat: a win with the mover's next stone) can beat alpha: alpha is
+** already a win with his stone after that, and after any other move the
+** opponent cannot lose at once (negamax_on). */
+INLINE int only_double_threat_beats(unsigned without, int cells, int moves, int alpha) {
+  return alpha >= (cells - 3 - moves) / 2 && !(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION));
 }
 
 /* Moves (one bit each) that do not hand the opponent an immediate win;
@@ -485,7 +492,7 @@ INLINE int negamax_on(
     /* Only a double threat beats alpha here (below): the forced move is
     ** tested for one instead of searched (Test_L2_R2 first 30, 417.0 M ->
     ** 415.4 M instructions; Test_L1_R2 first 4, -0.3%). */
-    if (alpha >= (cells - 3 - moves) / 2 && !(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION)))
+    if (only_double_threat_beats(without, cells, moves, alpha))
       return non_losing(g, mask | next, w) ? (cells - 3 - moves) / 2 : (cells - 1 - moves) / 2;
     return -self(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
                     w, moves + 1, -beta, -alpha);
@@ -498,7 +505,7 @@ INLINE int negamax_on(
   if (hi > -1 && beta >= 0 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
   if (beta > hi) { beta = hi; if (alpha >= beta) return beta; }
-  if (alpha >= (cells - 3 - moves) / 2 && !(without & (C4_NO_DOUBLETHREAT | C4_NO_ANTICIPATION))) {
+  if (only_double_threat_beats(without, cells, moves, alpha)) {
     /* Only a move that leaves the opponent no safe reply (a double
     ** threat: we win with our next stone) beats alpha; after any other he
     ** cannot lose at once, so we win at best with the stone after, a
