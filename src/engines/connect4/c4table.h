@@ -34,7 +34,8 @@ void c4t_put(C4Table *t, uint64_t key, int val, int work);
 ** reads c4t_get_wide and c4t_prefetch_wide inline, below.) */
 void c4t_put_wide(C4Table *t, uint64_t lo, uint64_t hi, int val, int work);
 
-/* Forgets everything (cheaply when little was written since). */
+/* Forgets everything: the next generation begins (a wipe of the
+** buckets used, once every 255 clears). */
 void c4t_clear(C4Table *t);
 
 /* How many entries the table holds, for --stats. */
@@ -64,12 +65,12 @@ static inline uint64_t c4t_scramble(uint64_t key) {
 typedef struct C4Bucket {
   uint64_t e[SLOTS];
   uint8_t work[SLOTS];
-  uint8_t pad;
+  uint8_t gen;              /* the table's generation when it was filled */
 } C4Bucket;
 
-/* The fields every probe reads (b, bits) lie on a cache line of their
-** own, apart from those the threads write as they fill buckets
-** (ntouched, overflow): sharing a line, each write moved it between the
+/* The fields every probe reads (b, bits, gen) lie on a cache line of
+** their own, apart from the count the threads write as they fill
+** buckets (nfilled): sharing a line, each write moved it between the
 ** cores and stalled the other thread's next probe. */
 struct C4Table {
   _Alignas(64) C4Bucket *b;   /* in `map`, on a huge-page boundary */
@@ -79,10 +80,9 @@ struct C4Table {
   int maxbits;              /* log2(nbuckets) */
   int shrunk;               /* halved to fit the memory */
   int bits;                 /* log2 of the buckets in use now */
-  uint32_t *touched;        /* buckets filled since the last clear */
-  size_t captouched;
-  _Alignas(64) size_t ntouched;
-  int overflow;             /* touched list full: clear wipes everything */
+  uint8_t gen;              /* 1..255: a bucket of another is empty */
+  int used_bits;            /* log2 of the buckets used since the last wipe */
+  _Alignas(64) size_t nfilled;   /* buckets filled since the last clear */
 };
 
 static inline uint64_t c4t_load(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
@@ -117,6 +117,7 @@ static inline int c4t_entry_datum(const C4Bucket *b, int i, int wide, uint64_t t
 static inline int c4t_get_(const C4Table *t, uint64_t key, uint64_t hi, int wide) {
   uint64_t tag;
   const C4Bucket *b = &t->b[c4t_locate(__atomic_load_n(&t->bits, __ATOMIC_RELAXED), key, &tag)];
+  if (__atomic_load_n(&b->gen, __ATOMIC_RELAXED) != t->gen) return 0;   /* filled before a clear */
   for (int i = 0; i < (wide ? WIDE_SLOTS : SLOTS); i++) {
     int d = c4t_entry_datum(b, i, wide, tag, hi);
     if (d >= 0) return d;               /* found, or empty: the rest is empty too */
