@@ -72,6 +72,12 @@ if have_data "$STEIN"; then
   check "connect4 10x6 endgame line 5, --solver alphabeta: native = vm, every move" \
     "$(solved $C4_10x6 --position "$pos" --solver alphabeta --engine vm)" \
     "$(solved $C4_10x6 --position "$pos" --solver alphabeta --engine native)"
+  # The ordering by windows of four (the first 14 plies) on 128-bit words:
+  # the opening set's scores with it and without, and it takes effect.
+  a=$(gs $C4_10x6 --zero-based --test-set "$STEIN/opening_L1.txt" --limit 5 2>&1)
+  b=$(gs $C4_10x6 --zero-based --test-set "$STEIN/opening_L1.txt" --limit 5 --without windows 2>&1)
+  check "connect4 10x6 opening_L1 first 5, with windows and without: exact, nodes differ" "5 0 5 0 yes" \
+    "$(field positions "$a") $(field mismatches "$a") $(field positions "$b") $(field mismatches "$b") $(awk -v x="$(field 'mean nodes' "$a")" -v y="$(field 'mean nodes' "$b")" 'BEGIN { print (x != y ? "yes" : x) }')"
 fi
 pos=$(awk -v w=8 -v h=8 -v n=60 -v seed=2 -v back=0 -f tests/c4_quiet_line.awk)
 count8() { gs $C4 -D width=8 -D height=8 --position "$pos" --count "$@" | grep -E '^(positions|terminal|canonical)'; }

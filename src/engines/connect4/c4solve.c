@@ -19,7 +19,7 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "symmetry", C4_NO_SYMMETRY }, { "narrowing", C4_NO_NARROWING }, { "etc", C4_NO_ETC },
   { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE }, { "forced", C4_NO_FORCED },
   { "bare-tail", C4_NO_BARETAIL }, { "odd-threat", C4_NO_ODDTHREAT },
-  { "double-threat", C4_NO_DOUBLETHREAT },
+  { "double-threat", C4_NO_DOUBLETHREAT }, { "windows", C4_NO_WINDOWS },
 };
 const char *const c4_technique_names = C4_TECHNIQUE_NAMES;
 

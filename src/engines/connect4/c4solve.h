@@ -69,16 +69,17 @@ enum {
   C4_NO_FORCED = 1 << 10,       /* a forced move played without a table entry */
   C4_NO_BARETAIL = 1 << 11,     /* the last plies searched without the table */
   C4_NO_ODDTHREAT = 1 << 12,    /* a threat on the follow-up's parity wins */
-  C4_NO_DOUBLETHREAT = 1 << 13  /* a move making two threats at once wins */
+  C4_NO_DOUBLETHREAT = 1 << 13, /* a move making two threats at once wins */
+  C4_NO_WINDOWS = 1 << 14       /* the first plies ordered by windows of four */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",
 ** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven",
-** "best-move", "forced", "bare-tail", "odd-threat", "double-threat"), 0
-** if unknown. */
+** "best-move", "forced", "bare-tail", "odd-threat", "double-threat",
+** "windows"), 0 if unknown. */
 unsigned c4_technique(const char *name);
 #define C4_TECHNIQUE_NAMES "anticipation, threats, centre, table, lower-bounds, symmetry, " \
-  "narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat"
+  "narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows"
 extern const char *const c4_technique_names;   /* "anticipation, ..." */
 
 typedef struct C4Config {
