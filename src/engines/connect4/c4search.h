@@ -30,8 +30,9 @@
 ** move searched first, before the others are ordered ("best-move"); forced
 ** moves played on without a table entry ("forced"); the last plies searched without
 ** the table ("bare-tail"); in the first third of the game, moves ordered
-** by the windows of four they open and close ("windows").  An opening book made by gsolve itself
-** can hold exact scores of the first plies (c4book.c, c4_make_book).
+** by the windows of four they open and close ("windows").  An opening
+** book made by gsolve itself can hold exact scores of the first plies
+** (c4book.c, c4_make_book).
 **
 ** Threads: "lazy SMP".  Every thread runs the same null-window probe of
 ** the root with the shared table (threads past the second each with its
@@ -100,7 +101,7 @@
 #define NEAR_MIB 1
 #define FAR_EMPTY 20
 /* The windows order the moves up to this many stones, and in the first
-** third of the game (c4search.h, negamax_on): on 10x6 (60 cells), up to
+** third of the game (negamax_on): on 10x6 (60 cells), up to
 ** 20 stones, midgame_L2 (first 50) took 20% more nodes than without and
 ** opening_L2 (first 10) 13% more; up to 14, 3% fewer and the same. */
 #define WINDOWS_UNTIL 14
@@ -696,7 +697,6 @@ INLINE int negamax_on(
   Child ch[MAX_WIDTH];
   int rank[MAX_WIDTH];
   int n = 0;
-
   for (int i = 0; i < g->w; i++) {
     Word m = next & wk->order_mask[i], mm = 0;
     if (!m) continue;
