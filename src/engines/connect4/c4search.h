@@ -272,13 +272,19 @@ INLINE Word non_losing(const Shape *g, Word mask, Word threats) {
   return poss & ~(threats >> 1);              /* never play below a threat */
 }
 
+/* The shift from a cell to the next in direction `dir`: vertical,
+** horizontal, and the two diagonals. */
+INLINE int line_shift(const Shape *g, int dir) {
+  return dir == 0 ? 1 : dir == 1 ? g->h + 1 : dir == 2 ? g->h : g->h + 2;
+}
+
 /* 1 if the stones `b` hold four in a row. */
 INLINE int has_four(const Shape *g, Word b) {
-  const int shifts[4] = { 1, g->h + 1, g->h, g->h + 2 };
   _Pragma("GCC unroll 4")
   for (int i = 0; i < 4; i++) {
-    Word m = b & (b >> shifts[i]);
-    if (m & (m >> 2 * shifts[i])) return 1;
+    int d = line_shift(g, i);
+    Word m = b & (b >> d);
+    if (m & (m >> 2 * d)) return 1;
   }
   return 0;
 }
@@ -346,26 +352,31 @@ typedef struct Windows {
   Word mine0[4], mine1[4], his0[4], his1[4];
 } Windows;
 
-INLINE int window_shift(const Shape *g, int dir) {
-  return dir == 0 ? 1 : dir == 1 ? g->h + 1 : dir == 2 ? g->h : g->h + 2;
+/* The windows in direction shift `d` (by their first cell) that hold a
+** cell of `b`. */
+INLINE Word windows_touching(Word b, int d) {
+  return b | b >> d | b >> 2 * d | b >> 3 * d;
+}
+
+/* How many of the stones `b` each window in direction shift `d` holds,
+** 0 to 3, as two bits: counted two cells by two, bit 0 the parity, bit
+** 1 the carries. */
+INLINE void window_counts(Word b, int d, Word *bit0, Word *bit1) {
+  Word a = b ^ b >> d, c = b >> 2 * d ^ b >> 3 * d;
+  *bit0 = a ^ c;
+  *bit1 = (b & b >> d) ^ (b >> 2 * d & b >> 3 * d) ^ (a & c);
 }
 
 /* The windows of the position `cur` (the player to move's stones), `mask`. */
 INLINE void windows_of(const Shape *g, Word cur, Word mask, Windows *w) {
   Word his = cur ^ mask;
   for (int dir = 0; dir < 4; dir++) {
-    int d = window_shift(g, dir);
+    int d = line_shift(g, dir);
     Word on = g->board & g->board >> d & g->board >> 2 * d & g->board >> 3 * d;
-    w->open_mine[dir] = on & ~(his | his >> d | his >> 2 * d | his >> 3 * d);
-    w->open_his[dir] = on & ~(cur | cur >> d | cur >> 2 * d | cur >> 3 * d);
-    /* The count of a window's four cells, two by two: bit 0 the parity,
-    ** bit 1 the carries. */
-    Word a = cur ^ cur >> d, b = cur >> 2 * d ^ cur >> 3 * d;
-    w->mine0[dir] = a ^ b;
-    w->mine1[dir] = (cur & cur >> d) ^ (cur >> 2 * d & cur >> 3 * d) ^ (a & b);
-    a = his ^ his >> d, b = his >> 2 * d ^ his >> 3 * d;
-    w->his0[dir] = a ^ b;
-    w->his1[dir] = (his & his >> d) ^ (his >> 2 * d & his >> 3 * d) ^ (a & b);
+    w->open_mine[dir] = on & ~windows_touching(his, d);
+    w->open_his[dir] = on & ~windows_touching(cur, d);
+    window_counts(cur, d, &w->mine0[dir], &w->mine1[dir]);
+    window_counts(his, d, &w->his0[dir], &w->his1[dir]);
   }
 }
 
@@ -376,8 +387,7 @@ INLINE void windows_of(const Shape *g, Word cur, Word mask, Windows *w) {
 INLINE int window_gain(const Shape *g, const Windows *w, Word m) {
   int gain = 0;
   for (int dir = 0; dir < 4; dir++) {
-    int d = window_shift(g, dir);
-    Word through = m | m >> d | m >> 2 * d | m >> 3 * d;     /* their first cells */
+    Word through = windows_touching(m, line_shift(g, dir));
     Word mine = through & w->open_mine[dir], his = through & w->open_his[dir] & ~w->open_mine[dir];
     Word m0 = w->mine0[dir], m1 = w->mine1[dir], h0 = w->his0[dir], h1 = w->his1[dir];
     gain += popcount_word(mine & ~m0 & ~m1) + 3 * popcount_word(mine & m0 & ~m1) +
