@@ -11,7 +11,7 @@ if have_data "$PONS"; then
   # (The full solver is a compilation of its own with every technique on,
   # negamax_plain: a switch it ignored would change no value, only this.)
   full=$(field "mean nodes" "$(gs $C4 --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)")
-  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat double-threat windows; do
+  for t in anticipation threats centre table lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat double-threat windows close-threats; do
     out=$(gs $C4 --without $t --test-set "$PONS/Test_L2_R1" --limit 60 2>&1)
     check "c4 --without $t: L2_R1 first 60 exact" "60 0" "$(field positions "$out") $(field mismatches "$out")"
     # (etc, symmetry and windows, which orders the first 14 plies only,
@@ -51,7 +51,7 @@ if have_data "$PONS"; then
   done
 fi
 check "c4 --without: unknown technique" \
-  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows)" \
+  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows, close-threats)" \
   "$(gs $C4 --without table,magic 2>&1)"
 check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
 # A stop reaches every thread within a few hundred nodes (each polls its

@@ -105,6 +105,14 @@
 ** 20 stones, midgame_L2 (first 50) took 20% more nodes than without and
 ** opening_L2 (first 10) 13% more; up to 14, 3% fewer and the same. */
 #define WINDOWS_UNTIL 14
+/* The low threats count twice (threat_rank) only where the window lies
+** within this of a draw (alpha > -4 and beta < 4): in a game one side
+** wins by far, the low threats mislead.  Everywhere past the windows'
+** plies, Test_L2_R2 19,772.4 nodes, but Steininger's 10x6 midgame_L1
+** (scores 15 to 20 away from a draw) 20,926.6 -> 43,751.2 and 9x5
+** midgame_L1 296.7 -> 508.2; within 4, 19,707.3, and those unchanged
+** (within 6: 10x6 midgame_L2 first 30, +12.5%). */
+#define CLOSE_WITHIN 4
 /* The rank of the table's best move when it is ordered with the others
 ** (ETC nodes): above any count of threats or windows. */
 #define HINT_FIRST (1 << 20)
@@ -517,6 +525,17 @@ INLINE Word mirror_move(const Shape *g, Word mmask, int col) {
   return possible(g, mmask) & column_mask(g, g->w - 1 - col);
 }
 
+/* A move's rank from the threats it leaves us (`threats`, after it:
+** `mask`).  Where `close` (negamax_on: past the windows' plies, in a
+** window within CLOSE_WITHIN of a draw), a threat right above a cell
+** the opponent could play next counts twice: he cannot play that cell
+** without giving us the win, and a threat so low is soon in play. */
+INLINE int threat_rank(const Shape *g, unsigned without, int close, Word threats, Word mask) {
+  int t = popcount_word(threats);
+  if (close && !(without & C4_NO_CLOSETHREATS)) t += popcount_word(threats & possible(g, mask) << 1);
+  return t;
+}
+
 /* The moves ch[rank[0..n-1] & 255], ranked by threats (rank: threats
 ** << 8 | index), ranked again by the windows they change, threats added
 ** three times over and breaking ties (negamax_on); the table's best
@@ -706,7 +725,8 @@ INLINE int negamax_on(
   ** in the insertion sort. */
   Child ch[MAX_WIDTH];
   int rank[MAX_WIDTH];
-  int n = 0;
+  int n = 0, early = 3 * moves <= cells && moves <= WINDOWS_UNTIL;
+  int close = !early && alpha > -CLOSE_WITHIN && beta < CLOSE_WITHIN;
   for (int i = 0; i < g->w; i++) {
     Word m = next & wk->order_mask[i], mm = 0;
     if (!m) continue;
@@ -731,7 +751,8 @@ INLINE int negamax_on(
     }
     int t = !(next & (next - 1)) ? 0
             : col == hint ? HINT_FIRST
-            : (without & C4_NO_THREATS) ? 0 : popcount_word(w & ~(opp_wins << 1));
+            : (without & C4_NO_THREATS) ? 0
+            : threat_rank(g, without, close, w & ~(opp_wins << 1), mask | m);
     if (mirrored) mm = mirror_move(g, mmask, col);
     Word ck = 0;
     if (tt) {
@@ -753,7 +774,7 @@ INLINE int negamax_on(
   ** Test_L1_R3 lines 11-40, 23.2 M -> 19.7 M; Test_L1_R2 lines 101-400,
   ** 663 K -> 597 K.  Deeper they cost nodes: up to 18 stones, Test_L2_R2
   ** 0.9% more than without. */
-  if (3 * moves <= cells && moves <= WINDOWS_UNTIL && n > 1 && !(without & C4_NO_WINDOWS))
+  if (early && n > 1 && !(without & C4_NO_WINDOWS))
     order_by_windows(g, cur, mask, ch, rank, n);
   if (etc) {
     /* Enhanced transposition cutoff: a child whose upper bound u is

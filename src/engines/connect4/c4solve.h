@@ -70,16 +70,18 @@ enum {
   C4_NO_BARETAIL = 1 << 11,     /* the last plies searched without the table */
   C4_NO_ODDTHREAT = 1 << 12,    /* a threat on the follow-up's parity wins */
   C4_NO_DOUBLETHREAT = 1 << 13, /* a move making two threats at once wins */
-  C4_NO_WINDOWS = 1 << 14       /* the first plies ordered by windows of four */
+  C4_NO_WINDOWS = 1 << 14,      /* the first plies ordered by windows of four */
+  C4_NO_CLOSETHREATS = 1 << 15  /* later, a threat over a playable cell counts twice */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",
 ** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven",
 ** "best-move", "forced", "bare-tail", "odd-threat", "double-threat",
-** "windows"), 0 if unknown. */
+** "windows", "close-threats"), 0 if unknown. */
 unsigned c4_technique(const char *name);
 #define C4_TECHNIQUE_NAMES "anticipation, threats, centre, table, lower-bounds, symmetry, " \
-  "narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows"
+  "narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows, " \
+  "close-threats"
 extern const char *const c4_technique_names;   /* "anticipation, ..." */
 
 typedef struct C4Config {
