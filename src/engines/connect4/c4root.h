@@ -156,7 +156,7 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
       for (int c = 0; c < s->g.w; c++) tmp[c] = w[i].order[(c + k) % s->g.w];
       memcpy(w[i].order, tmp, sizeof(int) * s->g.w);
     }
-    for (int c = 0; c < s->g.w; c++) w[i].order_mask[c] = column_mask(&s->g, w[i].order[c]);
+    for (int c = 0; c < s->g.w; c++) w[i].prio[w[i].order[c]] = 63 - c;
   }
   for (int i = 1; i < s->threads; i++)
     started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) == 0;
