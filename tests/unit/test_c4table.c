@@ -108,6 +108,15 @@ int main(void) {
     for (int i = 0; i < 1000; i++) resurrected += c4t_get(t, keys[4 * i]) != 0;
   }
   CHECK(resurrected == 0, "600 clears: %d reads of keys stored before them", resurrected);
+  /* A clear after which nothing is filled starts no generation (the
+  ** table is empty already): no wipe comes round from them. */
+  c4t_clear(t);
+  uint8_t gen = t->gen;
+  for (int round = 0; round < 600; round++) c4t_clear(t);
+  CHECK(t->gen == gen, "600 clears with nothing filled: generation %d -> %d", gen, t->gen);
+  c4t_put(t, keys[0], value_of(keys[0]), 1);
+  c4t_clear(t);
+  CHECK(c4t_get(t, keys[0]) == 0 && t->gen != gen, "a clear after a fill: forgotten, a new generation");
   c4t_free(t);
   free(keys);
 

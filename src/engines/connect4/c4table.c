@@ -174,6 +174,11 @@ void c4t_put_wide(C4Table *t, uint64_t lo, uint64_t hi, int val, int work) {
 }
 
 void c4t_clear(C4Table *t) {
+  /* Nothing filled since the last clear: every bucket is of an earlier
+  ** generation, so the table reads as empty already.  A search of the
+  ** last plies alone (the bare tail) fills nothing, and clearing anyway
+  ** brought the generations round, and their wipe, every 255 such. */
+  if (t->nfilled == 0) return;
   /* `bits` only grows during a search: the buckets below it are those
   ** this generation may have filled. */
   if (t->used_bits < t->bits) t->used_bits = t->bits;
