@@ -202,6 +202,11 @@ typedef struct GameVtable {
   ** --time-limit, already reported on o->err). */
   unsigned features;
   int (*solve)(Game *g, const EngineSolveOptions *o, EngineAnswer *a);
+  /* Optional: makes ready what solve would make on its first call with
+  ** options o (the solver, its table's memory mapped in full), so that a
+  ** timing of solve (--test-set) counts the searches alone.  An exit
+  ** status, as for solve. */
+  int (*prepare)(Game *g, const EngineSolveOptions *o);
   /* Optional (ENGINE_BOOK): solves the positions of 0..depth stones from
   ** the start into an opening book saved as `path` (o->progress, if set,
   ** hears of each position).  An exit status, as for solve. */

@@ -26,6 +26,7 @@ void c4_no_moves(Game *g, Outcome *o);
 int c4_to_move(Game *g);
 int c4_format(Game *g, const Move *m, char *buf, size_t n);
 int c4_engine_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *ans);
+int c4_engine_prepare(Game *g, const EngineSolveOptions *o);
 int c4_engine_make_book(Game *g, const EngineSolveOptions *o, int depth, const char *path,
                         EngineBookInfo *info);
 /* Frees the solver and the book (not c itself). */
@@ -36,7 +37,7 @@ void c4_common_free(C4Common *c);
   .ended = c4_ended, .no_moves = c4_no_moves, .to_move = c4_to_move, .format_move = c4_format, \
   .features = ENGINE_SOLVES | ENGINE_DISTANCES | ENGINE_WEAK | ENGINE_THREADS \
             | ENGINE_TECHNIQUES | ENGINE_BOOK | ENGINE_TABLE, \
-  .solve = c4_engine_solve, .make_book = c4_engine_make_book, .techniques = C4_TECHNIQUE_NAMES
+  .solve = c4_engine_solve, .prepare = c4_engine_prepare, .make_book = c4_engine_make_book, .techniques = C4_TECHNIQUE_NAMES
 
 /* The engine on a board of w x h that c4_supported takes: 64-bit words
 ** up to 64 bits, else 128-bit words. */

@@ -275,6 +275,13 @@ static void solver_reset(void *p) {
     if (s->near[i]) c4t_clear(s->near[i]);
 }
 
+static void solver_touch(void *p) {
+  Solver *s = p;
+  if (s->tt) c4t_touch(s->tt);
+  for (int i = 0; i < s->threads; i++)
+    if (s->near[i]) c4t_touch(s->near[i]);
+}
+
 /* The solve's progress callback is dropped with the query. */
 static int c4_solve_end(Solver *s, int rc) {
   s->query = NULL;
@@ -440,10 +447,11 @@ done:
 
 #if C4W_BITS == 64
 const C4Impl c4_impl64 = {
-  solver_new, solver_free, solver_reset, solver_shrunk_bytes, solver_solve, solver_make_book
+  solver_new, solver_free, solver_reset, solver_touch, solver_shrunk_bytes, solver_solve,
+  solver_make_book
 };
 #else
 const C4Impl c4_impl128 = {
-  solver_new, solver_free, solver_reset, solver_shrunk_bytes, solver_solve, NULL
+  solver_new, solver_free, solver_reset, solver_touch, solver_shrunk_bytes, solver_solve, NULL
 };
 #endif

@@ -59,6 +59,8 @@ void c4_free(C4Solver *s) {
 
 void c4_reset(C4Solver *s) { s->impl->reset(s->s); }
 
+void c4_touch(C4Solver *s) { s->impl->touch(s->s); }
+
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a) { return s->impl->solve(s->s, q, a); }
 
 int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,

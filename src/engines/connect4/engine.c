@@ -129,6 +129,14 @@ static void c4_solve_progress(const C4Progress *p, void *arg) {
   o->progress(o->progress_arg, how, p->nodes, -1);
 }
 
+/* The solver for these options made, its tables mapped in full. */
+int c4_engine_prepare(Game *g, const EngineSolveOptions *o) {
+  C4Common *c = (C4Common *)g;
+  int st = c4_solver(c, o);
+  if (st == EXIT_OK) c4_touch(c->solver);
+  return st;
+}
+
 /* Every root move's exact Pons score (hence value and plies), or with
 ** root_only the position's score alone; the table cleared first unless
 ** asked to keep it. */
