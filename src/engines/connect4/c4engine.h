@@ -37,7 +37,8 @@ void c4_common_free(C4Common *c);
   .ended = c4_ended, .no_moves = c4_no_moves, .to_move = c4_to_move, .format_move = c4_format, \
   .features = ENGINE_SOLVES | ENGINE_DISTANCES | ENGINE_WEAK | ENGINE_THREADS \
             | ENGINE_TECHNIQUES | ENGINE_BOOK | ENGINE_TABLE, \
-  .solve = c4_engine_solve, .prepare = c4_engine_prepare, .make_book = c4_engine_make_book, .techniques = C4_TECHNIQUE_NAMES
+  .solve = c4_engine_solve, .prepare = c4_engine_prepare, .make_book = c4_engine_make_book, \
+  .techniques = C4_TECHNIQUE_NAMES
 
 /* The engine on a board of w x h that c4_supported takes: 64-bit words
 ** up to 64 bits, else 128-bit words. */

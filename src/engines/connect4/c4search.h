@@ -533,7 +533,8 @@ INLINE Word mirror_move(const Shape *g, Word mmask, int col) {
 ** without giving us the win, and a threat so low is soon in play. */
 INLINE int threat_rank(const Shape *g, unsigned without, int close, Word threats, Word mask) {
   int t = popcount_word(threats);
-  if (close && !(without & C4_NO_CLOSETHREATS)) t += popcount_word(threats & possible(g, mask) << 1);
+  if (close && !(without & C4_NO_CLOSETHREATS))
+    t += popcount_word(threats & possible(g, mask) << 1);
   return t;
 }
 
@@ -767,10 +768,10 @@ INLINE int negamax_on(
       TT_PREFETCH(ctt, ck);
     }
     ch[n] = (Child){ m, mm, ck, w, col };
-    int key = t << 6 | wk->prio[col];  /* ties: the worker's column order */
-    int j = n, r = key << 8 | n;
+    int order_key = t << 6 | wk->prio[col];  /* ties: the worker's column order */
+    int j = n, r = order_key << 8 | n;
     n++;
-    for (; j > 0 && rank[j - 1] >> 8 < key; j--) rank[j] = rank[j - 1];
+    for (; j > 0 && rank[j - 1] >> 8 < order_key; j--) rank[j] = rank[j - 1];
     rank[j] = r;
   }
   /* In the first third of the game (at most WINDOWS_UNTIL stones), where
