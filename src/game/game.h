@@ -203,7 +203,7 @@ typedef struct GameVtable {
   unsigned features;
   int (*solve)(Game *g, const EngineSolveOptions *o, EngineAnswer *a);
   /* Optional: makes ready what solve would make on its first call with
-  ** options o (the solver, its table's memory mapped in full), so that a
+  ** options o (the solver, its table's memory mapped), so that a
   ** timing of solve (--test-set) counts the searches alone.  An exit
   ** status, as for solve. */
   int (*prepare)(Game *g, const EngineSolveOptions *o);

@@ -3,7 +3,7 @@
 ** answers for a key it was not given: random keys, many of them sharing
 ** their bucket, stored and read back across the table's doublings and a
 ** clear; the value read is the one stored or none.  The same for keys
-** of 128 bits (c4t_*_wide).
+** of 128 bits (c4t_*_wide).  c4t_touch maps as many bytes as it is let.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +23,18 @@ static uint64_t next_random(void) {       /* SplitMix64 */
 /* The datum a key stores in these tests, a function of the key: a value
 ** byte 1..255 and a 5-bit move above it. */
 static int value_of(uint64_t key) { return (int)(key % 255) + 1 + (int)((key >> 8) % 32 << 8); }
+
+/* This process's resident memory in bytes (/proc/self/statm), -1 if
+** unknown. */
+static long resident_bytes(void) {
+  long pages = -1, size;
+  FILE *f = fopen("/proc/self/statm", "r");
+  if (f) {
+    if (fscanf(f, "%ld %ld", &size, &pages) != 2) pages = -1;
+    fclose(f);
+  }
+  return pages < 0 ? -1 : pages * 4096;
+}
 
 /* The inverse of an odd number modulo 2^64 (Newton's iteration). */
 static uint64_t inverse(uint64_t m) {
@@ -164,6 +176,24 @@ int main(void) {
   c4t_free(t);
   free(lo);
   free(hi);
+
+  /* c4t_touch maps the table's pages now, as far as its budget: the
+  ** resident memory grows by that much (--test-set's set-up), and by the
+  ** whole table without a limit. */
+  t = c4t_new(64);
+  CHECK(t != NULL, "c4t_new(64)");
+  if (!t) return 1;
+  long before = resident_bytes();
+  size_t got = c4t_touch(t, (size_t)4 << 20);
+  long part = resident_bytes();
+  CHECK(got == (size_t)4 << 20 && part - before >= (4L << 20) && part - before < (32L << 20),
+        "c4t_touch, 4 MiB: %zu bytes, resident %ld -> %ld", got, before, part);
+  got = c4t_touch(t, (size_t)-1);
+  long all = resident_bytes();
+  CHECK(got == (size_t)64 << 20 && all - before >= (60L << 20),
+        "c4t_touch, no limit: %zu bytes, resident %ld -> %ld", got, before, all);
+  CHECK(c4t_get(t, 12345) == 0, "a touched table is empty");
+  c4t_free(t);
   printf("%d passed, %d failed\n", passed, failed);
   return failed != 0;
 }

@@ -11,7 +11,7 @@ typedef struct C4Impl {
   void *(*make)(int width, int height, const C4Config *cfg);
   void (*free)(void *s);
   void (*reset)(void *s);
-  void (*touch)(void *s);
+  void (*touch)(void *s, size_t budget);
   size_t (*shrunk_bytes)(const void *s);
   int (*solve)(void *s, const C4Query *q, C4Answer *a);
   /* NULL where books are not kept (boards past 64 bits) */

@@ -275,11 +275,11 @@ static void solver_reset(void *p) {
     if (s->near[i]) c4t_clear(s->near[i]);
 }
 
-static void solver_touch(void *p) {
+static void solver_touch(void *p, size_t budget) {
   Solver *s = p;
-  if (s->tt) c4t_touch(s->tt);
   for (int i = 0; i < s->threads; i++)
-    if (s->near[i]) c4t_touch(s->near[i]);
+    if (s->near[i]) budget -= c4t_touch(s->near[i], budget);
+  if (s->tt) c4t_touch(s->tt, budget);
 }
 
 /* The solve's progress callback is dropped with the query. */

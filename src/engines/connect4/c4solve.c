@@ -59,7 +59,7 @@ void c4_free(C4Solver *s) {
 
 void c4_reset(C4Solver *s) { s->impl->reset(s->s); }
 
-void c4_touch(C4Solver *s) { s->impl->touch(s->s); }
+void c4_touch(C4Solver *s, size_t budget) { s->impl->touch(s->s, budget); }
 
 int c4_solve(C4Solver *s, const C4Query *q, C4Answer *a) { return s->impl->solve(s->s, q, a); }
 

@@ -100,8 +100,9 @@ size_t c4_table_shrunk_bytes(const C4Solver *s);
 void c4_free(C4Solver *s);
 /* Clears the table (cheaply: only the buckets written since). */
 void c4_reset(C4Solver *s);
-/* Maps the tables' memory now (c4t_touch), not as searches reach it. */
-void c4_touch(C4Solver *s);
+/* Maps the tables' memory now, up to `budget` bytes (c4t_touch), not as
+** searches reach it. */
+void c4_touch(C4Solver *s, size_t budget);
 
 /* Solves a position that has not ended; 0, or -1 (another board size),
 ** or -2 when stopped (stop.h: Ctrl-C, --time-limit; the answer and the

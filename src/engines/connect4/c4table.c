@@ -173,11 +173,13 @@ void c4t_put_wide(C4Table *t, uint64_t lo, uint64_t hi, int val, int work) {
   put(t, wide_low(lo, hi), hi, 1, val, work);
 }
 
-void c4t_touch(C4Table *t) {
+size_t c4t_touch(C4Table *t, size_t budget) {
+  size_t bytes = t->nbuckets * sizeof(C4Bucket);
+  if (bytes > budget) bytes = budget;
   /* A write (its value 0, what the page holds): a read would map the
   ** shared zero page and leave the work for later. */
-  char *p = (char *)t->b, *end = (char *)(t->b + t->nbuckets);
-  for (; p < end; p += 4096) *(volatile char *)p = 0;
+  for (size_t i = 0; i < bytes; i += 4096) ((volatile char *)t->b)[i] = 0;
+  return bytes;
 }
 
 void c4t_clear(C4Table *t) {

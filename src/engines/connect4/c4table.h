@@ -37,9 +37,10 @@ void c4t_put_wide(C4Table *t, uint64_t lo, uint64_t hi, int val, int work);
 /* Forgets everything: the next generation begins (a wipe of the
 ** buckets used, once every 255 clears). */
 void c4t_clear(C4Table *t);
-/* Writes every page of the table's memory once, so that the kernel maps
-** it now rather than page by page as searches first reach it. */
-void c4t_touch(C4Table *t);
+/* Writes every page of the table's memory once, up to `budget` bytes,
+** so that the kernel maps it now rather than page by page as searches
+** first reach it; the bytes written. */
+size_t c4t_touch(C4Table *t, size_t budget);
 
 /* How many entries the table holds, for --stats. */
 size_t c4t_capacity(const C4Table *t);

@@ -129,11 +129,17 @@ static void c4_solve_progress(const C4Progress *p, void *arg) {
   o->progress(o->progress_arg, how, p->nodes, -1);
 }
 
-/* The solver for these options made, its tables mapped in full. */
+/* The solver for these options made, its tables mapped: in full, or as
+** much as half the memory still free allows (a table the kernel could
+** only give lazily stays lazy past that, rather than being written into
+** an out-of-memory kill). */
 int c4_engine_prepare(Game *g, const EngineSolveOptions *o) {
   C4Common *c = (C4Common *)g;
   int st = c4_solver(c, o);
-  if (st == EXIT_OK) c4_touch(c->solver);
+  if (st == EXIT_OK) {
+    int limited;
+    c4_touch(c->solver, file_memory_free(&limited) / 2);
+  }
   return st;
 }
 
