@@ -217,8 +217,7 @@ struct Worker {
   int halt;                     /* set by another thread: stop this search */
   int stopped;                  /* this search saw a stop: it unwinds */
   C4Table *near;                /* its own table of the last plies */
-  int order[64];
-  int prio[64];                 /* 63 - the place of column c in order[] */
+  int prio[64];                 /* 63 - column c's place in the worker's order */
   /* The job (solve or probe) and its result. */
   Word cur, mask;
   int moves, probe, alpha, beta;
