@@ -152,8 +152,9 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
       if (i % 2 && i > 1) col = s->g.w - 1 - col;
       order[c] = col;
     }
-    /* The column in place c of the order, shifted by k, ranks 63 - c. */
-    for (int c = 0; c < s->g.w; c++) w[i].prio[order[(c + k) % s->g.w]] = 63 - c;
+    /* The column in place c of the order, shifted by k: each of its cells. */
+    for (int c = 0; c < s->g.w; c++)
+      for (int r = 0; r <= s->g.h; r++) w[i].place[order[(c + k) % s->g.w] * (s->g.h + 1) + r] = (uint8_t)c;
   }
   for (int i = 1; i < s->threads; i++)
     started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) == 0;

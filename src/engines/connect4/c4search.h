@@ -175,11 +175,10 @@ typedef struct Root {
 #define NO_PROBE (-1000)
 
 /* A move of the search: its stone, the stone in the mirror image, the
-** child's table key, the cells where the move leaves the mover a four to
-** complete, and its column. */
+** child's table key, and the cells where the move leaves the mover a
+** four to complete. */
 typedef struct Child {
   Word move, mmove, key, wins;
-  int col;
 } Child;
 
 typedef int Search(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
@@ -217,7 +216,9 @@ struct Worker {
   int halt;                     /* set by another thread: stop this search */
   int stopped;                  /* this search saw a stop: it unwinds */
   C4Table *near;                /* its own table of the last plies */
-  int prio[64];                 /* 63 - column c's place in the worker's order */
+  /* The place in the worker's order of the column of each cell (bit):
+  ** read from the move's bit, without dividing for its column. */
+  uint8_t place[C4W_BITS];
   /* The job (solve or probe) and its result. */
   Word cur, mask;
   int moves, probe, alpha, beta;
@@ -255,6 +256,9 @@ INLINE Word winning_cells(const Shape *g, Word pos,
   }
   return r & (g->board ^ mask);
 }
+
+/* The column of the stone `m`. */
+INLINE int column_of(const Shape *g, Word m) { return ctz_word(m) / (g->h + 1); }
 
 INLINE Word possible(const Shape *g, Word mask) {
   return (mask + g->bottom) & g->board;
@@ -702,7 +706,7 @@ INLINE int negamax_on(
   int mirrored = moves + 1 <= s->mirror_until, etc = tt && !(without & C4_NO_ETC) &&
                                                     cells - moves >= ETC_MIN_EMPTY;
   uint64_t before = wk->nodes;
-  int best = -1, bestv = -1000;
+  int best = -1, bestv = -1000;       /* ch[best], or HINT_FIRST: the hint */
   if (hint >= 0 && !etc && (next & column_mask(g, hint))) {
     /* The table's best move, searched before the others are even
     ** ordered: when it refutes the position, as it mostly does, the
@@ -717,7 +721,7 @@ INLINE int negamax_on(
       return v;
     }
     bestv = v;
-    best = hint;
+    best = HINT_FIRST;
     if (v > alpha) alpha = v;
     next &= ~column_mask(g, hint);
   }
@@ -741,13 +745,15 @@ INLINE int negamax_on(
   Child ch[MAX_WIDTH];
   int rank[MAX_WIDTH];
   uint64_t sel = 0;
+  Word hint_cells = hint >= 0 ? column_mask(g, hint) : 0;   /* still among the moves: ETC */
+  Word child_key = (cur ^ mask) + mask;       /* a child's key, but for its stone */
   int n = 0, early = 3 * moves <= cells && moves <= WINDOWS_UNTIL;
   int windows = early && !(without & C4_NO_WINDOWS);
   int lazy = g->w <= 8 && !windows && !etc;    /* the moves taken from sel as searched */
   int close = !early && alpha > -CLOSE_WITHIN && beta < CLOSE_WITHIN;
   for (Word b = next; b; b &= b - 1) {
     Word m = b & -b, mm = 0;
-    int col = ctz_word(m) / (g->h + 1);
+    int place = wk->place[ctz_word(m)];
     /* The cells where this move leaves us a four to complete: the
     ** child's opponent's, and their number orders the moves, but for
     ** those right above one of the opponent's (no one plays under it, so
@@ -767,26 +773,27 @@ INLINE int negamax_on(
       if ((now & (now - 1)) || (now & (w >> 1))) return (cells - 1 - moves) / 2;
     }
     int t = !(next & (next - 1)) ? 0
-            : col == hint ? HINT_FIRST
+            : (m & hint_cells) ? HINT_FIRST
             : (without & C4_NO_THREATS) ? 0
             : threat_rank(g, without, close, w & ~(opp_wins << 1), mask | m);
-    if (mirrored) mm = mirror_move(g, mmask, col);
+    if (mirrored) mm = mirror_move(g, mmask, column_of(g, m));
     Word ck = 0;
     if (tt) {
       /* The child's table bucket, fetched while the others are ordered. */
       int f;
-      ck = table_key(s, without, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f);
+      ck = mirrored ? table_key(s, without, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f)
+                    : child_key + m;
       TT_PREFETCH(ctt, ck);
     }
     if (lazy) {
-      int place = 63 - wk->prio[col], level = 7 - (t < 7 ? t : 7);
-      ch[place] = (Child){ m, mm, ck, w, col };
+      int level = 7 - (t < 7 ? t : 7);
+      ch[place] = (Child){ m, mm, ck, w };
       sel |= UINT64_C(1) << (level * 8 + place);
       n++;
       continue;
     }
-    ch[n] = (Child){ m, mm, ck, w, col };
-    int order_key = t << 6 | wk->prio[col];  /* ties: the worker's column order */
+    ch[n] = (Child){ m, mm, ck, w };
+    int order_key = t << 6 | (63 - place);  /* ties: the worker's column order */
     int j = n, r = order_key << 8 | n;
     n++;
     for (; j > 0 && rank[j - 1] >> 8 < order_key; j--) rank[j] = rank[j - 1];
@@ -834,12 +841,13 @@ INLINE int negamax_on(
     if (marked) busy_unmark(s, ch[i].key);
     if (stopping(wk)) return 0;
     if (v >= beta) {
-      store_lower(s, without, tt, key, v, ch[i].col, flipped, wk->nodes - before);
+      store_lower(s, without, tt, key, v, column_of(g, ch[i].move), flipped, wk->nodes - before);
       return v;
     }
-    if (v > bestv) { bestv = v; best = ch[i].col; }
+    if (v > bestv) { bestv = v; best = i; }
     if (v > alpha) alpha = v;
   }
+  if (best >= 0) best = best == HINT_FIRST ? hint : column_of(g, ch[best].move);
   if (tt)
     TT_PUT(tt, key, encode_upper(s, alpha) | move_datum(s, without, best, flipped),
             log2_work(wk->nodes - before));
