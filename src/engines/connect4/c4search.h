@@ -183,6 +183,12 @@ typedef struct Child {
 
 typedef int Search(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
                    Word opp_wins, int moves, int alpha, int beta);
+/* The search past the plies that share their mirror image's entries:
+** without the mirror image, and the stones counted from `mask`, its six
+** arguments all in registers (Test_L2_R2, whose positions hold more
+** stones than the test sets' table mirrors: first 30, 378.2 M -> 372.6 M
+** instructions; 6 rounds in turn, 983 -> 972 us a position). */
+typedef int Deep(Worker *wk, Word cur, Word mask, Word opp_wins, int alpha, int beta);
 
 typedef struct Solver {
   Shape g;
@@ -569,10 +575,17 @@ static __attribute__((noinline)) void order_by_windows(const Shape *g, Word cur,
 ** contract: the result r satisfies r <= alpha => the true score <= r;
 ** r >= beta => the true score >= r; else exact.  After a stop it returns
 ** at once, storing nothing. */
+/* `deep` (a constant in each compilation): past the mirrored plies,
+** mcur and mmask are not given and moves is counted; children past them
+** are searched by `deep_self`, the others by `self`. */
+#define SEARCH_CHILD(c, m, mc, mm, w, a, b)                                     \
+  (deep || moves + 1 > s->mirror_until ? deep_self(wk, c, m, w, a, b)           \
+                                       : self(wk, c, m, mc, mm, w, moves + 1, a, b))
 INLINE int negamax_on(
-    const Shape *g, int plain, Search *self, Worker *wk, Word cur, Word mask, Word mcur,
-    Word mmask, Word opp_wins, int moves, int alpha, int beta) {
+    const Shape *g, int plain, int deep, Search *self, Deep *deep_self, Worker *wk, Word cur,
+    Word mask, Word mcur, Word mmask, Word opp_wins, int moves, int alpha, int beta) {
   Solver *s = wk->s;
+  if (deep) { mcur = mmask = 0; moves = popcount_word(mask); }
   /* `plain` (a constant in each compilation): every technique on and no
   ** book, so that their tests fold away. */
   unsigned without = plain ? 0 : s->without;
@@ -613,8 +626,7 @@ INLINE int negamax_on(
     ** 415.4 M instructions; Test_L1_R2 first 4, -0.3%). */
     if (only_double_threat_beats(without, cells, moves, alpha))
       return non_losing(g, mask | next, w) ? (cells - 3 - moves) / 2 : (cells - 1 - moves) / 2;
-    return -self(wk, cur ^ mask, mask | next, mcur ^ mmask, mmask | mm,
-                    w, moves + 1, -beta, -alpha);
+    return -SEARCH_CHILD(cur ^ mask, mask | next, mcur ^ mmask, mmask | mm, w, -beta, -alpha);
   }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
   /* The static bounds are 0 or -1: only a window above -1 needs them
@@ -713,8 +725,8 @@ INLINE int negamax_on(
     ** threat counts of the others are never needed. */
     Word m = next & column_mask(g, hint);
     Word mm = mirrored ? mirror_move(g, mmask, hint) : 0;
-    int v = -self(wk, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
-                     winning_cells(g, cur | m, mask | m), moves + 1, -beta, -alpha);
+    int v = -SEARCH_CHILD(cur ^ mask, mask | m, mcur ^ mmask, mmask | mm,
+                          winning_cells(g, cur | m, mask | m), -beta, -alpha);
     if (stopping(wk)) return 0;
     if (v >= beta) {
       store_lower(s, without, tt, key, v, hint, flipped, wk->nodes - before);
@@ -836,8 +848,8 @@ INLINE int negamax_on(
       marked = busy_mark(s, ch[i].key);
     }
     /* Playing ch[i]: the opponent becomes the player to move. */
-    int v = -self(wk, cur ^ mask, mask | ch[i].move, mcur ^ mmask, mmask | ch[i].mmove, ch[i].wins,
-                  moves + 1, -beta, -alpha);
+    int v = -SEARCH_CHILD(cur ^ mask, mask | ch[i].move, mcur ^ mmask, mmask | ch[i].mmove,
+                          ch[i].wins, -beta, -alpha);
     if (marked) busy_unmark(s, ch[i].key);
     if (stopping(wk)) return 0;
     if (v >= beta) {
@@ -854,27 +866,28 @@ INLINE int negamax_on(
   return alpha;
 }
 
-static int negamax_any(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
-                       Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&wk->s->g, 0, negamax_any, wk, cur, mask, mcur, mmask, opp_wins, moves,
-                    alpha, beta);
-}
-
-static int negamax_fixed(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
-                         Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&shape_fixed, 0, negamax_fixed, wk, cur, mask, mcur, mmask, opp_wins, moves,
-                    alpha, beta);
-}
-
+/* Each search twice: with the mirror image (the first plies) and past
+** it (deep). */
+#define SEARCH_PAIR(name, deep_name, shape, plain)                                        \
+  static int deep_name(Worker *wk, Word cur, Word mask, Word opp_wins, int alpha, int beta); \
+  static int name(Worker *wk, Word cur, Word mask, Word mcur, Word mmask, Word opp_wins,     \
+                  int moves, int alpha, int beta) {                                         \
+    return negamax_on(shape, plain, 0, name, deep_name, wk, cur, mask, mcur, mmask,          \
+                      opp_wins, moves, alpha, beta);                                        \
+  }                                                                                         \
+  static int deep_name(Worker *wk, Word cur, Word mask, Word opp_wins, int alpha, int beta) { \
+    return negamax_on(shape, plain, 1, name, deep_name, wk, cur, mask, 0, 0, opp_wins, 0,    \
+                      alpha, beta);                                                         \
+  }
+/* Any board, technique and book. */
+SEARCH_PAIR(negamax_any, negamax_any_deep, &wk->s->g, 0)
+/* The board of shape_fixed, any technique and book. */
+SEARCH_PAIR(negamax_fixed, negamax_fixed_deep, &shape_fixed, 0)
 /* The board of shape_fixed with every technique and no book, the usual
 ** case, compiled apart so that the tests of s->without and s->book fold
 ** away (Test_L2_R2 first 30: 634.0 M -> 601.9 M instructions, same
 ** nodes). */
-static int negamax_plain(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
-                         Word opp_wins, int moves, int alpha, int beta) {
-  return negamax_on(&shape_fixed, 1, negamax_plain, wk, cur, mask, mcur, mmask, opp_wins, moves,
-                    alpha, beta);
-}
+SEARCH_PAIR(negamax_plain, negamax_plain_deep, &shape_fixed, 1)
 
 /* The search for the solver's board, techniques and book. */
 static void choose_search(Solver *s) {
