@@ -107,7 +107,7 @@ echo
 echo "== Connect Four solver techniques, one by one (Test_L2_R2, first $n positions)"
 printf '%-22s %12s %12s %10s %10s\n' without "mean us" "mean nodes" "x time" "x nodes"
 base_us=; base_nodes=
-for t in none anticipation threats centre lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat double-threat windows close-threats table; do
+for t in none anticipation threats centre lower-bounds symmetry narrowing etc claimeven best-move forced bare-tail odd-threat double-threat windows close-threats lanes table; do
   if [ "$t" = none ]; then args=; else args="--without $t"; fi
   # Without the table the sample is cut to a tenth (it is that much
   # slower), and compared with the full solver on the same tenth.

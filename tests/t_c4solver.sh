@@ -20,6 +20,15 @@ if have_data "$PONS"; then
     check "c4 --without $t: takes effect (nodes differ from $full)" "yes" \
       "$(awk -v a="$(field "mean nodes" "$out")" -v f="$full" 'BEGIN { print (a != f ? "yes" : a) }')"
   done
+  # lanes changes the speed only (the children's threats computed together
+  # in AVX2 lanes, where the processor has them): the same nodes, with
+  # every other technique (negamax_plain) and without one (negamax_fixed).
+  for w in "" "close-threats,"; do
+    a=$(gs $C4 ${w:+--without ${w%,}} --test-set "$PONS/Test_L2_R2" --limit 150 2>&1)
+    b=$(gs $C4 --without ${w}lanes --test-set "$PONS/Test_L2_R2" --limit 150 2>&1)
+    check "c4 --without ${w}lanes: L2_R2 first 150 exact, the same nodes as with lanes ($(field "mean nodes" "$a"))" \
+      "0 $(field "mean nodes" "$a")" "$(field mismatches "$b") $(field "mean nodes" "$b")"
+  done
   a=$(field "mean nodes" "$(gs $C4 --test-set "$PONS/Test_L1_R1" 2>&1)")
   for t in etc windows; do
     out=$(gs $C4 --without $t --test-set "$PONS/Test_L1_R1" 2>&1)
@@ -51,7 +60,7 @@ if have_data "$PONS"; then
   done
 fi
 check "c4 --without: unknown technique" \
-  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows, close-threats)" \
+  "gsolve: error: --without: unknown technique 'magic' (anticipation, threats, centre, table, lower-bounds, symmetry, narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows, close-threats, lanes)" \
   "$(gs $C4 --without table,magic 2>&1)"
 check "c4 --threads 0 refused" "2" "$(gs $C4 --threads 0 >/dev/null 2>&1; echo $?)"
 # A stop reaches every thread within a few hundred nodes (each polls its

@@ -155,6 +155,10 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     /* The column in place c of the order, shifted by k: each of its cells. */
     for (int c = 0; c < s->g.w; c++)
       for (int r = 0; r <= s->g.h; r++) w[i].place[order[(c + k) % s->g.w] * (s->g.h + 1) + r] = (uint8_t)c;
+#if C4W_BITS == 64
+    for (int c = 0; c < 8; c++)
+      w[i].lane_cols[c] = c < s->g.w ? column_mask(&s->g, order[(c + k) % s->g.w]) : 0;
+#endif
   }
   for (int i = 1; i < s->threads; i++)
     started[i] = pthread_create(&tid[i], NULL, worker_run, &w[i]) == 0;

@@ -20,7 +20,7 @@ static const struct { const char *name; unsigned bit; } techniques[] = {
   { "claimeven", C4_NO_CLAIMEVEN }, { "best-move", C4_NO_BESTMOVE }, { "forced", C4_NO_FORCED },
   { "bare-tail", C4_NO_BARETAIL }, { "odd-threat", C4_NO_ODDTHREAT },
   { "double-threat", C4_NO_DOUBLETHREAT }, { "windows", C4_NO_WINDOWS },
-  { "close-threats", C4_NO_CLOSETHREATS },
+  { "close-threats", C4_NO_CLOSETHREATS }, { "lanes", C4_NO_LANES },
 };
 const char *const c4_technique_names = C4_TECHNIQUE_NAMES;
 

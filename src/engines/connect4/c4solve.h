@@ -71,17 +71,18 @@ enum {
   C4_NO_ODDTHREAT = 1 << 12,    /* a threat on the follow-up's parity wins */
   C4_NO_DOUBLETHREAT = 1 << 13, /* a move making two threats at once wins */
   C4_NO_WINDOWS = 1 << 14,      /* the first plies ordered by windows of four */
-  C4_NO_CLOSETHREATS = 1 << 15  /* later, a threat over a playable cell counts twice */
+  C4_NO_CLOSETHREATS = 1 << 15, /* later, a threat over a playable cell counts twice */
+  C4_NO_LANES = 1 << 16         /* the children's threats in vector lanes (AVX2) */
 };
 
 /* The bit of a technique's name ("anticipation", "threats", "centre",
 ** "table", "lower-bounds", "symmetry", "narrowing", "etc", "claimeven",
 ** "best-move", "forced", "bare-tail", "odd-threat", "double-threat",
-** "windows", "close-threats"), 0 if unknown. */
+** "windows", "close-threats", "lanes"), 0 if unknown. */
 unsigned c4_technique(const char *name);
 #define C4_TECHNIQUE_NAMES "anticipation, threats, centre, table, lower-bounds, symmetry, " \
   "narrowing, etc, claimeven, best-move, forced, bare-tail, odd-threat, double-threat, windows, " \
-  "close-threats"
+  "close-threats, lanes"
 extern const char *const c4_technique_names;   /* "anticipation, ..." */
 
 typedef struct C4Config {
