@@ -788,7 +788,7 @@ INLINE int negamax_on(
   int n = 0, early = 3 * moves <= cells && moves <= WINDOWS_UNTIL;
   int windows = early && !(without & C4_NO_WINDOWS);
   int lazy = g->w <= 8 && !windows && !etc;    /* the moves taken from sel as searched */
-  int in_lanes = lazy && lanes && !(without & C4_NO_LANES);
+  int in_lanes = g->w <= 8 && lanes && !(without & C4_NO_LANES);
   (void)in_lanes;                /* (lanes: 64-bit boards only) */
   int close = !early && alpha > -CLOSE_WITHIN && beta < CLOSE_WITHIN;
   /* The cells where each move leaves us a four to complete: the child's
