@@ -136,6 +136,9 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     w[i].nodes = w[i].book_hits = 0;
     w[i].finished = 0;
     w[i].near = s->near[i];
+    for (int e = 0; e <= s->g.cells; e++)
+      w[i].table_at[e] = e < TAIL_EMPTY && !(s->without & C4_NO_BARETAIL) ? NULL
+                         : s->near[i] && e < FAR_EMPTY ? s->near[i] : s->tt;
     w[i].id = i;
     w[i].halt = w[i].stopped = 0;
     /* Columns centre first (or left first); thread i > 1 mirrors the

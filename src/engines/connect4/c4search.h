@@ -238,6 +238,10 @@ struct Worker {
   int halt;                     /* set by another thread: stop this search */
   int stopped;                  /* this search saw a stop: it unwinds */
   C4Table *near;                /* its own table of the last plies */
+  /* The table of a position with e empty cells: the big one, its near
+  ** one (FAR_EMPTY) or none (NULL, the bare tail): looked up, not
+  ** worked out, at every node. */
+  C4Table *table_at[C4W_BITS + 1];
   /* The place in the worker's order of the column of each cell (bit):
   ** read from the move's bit, without dividing for its column. */
   uint8_t place[C4W_BITS];
@@ -602,8 +606,8 @@ static __attribute__((noinline)) void order_by_windows(const Shape *g, Word cur,
 /* `deep` (a constant in each compilation): past the mirrored plies,
 ** mcur and mmask are not given and moves is counted; children past them
 ** are searched by `deep_self`, the others by `self`. */
-/* `lanes` (a constant): the lazy nodes' children in Lanes, unless
-** --without lanes. */
+/* `lanes` (a constant): the moves' threats computed in Lanes (boards of
+** at most 8 columns), unless --without lanes. */
 #define SEARCH_CHILD(c, m, mc, mm, w, a, b)                                     \
   (deep || moves + 1 > s->mirror_until ? deep_self(wk, c, m, w, a, b)           \
                                        : self(wk, c, m, mc, mm, w, moves + 1, a, b))
@@ -689,9 +693,7 @@ INLINE int negamax_on(
 #endif
   Word key = 0;
   int flipped = 0, hint = -1;           /* the table's best move, a column */
-  C4Table *tt = wk->near && cells - moves < FAR_EMPTY ? wk->near : s->tt;
-  C4Table *ctt = wk->near && cells - moves - 1 < FAR_EMPTY ? wk->near : s->tt;
-  if (cells - moves < TAIL_EMPTY && !(without & C4_NO_BARETAIL)) tt = NULL;
+  C4Table *tt = wk->table_at[cells - moves], *ctt = wk->table_at[cells - moves - 1];
   if (tt) {
     key = table_key(s, without, cur, mask, mcur, mmask, moves, &flipped);
     int ent = TT_GET(tt, key), val = ent & 255, hm = ent >> 8;
@@ -775,7 +777,7 @@ INLINE int negamax_on(
   ** lowest bit is the next move: no sort, and nothing ranked past the
   ** move that cuts off.  The insertion sort it replaces mispredicted a
   ** third of the search's mispredicted branches (cachegrind, Test_L2_R2
-  ** first 30: 3.09 M -> 2.24 M in all; 7 rounds in turn, 0.96 -> 0.91 s).
+  ** first 30: 3.09 M -> 2.24 M in all; 5 rounds in turn, 0.96 -> 0.91 s).
   ** Wider boards, and the nodes that rank the moves again (the windows)
   ** or look at every child (ETC, where the table's best move is still
   ** among them), take rank[]: each rank an int ((threats << 6 | prio) <<
@@ -843,8 +845,9 @@ INLINE int negamax_on(
             : threat_rank(g, without, close, w & ~(opp_wins << 1), mask | m);
     if (mirrored) mm = mirror_move(g, mmask, column_of(g, m));
     Word ck = 0;
-    if (tt) {
-      /* The child's table bucket, fetched while the others are ordered. */
+    if (ctt) {
+      /* The child's table bucket, fetched while the others are ordered
+      ** (not in the bare tail, where the child looks up nothing). */
       int f;
       ck = mirrored ? table_key(s, without, cur ^ mask, mask | m, mcur ^ mmask, mmask | mm, moves + 1, &f)
                     : child_key + m;
