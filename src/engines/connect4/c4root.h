@@ -153,14 +153,13 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     for (int c = 0; c < s->g.w; c++) {
       int col = (s->without & C4_NO_CENTRE) ? c : s->g.w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
       if (i % 2 && i > 1) col = s->g.w - 1 - col;
-      order[c] = col;
+      order[(c + s->g.w - k) % s->g.w] = col;     /* shifted by k places */
     }
-    /* The column in place c of the order, shifted by k: each of its cells. */
+    /* Each cell's column's place in the order. */
     for (int c = 0; c < s->g.w; c++)
-      for (int r = 0; r <= s->g.h; r++) w[i].place[order[(c + k) % s->g.w] * (s->g.h + 1) + r] = (uint8_t)c;
+      for (int r = 0; r <= s->g.h; r++) w[i].place[order[c] * (s->g.h + 1) + r] = (uint8_t)c;
 #if C4W_BITS == 64
-    for (int c = 0; c < 8; c++)
-      w[i].lane_cols[c] = c < s->g.w ? column_mask(&s->g, order[(c + k) % s->g.w]) : 0;
+    for (int c = 0; c < 8; c++) w[i].lane_cols[c] = c < s->g.w ? column_mask(&s->g, order[c]) : 0;
 #endif
   }
   for (int i = 1; i < s->threads; i++)

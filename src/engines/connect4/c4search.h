@@ -379,7 +379,7 @@ INLINE int odd_threat_bound(const Shape *g, Word cur, Word mask, Word opp_wins,
   Word t = opp_wins & g->claim_rows & oddcells;
   Word base = cur | (g->claim_rows & empty & ~oddcells);
   while (t) {
-    Word low = t & -t, col = column_mask(g, ctz_word(low) / (g->h + 1));
+    Word low = t & -t, col = column_mask(g, column_of(g, low));
     Word mine = base | (oddcells & ~col) | (oddcells & col & ~g->claim_rows & (low - 1));
     if (!has_four(g, mine)) return -1;
     t &= ~col;
@@ -646,7 +646,7 @@ INLINE int negamax_on(
     ** 652.0 M; 8% more nodes, as each link now counts). */
     Word mm = 0;
     if (moves + 1 <= s->mirror_until) {
-      int bit = ctz_word(next), col = bit / (g->h + 1);
+      int col = column_of(g, next);
       mm = (g->w - 1 - col >= col) ? next << (g->w - 1 - 2 * col) * (g->h + 1)
                                    : next >> (2 * col - g->w + 1) * (g->h + 1);
     }
@@ -853,14 +853,12 @@ INLINE int negamax_on(
                     : child_key + m;
       TT_PREFETCH(ctt, ck);
     }
+    ch[lazy ? place : n] = (Child){ m, mm, ck, w };
     if (lazy) {
-      int level = 7 - (t < 7 ? t : 7);
-      ch[place] = (Child){ m, mm, ck, w };
-      sel |= UINT64_C(1) << (level * 8 + place);
+      sel |= UINT64_C(1) << ((7 - (t < 7 ? t : 7)) * 8 + place);
       n++;
       continue;
     }
-    ch[n] = (Child){ m, mm, ck, w };
     int order_key = t << 6 | (63 - place);  /* ties: the worker's column order */
     int j = n, r = order_key << 8 | n;
     n++;
@@ -925,7 +923,7 @@ INLINE int negamax_on(
 /* Each search twice: with the mirror image (the first plies) and past
 ** it (deep); `attr`: the instruction set it is compiled for. */
 #define SEARCH_PAIR(name, deep_name, shape, plain, lanes, attr)                          \
-  static int deep_name(Worker *wk, Word cur, Word mask, Word opp_wins, int alpha, int beta); \
+  attr static int deep_name(Worker *wk, Word cur, Word mask, Word opp_wins, int alpha, int beta); \
   attr static int name(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,              \
                        Word opp_wins, int moves, int alpha, int beta) {                     \
     return negamax_on(shape, plain, 0, lanes, name, deep_name, wk, cur, mask, mcur, mmask,   \
