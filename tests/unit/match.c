@@ -5,9 +5,12 @@
 **
 **   match GAMEFILE A B GAMES LEVEL SEED [-D name=value ...]
 **
-** A and B are `ismcts` (at --level LEVEL's budget), `random` (uniform
-** among the legal moves) or `greedy` (the move that pays the mover the
-** most at once, less what it pays the others; ties at random).  The
+** A and B are `ismcts` (at --level LEVEL's budget), `alphabeta` (the
+** computer of `gsolve play --level LEVEL` on a game of perfect
+** information: alpha-beta to LEVEL plies with the game's eval, a random
+** one of the best moves), `random` (uniform among the legal moves) or
+** `greedy` (the move that pays the mover the most at once, less what it
+** pays the others; ties at random).  The
 ** players change seats every game, chance draws from the match's own
 ** generator, and the report gives A's wins, draws and losses, its score
 ** (a draw half a win) with a 95% confidence interval (Wilson's score
@@ -21,22 +24,48 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gsolve.h"
+#include "search/alphabeta.h"
 #include "search/ismcts.h"
 #include "search/playout.h"
 #include "util/file.h"
 #include "loadgame.h"
 #include "util/status.h"
 
-enum { P_RANDOM, P_GREEDY, P_ISMCTS };
+enum { P_RANDOM, P_GREEDY, P_ISMCTS, P_ALPHABETA };
 
 static int kind_of(const char *s) {
   if (strcmp(s, "random") == 0) return P_RANDOM;
   if (strcmp(s, "greedy") == 0) return P_GREEDY;
   if (strcmp(s, "ismcts") == 0) return P_ISMCTS;
+  if (strcmp(s, "alphabeta") == 0) return P_ALPHABETA;
   return -1;
 }
 
 static Move moves[GAME_MAX_MOVES];
+static Tt *table;                   /* the alphabeta player's, 64 MiB */
+
+/* As play.c's computer: alpha-beta to `level` plies (the game's eval at
+** the horizon), then a random one of the best moves.  `ply` is the
+** position's ply in the game (for distances). */
+static int pick_alphabeta(Game *g, int n, int level, int ply, uint64_t *rng) {
+  Search s;
+  AbOptions ab;
+  if (table == NULL && (table = tt_new(64)) == NULL) exit(4);
+  search_init(&s, g, ply, stderr);
+  alphabeta_options(&ab);
+  ab.depth = level;
+  ab.score_only = g->score_only;
+  if (alphabeta_run(&s, table, &ab) != EXIT_OK) exit(4);
+  const SolveResult *r = &s.result;
+  int k = r->nbest > 0 ? (int)(random_next(rng) % (uint64_t)r->nbest) : 0, i, choice = 0;
+  for (i = 0; i < r->nmoves; i++)
+    if (r->best[i] && k-- == 0) break;
+  if (i < r->nmoves)
+    for (int j = 0; j < n; j++)
+      if (memcmp(&moves[j], &r->moves[i], sizeof(Move)) == 0) { choice = j; break; }
+  search_free(&s);
+  return choice;
+}
 
 /* What the mover earns by m at once, less what the others earn. */
 static int64_t gain_of(Game *g, const Move *m, int mover) {
@@ -50,9 +79,11 @@ static int64_t gain_of(Game *g, const Move *m, int mover) {
 }
 
 /* The move index the player of `kind` picks among moves[0..n). */
-static int pick(Game *g, int kind, int n, int level, const int64_t *paid, uint64_t *rng) {
+static int pick(Game *g, int kind, int n, int level, int ply, const int64_t *paid,
+                uint64_t *rng) {
   int mover = game_to_move(g);
   if (kind == P_RANDOM) return (int)(random_next(rng) % (uint64_t)n);
+  if (kind == P_ALPHABETA) return pick_alphabeta(g, n, level, ply, rng);
   if (kind == P_GREEDY) {
     int64_t best = INT64_MIN;
     int nbest = 0, choice = 0;
@@ -79,8 +110,8 @@ static int pick(Game *g, int kind, int n, int level, const int64_t *paid, uint64
 
 int main(int argc, char **argv) {
   if (argc < 7 || kind_of(argv[2]) < 0 || kind_of(argv[3]) < 0) {
-    fprintf(stderr, "usage: match GAMEFILE random|greedy|ismcts random|greedy|ismcts GAMES "
-            "LEVEL SEED [-D name=value ...]\n");
+    fprintf(stderr, "usage: match GAMEFILE A B GAMES LEVEL SEED [-D name=value ...]\n"
+            "  (A, B: random, greedy, ismcts or alphabeta)\n");
     return 2;
   }
   int kinds[2] = { kind_of(argv[2]), kind_of(argv[3]) };
@@ -108,7 +139,7 @@ int main(int argc, char **argv) {
       if (n == 0) { game_no_moves(g, &o); break; }
       int mover = game_to_move(g), i;
       if (mover == GAME_CHANCE) i = random_move(g, moves, n, &rng);
-      else i = pick(g, kinds[mover == seat_a ? 0 : 1], n, level, paid, &rng);
+      else i = pick(g, kinds[mover == seat_a ? 0 : 1], n, level, depth, paid, &rng);
       game_apply(g, &moves[i]);
       if (g->has_rewards && game_rewards(g, rw))
         for (int q = 0; q < 2; q++) paid[q] += rw[q];
@@ -132,7 +163,7 @@ int main(int argc, char **argv) {
   double centre = (mean + z * z / (2 * n)) / (1 + z * z / n);
   double half = z * sqrt(mean * (1 - mean) / n + z * z / (4 * n * n)) / (1 + z * z / n);
   char who[64];
-  if (kinds[0] == P_ISMCTS) snprintf(who, sizeof who, "%s (level %d)", argv[2], level);
+  if (kinds[0] == P_ISMCTS || kinds[0] == P_ALPHABETA) snprintf(who, sizeof who, "%s (level %d)", argv[2], level);
   else snprintf(who, sizeof who, "%s", argv[2]);
   printf("%s vs %s: %ld games, %ld won, %ld drawn, %ld lost; score %.1f%% "
          "(95%% CI %.1f%%..%.1f%%); mean points %.1f to %.1f; %.1f plies a game; %.1f s\n",
