@@ -229,7 +229,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 # build lowers the VM's step budget so runaway rules end quickly.  The
 # replay driver runs every harness over files without libFuzzer (make test).
 FUZZ_SECS    ?= 60
-FUZZ_MAX_LEN ?= 4096
+FUZZ_MAX_LEN ?= 262144
 FUZZ_TIMEOUT ?= 10
 FUZZ_TARGETS ?= parse compile pipeline gtp db book
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000

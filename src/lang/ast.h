@@ -93,6 +93,7 @@ struct Node {
   Node *a, *b, *c, *d;
   Node *e;             /* NODE_MOVE: the weight of a chance move */
   Node *next;
+  Node *last;          /* on a list's first node: its last (ast_append) */
 };
 
 /* A bump allocator that owns every node and string of one parse. */
@@ -119,12 +120,19 @@ typedef struct ParseState {
 
 #define AST_MAX_DEPTH 200      /* nesting of blocks and parentheses */
 #define AST_MAX_SOURCE (1 << 24) /* bytes of source accepted */
+#define AST_MAX_EXPR_DEPTH (AST_MAX_DEPTH * 4) /* nesting of expressions, a
+                               ** chain of binary operators included */
 
 Node *ast_node(ParseState *ps, NodeKind k, Span at);
 Node *ast_append(Node *list, Node *item);   /* returns the list head */
 int ast_count(const Node *list);
 const char *ast_kind_name(NodeKind k);
 void ast_dump(const Node *list, int indent, FILE *out);
+
+/* 1 when no expression of the tree nests deeper than AST_MAX_EXPR_DEPTH;
+** else 0, the first one reported ("expression nested too deeply"), or
+** ps->oom set.  Iterative: safe on any tree the parser builds. */
+int ast_check_depth(ParseState *ps, const Node *root);
 
 /* Parses text; returns the declaration list (NULL on failure or empty
 ** file).  Errors are reported through ps->diag. */

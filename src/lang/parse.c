@@ -90,5 +90,7 @@ Node *ast_parse(ParseState *ps, const char *text, size_t len) {
   /* 2: the parser ran out of stack (deep nesting, already reported as an
   ** error) or of memory. */
   if (rc == 2 && ps->diag->errors == 0) ps->oom = 1;
+  /* Every later pass may recurse over expressions: bound them here. */
+  if (rc == 0 && ps->diag->errors == 0 && !ps->oom) (void)ast_check_depth(ps, ps->root);
   return ps->root;
 }
