@@ -68,6 +68,15 @@ static Node *at_most(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
   return n;
 }
 
+/* `valid { ... }` and `invalid "REASON";`: the words are not keywords
+** (a game may well name a function `valid`); a message when the word is
+** another. */
+static Node *word_node(ParseState *ps, GSLTYPE l, const char *w, const char *want, const char *where,
+                       Node *n) {
+  if (strcmp(w, want) != 0) { diag_error(ps->diag, sp(l), "expected '%s' %s, not '%s'", want, where, w); return NULL; }
+  return n;
+}
+
 /* The players after "seen by"; a message when the words are others. */
 static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, const char *w2,
                      Node *players) {
@@ -167,6 +176,8 @@ decl
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
   | SYMMETRY IDENT sym_cycles opt_when ';'
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
+  | IDENT block                 { $$ = word_node(ps, @1, $1, "valid", "before a block at the top level",
+                                                 mk_decl(ps, NODE_VALID, @1, "valid", NULL, NULL, $2, NULL)); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
   ;
@@ -308,6 +319,8 @@ stmt
   | NEXT expr ';'               { $$ = mk2(ps, NODE_NEXT, @1, $2, NULL); }
   | NEXT expr ',' expr ';'      { $$ = mk2(ps, NODE_NEXT, @1, $2, $4); }
   | ILLEGAL ';'                 { $$ = mk(ps, NODE_ILLEGAL, @1); }
+  | IDENT STRING ';'            { $$ = word_node(ps, @1, $1, "invalid", "before a string (a reason)",
+                                                 mk_name(ps, NODE_INVALID, @$, $2)); }
   | PAY expr ',' expr ';'       { $$ = mk2(ps, NODE_PAY, @1, $2, $4); }
   | block                       { $$ = $1; }
   | error ';'                   { $$ = NULL; }

@@ -42,6 +42,7 @@ typedef enum NodeKind {
   NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */
   NODE_HIDDEN,     /* name: the state hidden; a: cell index names (NODE_NAME)
                    ** or NULL; b: `seen by` players or NULL; c: `when` or NULL */
+  NODE_VALID,      /* c: body: which positions belong to the game */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */
   /* types */
   NODE_TRANGE,     /* a..b */
@@ -65,6 +66,7 @@ typedef enum NodeKind {
   NODE_NEXT,       /* a: player who moves next; b: after chance, or NULL */
   NODE_PAY,        /* a: player; b: amount (a per-move payoff) */
   NODE_ILLEGAL,    /* the move being played is not legal after all */
+  NODE_INVALID,    /* name: the reason a position is refused (valid block) */
   NODE_EXPRSTMT,   /* a: expression (a call) */
   /* expressions */
   NODE_INT,        /* ival */
