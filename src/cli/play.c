@@ -21,9 +21,14 @@
 ** the whole game from the start of play (to exploitability 10^-level),
 ** looked up by its information state, never by the position.
 **
-** Input is read a line at a time (fgets): the terminal's own line editing
-** serves, and the same code plays from a pipe or a file.
+** Input is read a line at a time: the terminal's own line editing
+** serves, and the same code plays from a pipe or a file.  Lines are
+** bounded (LINE_MAX_LEN; a longer one, or one with a NUL byte, is refused
+** whole), input that never ends a line or never gives a move or command
+** ends play with an error, and Ctrl-C or SIGTERM at the prompt ends it at
+** once with exit 130.
 */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +54,13 @@
 #include "search/search.h"
 #include "search/tt.h"
 #include "search/value.h"
+#include "util/stop.h"
 
-#define LINE_MAX_LEN 1024        /* longest command line read */
+#define LINE_MAX_LEN 1024        /* longest command line read, its end included */
+#define LINE_MAX_SKIP (1 << 20)  /* bytes of a refused line read past, at most:
+                                 ** input without a line end (/dev/zero) stops */
+#define UNUSABLE_MAX 100         /* lines in a row that are no move nor command
+                                 ** (or empty, or refused) before play stops */
 #define MOVES_LISTED 40          /* legal moves listed in a message, at most */
 #define REPEATS_STOP 3           /* a position seen this often ends play */
 #define BY_HUMAN 1               /* by_human: a person made the move */
@@ -97,6 +107,7 @@ typedef struct Play {
   int cfr_ready;
   int large;                /* 1: chance or payoffs, too many positions to
                             ** solve (the probe ran out): ISMCTS plays */
+  int unusable;             /* lines in a row that were no move nor command */
 } Play;
 
 /* ---- small helpers ------------------------------------------------- */
@@ -694,20 +705,66 @@ static void not_a_move(Play *p, const char *text, int n) {
   list_moves(p, n);
 }
 
-/* Reads a line; 0 at the end of the input.  The line is trimmed. */
+enum { READ_EOF, READ_LINE, READ_REFUSED };
+
+/* Play stopped by Ctrl-C, SIGTERM or --time-limit: said on stderr; the
+** status negated, as person_turn returns it. */
+static int stopped(void) {
+  int time = stop_requested == STOP_TIME;
+  diag_clear_transient();
+  fprintf(stderr, "gsolve: error: %s; play stops\n", time ? "time limit reached" : "interrupted");
+  return -(time ? EXIT_LIMIT : EXIT_INTERRUPTED);
+}
+
+/* Reads a line byte by byte into line (size bytes), trimmed.  READ_LINE;
+** READ_REFUSED for a line longer than size - 1 bytes or with a NUL byte
+** in it (said on out; the line is read to its end, never into the next
+** one); READ_EOF at the end of the input; or -status: a signal (at once,
+** also in the middle of an endless line), or no line end within
+** LINE_MAX_SKIP bytes. */
 static int read_line(Play *p, char *line, size_t size) {
-  size_t len;
-  if (fgets(line, (int)size, p->in) == NULL) return 0;
-  len = strlen(line);
-  if (len > 0 && line[len - 1] != '\n' && !feof(p->in)) {
-    int c;   /* too long: the rest is dropped */
-    while ((c = fgetc(p->in)) != EOF && c != '\n') {}
+  size_t len = 0, total = 0;
+  int nul = 0, c;
+  for (;;) {
+    if (stop_requested) return stopped();
+    c = getc(p->in);
+    if (c == EOF) {
+      if (stop_requested) return stopped();
+      if (ferror(p->in) && errno == EINTR) { clearerr(p->in); continue; }   /* SIGCHLD and the like */
+      if (total == 0) return READ_EOF;
+      break;   /* a last line without its line end */
+    }
+    if (c == '\n') break;
+    if (++total > LINE_MAX_SKIP) {
+      diag_clear_transient();
+      fprintf(stderr, "gsolve: error: an input line longer than %d bytes: the input does not "
+              "look like moves and commands; play stops\n", LINE_MAX_SKIP);
+      return -EXIT_USAGE;
+    }
+    nul |= c == 0;
+    if (len + 1 < size) line[len] = (char)c;
+    len++;
   }
-  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'
-                     || line[len - 1] == ' ' || line[len - 1] == '\t'))
+  if (nul || len + 1 > size) {
+    fprintf(p->out, nul ? "that line has a NUL byte in it: refused\n"
+                        : "that line is longer than %zu bytes: refused\n", size - 1);
+    return READ_REFUSED;
+  }
+  line[len] = '\0';
+  while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
     line[--len] = '\0';
   if (p->echo) fprintf(p->out, "%s\n", line);
-  return 1;
+  return READ_LINE;
+}
+
+/* One more line that was no move nor command: past UNUSABLE_MAX in a row
+** (`yes | gsolve play`), play stops with an error. */
+static int unusable(Play *p) {
+  if (++p->unusable < UNUSABLE_MAX) return 1;
+  diag_clear_transient();
+  fprintf(stderr, "gsolve: error: %d input lines in a row were no move and no command; "
+          "play stops\n", UNUSABLE_MAX);
+  return -EXIT_USAGE;
 }
 
 static int is_command(const char *line, const char *a, const char *b) {
@@ -724,17 +781,21 @@ static int person_turn(Play *p, int n, int *moved) {
   put_player(p, game_to_move(p->g));
   fputs(" to move> ", p->out);
   fflush(p->out);
-  if (!read_line(p, line, sizeof line)) {
+  st = read_line(p, line, sizeof line);
+  if (st < 0) return st;
+  if (st == READ_EOF) {
     fputc('\n', p->out);
     return 0;
   }
+  if (st == READ_REFUSED) return unusable(p);
   while (*text == ' ' || *text == '\t') text++;
-  if (*text == '\0') return 1;
+  if (*text == '\0') return unusable(p);
   st = position_play(p->g, text, &p->pos, NULL);
   if (st == EXIT_OK && p->pos.n == 1) {
     position_free(&p->pos);
     if ((st = record(p, BY_HUMAN)) != EXIT_OK) return -st;
     *moved = 1;
+    p->unusable = 0;
     return 1;
   }
   for (int i = 0; i < p->pos.n; i++) game_undo(p->g);
@@ -760,7 +821,10 @@ static int person_turn(Play *p, int n, int *moved) {
     *moved = 1;   /* the position changed: draw it again */
   } else {
     not_a_move(p, text, n);
+    position_free(&p->pos);
+    return unusable(p);
   }
+  p->unusable = 0;
   position_free(&p->pos);
   return 1;
 }
