@@ -133,6 +133,25 @@ lim_sigint "alphabeta" nodes games/connect4.game -D width=6 -D height=5 --engine
 lim_sigint "retro with --db" positions games/connect4.game -D width=5 -D height=5 --engine vm \
   --solver retro --db "$lim_tmp/c4.db" --time-limit 60 --memory 1024
 check "Ctrl-C, retro with --db: no file left" "" "$(ls "$lim_tmp" | grep db)"
+# Ctrl-C while the database is written: the message counted "0 bytes
+# written".  The signal is sent as soon as a file appears in an empty
+# folder (the temporary one: the solve is over), and the count must be
+# the database's whole size (the stop is seen when it is committed).
+$GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/full.db" >/dev/null 2>&1
+lim_size=$(wc -c <"$lim_tmp/full.db" | tr -d ' ')
+mkdir "$lim_tmp/w"
+$GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/w/c4.db" \
+  >/dev/null 2>"$lim_tmp/err" &
+lim_pid=$!
+n=0
+while [ -z "$(ls "$lim_tmp/w")" ] && [ $n -lt 3000 ]; do sleep 0.01; n=$((n + 1)); done
+kill -INT $lim_pid
+wait $lim_pid
+lim_st=$?
+check "Ctrl-C while writing a database: exit 130, the bytes written" \
+  "130 gsolve: error: '$lim_tmp/w/c4.db' not written: interrupted after $lim_size bytes written" \
+  "$lim_st $(sed 's/ and [0-9.]* seconds; no result$//' "$lim_tmp/err")"
+check "Ctrl-C while writing a database: nothing left" "" "$(ls "$lim_tmp/w")"
 
 # Long chains of binary operators (issue 39): the parser's stack bounds
 # only right-nested forms, and a chain of 70,000 `+` terms overflowed the
@@ -165,6 +184,29 @@ awk 'BEGIN { printf "game \"E\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n
 lim_run "$lim_tmp/end.game"
 check "70,000 || terms in end: message" "$lim_tmp/end.game:5:10: error: expression nested too deeply" \
   "$(head -n 1 "$lim_tmp/err")"
+# Value iteration stopped in its first large component said "after 0
+# sweeps" (or 1: the count of the finished components only).  One
+# component of 2000 positions that stays mostly where it is converges
+# slowly: the limit lands in its sweeps.
+cat >"$lim_tmp/slow.game" <<'GAME'
+game "Slow walk";
+players A, B;
+state n: 0..1999;
+state over: bool;
+move go() when !over { next chance; }
+chance move walk(s: 0..2) as "walk {s}" weight s == 0 ? 1 : s == 1 ? 998 : 1 {
+  if s == 0 { over = true; }
+  if s == 2 { n = (n + 1) % 2000; }
+  pay A, 1;
+  pay B, -1;
+  next A;
+}
+end { if over { draw; } }
+GAME
+lim_run "$lim_tmp/slow.game" --solver value-iteration --time-limit 1
+check "--time-limit in value iteration's sweeps: exit 5" 5 $lim_st
+check "--time-limit in value iteration's sweeps: the sweeps done" yes \
+  "$(grep -q -E '^gsolve: error: time limit of 1 second reached after ([2-9]|[1-9][0-9]+) sweeps and [0-9.]+ seconds; no result \(residual [0-9.e+-]+\)$' "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
 # Just under the limit (800 levels) compiles and runs.
 awk 'BEGIN { printf "game \"U\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n < 3";
              for (i = 0; i < 790; i++) printf " && n < 3"; print " { n += 1; }" }' >"$lim_tmp/under.game"
