@@ -57,15 +57,15 @@ static FuzzGame games[] = {
 };
 #define NGAMES ((int)(sizeof games / sizeof games[0]))
 
-static void die(const char *what, const char *file) {
+static _Noreturn void die(const char *what, const char *file) {
   fprintf(stderr, "fuzz_position: %s %s (run from the top of the repository)\n", what, file);
   abort();
 }
 
 static void load(FuzzGame *f) {
   FILE *in = fopen(f->file, "rb");
-  long n;
-  char *text;
+  long n = 0;
+  char *text = NULL;
   int status;
   if (in == NULL || fseek(in, 0, SEEK_END) != 0 || (n = ftell(in)) < 0 || fseek(in, 0, SEEK_SET) != 0
       || (text = malloc((size_t)n + 1)) == NULL || fread(text, 1, (size_t)n, in) != (size_t)n)

@@ -28,7 +28,6 @@
 ** ends play with an error, and Ctrl-C or SIGTERM at the prompt ends it at
 ** once with exit 130.
 */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,11 +53,8 @@
 #include "search/search.h"
 #include "search/tt.h"
 #include "search/value.h"
-#include "util/stop.h"
 
-#define LINE_MAX_LEN 1024        /* longest command line read, its end included */
-#define LINE_MAX_SKIP (1 << 20)  /* bytes of a refused line read past, at most:
-                                 ** input without a line end (/dev/zero) stops */
+#define LINE_MAX_LEN PLAY_LINE_MAX
 #define UNUSABLE_MAX 100         /* lines in a row that are no move nor command
                                  ** (or empty, or refused) before play stops */
 #define MOVES_LISTED 40          /* legal moves listed in a message, at most */
@@ -705,58 +701,6 @@ static void not_a_move(Play *p, const char *text, int n) {
   list_moves(p, n);
 }
 
-enum { READ_EOF, READ_LINE, READ_REFUSED };
-
-/* Play stopped by Ctrl-C, SIGTERM or --time-limit: said on stderr; the
-** status negated, as person_turn returns it. */
-static int stopped(void) {
-  int time = stop_requested == STOP_TIME;
-  diag_clear_transient();
-  fprintf(stderr, "gsolve: error: %s; play stops\n", time ? "time limit reached" : "interrupted");
-  return -(time ? EXIT_LIMIT : EXIT_INTERRUPTED);
-}
-
-/* Reads a line byte by byte into line (size bytes), trimmed.  READ_LINE;
-** READ_REFUSED for a line longer than size - 1 bytes or with a NUL byte
-** in it (said on out; the line is read to its end, never into the next
-** one); READ_EOF at the end of the input; or -status: a signal (at once,
-** also in the middle of an endless line), or no line end within
-** LINE_MAX_SKIP bytes. */
-static int read_line(Play *p, char *line, size_t size) {
-  size_t len = 0, total = 0;
-  int nul = 0, c;
-  for (;;) {
-    if (stop_requested) return stopped();
-    c = getc(p->in);
-    if (c == EOF) {
-      if (stop_requested) return stopped();
-      if (ferror(p->in) && errno == EINTR) { clearerr(p->in); continue; }   /* SIGCHLD and the like */
-      if (total == 0) return READ_EOF;
-      break;   /* a last line without its line end */
-    }
-    if (c == '\n') break;
-    if (++total > LINE_MAX_SKIP) {
-      diag_clear_transient();
-      fprintf(stderr, "gsolve: error: an input line longer than %d bytes: the input does not "
-              "look like moves and commands; play stops\n", LINE_MAX_SKIP);
-      return -EXIT_USAGE;
-    }
-    nul |= c == 0;
-    if (len + 1 < size) line[len] = (char)c;
-    len++;
-  }
-  if (nul || len + 1 > size) {
-    fprintf(p->out, nul ? "that line has a NUL byte in it: refused\n"
-                        : "that line is longer than %zu bytes: refused\n", size - 1);
-    return READ_REFUSED;
-  }
-  line[len] = '\0';
-  while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t'))
-    line[--len] = '\0';
-  if (p->echo) fprintf(p->out, "%s\n", line);
-  return READ_LINE;
-}
-
 /* One more line that was no move nor command: past UNUSABLE_MAX in a row
 ** (`yes | gsolve play`), play stops with an error. */
 static int unusable(Play *p) {
@@ -781,13 +725,13 @@ static int person_turn(Play *p, int n, int *moved) {
   put_player(p, game_to_move(p->g));
   fputs(" to move> ", p->out);
   fflush(p->out);
-  st = read_line(p, line, sizeof line);
+  st = play_read_line(p->in, p->out, p->echo, line, sizeof line);
   if (st < 0) return st;
-  if (st == READ_EOF) {
+  if (st == PLAY_READ_EOF) {
     fputc('\n', p->out);
     return 0;
   }
-  if (st == READ_REFUSED) return unusable(p);
+  if (st == PLAY_READ_REFUSED) return unusable(p);
   while (*text == ' ' || *text == '\t') text++;
   if (*text == '\0') return unusable(p);
   st = position_play(p->g, text, &p->pos, NULL);
