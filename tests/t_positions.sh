@@ -139,4 +139,16 @@ pos_refused "a declared limit after --position" \
   "$pos_tmp/v.game" --fen "X2 w" --position "b1 c1"
 check "a position the block accepts" "perft 1: 1" "$($GSOLVE "$pos_tmp/v.game" --fen "XO1 w" --perft 1 | grep '^perft')"
 
+# `valid` stays a name where no declaration starts: a function, a call.
+cat >"$pos_tmp/fn.game" <<'GAME'
+game "A function named valid";
+players A, B;
+state n: 0..3;
+function valid(k: int): bool { return k < 3; }
+valid { if !valid(n) && n != 3 { invalid "no"; } }
+move m() when valid(n) { n += 1; }
+GAME
+check "a function named valid beside the valid block" "perft 3: 1" \
+  "$($GSOLVE "$pos_tmp/fn.game" --perft 3 2>&1 | grep '^perft')"
+
 rm -rf "$pos_tmp"

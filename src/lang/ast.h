@@ -118,6 +118,9 @@ typedef struct ParseState {
                        ** it runs out of memory (lexer.l, parse.c) */
   void *fatal;         /* lexer: jmp_buf * where an allocation failure
                        ** in Flex's code (YY_FATAL_ERROR) leaves */
+  int braces;          /* lexer: '{' not closed yet */
+  int decl_start;      /* lexer: the next token starts a declaration (the
+                       ** word `valid` is then the VALID token) */
 } ParseState;
 
 #define AST_MAX_DEPTH 200      /* nesting of blocks and parentheses */

@@ -62,6 +62,8 @@ Node *ast_parse(ParseState *ps, const char *text, size_t len) {
   jmp_buf fatal;
   ps->root = NULL;
   ps->offset = 0;
+  ps->braces = 0;
+  ps->decl_start = 1;
   if (len > AST_MAX_SOURCE) {
     Span at = { 0, 0 };
     diag_error(ps->diag, at, "source too large (%zu bytes; limit is %d)", len,
