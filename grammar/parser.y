@@ -68,6 +68,15 @@ static Node *at_most(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
   return n;
 }
 
+/* `invalid "REASON";`: the word is not a keyword (nor is `valid`, which
+** the lexer makes a token only where a declaration starts); a message
+** when the word is another. */
+static Node *word_node(ParseState *ps, GSLTYPE l, const char *w, const char *want, const char *where,
+                       Node *n) {
+  if (strcmp(w, want) != 0) { diag_error(ps->diag, sp(l), "expected '%s' %s, not '%s'", want, where, w); return NULL; }
+  return n;
+}
+
 /* The players after "seen by"; a message when the words are others. */
 static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, const char *w2,
                      Node *players) {
@@ -84,7 +93,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" BOUND "bound" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces" VALID "valid"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
@@ -167,6 +176,7 @@ decl
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
   | SYMMETRY IDENT sym_cycles opt_when ';'
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
+  | VALID block                 { $$ = mk_decl(ps, NODE_VALID, @1, "valid", NULL, NULL, $2, NULL); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
   ;
@@ -308,6 +318,8 @@ stmt
   | NEXT expr ';'               { $$ = mk2(ps, NODE_NEXT, @1, $2, NULL); }
   | NEXT expr ',' expr ';'      { $$ = mk2(ps, NODE_NEXT, @1, $2, $4); }
   | ILLEGAL ';'                 { $$ = mk(ps, NODE_ILLEGAL, @1); }
+  | IDENT STRING ';'            { $$ = word_node(ps, @1, $1, "invalid", "before a string (a reason)",
+                                                 mk_name(ps, NODE_INVALID, @$, $2)); }
   | PAY expr ',' expr ';'       { $$ = mk2(ps, NODE_PAY, @1, $2, $4); }
   | block                       { $$ = $1; }
   | error ';'                   { $$ = NULL; }

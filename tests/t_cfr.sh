@@ -21,6 +21,19 @@ check "kuhn: value -1/18 for P1 to 1e-4" yes "$(near "$(field score "$out")" -0.
 check "kuhn: exploitability below 1e-4" yes "$(below "$(field exploitability "$out")" 1e-4)"
 check "kuhn: payoffs zero-sum" "yes" "$(printf '%s\n' "$out" | awk -F'[ ,]+' '/^payoffs:/ { s = $3 + $5; print (s < 1e-9 && s > -1e-9) ? "yes" : "no " s }')"
 check "kuhn: the solver is cfr+" "cfr+" "$(field solver "$out")"
+# The score is known only to the exploitability: printed to the digits
+# that supports, with the bound on its distance to the game's value (it
+# was printed to ten digits); JSON keeps the number and adds the bound
+# and the interval the value lies in, which holds -1/18.
+check "kuhn: score with its bound" yes \
+  "$(field score "$out" | grep -qE '^-0\.0555[0-9]* ± 0\.0000[0-9]+$' && echo yes || field score "$out")"
+out=$(gs games/kuhn.game --json)
+check "kuhn JSON: score_bound and score_interval" yes \
+  "$(printf '%s' "$out" | grep -qE '"score":-0\.05[0-9]+,.*"score_bound":0\.00[0-9]+,"score_interval":\[-0\.05[0-9]+,-0\.05[0-9]+\]' && echo yes || echo "$out")"
+check "kuhn JSON: the interval holds the value -1/18" yes \
+  "$(printf '%s' "$out" | sed -n 's/.*"score_interval":\[\([^,]*\),\([^]]*\)\].*/\1 \2/p' | awk '{ v = -1 / 18; print ($1 <= v && v <= $2) ? "yes" : "no " $0 }')"
+check "pot (3 players): no bound (no game value)" '"score_bound":null,"score_interval":null' \
+  "$(gs games/pot.game --solver cfr --quiet --json | grep -o '"score_bound":null,"score_interval":null')"
 # The uniform strategy (0 iterations): NashConv 11/12 exactly.
 out=$(gs games/kuhn.game --iterations 0 --json)
 check "kuhn: uniform NashConv 11/12" yes "$(near "$(printf '%s' "$out" | sed -n 's/.*"nash_conv":\([^,]*\).*/\1/p')" 0.9166666667 1e-9)"
@@ -101,6 +114,12 @@ printf '# gsolve strategy 1\nP9\tx\tcheck\t1\n' >"$cfr_tmp/bad.strat"
 check "a strategy line for no player" yes \
   "$(gs games/kuhn.game --playouts 1 --play-strategy "$cfr_tmp/bad.strat" 2>&1 | grep -q "bad.strat:2: 'P9' is no player of Kuhn poker" && echo yes)"
 printf 'not a strategy\n' >"$cfr_tmp/bad.strat"
+# A file that is no strategy is refused on its first line: /dev/zero was
+# read to the 1 GiB limit first.
+cfr_t0=$(date +%s)
+out=$(timeout -k 5 60 $GSOLVE games/kuhn.game --playouts 1 --play-strategy /dev/zero 2>&1); st=$?
+check "--play-strategy /dev/zero: exit 2 at once" "2 yes" "$st $([ $(( $(date +%s) - cfr_t0 )) -le 3 ] && echo yes)"
+check "--play-strategy /dev/zero: why" "gsolve: error: '/dev/zero' is not a gsolve strategy file (its first line is not '# gsolve strategy 1')" "$out"
 check "not a strategy file" 2 "$(gs games/kuhn.game --playouts 1 --play-strategy "$cfr_tmp/bad.strat" >/dev/null 2>&1; echo $?)"
 check "--strategy does not overwrite another kind of file" 2 \
   "$(gs games/kuhn.game --iterations 1 --strategy "$cfr_tmp/bad.strat" >/dev/null 2>&1; echo $?)"
@@ -158,12 +177,29 @@ check "views that do not determine the moves: exit 3 and the state" "3 yes" \
 out=$(gs games/token.game --solver cfr 2>&1); st=$?
 check "a game with cycles: exit 5 and why" "5 yes" \
   "$st $(printf '%s' "$out" | grep -q 'the CFR solver needs a finite game tree' && echo yes)"
-out=$(gs games/leduc.game --iterations 1000000000 --time-limit 1 2>&1); st=$?
-check "--time-limit stops CFR: exit 5" 5 "$st"
-# (On a loaded machine under ASan the limit can land while the tree is
-# still being expanded: that message counts histories.)
-check "--time-limit stops CFR: the message" yes \
-  "$(printf '%s' "$out" | grep -q -E '^gsolve: error: time limit of 1 second reached after [0-9]* (CFR iterations|histories expanded)' && echo yes || echo "$out")"
+# --time-limit before the target: the best strategy measured is reported
+# with its exploitability, and a note says so (it was "no result", exit
+# 5, however good the strategy was).  On a loaded machine under ASan the
+# limit can land while the tree is still being expanded: then no result.
+gs games/leduc.game --exploitability 1e-12 --time-limit 2 >"$cfr_tmp/out" 2>"$cfr_tmp/err"; st=$?
+if grep -q 'histories expanded' "$cfr_tmp/err"; then
+  check "--time-limit during the expansion: exit 5" 5 "$st"
+else
+  check "--time-limit before an unreachable --exploitability: exit 0, a result" "0 yes" \
+    "$st $(grep -q '^strategy:' "$cfr_tmp/out" && echo yes)"
+  check "--time-limit before the target: the note" yes \
+    "$(grep -q -E '^gsolve: note: time limit of 2 seconds reached after [0-9]+ CFR iterations and [0-9.]+ seconds; the best strategy measured is reported \(iteration [0-9]+, exploitability [0-9.e+-]+; the target was 1e-12\)$' "$cfr_tmp/err" && echo yes || cat "$cfr_tmp/err")"
+  check "--time-limit before the target: the exploitability reported is the note's" \
+    "$(sed -n 's/.*exploitability \([0-9.e+-]*\);.*/\1/p' "$cfr_tmp/err")" \
+    "$(awk '/^exploitability:/ { printf "%.3g", $2 }' "$cfr_tmp/out")"
+  check "--time-limit before the target: the value within the score's bound" yes \
+    "$(awk '/^score:/ { d = $2 + 0.0856; if (d < 0) d = -d; print (d <= $4 + 1e-4) ? "yes" : "no " $0 }' "$cfr_tmp/out")"
+fi
+gs games/leduc.game --iterations 1000000000 --time-limit 1 --json >"$cfr_tmp/out" 2>"$cfr_tmp/err"; st=$?
+if ! grep -q 'histories expanded' "$cfr_tmp/err"; then
+  check "--time-limit before --iterations: exit 0 and the JSON report" "0 yes" \
+    "$st $(grep -q '"exploitability":' "$cfr_tmp/out" && echo yes)"
+fi
 $GSOLVE games/leduc.game --iterations 1000000000 --quiet >/dev/null 2>"$cfr_tmp/int" &
 cfr_pid=$!
 sleep 2

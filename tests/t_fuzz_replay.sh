@@ -2,8 +2,8 @@
 # process with a timeout (fuzz_timeout seconds): fuzz_parse, fuzz_compile and
 # fuzz_pipeline over the bundled games, the error tests, the malformed
 # inputs and the saved corpus; fuzz_gtp over its sessions and the games;
-# fuzz_db and fuzz_book over their corpora (fuzz/corpus_db,
-# fuzz/corpus_book).  Past crashes stay regression tests.
+# fuzz_db, fuzz_book and fuzz_position over their corpora (fuzz/corpus_db,
+# fuzz/corpus_book, fuzz/corpus_position).  Past crashes stay regression tests.
 #
 # The timeout: a rule that loops runs to the VM's step budget (10^7
 # steps, 0.6 s here); under make asan, with VM_CHECK_STACK checking every
@@ -30,6 +30,13 @@ if [ -x "$BUILD/replay" ]; then
   # shellcheck disable=SC2086
   out=$("$BUILD/replay" -t "$fuzz_timeout" -h db -h book $files 2>&1)
   check "fuzz replay over $nfiles database and book inputs, 2 harnesses" "replayed $nfiles input(s)" "$(printf '%s\n' "$out" | tail -n 1)"
+  printf '%s\n' "$out" | grep '^replay: ' | head -n 20
+  # fuzz_position: --fen and --position on six games (fuzz/corpus_position).
+  files=$(ls fuzz/corpus_position/* 2>/dev/null)
+  nfiles=$(printf '%s\n' $files | wc -l | tr -d ' ')
+  # shellcheck disable=SC2086
+  out=$("$BUILD/replay" -t "$fuzz_timeout" -h position $files 2>&1)
+  check "fuzz replay over $nfiles --fen and --position inputs, the position harness" "replayed $nfiles input(s)" "$(printf '%s\n' "$out" | tail -n 1)"
   printf '%s\n' "$out" | grep '^replay: ' | head -n 20
 else
   check "replay driver $BUILD/replay exists" yes no

@@ -133,5 +133,98 @@ lim_sigint "alphabeta" nodes games/connect4.game -D width=6 -D height=5 --engine
 lim_sigint "retro with --db" positions games/connect4.game -D width=5 -D height=5 --engine vm \
   --solver retro --db "$lim_tmp/c4.db" --time-limit 60 --memory 1024
 check "Ctrl-C, retro with --db: no file left" "" "$(ls "$lim_tmp" | grep db)"
+# Ctrl-C while the database is written: the message counted "0 bytes
+# written".  The signal is sent as soon as a file appears in an empty
+# folder (the temporary one: the solve is over), and the count must be
+# the database's whole size (the stop is seen when it is committed).
+$GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/full.db" >/dev/null 2>&1
+lim_size=$(wc -c <"$lim_tmp/full.db" | tr -d ' ')
+mkdir "$lim_tmp/w"
+$GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/w/c4.db" \
+  >/dev/null 2>"$lim_tmp/err" &
+lim_pid=$!
+n=0
+while [ -z "$(ls "$lim_tmp/w")" ] && [ $n -lt 3000 ]; do sleep 0.01; n=$((n + 1)); done
+kill -INT $lim_pid
+wait $lim_pid
+lim_st=$?
+check "Ctrl-C while writing a database: exit 130, the bytes written" \
+  "130 gsolve: error: '$lim_tmp/w/c4.db' not written: interrupted after $lim_size bytes written" \
+  "$lim_st $(sed 's/ and [0-9.]* seconds; no result$//' "$lim_tmp/err")"
+check "Ctrl-C while writing a database: nothing left" "" "$(ls "$lim_tmp/w")"
+
+# Long chains of binary operators (issue 39): the parser's stack bounds
+# only right-nested forms, and a chain of 70,000 `+` terms overflowed the
+# C stack in resolve_ending.c's scan(), 80,000 `&&` in compile.c's
+# conjunct_level(), both before the "nested too deeply" limit was
+# checked.  The depth is now checked once after the parse, with an
+# explicit stack (lang/ast.c): the first too deep expression, once.
+awk 'BEGIN { printf "game \"Plus\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n < 3 { n = 0";
+             for (i = 0; i < 70000; i++) printf " + 0"; print "; }" }' >"$lim_tmp/plus.game"
+lim_run "$lim_tmp/plus.game"
+check "70,000 + terms: exit" 3 $lim_st
+check "70,000 + terms: message" "$lim_tmp/plus.game:4:27: error: expression nested too deeply" \
+  "$(head -n 1 "$lim_tmp/err")"
+check "70,000 + terms: one error" 3 "$(wc -l <"$lim_tmp/err" | tr -d ' ')"
+awk 'BEGIN { printf "game \"And\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n < 3";
+             for (i = 0; i < 80000; i++) printf " && n < 3"; print " { n += 1; }" }' >"$lim_tmp/and.game"
+lim_run "$lim_tmp/and.game"
+check "80,000 && terms: exit" 3 $lim_st
+check "80,000 && terms: message" "$lim_tmp/and.game:4:15: error: expression nested too deeply" \
+  "$(head -n 1 "$lim_tmp/err")"
+# The same chain in a constant, an end block and a symmetry's cells.
+awk 'BEGIN { printf "game \"C\";\nplayers A, B;\nstate n: 0..3;\nconst X = 0";
+             for (i = 0; i < 70000; i++) printf " + 0"; print ";\nmove m() when n < 3 { n += 1; }" }' >"$lim_tmp/const.game"
+lim_run "$lim_tmp/const.game" --dump-ast
+check "70,000 + terms in a constant, --dump-ast: exit" 3 $lim_st
+check "70,000 + terms in a constant: message" "$lim_tmp/const.game:4:11: error: expression nested too deeply" \
+  "$(head -n 1 "$lim_tmp/err")"
+awk 'BEGIN { printf "game \"E\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n < 3 { n += 1; }\nend { if n == 3";
+             for (i = 0; i < 70000; i++) printf " || n == 3"; print " { draw; } }" }' >"$lim_tmp/end.game"
+lim_run "$lim_tmp/end.game"
+check "70,000 || terms in end: message" "$lim_tmp/end.game:5:10: error: expression nested too deeply" \
+  "$(head -n 1 "$lim_tmp/err")"
+# Value iteration stopped in its first large component said "after 0
+# sweeps" (or 1: the count of the finished components only).  One
+# component of 2000 positions that stays mostly where it is converges
+# slowly: the limit lands in its sweeps.
+cat >"$lim_tmp/slow.game" <<'GAME'
+game "Slow walk";
+players A, B;
+state n: 0..1999;
+state over: bool;
+move go() when !over { next chance; }
+chance move walk(s: 0..2) as "walk {s}" weight s == 0 ? 1 : s == 1 ? 998 : 1 {
+  if s == 0 { over = true; }
+  if s == 2 { n = (n + 1) % 2000; }
+  pay A, 1;
+  pay B, -1;
+  next A;
+}
+end { if over { draw; } }
+GAME
+lim_run "$lim_tmp/slow.game" --solver value-iteration --time-limit 1
+check "--time-limit in value iteration's sweeps: exit 5" 5 $lim_st
+check "--time-limit in value iteration's sweeps: the sweeps done" yes \
+  "$(grep -q -E '^gsolve: error: time limit of 1 second reached after ([2-9]|[1-9][0-9]+) sweeps and [0-9.]+ seconds; no result \(residual [0-9.e+-]+\)$' "$lim_tmp/err" && echo yes || cat "$lim_tmp/err")"
+# Just under the limit (800 levels) compiles and runs.
+awk 'BEGIN { printf "game \"U\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n < 3";
+             for (i = 0; i < 790; i++) printf " && n < 3"; print " { n += 1; }" }' >"$lim_tmp/under.game"
+lim_run "$lim_tmp/under.game" --perft 3
+check "790 && terms: perft 3" "perft 3: 1" "$(grep '^perft' "$lim_tmp/out")"
+# A block of 100,000 statements: each one was appended by walking the
+# list (minutes); now in constant time.
+awk 'BEGIN { printf "game \"S\";\nplayers A, B;\nstate n: 0..3;\nmove m() when n < 3 {";
+             for (i = 0; i < 100000; i++) printf " n = 0;"; print " n += 1; }" }' >"$lim_tmp/stmts.game"
+lim_out=$(timeout 20 $GSOLVE "$lim_tmp/stmts.game" --perft 3 2>&1)
+check "100,000 statements: perft 3 at once" "perft 3: 1" "$(field 'perft 3' "$lim_out" | sed 's/^/perft 3: /')"
+rm -f "$lim_tmp"/*.game
 
 rm -rf "$lim_tmp"
+
+# --dump-ast named every kind after `symmetry` one off (a `pieces`
+# declaration printed as "repetition") and the last, a range, as (null).
+lim_out=$($GSOLVE games/chess-endgame.game --dump-ast 2>&1)
+check "--dump-ast: a pieces declaration is named pieces" "pieces 'sq' @2492" \
+  "$(printf '%s\n' "$lim_out" | grep "^pieces")"
+check "--dump-ast: no kind without a name" 0 "$(printf '%s\n' "$lim_out" | grep -c 'null')"

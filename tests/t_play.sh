@@ -148,6 +148,61 @@ else
   until tm capture-pane -p -t plain 2>/dev/null | grep -q 'to move>' || [ $n -ge 100 ]; do sleep 0.1; n=$((n + 1)); done
   check "play in tmux --ascii, NO_COLOR: the engine's drawing, no colour" "  1  . . .|no" \
     "$(tm capture-pane -p -t plain | grep '^  1' | head -n 1)|$(tm capture-pane -p -e -t plain | grep -q "$esc\[3" && echo colour || echo no)"
+  # Ctrl-C at the prompt ends play with exit 130 (it exited 0, as at the
+  # end of the input).
+  tm new-session -d -s intr -x 80 -y 30 \
+    "LANG=C.UTF-8 $GSOLVE play games/tictactoe.game --seed 1 2>$play_tmp/intr.err; echo \$? >$play_tmp/intr.rc" \; \
+    set-option -t intr remain-on-exit on
+  n=0
+  until tm capture-pane -p -t intr 2>/dev/null | grep -q 'to move>' || [ $n -ge 150 ]; do sleep 0.1; n=$((n + 1)); done
+  tm send-keys -t intr C-c
+  n=0
+  while [ ! -s "$play_tmp/intr.rc" ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n + 1)); done
+  check "play in tmux: Ctrl-C at the prompt: exit 130 and why" "130 gsolve: error: interrupted; play stops" \
+    "$(cat "$play_tmp/intr.rc" 2>/dev/null) $(cat "$play_tmp/intr.err" 2>/dev/null)"
   tm kill-server 2>/dev/null
 fi
+
+# --- Hostile input (issue 39) ----------------------------------------------------
+# An endless line (/dev/zero) spun at 100% CPU and ignored the first
+# SIGTERM; now a line is read past LINE_MAX_SKIP bytes at most.
+play_t0=$(date +%s)
+timeout -k 5 30 $GSOLVE play games/tictactoe.game --seed 1 </dev/zero >/dev/null 2>"$play_tmp/err"
+play_st=$?
+check "play < /dev/zero: exit 2 and why" "2 gsolve: error: an input line longer than 1048576 bytes: the input does not look like moves and commands; play stops" \
+  "$play_st $(cat "$play_tmp/err")"
+check "play < /dev/zero: within seconds" yes "$([ $(( $(date +%s) - play_t0 )) -le 10 ] && echo yes)"
+# Lines that are never a move nor a command (yes, yes ""): play stops.
+yes | timeout -k 5 30 $GSOLVE play games/tictactoe.game --seed 1 >"$play_tmp/out" 2>"$play_tmp/err"
+check "play < yes: exit 2 and why" "2 gsolve: error: 100 input lines in a row were no move and no command; play stops" \
+  "$? $(cat "$play_tmp/err")"
+yes "" | timeout -k 5 30 $GSOLVE play games/tictactoe.game --seed 1 >/dev/null 2>"$play_tmp/err"
+check "play < yes \"\": exit 2" 2 $?
+# A NUL byte in a line dropped the next line (fgets then strlen); an
+# overlong line is refused whole, the next one read.
+play_out=$(printf 'a1\000junk\nb1\nquit\n' | gs play games/tictactoe.game --seed 1 --level 1 2>&1)
+check "play: a line with a NUL byte is refused, the next one read" \
+  "X to move> that line has a NUL byte in it: refused|X to move> b1|X to move> quit" \
+  "$(printf '%s\n' "$play_out" | grep 'X to move>' | tr '\n' '|' | sed 's/|$//')"
+play_long=$(awk 'BEGIN { for (i = 0; i < 3000; i++) printf "x" }')
+play_out=$(printf '%s\nb1\nquit\n' "$play_long" | gs play games/tictactoe.game --seed 1 --level 1 2>&1)
+check "play: an overlong line is refused whole, the next one read" \
+  "X to move> that line is longer than 1023 bytes: refused|X to move> b1|X to move> quit" \
+  "$(printf '%s\n' "$play_out" | grep 'X to move>' | tr '\n' '|' | sed 's/|$//')"
+# SIGTERM and SIGINT at the prompt stop play at once: exit 130.  The
+# input is a fifo held open and silent, so $! is gsolve itself.
+mkfifo "$play_tmp/fifo"
+for play_sig in TERM INT; do
+  $GSOLVE play games/tictactoe.game --seed 1 <"$play_tmp/fifo" >/dev/null 2>"$play_tmp/err" &
+  play_pid=$!
+  exec 9>"$play_tmp/fifo"
+  sleep 1
+  kill -$play_sig $play_pid
+  play_t0=$(date +%s)
+  wait $play_pid
+  play_st=$?
+  exec 9>&-
+  check "play: SIG$play_sig at the prompt: exit 130 and why, at once" "130 gsolve: error: interrupted; play stops yes" \
+    "$play_st $(cat "$play_tmp/err") $([ $(( $(date +%s) - play_t0 )) -le 3 ] && echo yes)"
+done
 rm -rf "$play_tmp"

@@ -115,9 +115,21 @@ static int try_rules(void *arg) {
   return 0;
 }
 
-/* --fen: the game must declare the letters of its pieces.  A position
-** its rules fail on (in chess, the side not to move in check: its king
-** can be taken) is a usage error, after the rule's own message. */
+/* The position about to be handed to the mode, checked (position_check:
+** the declared ranges, `at most N pieces`, the game's valid block): FLAG
+** and TEXT say where it came from in a refusal. */
+static int check_position(Run *r, const char *flag, const char *text) {
+  char what[160];
+  if (text) snprintf(what, sizeof what, "%s \"%.100s%s\"", flag, text, strlen(text) > 100 ? "..." : "");
+  else snprintf(what, sizeof what, "%s", flag);
+  return position_check(r->g, what, stderr);
+}
+
+/* --fen: the game must declare the letters of its pieces.  The position
+** must then be one of the game's (check_position), and one its rules can
+** run on: a position they fail on (a chess king that can be taken, in a
+** game that does not declare it invalid) is a usage error, after the
+** rule's own message. */
 static int read_fen(Run *r) {
   FenBoard b;
   b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
@@ -128,6 +140,7 @@ static int read_fen(Run *r) {
   }
   int st = fen_read(r->g, &b, r->opt->fen, stderr), unused;
   if (st != EXIT_OK) return st;
+  if ((st = check_position(r, "--fen", r->opt->fen)) != EXIT_OK) return st;
   RulesTry t = { r->g, malloc(GAME_MAX_MOVES * sizeof(Move)) };
   if (!t.moves) return out_of_memory();
   int failed = game_call_trapped(r->g, try_rules, &t, &unused);
@@ -151,6 +164,11 @@ static int run(void *arg) {
 
   if (o->fen && (st = read_fen(r)) != EXIT_OK) return st;
   st = position_play(g, o->position ? o->position : "", &r->pos, stderr);
+  if (st != EXIT_OK) return st;
+  /* Whatever the moves reached, or the start itself, is checked too:
+  ** no solver sees a position the game declares not its own. */
+  if (o->position && *o->position) st = check_position(r, "--position", o->position);
+  else if (!o->fen) st = check_position(r, "the start position", NULL);
   if (st != EXIT_OK) return st;
 
   switch (o->mode) {

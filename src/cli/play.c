@@ -21,8 +21,12 @@
 ** the whole game from the start of play (to exploitability 10^-level),
 ** looked up by its information state, never by the position.
 **
-** Input is read a line at a time (fgets): the terminal's own line editing
-** serves, and the same code plays from a pipe or a file.
+** Input is read a line at a time: the terminal's own line editing
+** serves, and the same code plays from a pipe or a file.  Lines are
+** bounded (LINE_MAX_LEN; a longer one, or one with a NUL byte, is refused
+** whole), input that never ends a line or never gives a move or command
+** ends play with an error, and Ctrl-C or SIGTERM at the prompt ends it at
+** once with exit 130.
 */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -50,7 +54,9 @@
 #include "search/tt.h"
 #include "search/value.h"
 
-#define LINE_MAX_LEN 1024        /* longest command line read */
+#define LINE_MAX_LEN PLAY_LINE_MAX
+#define UNUSABLE_MAX 100         /* lines in a row that are no move nor command
+                                 ** (or empty, or refused) before play stops */
 #define MOVES_LISTED 40          /* legal moves listed in a message, at most */
 #define REPEATS_STOP 3           /* a position seen this often ends play */
 #define BY_HUMAN 1               /* by_human: a person made the move */
@@ -97,6 +103,7 @@ typedef struct Play {
   int cfr_ready;
   int large;                /* 1: chance or payoffs, too many positions to
                             ** solve (the probe ran out): ISMCTS plays */
+  int unusable;             /* lines in a row that were no move nor command */
 } Play;
 
 /* ---- small helpers ------------------------------------------------- */
@@ -694,20 +701,14 @@ static void not_a_move(Play *p, const char *text, int n) {
   list_moves(p, n);
 }
 
-/* Reads a line; 0 at the end of the input.  The line is trimmed. */
-static int read_line(Play *p, char *line, size_t size) {
-  size_t len;
-  if (fgets(line, (int)size, p->in) == NULL) return 0;
-  len = strlen(line);
-  if (len > 0 && line[len - 1] != '\n' && !feof(p->in)) {
-    int c;   /* too long: the rest is dropped */
-    while ((c = fgetc(p->in)) != EOF && c != '\n') {}
-  }
-  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'
-                     || line[len - 1] == ' ' || line[len - 1] == '\t'))
-    line[--len] = '\0';
-  if (p->echo) fprintf(p->out, "%s\n", line);
-  return 1;
+/* One more line that was no move nor command: past UNUSABLE_MAX in a row
+** (`yes | gsolve play`), play stops with an error. */
+static int unusable(Play *p) {
+  if (++p->unusable < UNUSABLE_MAX) return 1;
+  diag_clear_transient();
+  fprintf(stderr, "gsolve: error: %d input lines in a row were no move and no command; "
+          "play stops\n", UNUSABLE_MAX);
+  return -EXIT_USAGE;
 }
 
 static int is_command(const char *line, const char *a, const char *b) {
@@ -724,17 +725,21 @@ static int person_turn(Play *p, int n, int *moved) {
   put_player(p, game_to_move(p->g));
   fputs(" to move> ", p->out);
   fflush(p->out);
-  if (!read_line(p, line, sizeof line)) {
+  st = play_read_line(p->in, p->out, p->echo, line, sizeof line);
+  if (st < 0) return st;
+  if (st == PLAY_READ_EOF) {
     fputc('\n', p->out);
     return 0;
   }
+  if (st == PLAY_READ_REFUSED) return unusable(p);
   while (*text == ' ' || *text == '\t') text++;
-  if (*text == '\0') return 1;
+  if (*text == '\0') return unusable(p);
   st = position_play(p->g, text, &p->pos, NULL);
   if (st == EXIT_OK && p->pos.n == 1) {
     position_free(&p->pos);
     if ((st = record(p, BY_HUMAN)) != EXIT_OK) return -st;
     *moved = 1;
+    p->unusable = 0;
     return 1;
   }
   for (int i = 0; i < p->pos.n; i++) game_undo(p->g);
@@ -760,7 +765,10 @@ static int person_turn(Play *p, int n, int *moved) {
     *moved = 1;   /* the position changed: draw it again */
   } else {
     not_a_move(p, text, n);
+    position_free(&p->pos);
+    return unusable(p);
   }
+  p->unusable = 0;
   position_free(&p->pos);
   return 1;
 }

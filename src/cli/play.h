@@ -44,6 +44,22 @@ int play_set_option(PlayOptions *o, const char *name, const char *val);
 int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
              const PlayOptions *o, FILE *in, FILE *out);
 
+/* play_input.c: one line of the person's, trimmed, into line (size
+** bytes, PLAY_LINE_MAX in play).  PLAY_READ_LINE; PLAY_READ_REFUSED for a
+** line longer than size - 1 bytes or with a NUL byte (said on out, the
+** line read to its end); PLAY_READ_EOF at the end of the input; or
+** -status after a message on stderr: a signal or --time-limit (at once:
+** EXIT_INTERRUPTED or EXIT_LIMIT, from play_stopped), or no line end in
+** PLAY_LINE_SKIP bytes (EXIT_USAGE).  echo: write the line on out (input
+** that is not a terminal). */
+#define PLAY_LINE_MAX 1024          /* longest line read, its end included */
+#define PLAY_LINE_SKIP (1 << 20)    /* bytes of one line read, at most */
+enum { PLAY_READ_EOF, PLAY_READ_LINE, PLAY_READ_REFUSED };
+int play_read_line(FILE *in, FILE *out, int echo, char *line, size_t size);
+/* Play stopped by a signal or --time-limit: said on stderr; the status
+** negated. */
+int play_stopped(void);
+
 /* play_mcts.c: information-set MCTS for the mover at --level's budget
 ** (25 * 2^level iterations; perfect: the most), judged by the payoffs
 ** `base` paid so far; what --show-evals prints of it. */

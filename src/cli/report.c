@@ -450,13 +450,31 @@ static int64_t cfr_root_set(const Run *r) {
   return t->nnodes > 0 && t->kind[0] >= 0 ? (int64_t)t->data[0] : -1;
 }
 
+/* The decimals that show a bound to two significant digits (the score
+** is known no better): 4 for 0.0012; -1 when there is no bound. */
+static int bound_decimals(const CfrSolver *s) {
+  double bound, lo, hi;
+  if (!cfrsolve_score_bound(s, &bound, &lo, &hi) || !(bound > 0)) return -1;
+  int d = 1 - (int)floor(log10(bound));
+  return d < 0 ? 0 : d > 10 ? 10 : d;
+}
+
 static void text_strategic(const Run *r) {
   const CfrSolver *s = &r->job.cfr;
   const GameTree *t = &s->tree;
   int64_t root = cfr_root_set(r);
-  printf("value: -\nscore: %.10g\npayoffs:", exp_shown(s->score));
+  double bound, lo, hi;
+  int d = bound_decimals(s);
+  /* The score to the digits the exploitability lets it be known, and
+  ** how far from the game's value it may be. */
+  if (d >= 0) printf("value: -\nscore: %.*f \u00b1 %.*f\npayoffs:", d, exp_shown(s->score), d,
+                     (cfrsolve_score_bound(s, &bound, &lo, &hi), bound));
+  else if (cfrsolve_score_bound(s, &bound, &lo, &hi)) printf("value: -\nscore: %.10g \u00b1 0\npayoffs:",
+                                                            exp_shown(s->score));
+  else printf("value: -\nscore: %.10g\npayoffs:", exp_shown(s->score));
   for (int i = 0; i < r->g->nplayers; i++)
-    printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(s->pay[i]));
+    if (d >= 0) printf("%s %s %.*f", i ? "," : "", r->g->player_names[i], d, exp_shown(s->pay[i]));
+    else printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(s->pay[i]));
   printf("\nexploitability: %.6g\niterations: %llu\ninfosets: %u\nhistories: %u\n",
          s->exploitability, (unsigned long long)s->iterations, t->ninfosets, t->nnodes);
   fputs("strategy:", stdout);
@@ -496,6 +514,21 @@ static void json_strategic(const Run *r) {
   json_real(&w, s->exploitability);
   json_key(&w, "nash_conv");
   json_real(&w, s->nash_conv);
+  /* How far the score may be from the game's value, and the interval
+  ** the value lies in; null with more than two players (no value). */
+  double bound, lo, hi;
+  int known = cfrsolve_score_bound(s, &bound, &lo, &hi);
+  json_key(&w, "score_bound");
+  if (known) json_real(&w, bound); else json_null(&w);
+  json_key(&w, "score_interval");
+  if (known) {
+    json_begin_array(&w);
+    json_real(&w, lo);
+    json_real(&w, hi);
+    json_end_array(&w);
+  } else {
+    json_null(&w);
+  }
   json_key(&w, "iterations");
   json_uint(&w, s->iterations);
   json_key(&w, "infosets");

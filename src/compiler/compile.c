@@ -506,7 +506,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   c.locals = malloc(PROG_MAX_LOCALS * sizeof *c.locals);
   if (!c.locals) { p->oom = 1; return 0; }
   p->gen_chunk = p->end_chunk = p->nomoves_chunk = p->eval_chunk = p->start_chunk = -1;
-  p->bound_chunk = p->check_chunk = -1;
+  p->bound_chunk = p->check_chunk = p->valid_chunk = -1;
   p->rules = prog_alloc(p, (size_t)(p->nrules + 1) * sizeof(MoveRule));
   if (!p->chunks) p->chunks = calloc(1, sizeof *p->chunks);
   if (!p->rules || !p->chunks) { p->oom = 1; free(c.locals); return 0; }
@@ -633,6 +633,11 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     p->start_chunk = cg_chunk_begin(&c, CHUNK_START, "start");
     cg_block(&c, r->start_decl->c);
     cg_chunk_end(&c, p->start_chunk, OP_HALT, closing(r->start_decl->c));
+  }
+  if (r->valid_decl) {
+    p->valid_chunk = cg_chunk_begin(&c, CHUNK_VALID, "valid");
+    cg_block(&c, r->valid_decl->c);
+    cg_chunk_end(&c, p->valid_chunk, OP_HALT, closing(r->valid_decl->c));
   }
   if (r->eval_decl) {
     p->eval_chunk = cg_chunk_begin(&c, CHUNK_EVAL, "eval");

@@ -453,7 +453,7 @@ static Type binary_expr(Compiler *c, Node *e) {
 
 Type cg_expr(Compiler *c, Node *e) {
   if (!e) return T_ERR;
-  if (++c->depth > AST_MAX_DEPTH * 4) {
+  if (++c->depth > AST_MAX_EXPR_DEPTH) {
     c->depth--;
     if (!c->too_deep) diag_error(c->d, e->span, "expression nested too deeply");
     c->too_deep = 1;

@@ -559,6 +559,25 @@ static void stmt(Compiler *c, Node *s) {
       cg_emit(c, OP_ILLEGAL, 0, 0, s->span);
       c->p->has_illegal = 1;
       break;
+    case NODE_INVALID: {
+      /* The position is refused: return the reason's number + 1. */
+      if (c->kind != CHUNK_VALID) {
+        diag_error(c->d, s->span, "'invalid' is only allowed in the valid block");
+        break;
+      }
+      Program *p = c->p;
+      int k = 0;
+      while (k < p->ninvalid && strcmp(p->invalid_reasons[k], s->name) != 0) k++;
+      if (k == p->ninvalid) {
+        const char **more = realloc(p->invalid_reasons, (size_t)(k + 1) * sizeof *more);
+        if (!more) { c->oom = 1; break; }
+        p->invalid_reasons = more;
+        p->invalid_reasons[p->ninvalid++] = s->name;
+      }
+      cg_emit(c, OP_CONST, k + 1, 0, s->span);
+      cg_emit(c, OP_RET, 0, 0, s->span);
+      break;
+    }
     case NODE_PAY:
       if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
         diag_error(c->d, s->span, "'pay' is only allowed in a move's effect (and functions it calls)");

@@ -567,7 +567,8 @@ int compile_defer(Program *p) {
   memset(outcome_only, 1, (size_t)p->nslots + 1);
   for (int i = 0; i < p->nchunks; i++) {
     const Chunk *c = &p->chunks[i];
-    if (c->kind == CHUNK_END || c->kind == CHUNK_EVAL || c->kind == CHUNK_NOMOVES || c->kind == CHUNK_BOUND)
+    if (c->kind == CHUNK_END || c->kind == CHUNK_EVAL || c->kind == CHUNK_NOMOVES || c->kind == CHUNK_BOUND
+        || c->kind == CHUNK_VALID)
       continue;
     for (int pc = c->start; pc >= 0 && pc < c->end; pc += 1 + op_operands[p->code[pc]]) {
       int a, n;

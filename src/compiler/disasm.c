@@ -44,6 +44,7 @@ static const char *chunk_kind(ChunkKind k) {
     case CHUNK_START: return "start";
     case CHUNK_WEIGHT: return "weight";
     case CHUNK_VIEW: return "view of";
+    case CHUNK_VALID: return "valid";
     default: return "function";
   }
 }

@@ -95,6 +95,7 @@ void gs_program_free(Program *p) {
   free(p->hi);
   free(p->init);
   free(p->code);
+  free(p->invalid_reasons);
   free(p->pos);
   free(p->chunks);
   free(p->permute_vars);

@@ -68,7 +68,7 @@ typedef struct StateVar {
 
 typedef enum ChunkKind {
   CHUNK_GENERATE, CHUNK_LEGALITY, CHUNK_EFFECT, CHUNK_END, CHUNK_NOMOVES,
-  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT, CHUNK_BOUND, CHUNK_VIEW
+  CHUNK_EVAL, CHUNK_FUNCTION, CHUNK_START, CHUNK_WEIGHT, CHUNK_BOUND, CHUNK_VIEW, CHUNK_VALID
 } ChunkKind;
 
 /* A compiled body: where its code lies and how big its frame is. */
@@ -171,6 +171,11 @@ struct Program {
   MoveRule *rules; int nrules;
   int gen_chunk, end_chunk, nomoves_chunk, eval_chunk, start_chunk; /* -1 if absent */
   int bound_chunk;        /* bound(p: player), or -1 */
+  /* `valid { ... }`: the chunk returns 0 for a position of the game, else
+  ** k + 1 for the k-th reason its `invalid "REASON";` statements give;
+  ** -1: no valid block. */
+  int valid_chunk;
+  const char **invalid_reasons; int ninvalid;
   int maxargs;            /* max arguments over rules */
 
   /* Symmetry: a group of cell permutations (element 0 the identity) that

@@ -546,6 +546,10 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         else *slot = n;
         break;
       }
+      case NODE_VALID:
+        if (r->valid_decl) diag_error(d, n->span, "'valid' declared twice");
+        else r->valid_decl = n;
+        break;
       case NODE_BOUND:
         /* Kept only when well formed: the compiler then takes it as is. */
         if (r->bound_decl) diag_error(d, n->span, "'bound' declared twice");

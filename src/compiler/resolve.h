@@ -40,6 +40,7 @@ struct Resolver {
   Node *pieces_check;               /* `pieces ... check F`: F's name, or NULL */
   Node **moves;                     /* move declarations, by rule index */
   Node *end_decl, *nomoves_decl, *eval_decl, *start_decl, *bound_decl;
+  Node *valid_decl;                 /* `valid { ... }`, or NULL */
   Node **symmetries; int nsymmetries;
   int32_t *sym_gens; int nsym_gens; /* generators: ncells each (resolve_symmetry.c) */
   Node **sym_gen_decl;              /* the declaration of each generator */

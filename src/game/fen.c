@@ -26,15 +26,26 @@ int fen_read(Game *g, const FenBoard *b, const char *fen, FILE *err) {
     int x = 0;
     while (*c && *c != '/' && *c != ' ') {
       if (*c >= '1' && *c <= '9') {
-        long n = strtol(c, (char **)&c, 10);
-        if (x + n > b->width) break;
-        for (long k = 0; k < n; k++) s[b->base + y * b->width + x++] = 0;
+        /* A run of empty cells, read digit by digit while it still fits
+        ** the rank (strtol's value overflowed the rank, then the state). */
+        int n = 0;
+        while (*c >= '0' && *c <= '9' && n <= b->width - x) n = n * 10 + (*c++ - '0');
+        if (n > b->width - x) {
+          snprintf(msg, sizeof msg, "rank %d has more than %d cells", y + 1, b->width);
+          free(s);
+          return bad(err, msg, fen);
+        }
+        for (int k = 0; k < n; k++) s[b->base + y * b->width + x++] = 0;
         continue;
       }
-      const char *at = strchr(b->letters, *c);
+      const char *at = (unsigned char)*c >= 0x21 && (unsigned char)*c < 0x7f ? strchr(b->letters, *c) : NULL;
       if (!at) {
-        snprintf(msg, sizeof msg, "'%c' in rank %d is not a piece (the pieces are %s)", *c,
-                 y + 1, b->letters);
+        if ((unsigned char)*c >= 0x21 && (unsigned char)*c < 0x7f)
+          snprintf(msg, sizeof msg, "'%c' in rank %d is not a piece (the pieces are %s)", *c, y + 1,
+                   b->letters);
+        else
+          snprintf(msg, sizeof msg, "byte 0x%02x in rank %d is not a piece (the pieces are %s)",
+                   (unsigned char)*c, y + 1, b->letters);
         free(s);
         return bad(err, msg, fen);
       }

@@ -173,6 +173,14 @@ typedef struct GameVtable {
   /* Optional (NULL: the game has no such notion): whether the player to
   ** move is in check (a game's `pieces ... check F`), for SAN's '+'. */
   int (*in_check)(Game *g);
+  /* Optional (NULL: the engine knows no limits beyond its rules): 0 when
+  ** the current position is one of the game's, else 1 with the reason in
+  ** why (size bytes): a value outside its declared range, more pieces
+  ** than `at most N pieces` allows, or what the game's `valid` block
+  ** says.  Asked of a position set from outside the rules (--fen, the end
+  ** of --position), before any solver sees it.  The valid block may fail
+  ** at run time (the usual trap). */
+  int (*invalid)(Game *g, char *why, size_t size);
   /* Optional (NULL: every chance move has weight 1): the weights of the
   ** chance moves m[0..n) of the current position, a chance node.  A
   ** chance move is played with probability weight / total weight. */

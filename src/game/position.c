@@ -222,6 +222,28 @@ int position_play(Game *g, const char *text, Position *pos, FILE *err) {
   return EXIT_OK;
 }
 
+typedef struct CheckCall { Game *g; char *why; size_t size; } CheckCall;
+static int check_call(void *arg) {
+  CheckCall *c = arg;
+  return c->g->vt->invalid(c->g, c->why, c->size);
+}
+
+int position_check(Game *g, const char *what, FILE *err) {
+  char why[512];
+  CheckCall c = { g, why, sizeof why };
+  int bad = 0;
+  if (g->vt->invalid == NULL) return EXIT_OK;
+  why[0] = '\0';
+  if (game_call_trapped(g, check_call, &c, &bad)) {
+    fprintf(err, "gsolve: error: %s: not a position of this game (its valid block fails on it: above)\n",
+            what);
+    return EXIT_USAGE;
+  }
+  if (!bad) return EXIT_OK;
+  fprintf(err, "gsolve: error: %s: not a position of this game: %s\n", what, why);
+  return EXIT_USAGE;
+}
+
 void position_free(Position *pos) {
   for (int i = 0; i < pos->n; i++) free(pos->moves[i]);
   free(pos->moves);

@@ -30,4 +30,12 @@ typedef struct Position {
 int position_play(Game *g, const char *text, Position *pos, FILE *err);
 void position_free(Position *pos);
 
+/* Refuses g's current position when it is not one of the game's
+** (GameVtable.invalid: declared ranges, `at most N pieces`, the valid
+** block).  EXIT_OK, or EXIT_USAGE after "gsolve: error: WHAT: not a
+** position of this game: REASON" on err (WHAT names where the position
+** came from: `--fen "..."`); a rule failing at run time on it is
+** reported, then refused the same way. */
+int position_check(Game *g, const char *what, FILE *err);
+
 #endif

@@ -42,6 +42,7 @@ typedef enum NodeKind {
   NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */
   NODE_HIDDEN,     /* name: the state hidden; a: cell index names (NODE_NAME)
                    ** or NULL; b: `seen by` players or NULL; c: `when` or NULL */
+  NODE_VALID,      /* c: body: which positions belong to the game */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */
   /* types */
   NODE_TRANGE,     /* a..b */
@@ -65,6 +66,7 @@ typedef enum NodeKind {
   NODE_NEXT,       /* a: player who moves next; b: after chance, or NULL */
   NODE_PAY,        /* a: player; b: amount (a per-move payoff) */
   NODE_ILLEGAL,    /* the move being played is not legal after all */
+  NODE_INVALID,    /* name: the reason a position is refused (valid block) */
   NODE_EXPRSTMT,   /* a: expression (a call) */
   /* expressions */
   NODE_INT,        /* ival */
@@ -93,6 +95,7 @@ struct Node {
   Node *a, *b, *c, *d;
   Node *e;             /* NODE_MOVE: the weight of a chance move */
   Node *next;
+  Node *last;          /* on a list's first node: its last (ast_append) */
 };
 
 /* A bump allocator that owns every node and string of one parse. */
@@ -115,16 +118,26 @@ typedef struct ParseState {
                        ** it runs out of memory (lexer.l, parse.c) */
   void *fatal;         /* lexer: jmp_buf * where an allocation failure
                        ** in Flex's code (YY_FATAL_ERROR) leaves */
+  int braces;          /* lexer: '{' not closed yet */
+  int decl_start;      /* lexer: the next token starts a declaration (the
+                       ** word `valid` is then the VALID token) */
 } ParseState;
 
 #define AST_MAX_DEPTH 200      /* nesting of blocks and parentheses */
 #define AST_MAX_SOURCE (1 << 24) /* bytes of source accepted */
+#define AST_MAX_EXPR_DEPTH (AST_MAX_DEPTH * 4) /* nesting of expressions, a
+                               ** chain of binary operators included */
 
 Node *ast_node(ParseState *ps, NodeKind k, Span at);
 Node *ast_append(Node *list, Node *item);   /* returns the list head */
 int ast_count(const Node *list);
 const char *ast_kind_name(NodeKind k);
 void ast_dump(const Node *list, int indent, FILE *out);
+
+/* 1 when no expression of the tree nests deeper than AST_MAX_EXPR_DEPTH;
+** else 0, the first one reported ("expression nested too deeply"), or
+** ps->oom set.  Iterative: safe on any tree the parser builds. */
+int ast_check_depth(ParseState *ps, const Node *root);
 
 /* Parses text; returns the declaration list (NULL on failure or empty
 ** file).  Errors are reported through ps->diag. */

@@ -62,6 +62,8 @@ Node *ast_parse(ParseState *ps, const char *text, size_t len) {
   jmp_buf fatal;
   ps->root = NULL;
   ps->offset = 0;
+  ps->braces = 0;
+  ps->decl_start = 1;
   if (len > AST_MAX_SOURCE) {
     Span at = { 0, 0 };
     diag_error(ps->diag, at, "source too large (%zu bytes; limit is %d)", len,
@@ -90,5 +92,7 @@ Node *ast_parse(ParseState *ps, const char *text, size_t len) {
   /* 2: the parser ran out of stack (deep nesting, already reported as an
   ** error) or of memory. */
   if (rc == 2 && ps->diag->errors == 0) ps->oom = 1;
+  /* Every later pass may recurse over expressions: bound them here. */
+  if (rc == 0 && ps->diag->errors == 0 && !ps->oom) (void)ast_check_depth(ps, ps->root);
   return ps->root;
 }

@@ -359,10 +359,18 @@ double cfr_best_response(Cfr *c, const double *s, int i) {
   return br_below(c, s, 0, i);
 }
 
-double cfr_nash_conv(Cfr *c, const double *s) {
+double cfr_gains(Cfr *c, const double *s, double *gain) {
   const GameTree *t = c->t;
   double u[GAME_MAX_PLAYERS], p[GAME_MAX_PLAYERS], conv = 0;
   cfr_expected(t, s, u, p);
-  for (int i = 0; i < t->nplayers; i++) conv += cfr_best_response(c, s, i) - u[i];
+  for (int i = 0; i < t->nplayers; i++) {
+    gain[i] = cfr_best_response(c, s, i) - u[i];
+    conv += gain[i];
+  }
   return conv;
+}
+
+double cfr_nash_conv(Cfr *c, const double *s) {
+  double gain[GAME_MAX_PLAYERS];
+  return cfr_gains(c, s, gain);
 }

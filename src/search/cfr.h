@@ -67,5 +67,8 @@ double cfr_best_response(Cfr *c, const double *s, int i);
 
 /* NashConv of s: the sum over players of best response minus s's value. */
 double cfr_nash_conv(Cfr *c, const double *s);
+/* The same, and each player's part of it in gain[i]: what a best
+** response to the others' strategies gains over s itself (>= 0). */
+double cfr_gains(Cfr *c, const double *s, double *gain);
 
 #endif

@@ -35,22 +35,66 @@ void cfrsolve_free(CfrSolver *s) {
   cfr_free(&s->cfr);
   gametree_free(&s->tree);
   free(s->avg);
-  s->avg = NULL;
+  free(s->best);
+  s->avg = s->best = NULL;
 }
 
 const char *cfrsolve_name(const CfrSolver *s) {
   return s->plus ? "cfr+" : "cfr";
 }
 
-/* The average strategy and its exploitability, now. */
+/* The average strategy and its exploitability, now; kept when it is the
+** best so far. */
 static void measure(CfrSolver *s) {
   double t0 = now();
   s->measured_at = s->iterations;
   cfr_average(&s->cfr, s->avg);
-  s->nash_conv = cfr_nash_conv(&s->cfr, s->avg);
+  s->nash_conv = cfr_gains(&s->cfr, s->avg, s->gain);
   s->exploitability = s->nash_conv / s->tree.nplayers;
+  if (s->measures == 0 || s->exploitability < s->best_exploitability) {
+    memcpy(s->best, s->avg, s->tree.nactions * sizeof *s->best);
+    s->best_exploitability = s->exploitability;
+    s->best_nash_conv = s->nash_conv;
+    memcpy(s->best_gain, s->gain, sizeof s->gain);
+    s->best_at = s->iterations;
+  }
   s->measures++;
   s->measure_seconds += now() - t0;
+}
+
+/* --time-limit before the target: the best strategy measured, with a
+** note; a strategy found is worth reporting, unlike a search cut short. */
+static void keep_best(CfrSolver *s) {
+  char head[96];
+  if (s->measured_at != s->iterations) measure(s);
+  s->ran = s->iterations;
+  memcpy(s->avg, s->best, s->tree.nactions * sizeof *s->avg);
+  s->exploitability = s->best_exploitability;
+  s->nash_conv = s->best_nash_conv;
+  memcpy(s->gain, s->best_gain, sizeof s->gain);
+  s->iterations = s->best_at;
+  s->time_stopped = 1;
+  stop_head(head, sizeof head);
+  fprintf(s->err, "gsolve: note: %s after %llu CFR iterations and %.2f seconds; the best strategy "
+          "measured is reported (iteration %llu, exploitability %.3g", head,
+          (unsigned long long)s->ran, stop_elapsed(), (unsigned long long)s->best_at, s->exploitability);
+  if (s->target > 0) fprintf(s->err, "; the target was %g", s->target);
+  fputs(")\n", s->err);
+}
+
+int cfrsolve_score_bound(const CfrSolver *s, double *bound, double *lo, double *hi) {
+  int n = s->tree.nplayers;
+  if (n > 2 || s->measures == 0) return 0;
+  /* Two players, zero-sum in the utilities CFR plays (payoffs or
+  ** margins): the first player's strategy guarantees at least
+  ** -BR(second) = score - gain[1], the second's holds the first to
+  ** BR(first) = score + gain[0]; the value lies between.  One player:
+  ** the value is the best response's, score + gain[0]. */
+  double g0 = s->gain[0] > 0 ? s->gain[0] : 0, g1 = n == 2 && s->gain[1] > 0 ? s->gain[1] : 0;
+  *lo = s->score - g1;
+  *hi = s->score + g0;
+  *bound = g0 > g1 ? g0 : g1;
+  return 1;
 }
 
 static void show_progress(CfrSolver *s, double t0) {
@@ -68,10 +112,11 @@ int cfrsolve_run(CfrSolver *s) {
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
   s->expand_seconds = now() - t0;
   if (st != EXIT_OK) return st;
-  /* CFR's tables: seven doubles an action (cfr.h and the average), two
+  /* CFR's tables: eight doubles an action (cfr.h, the average and the
+  ** best average measured), two
   ** doubles and an index a node, four indices a set. */
   const GameTree *t = &s->tree;
-  size_t tables = (size_t)t->nactions * 7 * sizeof(double)
+  size_t tables = (size_t)t->nactions * 8 * sizeof(double)
                 + (size_t)t->nnodes * (2 * sizeof(double) + sizeof(uint32_t))
                 + (size_t)t->ninfosets * 4 * sizeof(uint32_t);
   if (s->memory_limit && t->memory + tables > s->memory_limit)
@@ -79,6 +124,7 @@ int cfrsolve_run(CfrSolver *s) {
                      "for the CFR solver within its memory limit (--memory MB)",
                      (double)(t->memory + tables) / (1 << 20));
   if ((s->avg = malloc((s->tree.nactions ? s->tree.nactions : 1) * sizeof *s->avg)) == NULL
+      || (s->best = malloc((s->tree.nactions ? s->tree.nactions : 1) * sizeof *s->best)) == NULL
       || cfr_init(&s->cfr, &s->tree, s->plus) != EXIT_OK)
     return diag_fail(s->err, EXIT_LIMIT, "out of memory for CFR's tables");
   t0 = now();
@@ -91,6 +137,10 @@ int cfrsolve_run(CfrSolver *s) {
       char msg[160];
       s->iterate_seconds = now() - t0;
       s->iterate_cpu = cpu_now() - c0;
+      if (stop_requested == STOP_TIME) {
+        keep_best(s);
+        break;
+      }
       st = stop_message(msg, sizeof msg, s->iterations, "CFR iterations");
       return diag_fail(s->err, st, "%s", msg);
     }
@@ -103,9 +153,12 @@ int cfrsolve_run(CfrSolver *s) {
     }
     show_progress(s, t0);
   }
-  s->iterate_seconds = now() - t0;
-  s->iterate_cpu = cpu_now() - c0;
-  if (s->measured_at != s->iterations) measure(s);
+  if (!s->time_stopped) {
+    s->iterate_seconds = now() - t0;
+    s->iterate_cpu = cpu_now() - c0;
+    s->ran = s->iterations;
+    if (s->measured_at != s->iterations) measure(s);
+  }
   cfr_expected(&s->tree, s->avg, s->util, s->pay);
   s->score = s->util[0];
   return EXIT_OK;

@@ -35,6 +35,15 @@ typedef struct CfrSolver {
   uint64_t iterations;
   double exploitability;        /* NashConv / players */
   double nash_conv;
+  double gain[GAME_MAX_PLAYERS];   /* each player's part of nash_conv */
+  /* The best strategy measured (the lowest exploitability), reported
+  ** when --time-limit stops the iterations before their target. */
+  double *best;
+  double best_exploitability, best_nash_conv, best_gain[GAME_MAX_PLAYERS];
+  uint64_t best_at;             /* its iteration */
+  int time_stopped;             /* 1: --time-limit stopped the iterations;
+                                ** the best strategy measured is the result */
+  uint64_t ran;                 /* iterations run (iterations: the result's) */
   double util[GAME_MAX_PLAYERS];   /* the average strategy's utilities */
   double pay[GAME_MAX_PLAYERS];    /* ... and payoffs */
   double score;                 /* the first player's utility (gametree.h) */
@@ -52,5 +61,11 @@ int cfrsolve_run(CfrSolver *s);
 
 /* The name the report gives: "cfr+" or "cfr". */
 const char *cfrsolve_name(const CfrSolver *s);
+
+/* How far the score is known (cfrsolve.c): a bound on the distance
+** between the score and the game's value, with the interval the value
+** lies in ([score - gain of the second player, score + gain of the
+** first]); 0 when the game has no value (more than two players). */
+int cfrsolve_score_bound(const CfrSolver *s, double *bound, double *lo, double *hi);
 
 #endif

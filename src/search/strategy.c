@@ -76,11 +76,23 @@ static int split(char *line, char **field, int max) {
 int strategy_read(Strategy *st, const char *path, Game *g, FILE *err) {
   size_t len, lines = 0, fields_total = 0;
   memset(st, 0, sizeof *st);
-  int rc = file_read(path, STRATEGY_MAX_BYTES, &st->data, &len, err);
+  /* The first line first: /dev/zero, or any file that is no strategy,
+  ** is refused after a few bytes, not after STRATEGY_MAX_BYTES. */
+  FileIn in;
+  int rc = file_open(&in, path, err);
+  if (rc == EXIT_OK) rc = file_fill(&in, strlen(STRATEGY_MAGIC), err);
+  if (rc == EXIT_OK && (in.len < strlen(STRATEGY_MAGIC)
+                        || memcmp(in.data, STRATEGY_MAGIC, strlen(STRATEGY_MAGIC)) != 0))
+    rc = diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve strategy file (its first line "
+                   "is not '%.*s')", path, (int)strlen(STRATEGY_MAGIC) - 1, STRATEGY_MAGIC);
+  if (rc == EXIT_OK) rc = file_fill_all(&in, STRATEGY_MAX_BYTES, err);
+  if (rc == EXIT_OK) {
+    st->data = (char *)in.data;
+    len = in.len;
+    in.data = NULL;
+  }
+  file_close(&in);
   if (rc != EXIT_OK) return rc;
-  if (strncmp(st->data, STRATEGY_MAGIC, strlen(STRATEGY_MAGIC)) != 0)
-    return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve strategy file (its first line "
-                     "is not '%.*s')", path, (int)strlen(STRATEGY_MAGIC) - 1, STRATEGY_MAGIC);
   for (size_t i = 0; i < len; i++) {
     lines += st->data[i] == '\n';
     fields_total += st->data[i] == '\t';

@@ -281,7 +281,10 @@ static int sweep(ValueIter *v) {
       double res = 0;
       if (stop_requested) {
         char msg[160];
-        int st = stop_message(msg, sizeof msg, v->sweeps, "sweeps");
+        /* The most sweeps of a component, this one's included (as the
+        ** report's `sweeps`): v->sweeps alone counts only the finished
+        ** ones, and said 0 or 1 while a large component was swept. */
+        int st = stop_message(msg, sizeof msg, sweeps > v->sweeps ? sweeps : v->sweeps, "sweeps");
         return fail(v, st, "%s (residual %.3g)", msg, residual);
       }
       if (sweeps >= VI_MAX_SWEEPS)

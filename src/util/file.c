@@ -198,13 +198,14 @@ static int sync_folder(const char *path) {
 int file_commit(FileOut *o, FILE *err) {
   int e = 0;
   if (fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0) e = errno ? errno : EIO;
+  off_t written = ftello(o->f);     /* for a stop's message (it said 0) */
   if (fclose(o->f) != 0 && !e) e = errno;
   o->f = NULL;
   if (!e && stop_requested != STOP_NONE) {
     /* Stopped while writing: no result, the target stays as it was. */
     unlink(o->tmp);
     char msg[160];
-    int st = stop_message(msg, sizeof msg, 0, "bytes written");
+    int st = stop_message(msg, sizeof msg, written > 0 ? (uint64_t)written : 0, "bytes written");
     st = diag_fail(err, st, "'%s' not written: %s", o->path, msg);
     o->f = NULL;
     file_abort(o);

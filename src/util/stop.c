@@ -69,14 +69,17 @@ double stop_elapsed(void) {
   return (double)(t.tv_sec - started.tv_sec) + (double)(t.tv_nsec - started.tv_nsec) * 1e-9;
 }
 
+void stop_head(char *buf, size_t n) {
+  diag_clear_transient();      /* a message follows: not on a progress line */
+  if (stop_requested == STOP_TIME)
+    snprintf(buf, n, "time limit of %u second%s reached", limit_seconds, limit_seconds == 1 ? "" : "s");
+  else
+    snprintf(buf, n, "interrupted");
+}
+
 int stop_message(char *buf, size_t n, uint64_t count, const char *what) {
   char head[64];
-  diag_clear_transient();      /* the message follows: not on a progress line */
-  if (stop_requested == STOP_TIME)
-    snprintf(head, sizeof head, "time limit of %u second%s reached", limit_seconds,
-             limit_seconds == 1 ? "" : "s");
-  else
-    snprintf(head, sizeof head, "interrupted");
+  stop_head(head, sizeof head);
   snprintf(buf, n, "%s after %llu %s and %.2f seconds; no result", head,
            (unsigned long long)count, what, stop_elapsed());
   return stop_requested == STOP_TIME ? EXIT_LIMIT : EXIT_INTERRUPTED;

@@ -39,5 +39,8 @@ double stop_elapsed(void);
 ** and the time, and returns the exit status (EXIT_INTERRUPTED or
 ** EXIT_LIMIT). */
 int stop_message(char *buf, size_t n, uint64_t count, const char *what);
+/* Why the run stopped, as stop_message begins: "time limit of N seconds
+** reached" or "interrupted". */
+void stop_head(char *buf, size_t n);
 
 #endif

@@ -37,6 +37,7 @@ static int describe_chunk(const Chunk *c, char *buf, size_t n) {
     case CHUNK_START: return snprintf(buf, n, "the start block");
     case CHUNK_WEIGHT: return snprintf(buf, n, "the weight of move '%s'", c->name);
     case CHUNK_VIEW: return snprintf(buf, n, "the view of '%s'", c->name);
+    case CHUNK_VALID: return snprintf(buf, n, "the valid block");
     default: return snprintf(buf, n, "function '%s'", c->name);
   }
 }

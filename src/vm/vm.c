@@ -571,6 +571,39 @@ void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
 
 static void vm_set_state(Game *g, const void *state);
 
+/* GameVtable.invalid: each slot in its declared range, each [board] array
+** within its `at most N pieces`, then the game's valid block (0, or
+** the number of the reason its `invalid` gave, counted from 1). */
+static int vm_invalid(Game *g, char *why, size_t size) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  char name[96];
+  vm_settle(vm);
+  for (int s = 0; s < p->nslots; s++) {
+    int32_t v = vm->slots[s];
+    if (v >= p->lo[s] && v <= p->hi[s]) continue;
+    program_slot_name(p, s, name, sizeof name);
+    snprintf(why, size, "%s is %d, outside its range %d..%d", name, (int)v, (int)p->lo[s], (int)p->hi[s]);
+    return 1;
+  }
+  for (int i = 0; i < p->nvars; i++) {
+    const StateVar *v = &p->vars[i];
+    int n = 0;
+    if (!v->max_pieces) continue;
+    for (int c = 0; c < p->ncells; c++) n += vm->slots[v->base + c] != p->lo[v->base + c];
+    if (n > v->max_pieces) {
+      snprintf(why, size, "%d pieces in '%s', more than its 'at most %d pieces' allows", n, v->name,
+               v->max_pieces);
+      return 1;
+    }
+  }
+  if (p->valid_chunk < 0) return 0;
+  int32_t k = vm_run(vm, p->valid_chunk, NULL, 0);
+  if (k <= 0 || k > p->ninvalid) return 0;
+  snprintf(why, size, "%s", p->invalid_reasons[k - 1]);
+  return 1;
+}
+
 /* Games without symmetry have no canonical method. */
 #define VM_METHODS \
   .generate = vm_generate, .apply = vm_apply, .undo = vm_undo, .ended = vm_ended,          \
@@ -579,7 +612,7 @@ static void vm_set_state(Game *g, const void *state);
   .set_state = vm_set_state, .unpack = vm_unpack,                                          \
   .weights = vm_weights, .rewards = vm_rewards, .set_history = vm_set_history,             \
   .history_key = vm_history_key, .history_trace = vm_history_trace,                        \
-  .history_line = vm_history_line, .in_check = vm_in_check
+  .history_line = vm_history_line, .in_check = vm_in_check, .invalid = vm_invalid
 static const GameVtable vm_vtable = { VM_METHODS };
 static const GameVtable vm_vtable_symmetric = { VM_METHODS, .canonical = vm_canonical,
                                                 .orbit = vm_orbit, .canonical_key = vm_canonical_key,
