@@ -66,6 +66,11 @@ cp games/tictactoe.game "$fl_tmp/x.game"
 fl_run "$fl_tmp/x.game" --solver retro --db "$fl_tmp/x.game"
 check "--db x.game: exit" 2 $fl_st
 check "--db x.game: message" \
+  "gsolve: error: '$fl_tmp/x.game' is a file this run reads; not replaced (choose another name)" \
+  "$(cat "$fl_tmp/err")"
+# Another game's file: not the rules read, refused by its kind.
+fl_run games/tictactoe.game --solver retro --db "$fl_tmp/x.game"
+check "--db another game's file: message" \
   "gsolve: error: '$fl_tmp/x.game' exists and is not a gsolve database; not replaced (remove it or choose another name)" \
   "$(cat "$fl_tmp/err")"
 check "--db x.game: the game is intact" same "$(cmp -s games/tictactoe.game "$fl_tmp/x.game" && echo same)"

@@ -24,8 +24,9 @@
 **                 (4 bytes)
 **   ..      8     FNV-1a 64 checksum of every byte before it
 **
-** The file is written to NAME.tmp and renamed, so it is never left half
-** written under its name.
+** The file is written through util/file.h (a temporary file of a random
+** name renamed into place), so it is never left half written under its
+** name.
 */
 #ifndef GSOLVE_DB_H
 #define GSOLVE_DB_H
