@@ -275,6 +275,9 @@ int main(int argc, char **argv) {
   if (choice == ENGINE_AUTO && (opt.mode == MODE_PERFT || opt.mode == MODE_COUNT || opt.mode == MODE_SOLVE ||
                                 opt.mode == MODE_PLAYOUTS || opt.mode == MODE_TESTSET))
     choice = ENGINE_AUTO_LONG;
+  /* Ctrl-C and SIGTERM are handled from here: making the engine may run
+  ** a C compiler (the compiled tier), which a stop must kill. */
+  stop_install(0);
   if ((g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
     st = out_of_memory();
