@@ -159,7 +159,7 @@ check "a database asked about a later position verifies" 0 $fl_st
 
 # Every reader of records checks them as a direct query does (issue 39).
 # Hexapawn 4x4 has 20,286 positions, more than the 4096 a load checks:
-# --dump-db reported forged counts (36 of these 40 forgeries got through),
+# --dump-db reported forged counts (16 of these 20 forgeries got through),
 # --stats likewise; each record now is checked before they are counted.
 fl_h4="games/hexapawn.game -D width=4 -D height=4"
 fl_run $fl_h4 --solver retro --db "$fl_tmp/h4.db"
