@@ -156,7 +156,9 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
   return EXIT_OK;
 }
 
-void file_random(void *buf, size_t n) {
+/* n unpredictable bytes: getrandom, else /dev/urandom, else the clock
+** mixed (an old kernel without either). */
+static void file_random(void *buf, size_t n) {
   unsigned char *p = buf;
   size_t got = 0;
   while (got < n) {
@@ -166,7 +168,6 @@ void file_random(void *buf, size_t n) {
     got += (size_t)r;
   }
   if (got == n) return;
-  /* No getrandom (an old kernel): the kernel's device, else the clock. */
   int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
   if (fd >= 0) {
     while (got < n) {
@@ -186,7 +187,10 @@ void file_random(void *buf, size_t n) {
   }
 }
 
-int file_create_unique(const char *prefix, const char *suffix, int mode, char **path) {
+/* Creates the new file prefix + 16 random hex digits + suffix (O_CREAT,
+** O_EXCL, O_NOFOLLOW; `mode`, less the umask) and returns its descriptor,
+** with its name in *path (malloc'd); -1 with errno when it cannot. */
+static int file_create_unique(const char *prefix, const char *suffix, int mode, char **path) {
   size_t n = strlen(prefix) + strlen(suffix) + 2 * FILE_RANDOM_BYTES + 1;
   if ((*path = malloc(n)) == NULL) { errno = ENOMEM; return -1; }
   for (int tries = 0; tries < 100; tries++) {

@@ -86,14 +86,6 @@ int file_commit(FileOut *o, FILE *err);
 /* Removes the temporary file and frees o (after a failure of the caller). */
 void file_abort(FileOut *o);
 
-/* n unpredictable bytes (getrandom; /dev/urandom or the clock without). */
-void file_random(void *buf, size_t n);
-
-/* Creates the new file prefix + 16 random hex digits + suffix (O_CREAT,
-** O_EXCL, O_NOFOLLOW; `mode`, less the umask) and returns its descriptor,
-** with its name in *path (malloc'd); -1 with errno when it cannot. */
-int file_create_unique(const char *prefix, const char *suffix, int mode, char **path);
-
 /* Copies s[0..n) into buf (`size` bytes, NUL-terminated, cut short if
 ** needed) with every byte outside printable ASCII, and the backslash,
 ** written as \xHH: text from a file is never echoed raw to a terminal.
