@@ -34,7 +34,9 @@ if [ -n "$need" ]; then
   fi
   echo "build.sh: installing$need"
   $as_root apt-get update -qq
-  $as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $need >/dev/null
+  # (DEBCONF_NOWARNINGS: no "delaying package configuration" note on a
+  # system without apt-utils)
+  $as_root env DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq $need >/dev/null
 fi
 
 exec make demo
