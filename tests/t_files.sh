@@ -206,6 +206,35 @@ fl_run games/chess-endgame.game --db "$fl_tmp/kqk.db" --pv
 check "--pv from the genuine KQK database: 15 moves" "0 15" \
   "$fl_st $(sed -n 's/^pv: //p' "$fl_tmp/out" | tr ',' '\n' | wc -l | tr -d ' ')"
 
+# Connect Four books are checked likewise (issue 39): a book holds every
+# position of 0..N stones from the empty board, up to mirror images, and a
+# score below the last level is the one its moves' scores give.  A forged
+# score of the empty board (record 0: key 0) was believed: "value: loss,
+# score: -64424509440" for the 4x4 draw.  The 4x4 book of depth 2 has 11
+# positions: 1 + 2 (the first stone, up to the mirror) are below its last
+# level and checkable; the last level's 8 are the searches the book saves.
+fl_run games/connect4.game -D width=4 -D height=4 --make-book "$fl_tmp/b2.book" --book-depth 2
+check "4x4 book of depth 2: 11 positions" 11 "$(field positions "$(cat "$fl_tmp/out")")"
+fl_caught=0
+for fl_rec in 0 1 2 3 4 5 6 7 8 9 10; do
+  $fl_forge bookscore "$fl_tmp/b2.book" "$fl_tmp/f.book" $fl_rec 5
+  fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/f.book"
+  [ $fl_st = 2 ] && grep -q "is corrupt: a position's score disagrees with its moves' scores" "$fl_tmp/err" &&
+    fl_caught=$((fl_caught + 1))
+done
+check "book: every forged score below the last level refused (3 of 11)" 3 $fl_caught
+$fl_forge bookscore "$fl_tmp/b2.book" "$fl_tmp/f.book" 0 5
+fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/f.book"
+check "book: the empty board's score forged: refused" \
+  "2|gsolve: error: '$fl_tmp/f.book' is corrupt: a position's score disagrees with its moves' scores" \
+  "$fl_st|$(cat "$fl_tmp/err")"
+$fl_forge bookdrop "$fl_tmp/b2.book" "$fl_tmp/f.book" 5
+fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/f.book"
+check "book: a position left out: refused" \
+  "2|gsolve: error: '$fl_tmp/f.book' is corrupt: a position is missing" "$fl_st|$(cat "$fl_tmp/err")"
+fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/b2.book"
+check "book: the genuine one answers" "0 draw" "$fl_st $(field value "$(cat "$fl_tmp/out")")"
+
 # A header's counts bounded by what the file holds: 2^63 positions were
 # accepted and reported.  Tic-tac-toe's 765 classes stand for exactly
 # 5,478 positions (their orbits).

@@ -10,6 +10,9 @@
 #       (positions or stored) set to VALUE
 #   forge_db.py show DB - REC                        prints record REC: value
 #       (1 win, 2 loss, 3 draw), distance, score
+#   forge_db.py bookscore BOOK OUT REC SCORE           a Connect Four book's
+#       record REC (0-based, in key order) given SCORE
+#   forge_db.py bookdrop BOOK OUT REC                  that record left out
 import struct, sys
 
 
@@ -67,6 +70,17 @@ elif cmd == 'show':
     r = strings_end(b) + rec * (K + 10) + K
     print(b[r], *struct.unpack_from('<Ii', b, r + 2))
     sys.exit(0)
+elif cmd in ('bookscore', 'bookdrop'):
+    # "GSC4BOOK", u32 version, width, height, from, to; u64 n; n records
+    # (u64 key, i8 score); u64 FNV-1a of everything before it.
+    rec, head = int(sys.argv[4]), 36
+    at = head + rec * 9
+    if cmd == 'bookscore':
+        struct.pack_into('<b', b, at + 8, int(sys.argv[5]))
+    else:
+        del b[at:at + 9]
+        struct.pack_into('<Q', b, 28, struct.unpack_from('<Q', b, 28)[0] - 1)
+    resum(b)
 elif cmd == 'flip':
     b[int(sys.argv[4])] ^= 0xff
 open(out, 'wb').write(b)
