@@ -19,7 +19,7 @@ mkdir -p "$BUILD/tests"
 # build objects (--engine compiled) set a cache of their own.
 GSOLVE_CACHE=$(cd "$BUILD/tests" && pwd)/empty-cache
 rm -rf "$GSOLVE_CACHE"
-mkdir -p "$GSOLVE_CACHE"
+mkdir -m 700 -p "$GSOLVE_CACHE"   # the compiled tier uses only a folder of the user's alone
 export GSOLVE_CACHE
 
 total_pass=0

@@ -117,7 +117,7 @@ wait
 for aot_i in 1 2 3; do
   check "concurrent build $aot_i" "perft 3: 2116" "$(grep '^perft' "$aot_tmp/par$aot_i")"
 done
-check "concurrent builds: one object, no temporary files" "1" "$(ls "$aot_tmp/cc" | wc -l | tr -d ' ')"
+check "concurrent builds: one object and its record, no temporary files" "2" "$(ls -A "$aot_tmp/cc" | wc -l | tr -d ' ')"
 
 # No compiler: --engine compiled is a usage error (2) that says so; auto
 # and vm never need one.
@@ -178,5 +178,129 @@ aot_same "connect4 perft 6" games/connect4.game --perft 6
 aot_same "full column: the scan's runtime error" tests/files/scan_full.game --perft 4
 check "full column: the error" "tests/files/scan_full.game:12:9: runtime error: row 2 out of range 0..1 in move 'drop'" \
   "$(gs tests/files/scan_full.game --perft 4 --engine compiled 2>&1 >/dev/null | head -n 1)"
+
+# The cache attacked (issue 39).  An object is loaded only when its
+# record (NAME.sum: the SHA-256 of the C text and of the object, written
+# by the gsolve that built it) says so: the k=2 Tic-tac-toe object under
+# the k=3 name made --solve answer "win in 3" and --perft 9 0.
+aot_c=$aot_tmp/attack
+mkdir -m 700 "$aot_c"
+aot_cache_run() { GSOLVE_CACHE="$aot_c" gs "$@" >"$aot_tmp/out" 2>"$aot_tmp/err"; }
+aot_cache_run games/tictactoe.game -D k=2 --engine compiled --perft 1
+aot_k2=$(ls "$aot_c"/*.so)
+aot_cache_run games/tictactoe.game --engine compiled --perft 1
+aot_k3=$(ls "$aot_c"/*.so | grep -v "$aot_k2")
+check "cache: each object has its record" "2 2" "$(ls "$aot_c"/*.so | wc -l | tr -d ' ') $(ls "$aot_c"/*.sum | wc -l | tr -d ' ')"
+check "cache: the record holds the object's SHA-256" yes \
+  "$(sha256sum "$aot_k3" | cut -c1-64 | grep -qx "$(sed -n 's/^object //p' "${aot_k3%.so}.sum")" && echo yes)"
+check "cache: objects and folder are the user's alone" "drwx------ -rw-------" \
+  "$(ls -ld "$aot_c" | cut -c1-10) $(ls -l "$aot_k3" | cut -c1-10)"
+cp "$aot_k2" "$aot_k3"
+cp "${aot_k2%.so}.sum" "${aot_k3%.so}.sum"
+aot_cache_run games/tictactoe.game --perft 9
+check "k=2 object and record under the k=3 name: auto runs the VM" "perft 9: 127872|engine: vm" \
+  "$(grep -E '^(perft 9|engine):' "$aot_tmp/out" | tr '\n' '|' | sed 's/|$//')"
+check "k=2 object under the k=3 name: the warning" \
+  "gsolve: warning: '$aot_k3' is not an object this gsolve built from these rules (its record '${aot_k3%.so}.sum' is missing or disagrees); not loaded" \
+  "$(cat "$aot_tmp/err")"
+aot_cache_run games/tictactoe.game --solve --engine compiled
+check "k=2 object under the k=3 name: --engine compiled builds it again" "draw 9 compiled" \
+  "$(field value "$(cat "$aot_tmp/out")") $(field plies "$(cat "$aot_tmp/out")") $(field engine "$(cat "$aot_tmp/out")")"
+cp "$aot_k2" "$aot_k3"          # the object alone replaced: its bytes disagree
+aot_cache_run games/tictactoe.game --perft 9 --engine compiled
+check "k=2 object alone under the k=3 name: rebuilt, the right count" "perft 9: 127872|engine: compiled" \
+  "$(grep -E '^(perft 9|engine):' "$aot_tmp/out" | tr '\n' '|' | sed 's/|$//')"
+# A planted object without a record: its constructor never runs.
+if command -v "${GSOLVE_CC:-cc}" >/dev/null 2>&1; then
+  printf '#include <stdio.h>\n__attribute__((constructor)) static void pwn(void) { FILE *f = fopen("%s", "w"); if (f) fclose(f); }\n' \
+    "$aot_tmp/pwned" >"$aot_tmp/plant.c"
+  ${GSOLVE_CC:-cc} -shared -fPIC -o "$aot_tmp/plant.so" "$aot_tmp/plant.c"
+  for aot_so in "$aot_c"/*.so; do cp "$aot_tmp/plant.so" "$aot_so"; done
+  aot_cache_run games/tictactoe.game --perft 2
+  check "planted object: never opened (its constructor did not run)" "no|perft 2: 72" \
+    "$([ -e "$aot_tmp/pwned" ] && echo yes || echo no)|$(grep '^perft' "$aot_tmp/out")"
+  aot_cache_run games/tictactoe.game --perft 2 --engine compiled
+  check "planted object: --engine compiled builds its own" "no|perft 2: 72" \
+    "$([ -e "$aot_tmp/pwned" ] && echo yes || echo no)|$(grep '^perft' "$aot_tmp/out")"
+fi
+# A folder others may write, or another user's: refused with one warning,
+# a private temporary folder serves the run (auto: the VM).
+chmod 777 "$aot_c"
+aot_cache_run games/tictactoe.game --perft 2 --engine compiled
+check "cache writable by others: built in a private folder" "perft 2: 72|engine: compiled" \
+  "$(grep -E '^(perft 2|engine):' "$aot_tmp/out" | tr '\n' '|' | sed 's/|$//')"
+check "cache writable by others: one warning" \
+  "gsolve: warning: the compiled tier's cache '$aot_c' is not used: others may write to it (it must be a folder of yours that no one else may write: chmod 700 it, or set GSOLVE_CACHE); using a private temporary folder" \
+  "$(cat "$aot_tmp/err")"
+aot_cache_run games/tictactoe.game --perft 2
+check "cache writable by others: auto runs the VM" "engine: vm" "$(grep '^engine' "$aot_tmp/out")"
+chmod 700 "$aot_c"
+if [ "$(id -u)" = 0 ] && chown nobody "$aot_c" 2>/dev/null; then
+  aot_cache_run games/tictactoe.game --perft 2 --engine compiled
+  check "cache of another user: refused" yes \
+    "$(grep -q "is not used: it belongs to another user" "$aot_tmp/err" && echo yes)"
+  chown 0 "$aot_c"
+fi
+# umask 000: still the user's alone.
+rm -rf "$aot_c"
+(umask 000 && aot_cache_run games/nim.game --perft 2 --engine compiled)
+check "umask 000: folder 0700, object 0600" "drwx------ -rw-------" \
+  "$(ls -ld "$aot_c" | cut -c1-10) $(ls -l "$aot_c"/*.so | cut -c1-10)"
+
+# Builds that fail leave nothing: a compiler that fails (the C text
+# NAME.PID.c stayed), one that writes junk (it went under the final
+# .so name), a full disk while the C text is written; a compiler that
+# hangs is stopped after GSOLVE_CC_TIMEOUT seconds (it was waited for
+# forever) and the VM answers; SIGTERM during a build kills the compiler
+# (it kept running) and the build folder goes.
+mkdir -p "$aot_tmp/bin"
+printf '#!/bin/sh\nexit 1\n' >"$aot_tmp/bin/failcc"
+printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && echo junk >"$2"; shift; done\n' >"$aot_tmp/bin/junkcc"
+printf '#!/bin/sh\necho $$ >"%s"\nexec sleep 60\n' "$aot_tmp/hang.pid" >"$aot_tmp/bin/hangcc"
+chmod +x "$aot_tmp/bin/"*
+rm -rf "$aot_c"
+GSOLVE_CC="$aot_tmp/bin/failcc" aot_cache_run games/nim.game --perft 2 --engine compiled
+check "failing compiler: exit and message" "2|gsolve: error: --engine compiled: the C compiler '$aot_tmp/bin/failcc' failed (status 1)" \
+  "$?|$(cat "$aot_tmp/err")"
+check "failing compiler: nothing left" "" "$(ls -A "$aot_c")"
+GSOLVE_CC="$aot_tmp/bin/junkcc" aot_cache_run games/nim.game --perft 2 --engine compiled
+check "junk-writing compiler: refused" 6 $?
+check "junk-writing compiler: nothing left" "" "$(ls -A "$aot_c")"
+(ulimit -f 1 && trap '' XFSZ && aot_cache_run games/nim.game --perft 2 --engine compiled; echo $? >"$aot_tmp/st")
+check "full disk writing the C text: exit" 6 "$(cat "$aot_tmp/st")"
+check "full disk writing the C text: nothing left" "" "$(ls -A "$aot_c")"
+GSOLVE_CC_TIMEOUT=1 GSOLVE_CC="$aot_tmp/bin/hangcc" aot_cache_run games/nim.game --perft 2 --engine compiled
+check "hanging compiler: stopped, the VM answers" "0|perft 2: 206|engine: vm" \
+  "$?|$(grep -E '^(perft 2|engine):' "$aot_tmp/out" | tr '\n' '|' | sed 's/|$//')"
+check "hanging compiler: the warning" \
+  "gsolve: warning: --engine compiled: the C compiler '$aot_tmp/bin/hangcc' did not finish in 1 s (stopped; GSOLVE_CC_TIMEOUT sets the bound); using the VM" \
+  "$(cat "$aot_tmp/err")"
+check "hanging compiler: killed" gone "$(kill -0 "$(cat "$aot_tmp/hang.pid")" 2>/dev/null && echo running || echo gone)"
+rm -f "$aot_tmp/hang.pid"
+GSOLVE_CACHE="$aot_c" GSOLVE_CC="$aot_tmp/bin/hangcc" $GSOLVE games/nim.game --perft 2 --engine compiled \
+  >"$aot_tmp/out" 2>"$aot_tmp/err" &
+aot_pid=$!
+aot_n=0
+while [ ! -s "$aot_tmp/hang.pid" ] && [ $aot_n -lt 100 ]; do sleep 0.1; aot_n=$((aot_n + 1)); done
+kill -TERM $aot_pid
+wait $aot_pid
+check "SIGTERM during a build: exit" 130 $?
+sleep 0.2
+check "SIGTERM during a build: the compiler killed" gone \
+  "$(kill -0 "$(cat "$aot_tmp/hang.pid")" 2>/dev/null && echo running || echo gone)"
+check "SIGTERM during a build: nothing left" "" "$(ls -A "$aot_c")"
+
+# UBSan: the generator made a pointer from its first, NULL, buffer (NULL
+# + 0) on every --engine auto run; clang's UBSan (GCC's does not check
+# it) around src/vm/aot_gen.c, on a game.
+if command -v clang >/dev/null 2>&1 && [ -f "$BUILD/libgsolve.a" ]; then
+  clang -O1 -g -fsanitize=undefined -fno-sanitize-recover=all -Isrc -I"$BUILD" -std=c11 \
+    -D_POSIX_C_SOURCE=200809L -o "$aot_tmp/aot_text" tests/unit/aot_text.c src/vm/aot_gen.c \
+    "$BUILD/libgsolve.a" -lm -pthread -ldl 2>"$aot_tmp/err"
+  "$aot_tmp/aot_text" games/tictactoe.game >/dev/null 2>"$aot_tmp/err"
+  check "aot_gen.c under clang's UBSan: no report" "0|" "$?|$(grep 'runtime error' "$aot_tmp/err")"
+else
+  echo "  (clang is missing: aot_gen.c's UBSan check skipped)"
+fi
 
 rm -rf "$aot_tmp"

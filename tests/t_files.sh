@@ -66,6 +66,11 @@ cp games/tictactoe.game "$fl_tmp/x.game"
 fl_run "$fl_tmp/x.game" --solver retro --db "$fl_tmp/x.game"
 check "--db x.game: exit" 2 $fl_st
 check "--db x.game: message" \
+  "gsolve: error: '$fl_tmp/x.game' is a file this run reads; not replaced (choose another name)" \
+  "$(cat "$fl_tmp/err")"
+# Another game's file: not the rules read, refused by its kind.
+fl_run games/tictactoe.game --solver retro --db "$fl_tmp/x.game"
+check "--db another game's file: message" \
   "gsolve: error: '$fl_tmp/x.game' exists and is not a gsolve database; not replaced (remove it or choose another name)" \
   "$(cat "$fl_tmp/err")"
 check "--db x.game: the game is intact" same "$(cmp -s games/tictactoe.game "$fl_tmp/x.game" && echo same)"
@@ -151,5 +156,108 @@ fl_run games/token.game --db "$fl_tmp/token.db"
 check "token (cycles) database verifies" 0 $fl_st
 fl_run games/tictactoe.game --position "b2 a1" --db "$fl_tmp/t.db"
 check "a database asked about a later position verifies" 0 $fl_st
+
+# Every reader of records checks them as a direct query does (issue 39).
+# Hexapawn 4x4 has 20,286 positions, more than the 4096 a load checks:
+# --dump-db reported forged counts (16 of these 20 forgeries got through),
+# --stats likewise; each record now is checked before they are counted.
+fl_h4="games/hexapawn.game -D width=4 -D height=4"
+fl_run $fl_h4 --solver retro --db "$fl_tmp/h4.db"
+fl_run $fl_h4 --db "$fl_tmp/h4.db" --dump-db
+check "hexapawn 4x4 database: --dump-db of the genuine one" "0 20286" "$fl_st $(field stored "$(cat "$fl_tmp/out")")"
+fl_caught=0
+fl_tried=0
+fl_rec=0
+while [ $fl_rec -lt 20286 ]; do
+  for fl_kind in longer swap; do
+    $fl_forge mutate "$fl_tmp/h4.db" "$fl_tmp/f.db" $fl_rec $fl_kind
+    fl_run $fl_h4 --db "$fl_tmp/f.db" --dump-db
+    fl_tried=$((fl_tried + 1))
+    [ $fl_st = 2 ] && grep -q "^gsolve: error: '$fl_tmp/f.db' is corrupt: a position's record disagrees with the rules" \
+      "$fl_tmp/err" && fl_caught=$((fl_caught + 1))
+  done
+  fl_rec=$((fl_rec + 2029))
+done
+check "--dump-db: every forged record refused (20 forgeries)" "20 of 20" "$fl_caught of $fl_tried"
+$fl_forge mutate "$fl_tmp/h4.db" "$fl_tmp/f.db" 2029 longer
+fl_run $fl_h4 --db "$fl_tmp/f.db" --stats
+check "--stats over a forged database: refused" 2 $fl_st
+# --pv from a forged database: the records of each step's position are
+# checked as the root's were.  KQK's start is a win in 15 plies, and its
+# 46,599 records are more than a load checks: record 28910, the position
+# after e1d2 e8d7 d2e3 (Black lost in 12 plies), made a loss in 14, drew
+# --pv into a 17-move line under "plies: 15"; record 12456 (a loss in 6)
+# made a win likewise.  (The records are in key order: should the keys'
+# form change, the guard below fails and tells to find them again, with
+# a record's value and distance from forge_db.py show.)
+fl_run games/chess-endgame.game --solver retro --db "$fl_tmp/kqk.db"
+check "KQK database: records 28910 and 12456 are a loss in 12 and one in 6 (else find the line's records again)" \
+  "2 12 -1|2 6 -1" \
+  "$($fl_forge show "$fl_tmp/kqk.db" - 28910)|$($fl_forge show "$fl_tmp/kqk.db" - 12456)"
+for fl_f in "28910 longer" "12456 swap"; do
+  $fl_forge mutate "$fl_tmp/kqk.db" "$fl_tmp/f.db" $fl_f
+  fl_run games/chess-endgame.game --db "$fl_tmp/f.db" --pv
+  check "--pv through forged record $fl_f: refused" "2|no pv" \
+    "$fl_st|$(grep -q '^pv:' "$fl_tmp/out" && grep '^pv:' "$fl_tmp/out" || echo no pv)"
+  check "--pv through forged record $fl_f: the message" yes \
+    "$(grep -q "^gsolve: error: '$fl_tmp/f.db' is corrupt: a position's record disagrees with the rules" "$fl_tmp/err" && echo yes || cat "$fl_tmp/err")"
+done
+fl_run games/chess-endgame.game --db "$fl_tmp/kqk.db" --pv
+check "--pv from the genuine KQK database: 15 moves" "0 15" \
+  "$fl_st $(sed -n 's/^pv: //p' "$fl_tmp/out" | tr ',' '\n' | wc -l | tr -d ' ')"
+
+# Connect Four books are checked likewise (issue 39): a book holds every
+# position of 0..N stones from the empty board, up to mirror images, and a
+# score below the last level is the one its moves' scores give.  A forged
+# score of the empty board (record 0: key 0) was believed: "value: loss,
+# score: -64424509440" for the 4x4 draw.  The 4x4 book of depth 2 has 11
+# positions: 1 + 2 (the first stone, up to the mirror) are below its last
+# level and checkable; the last level's 8 are the searches the book saves.
+fl_run games/connect4.game -D width=4 -D height=4 --make-book "$fl_tmp/b2.book" --book-depth 2
+check "4x4 book of depth 2: 11 positions" 11 "$(field positions "$(cat "$fl_tmp/out")")"
+fl_caught=0
+for fl_rec in 0 1 2 3 4 5 6 7 8 9 10; do
+  $fl_forge bookscore "$fl_tmp/b2.book" "$fl_tmp/f.book" $fl_rec 5
+  fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/f.book"
+  [ $fl_st = 2 ] && grep -q "is corrupt: a position's score disagrees with its moves' scores" "$fl_tmp/err" &&
+    fl_caught=$((fl_caught + 1))
+done
+check "book: every forged score below the last level refused (3 of 11)" 3 $fl_caught
+$fl_forge bookscore "$fl_tmp/b2.book" "$fl_tmp/f.book" 0 5
+fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/f.book"
+check "book: the empty board's score forged: refused" \
+  "2|gsolve: error: '$fl_tmp/f.book' is corrupt: a position's score disagrees with its moves' scores" \
+  "$fl_st|$(cat "$fl_tmp/err")"
+$fl_forge bookdrop "$fl_tmp/b2.book" "$fl_tmp/f.book" 5
+fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/f.book"
+check "book: a position left out: refused" \
+  "2|gsolve: error: '$fl_tmp/f.book' is corrupt: a position is missing" "$fl_st|$(cat "$fl_tmp/err")"
+fl_run games/connect4.game -D width=4 -D height=4 --book "$fl_tmp/b2.book"
+check "book: the genuine one answers" "0 draw" "$fl_st $(field value "$(cat "$fl_tmp/out")")"
+
+# A header's counts bounded by what the file holds: 2^63 positions were
+# accepted and reported.  Tic-tac-toe's 765 classes stand for exactly
+# 5,478 positions (their orbits).
+$fl_forge header "$fl_db" "$fl_tmp/f.db" positions 9223372036854775808
+fl_run games/tictactoe.game --db "$fl_tmp/f.db" --dump-db
+check "header claiming 2^63 positions: refused" \
+  "2|gsolve: error: '$fl_tmp/f.db' is corrupt: its header claims 9223372036854775808 positions, more than its 765 stored ones stand for" \
+  "$fl_st|$(cat "$fl_tmp/err")"
+$fl_forge header "$fl_db" "$fl_tmp/f.db" positions 5479
+fl_run games/tictactoe.game --db "$fl_tmp/f.db"
+check "header claiming one position more than the orbits: refused" 2 $fl_st
+$fl_forge header "$fl_db" "$fl_tmp/f.db" positions 5478
+fl_run games/tictactoe.game --db "$fl_tmp/f.db"
+check "header with the orbits' count: read" "0 5478" "$fl_st $(field positions "$(cat "$fl_tmp/out")")"
+# Nim through the VM: heaps that may be permuted, whose orbits the VM
+# does not count: at most 2^24 positions a class.
+fl_run games/nim.game --engine vm --solver retro --db "$fl_tmp/nim.db"
+$fl_forge header "$fl_tmp/nim.db" "$fl_tmp/f.db" positions 9223372036854775808
+fl_run games/nim.game --engine vm --db "$fl_tmp/f.db"
+check "header claiming 2^63 positions (orbits not counted): refused" 2 $fl_st
+$fl_forge header "$fl_db" "$fl_tmp/f.db" stored 9223372036854775808
+fl_run games/tictactoe.game --db "$fl_tmp/f.db"
+check "header claiming 2^63 stored records: refused" \
+  "2|gsolve: error: '$fl_tmp/f.db' is corrupt (truncated or checksum mismatch)" "$fl_st|$(cat "$fl_tmp/err")"
 
 rm -rf "$fl_tmp"

@@ -94,6 +94,8 @@ static int run_solve(Run *r) {
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
   if (o->stats && !j->expected && !j->strategic && (j->from_db || strcmp(j->solver->name, "retro") == 0)
       && j->retro.stored) {
+    /* Counts over every record of a file: every record checked first. */
+    if (j->retro.db_path && (st = db_verify_all(&j->retro, stderr)) != EXIT_OK) return st;
     if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return out_of_memory();
     r->has_table = 1;
   }
@@ -211,6 +213,7 @@ static int run(void *arg) {
   case MODE_DUMPDB:
     retro_init(&r->job.retro, g, r->pos.n, stderr);
     st = db_read(&r->job.retro, o->solve.db, g->name, r->params, gs_rules_hash(r->prog), stderr);
+    if (st == EXIT_OK) st = db_verify_all(&r->job.retro, stderr);
     if (st == EXIT_OK) db_dump(&r->job.retro, stdout, o->json);
     return st;
   default:
@@ -293,6 +296,9 @@ int main(int argc, char **argv) {
   if (choice == ENGINE_AUTO && (opt.mode == MODE_PERFT || opt.mode == MODE_COUNT || opt.mode == MODE_SOLVE ||
                                 opt.mode == MODE_PLAYOUTS || opt.mode == MODE_TESTSET))
     choice = ENGINE_AUTO_LONG;
+  /* Ctrl-C and SIGTERM are handled from here: making the engine may run
+  ** a C compiler (the compiled tier), which a stop must kill. */
+  stop_install(0);
   if ((g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
     st = out_of_memory();

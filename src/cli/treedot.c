@@ -9,9 +9,14 @@
 ** (value.h): a node is settled when all its children are.  Step 3 writes
 ** the DOT text, leaving out with --tree-prune the moves that do worse
 ** than their node's result; optimal moves are drawn bold.  The text goes
-** to the file, or through Graphviz's `dot` to an image.
+** to the file, or through Graphviz's `dot` to an image, by the safe
+** writer of util/file.h (refused over the game file, a symlink, a folder,
+** a fifo or a file of another kind; never half written).
 */
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -23,6 +28,9 @@
 #include "search/value.h"
 #include "search/walk.h"
 #include "util/diag.h"
+#include "util/file.h"
+#include "util/status.h"
+#include "util/stop.h"
 
 enum { NODE_INNER, NODE_TERMINAL, NODE_CUT, NODE_REPEAT };
 
@@ -294,70 +302,154 @@ static void write_dot(const Tree *t, int prune, FILE *f, TreeDotStats *stats) {
   fputs("}\n", f);
 }
 
-/* The image format asked for by the file's name, or NULL for DOT text. */
-static const char *image_format(const char *path) {
+/* What a file of the name's extension holds: Graphviz's -T format (NULL
+** for DOT text), the bytes it begins with, and its kind for a refusal
+** (util/file.h replaces only a file of the same kind). */
+typedef struct DrawFormat {
+  const char *ext, *format, *magic, *kind;
+} DrawFormat;
+
+static const DrawFormat formats[] = {
+  { ".svg", "svg", "<?xml", "SVG drawing" },
+  { ".png", "png", "\x89PNG", "PNG image" },
+  { ".pdf", "pdf", "%PDF", "PDF document" },
+  { NULL, NULL, "digraph", "DOT graph" },     /* any other name */
+};
+
+static const DrawFormat *draw_format(const char *path) {
   const char *dot = strrchr(path, '.');
-  if (dot == NULL) return NULL;
-  if (strcmp(dot, ".svg") == 0) return "svg";
-  if (strcmp(dot, ".png") == 0) return "png";
-  if (strcmp(dot, ".pdf") == 0) return "pdf";
-  return NULL;
+  size_t i = 0;
+  for (; formats[i].ext; i++)
+    if (dot && strcmp(dot, formats[i].ext) == 0) break;
+  return &formats[i];
 }
 
-/* Writes the graph through `dot -Tformat -o path`; a status. */
-static int write_image(const Tree *t, int prune, const char *path, const char *format,
-                       TreeDotStats *stats) {
-  int fd[2], status;
+/* The DOT text, written to a memory stream (write_dot through
+** file_text_of). */
+typedef struct DotText {
+  const Tree *t;
+  int prune;
+  TreeDotStats *stats;
+} DotText;
+
+static void dot_text(void *arg, FILE *f) {
+  DotText *d = arg;
+  write_dot(d->t, d->prune, f, d->stats);
+}
+
+/* Runs `dot -Tformat` on text[0..len) and copies what it prints into out:
+** a poll loop feeds its input and reads its output (either pipe may fill
+** first), so that gsolve, not dot, writes the file and sees a full disk.
+** A stop (Ctrl-C, SIGTERM) kills dot.  EXIT_OK or a status. */
+static int run_dot(const Tree *t, const char *format, const char *path, const char *text,
+                   size_t len, FILE *out) {
+  int in[2], from[2], status = 0;
   char tflag[16];
-  pid_t pid;
-  FILE *f;
   snprintf(tflag, sizeof tflag, "-T%s", format);
-  if (pipe(fd) != 0) return diag_fail(t->err, EXIT_IO, "cannot make a pipe to dot");
+  if (pipe(in) != 0) return diag_fail(t->err, EXIT_IO, "cannot make a pipe to dot");
+  if (pipe(from) != 0) {
+    close(in[0]);
+    close(in[1]);
+    return diag_fail(t->err, EXIT_IO, "cannot make a pipe to dot");
+  }
   fflush(NULL);
-  if ((pid = fork()) < 0) {
-    close(fd[0]);
-    close(fd[1]);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(in[0]); close(in[1]); close(from[0]); close(from[1]);
     return diag_fail(t->err, EXIT_IO, "cannot start dot");
   }
   if (pid == 0) {
-    dup2(fd[0], 0);
-    close(fd[0]);
-    close(fd[1]);
-    execlp("dot", "dot", tflag, "-o", path, (char *)NULL);
+    dup2(in[0], 0);
+    dup2(from[1], 1);
+    close(in[0]); close(in[1]); close(from[0]); close(from[1]);
+    execlp("dot", "dot", tflag, (char *)NULL);
     _exit(127);
   }
-  close(fd[0]);
-  if ((f = fdopen(fd[1], "w")) == NULL) {
-    close(fd[1]);
-    waitpid(pid, &status, 0);
-    return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
+  close(in[0]);
+  close(from[1]);
+  /* dot may exit before reading everything: EPIPE, not SIGPIPE. */
+  struct sigaction ign, old;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset(&ign.sa_mask);
+  sigaction(SIGPIPE, &ign, &old);
+  fcntl(in[1], F_SETFL, O_NONBLOCK);
+  size_t sent = 0;
+  int feeding = 1, st = EXIT_OK;
+  char buf[1 << 14];
+  for (;;) {
+    struct pollfd pf[2] = { { from[0], POLLIN, 0 }, { in[1], POLLOUT, 0 } };
+    if (stop_requested != STOP_NONE) {
+      char msg[160];
+      kill(pid, SIGKILL);
+      st = stop_message(msg, sizeof msg, 0, "bytes written");
+      st = diag_fail(t->err, st, "'%s' not written: %s", path, msg);
+      break;
+    }
+    if (poll(pf, feeding ? 2 : 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      st = diag_fail(t->err, EXIT_IO, "cannot read from dot: %s", strerror(errno));
+      kill(pid, SIGKILL);
+      break;
+    }
+    if (feeding && pf[1].revents) {
+      ssize_t w = write(in[1], text + sent, len - sent);
+      if (w > 0) sent += (size_t)w;
+      if ((w < 0 && errno != EAGAIN && errno != EINTR) || sent == len) {
+        close(in[1]);
+        feeding = 0;
+      }
+    }
+    if (pf[0].revents) {
+      ssize_t r = read(from[0], buf, sizeof buf);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;                    /* dot closed its output */
+      fwrite(buf, 1, (size_t)r, out);
+    }
   }
-  write_dot(t, prune, f, stats);
-  fclose(f);
-  if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
-      return diag_fail(t->err, EXIT_IO, "cannot run 'dot' to draw '%s': Graphviz is not "
-                       "installed (apt-get install graphviz), or write a .dot file", path);
+  if (feeding) close(in[1]);
+  close(from[0]);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+  sigaction(SIGPIPE, &old, NULL);
+  if (st != EXIT_OK) return st;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+    return diag_fail(t->err, EXIT_IO, "cannot run 'dot' to draw '%s': Graphviz is not "
+                     "installed (apt-get install graphviz), or write a .dot file", path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || sent != len)
     return diag_fail(t->err, EXIT_IO, "dot failed to draw '%s'", path);
-  }
   return EXIT_OK;
 }
 
-/* Steps 2 and 3 once the tree is built: the file, or an image. */
+/* Steps 2 and 3 once the tree is built: the DOT text, or an image drawn
+** by dot, written through util/file.h (a temporary file renamed into
+** place: the old drawing stays if anything fails; only a drawing of the
+** same kind, or an empty file, is replaced). */
 static int draw(Tree *t, int prune, const char *path, TreeDotStats *stats) {
-  const char *format = image_format(path);
-  FILE *f;
+  const DrawFormat *fm = draw_format(path);
+  FileOut o;
   back_up(t);
   /* Before any output: out of memory must not leave an empty drawing. */
   if ((t->stack = malloc((size_t)(t->n > 0 ? t->n : 1) * sizeof *t->stack)) == NULL)
     return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
-  if (format != NULL) return write_image(t, prune, path, format, stats);
-  if ((f = fopen(path, "w")) == NULL)
-    return diag_fail(t->err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
-  write_dot(t, prune, f, stats);
-  if (fclose(f) != 0)
-    return diag_fail(t->err, EXIT_IO, "cannot write '%s': %s", path, strerror(errno));
-  return EXIT_OK;
+  char *text = NULL;
+  if (fm->format != NULL) {
+    DotText d = { t, prune, stats };
+    if ((text = file_text_of(dot_text, &d)) == NULL)
+      return diag_fail(t->err, EXIT_LIMIT, "out of memory drawing the tree (%d nodes)", t->n);
+  }
+  int st = file_create(&o, path, fm->magic, strlen(fm->magic), fm->kind, t->err);
+  if (st != EXIT_OK) {
+    free(text);
+    return st;
+  }
+  if (fm->format != NULL) st = run_dot(t, fm->format, path, text, strlen(text), o.f);
+  else write_dot(t, prune, o.f, stats);
+  free(text);
+  if (st != EXIT_OK) {
+    file_abort(&o);
+    return st;
+  }
+  return file_commit(&o, t->err);
 }
 
 /* Builds the tree and writes it: run under a trap (treedot_write). */

@@ -55,8 +55,11 @@ typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE, ENGINE_COMPIL
 
 /* The compiled tier (compiled/compiled.c): the VM running p's rules as C
 ** built by the system's compiler and loaded; NULL with *status and the
-** reason in why (EXIT_USAGE: no compiler or code it does not translate;
-** EXIT_RUNTIME: the start block failed, already reported). */
+** reason in why (EXIT_USAGE: no compiler, or code it does not translate,
+** or a compiler that failed; EXIT_IO: no folder to build in, or no
+** loadable object; EXIT_INTERRUPTED: a stop while it built;
+** EXIT_RUNTIME: the start block failed, already reported; EXIT_OK: the
+** compiler did not finish in time, the VM should run instead). */
 Game *compiled_new(const Program *p, char *why, size_t n, int *status);
 /* The compiled tier when p's object is already in the cache (nothing is
 ** built or made); else NULL with *status EXIT_OK (also when the tier

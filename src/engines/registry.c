@@ -65,8 +65,16 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
   Game *g = NULL;
   *status = EXIT_OK;
   if (choice == ENGINE_COMPILED) {
-    if ((g = compiled_new(p, why, sizeof why, status)) == NULL && *status != EXIT_RUNTIME)
+    if ((g = compiled_new(p, why, sizeof why, status)) != NULL || *status == EXIT_RUNTIME)
+      return g;
+    if (*status != EXIT_OK) {
       fprintf(err, "gsolve: error: --engine compiled: %s\n", why);
+      return NULL;
+    }
+    /* The compiler ran out of time: the VM answers the same. */
+    fprintf(err, "gsolve: warning: --engine compiled: %s; using the VM\n", why);
+    if ((g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
+      fputs("gsolve: error: out of memory\n", err);
     return g;
   }
   if (choice != ENGINE_VM && (gs_native_name(p, &allowed) || choice == ENGINE_NATIVE)) {

@@ -11,6 +11,7 @@
 #include "util/diag.h"
 #include "util/file.h"
 #include "util/status.h"
+#include "util/stop.h"
 
 static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_ENDLESS 0xffffffffu
@@ -19,8 +20,11 @@ static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_FIXED_HEAD 48         /* bytes before the game name */
 #define DB_RECORD_TAIL 10        /* bytes after a record's key */
 #define DB_SUM_SEED 0xcbf29ce484222325ULL
-/* The sample checked against the rules on load (verify_sample). */
+/* The sample checked against the rules on load (verify_walk). */
 #define DB_VERIFY_POSITIONS 4096
+/* Reachable positions one stored class may stand for when the engine
+** cannot count its orbit (a header claiming more is refused). */
+#define DB_MAX_ORBIT ((uint64_t)1 << 24)
 
 
 static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
@@ -253,48 +257,15 @@ static const char *bad_record(const unsigned char *vm, uint32_t d, int32_t score
 /* A sample re-verified against the rules                             */
 /* ------------------------------------------------------------------ */
 
-/* The stored key of the engine's current position (canonical when the
-** database is symmetric), as retro.c makes it. */
-static const void *current_key(Retro *r) {
-  Game *g = r->g;
-  const void *s = game_state(g);
-  if (r->canonical) {
-    r->canonical(g, s, r->canon);
-    s = r->canon;
-  }
-  if (!g->vt->pack) return s;
-  g->vt->pack(g, s, r->key);
-  return r->key;
-}
-
-/* The index of the current position: 1 if stored, 0 if not, -1 when out
-** of memory.  A miss adds the key (keyset_add is the only lookup), so
-** after a miss the set is left alone: the load then fails. */
-static int find_current(Retro *r, uint32_t *idx) {
-  int a = keyset_add(r->canonical ? &r->classes : &r->states, current_key(r), idx);
-  return a < 0 ? -1 : a == 0;
-}
-
-/* The root by a scan, since a miss must not add it: a database built
-** from another position is not wrong, only not about this one. */
-static int find_root(Retro *r, uint32_t *idx) {
-  const KeySet *k = stored_keys(r);
-  const void *key = current_key(r);
-  for (size_t i = 0; i < r->stored; i++)
-    if (memcmp(k->keys + i * k->key_bytes, key, k->key_bytes) == 0) { *idx = (uint32_t)i; return 1; }
-  return 0;
-}
-
 /* Checks position c (the engine's current one, with its n moves, or
 ** ended) against its children by one ply of lookups, as retro.c labels:
 ** a win has a child lost for the opponent at distance d-1 and none
 ** sooner, a loss has only such children and the farthest at d-1, a draw
 ** has no winning child and a drawn one, at the distance its mover
-** chooses; a
-** scored game takes the best child's score.  An end is checked against
-** the outcome.  NULL, or what is wrong; *oom when out of memory. */
+** chooses; a scored game takes the best child's score.  An end is
+** checked against the outcome.  NULL, or what is wrong. */
 static const char *verify_position(Retro *r, uint32_t c, int scored, const Outcome *o,
-                                   const Move *moves, int n, int *oom) {
+                                   const Move *moves, int n) {
   Game *g = r->g;
   if (o) {
     int m = r->mover[c];
@@ -312,9 +283,8 @@ static const char *verify_position(Retro *r, uint32_t c, int scored, const Outco
   for (int i = 0; i < n; i++) {
     uint32_t x;
     game_apply(g, &moves[i]);
-    int f = find_current(r, &x);
+    int f = retro_lookup(r, &x);
     game_undo(g);
-    if (f < 0) { *oom = 1; return NULL; }
     if (f == 0) return "a move to a position that is not stored";
     int same = r->mover[x] == r->mover[c], v = r->value[x];
     if (!same && v != RETRO_DRAW) v = v == RETRO_WIN ? RETRO_LOSS : RETRO_WIN;
@@ -343,6 +313,36 @@ static const char *verify_position(Retro *r, uint32_t c, int scored, const Outco
   }
 }
 
+/* The engine's current position, stored at c, checked against the rules
+** and its children's records (verify_position): its moves are pushed on
+** r->ms (*n of them; 0 at an end).  NULL, or what is wrong; *oom when out
+** of memory. */
+static const char *check_position(Retro *r, uint32_t c, int *n, int *oom) {
+  Game *g = r->g;
+  Outcome o;
+  size_t mbase = r->ms.top;
+  *n = 0;
+  int ended = game_to_move(g) != (int)r->mover[c] ? -1 : game_ended(g, &o);
+  if (ended < 0) return "the player to move";
+  if (!ended && (*n = movestack_generate(&r->ms, g)) < 0) {
+    *n = 0;
+    *oom = 1;
+    return NULL;
+  }
+  if (!ended && *n == 0) { game_no_moves(g, &o); ended = 1; }
+  return verify_position(r, c, r->scored, ended ? &o : NULL, r->ms.moves + mbase, *n);
+}
+
+/* The status of a check: EXIT_OK, or the corruption (or out of memory)
+** reported on err. */
+static int verdict(Retro *r, const char *path, const char *why, int oom, FILE *err) {
+  if (oom) return r->status = diag_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
+  if (why)
+    return r->status = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: a position's record "
+                                 "disagrees with the rules (%s)", path, why);
+  return EXIT_OK;
+}
+
 /* One position on the verifier's line of play. */
 typedef struct VFrame {
   size_t mbase;           /* its moves on r->ms */
@@ -350,17 +350,15 @@ typedef struct VFrame {
 } VFrame;
 
 /* A depth-first walk from the current position over stored positions,
-** each checked once (verify_position) until DB_VERIFY_POSITIONS: all of
-** a small database, a sample of a large one (children are tried from a
-** pseudo-random first one, so the sample is not one corner of the game
-** and a run is reproducible).  The position is restored. */
-static int verify_sample(Retro *r, const char *path, FILE *err) {
+** each checked once (check_position) until `limit`: DB_VERIFY_POSITIONS
+** at a load, all of a small database, a sample of a large one (children
+** are tried from a pseudo-random first one, so the sample is not one
+** corner of the game and a run is reproducible); SIZE_MAX: every stored
+** position reachable from here.  The position is restored. */
+static int verify_walk(Retro *r, const char *path, size_t limit, FILE *err) {
   Game *g = r->g;
   uint32_t c;
-  if (game_to_move(g) == GAME_CHANCE || !find_root(r, &c)) return EXIT_OK;
-  int scored = 0;
-  for (size_t i = 0; i < r->stored && !scored; i++)
-    scored = r->score[i] > 1 || r->score[i] < -1;
+  if (game_to_move(g) == GAME_CHANCE || !retro_lookup(r, &c)) return EXIT_OK;
   VFrame *stack = NULL;
   size_t depth = 0, cap = 0, checked = 0;
   uint64_t rng = 0x9e3779b97f4a7c15ULL;
@@ -388,26 +386,23 @@ enter:
   stack[depth++] = (VFrame){ r->ms.top, 0, 0, 0 };
   {
     VFrame *f = &stack[depth - 1];
-    Outcome o;
-    int n = 0, ended = game_to_move(g) != (int)r->mover[c] ? -1 : game_ended(g, &o);
-    if (ended < 0) { why = "the player to move"; goto unwind; }
-    if (!ended && (n = movestack_generate(&r->ms, g)) < 0) { oom = 1; goto unwind; }
-    if (!ended && n == 0) { game_no_moves(g, &o); ended = 1; }
-    why = verify_position(r, c, scored, ended ? &o : NULL, r->ms.moves + f->mbase, n, &oom);
-    if (why || oom) goto unwind;
+    int n;
+    if ((why = check_position(r, c, &n, &oom)) != NULL || oom) goto unwind;
     rng ^= rng << 13; rng ^= rng >> 7; rng ^= rng << 17;
-    f->n = ended ? 0 : n;
+    f->n = n;
     f->start = n ? (int)(rng % (uint64_t)n) : 0;
   }
 next:
   /* Step 2. The next child not seen; back up when there is none. */
-  while (checked < DB_VERIFY_POSITIONS && depth > 0) {
+  while (checked < limit && depth > 0) {
     VFrame *f = &stack[depth - 1];
     if (f->i < f->n) {
       game_apply(g, &r->ms.moves[f->mbase + (size_t)((f->start + f->i++) % f->n)]);
-      int found = find_current(r, &c);
-      if (found < 0) { oom = 1; game_undo(g); goto unwind; }
-      if (found == 0) { why = "a move to a position that is not stored"; game_undo(g); goto unwind; }
+      if (!retro_lookup(r, &c)) {
+        why = "a move to a position that is not stored";
+        game_undo(g);
+        goto unwind;
+      }
       if (!seen[c] && game_to_move(g) != GAME_CHANCE) goto enter;
       game_undo(g);
       goto next;
@@ -421,11 +416,85 @@ unwind:
   r->ms.top = 0;
   free(stack);
   memset(seen, 0, r->stored);
-  if (oom) return diag_fail(err, EXIT_LIMIT, "out of memory loading '%s'", path);
-  if (why)
-    return diag_fail(err, EXIT_USAGE, "'%s' is corrupt: a position's record disagrees with the "
-                   "rules (%s)", path, why);
-  return EXIT_OK;
+  return verdict(r, path, why, oom, err);
+}
+
+/* retro_answer's check (Retro.verify_here) before it answers from a
+** loaded table, as at a direct query: the current position's record and
+** each child's against their children's records.  A position not stored
+** is left to retro_answer to report. */
+static int verify_here(Retro *r) {
+  Game *g = r->g;
+  uint32_t c, x;
+  if (game_to_move(g) == GAME_CHANCE || !retro_lookup(r, &c)) return EXIT_OK;
+  size_t top = r->ms.top;
+  int n, m, oom = 0;
+  const char *why = check_position(r, c, &n, &oom);
+  for (int i = 0; i < n && !why && !oom; i++) {
+    game_apply(g, &r->ms.moves[top + (size_t)i]);
+    if (game_to_move(g) != GAME_CHANCE && retro_lookup(r, &x)) {
+      why = check_position(r, x, &m, &oom);
+      r->ms.top = top + (size_t)n;
+    }
+    game_undo(g);
+  }
+  r->ms.top = top;
+  return verdict(r, r->db_path, why, oom, r->err);
+}
+
+int db_verify_all(Retro *r, FILE *err) {
+  Game *g = r->g;
+  const KeySet *k = stored_keys(r);
+  const char *path = r->db_path;
+  if (!g->vt->set_state || (g->vt->pack ? !g->vt->unpack : k->key_bytes != g->state_bytes))
+    return verify_walk(r, path, SIZE_MAX, err);   /* positions cannot be set: the walk */
+  unsigned char *here = malloc(g->state_bytes), *state = malloc(g->state_bytes);
+  const char *why = NULL;
+  int oom = !here || !state, st = EXIT_OK, n;
+  if (!oom) memcpy(here, game_state(g), g->state_bytes);
+  for (size_t i = 0; i < r->stored && !why && !oom; i++) {
+    const unsigned char *key = k->keys + i * k->key_bytes;
+    if (g->vt->pack) g->vt->unpack(g, key, state);
+    else memcpy(state, key, g->state_bytes);
+    g->vt->set_state(g, state);
+    r->ms.top = 0;
+    why = check_position(r, (uint32_t)i, &n, &oom);
+    if ((i & 0xffff) == 0 && stop_requested != STOP_NONE) {
+      char msg[160];
+      st = stop_message(msg, sizeof msg, i, "records verified");
+      st = diag_fail(err, st, "verifying '%s': %s", path, msg);
+      break;
+    }
+  }
+  r->ms.top = 0;
+  if (here) g->vt->set_state(g, here);
+  free(here);
+  free(state);
+  return st != EXIT_OK ? (r->status = st) : verdict(r, path, why, oom, err);
+}
+
+/* The most reachable positions the stored classes can stand for: the sum
+** of their orbits when the engine counts them, else DB_MAX_ORBIT each.
+** A header claiming more is forged (it claimed 2^63). */
+static uint64_t positions_bound(Retro *r) {
+  Game *g = r->g;
+  const KeySet *k = stored_keys(r);
+  uint64_t sum = 0;
+  unsigned char *state = NULL;
+  if (g->vt->orbit && (g->vt->pack ? g->vt->unpack != NULL : k->key_bytes == g->state_bytes) &&
+      (state = malloc(g->state_bytes)) != NULL) {
+    for (size_t i = 0; i < r->stored; i++) {
+      const unsigned char *key = k->keys + i * k->key_bytes;
+      if (g->vt->pack) g->vt->unpack(g, key, state);
+      else memcpy(state, key, g->state_bytes);
+      uint32_t o = g->vt->orbit(g, state);
+      if (o == 0) { sum = 0; break; }
+      sum += o;
+    }
+    free(state);
+    if (sum > 0) return sum;
+  }
+  return r->stored > UINT64_MAX / DB_MAX_ORBIT ? UINT64_MAX : r->stored * DB_MAX_ORBIT;
 }
 
 /* ------------------------------------------------------------------ */
@@ -505,7 +574,17 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   r->positions = positions;
   r->stored = stored;
   r->nclass = stored;
-  st = verify_sample(r, path, err);
+  for (size_t i = 0; i < stored && !r->scored; i++)
+    r->scored = r->score[i] > 1 || r->score[i] < -1;
+  if (positions > stored && positions > positions_bound(r)) {
+    st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: its header claims %llu positions, more "
+                   "than its %llu stored ones stand for", path, (unsigned long long)positions,
+                   (unsigned long long)stored);
+    goto done;
+  }
+  r->db_path = path;
+  st = verify_walk(r, path, DB_VERIFY_POSITIONS, err);
+  if (st == EXIT_OK) r->verify_here = verify_here;
   goto done;
 corrupt:
   st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated or checksum mismatch)", path);

@@ -24,8 +24,9 @@
 **                 (4 bytes)
 **   ..      8     FNV-1a 64 checksum of every byte before it
 **
-** The file is written to NAME.tmp and renamed, so it is never left half
-** written under its name.
+** The file is written through util/file.h (a temporary file of a random
+** name renamed into place), so it is never left half written under its
+** name.
 */
 #ifndef GSOLVE_DB_H
 #define GSOLVE_DB_H
@@ -62,10 +63,25 @@ int db_write_end(DbWriter *o, FILE *err);
 uint32_t *db_key_order(const KeySet *k, size_t n);
 
 /* Reads a database into r (initialised with retro_init on the game it is
-** meant for), refusing one built for another game, parameters or rules.
-** EXIT_OK, EXIT_IO, EXIT_USAGE (wrong database) or EXIT_LIMIT. */
+** meant for), refusing one built for another game, parameters or rules,
+** or forged: records that cannot be labels, a header claiming more
+** positions than the stored ones stand for, records that disagree with
+** the rules (up to DB_VERIFY_POSITIONS of them reachable from the current
+** position; then retro_answer checks the records of every position it
+** answers, --pv's every step too).  path must outlive r.  EXIT_OK,
+** EXIT_IO, EXIT_USAGE (wrong database) or EXIT_LIMIT. */
 int db_read(Retro *r, const char *path, const char *game, const char *params,
             uint64_t rules_hash, FILE *err);
+
+/* Checks every record of the table db_read loaded against the rules and
+** its children's records (a sample is checked at the load, and the
+** records an answer reads as it answers, retro_answer): for readers
+** that use them all, --dump-db and --stats.  Each position is set from
+** its key when the engine can (set_state, unpack); else every stored
+** position reachable from the current one is walked.  EXIT_OK, or
+** EXIT_USAGE "'FILE' is corrupt: ..." (or a stop's status), reported on
+** err. */
+int db_verify_all(Retro *r, FILE *err);
 
 /* --dump-db: the counts of wins, losses and draws by distance. */
 void db_dump(const Retro *r, FILE *out, int json);

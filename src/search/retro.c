@@ -931,6 +931,9 @@ int retro_answer(Retro *r, Search *s) {
   if (search_root_begin(s) != EXIT_OK) return r->status = s->status;
   s->nodes = nodes;
   SolveResult *res = &s->result;
+  /* Read from a file: the records answered from are checked first, as
+  ** at a direct query, whatever asks (--pv's every step, play). */
+  if (r->verify_here && r->verify_here(r) != EXIT_OK) return r->status;
   if (res->terminal) return EXIT_OK;
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;

@@ -54,6 +54,11 @@ typedef struct Retro {
   uint8_t *expanded;        /* its moves were recorded */
   int32_t *score;           /* the margin for the mover under best play */
   int scored;               /* some end has a margin beyond +-1 */
+  /* A table read from a database file (db_read): its path, and the check
+  ** of the current position's record and its children's against the rules
+  ** that retro_answer runs before it answers (db.c); NULL otherwise. */
+  const char *db_path;
+  int (*verify_here)(struct Retro *r);
   /* The game's canonical form, or NULL: no symmetry (--no-symmetry). */
   void (*canonical)(Game *g, const void *state, void *out);
   size_t nclass, class_cap; /* stored positions so far; room in the arrays */

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -21,11 +22,32 @@
 /* Reading                                                            */
 /* ------------------------------------------------------------------ */
 
+/* The regular files this run has read (device and inode): no writer
+** replaces one (--tree-dot GAME.game, --db of the game's own rules). */
+static struct { dev_t dev; ino_t ino; } inputs[FILE_MAX_INPUTS];
+static int ninputs;
+
+static void note_input(FILE *f) {
+  struct stat sb;
+  if (ninputs == FILE_MAX_INPUTS || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) return;
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == sb.st_dev && inputs[i].ino == sb.st_ino) return;
+  inputs[ninputs].dev = sb.st_dev;
+  inputs[ninputs++].ino = sb.st_ino;
+}
+
+static int is_input(const struct stat *sb) {
+  for (int i = 0; i < ninputs; i++)
+    if (inputs[i].dev == sb->st_dev && inputs[i].ino == sb->st_ino) return 1;
+  return 0;
+}
+
 int file_open(FileIn *in, const char *path, FILE *err) {
   memset(in, 0, sizeof *in);
   in->path = path;
   if ((in->f = fopen(path, "rb")) == NULL)
     return diag_fail(err, EXIT_IO, "cannot read '%s': %s", path, strerror(errno));
+  note_input(in->f);
   return EXIT_OK;
 }
 
@@ -104,7 +126,9 @@ int file_read(const char *path, size_t limit, char **data, size_t *len, FILE *er
 /* ------------------------------------------------------------------ */
 
 /* Refuses to replace something that is not a file of the same kind: a
-** .game source given as --db must not be overwritten. */
+** .game source given as --db must not be overwritten, nor any file this
+** run reads, nor a symlink (lstat: the link's target is never touched),
+** a folder, a fifo or a device. */
 static int check_target(const char *path, const char *magic, size_t magic_len,
                         const char *kind, FILE *err) {
   struct stat sb;
@@ -115,6 +139,9 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
   if (!S_ISREG(sb.st_mode))
     return diag_fail(err, EXIT_USAGE, "'%s' exists and is not a regular file; not replaced",
                      path);
+  if (is_input(&sb))
+    return diag_fail(err, EXIT_USAGE, "'%s' is a file this run reads; not replaced (choose "
+                     "another name)", path);
   if (sb.st_size == 0) return EXIT_OK;
   /* The magic's first bytes tell the kind (a longer magic, such as a
   ** strategy file's text line, is compared as far as the buffer goes). */
@@ -129,32 +156,83 @@ static int check_target(const char *path, const char *magic, size_t magic_len,
   return EXIT_OK;
 }
 
-/* Creates a temporary file of a fresh name beside the target. */
-static int create_temporary(FileOut *o, FILE *err) {
-  size_t n = strlen(o->path) + 48;
-  if ((o->tmp = malloc(n)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
-  static unsigned counter;
-  for (int tries = 0; tries < 100; tries++) {
+/* n unpredictable bytes: getrandom, else /dev/urandom, else the clock
+** mixed (an old kernel without either). */
+static void file_random(void *buf, size_t n) {
+  unsigned char *p = buf;
+  size_t got = 0;
+  while (got < n) {
+    ssize_t r = getrandom(p + got, n - got, 0);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += (size_t)r;
+  }
+  if (got == n) return;
+  int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    while (got < n) {
+      ssize_t r = read(fd, p + got, n - got);
+      if (r < 0 && errno == EINTR) continue;
+      if (r <= 0) break;
+      got += (size_t)r;
+    }
+    close(fd);
+  }
+  static uint64_t mix;
+  for (; got < n; got++) {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    snprintf(o->tmp, n, "%s.tmp-%ld-%lx", o->path, (long)getpid(),
-             (unsigned long)ts.tv_nsec ^ (unsigned long)++counter << 20);
-    int fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0 && errno == EEXIST) continue;
-    if (fd < 0) break;
+    mix = (mix ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 32) * 0x9e3779b97f4a7c15ULL;
+    p[got] = (unsigned char)(mix >> 56);
+  }
+}
+
+/* Creates the new file prefix + 16 random hex digits + suffix (O_CREAT,
+** O_EXCL, O_NOFOLLOW; `mode`, less the umask) and returns its descriptor,
+** with its name in *path (malloc'd); -1 with errno when it cannot. */
+static int file_create_unique(const char *prefix, const char *suffix, int mode, char **path) {
+  size_t n = strlen(prefix) + strlen(suffix) + 2 * FILE_RANDOM_BYTES + 1;
+  if ((*path = malloc(n)) == NULL) { errno = ENOMEM; return -1; }
+  for (int tries = 0; tries < 100; tries++) {
+    unsigned char r[FILE_RANDOM_BYTES];
+    char hex[2 * FILE_RANDOM_BYTES + 1];
+    file_random(r, sizeof r);
+    for (size_t i = 0; i < sizeof r; i++) snprintf(hex + 2 * i, 3, "%02x", r[i]);
+    snprintf(*path, n, "%s%s%s", prefix, hex, suffix);
+    int fd = open(*path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, (mode_t)mode);
+    if (fd >= 0) return fd;
+    if (errno != EEXIST) break;
+  }
+  int e = errno;
+  free(*path);
+  *path = NULL;
+  errno = e;
+  return -1;
+}
+
+/* Creates the temporary file beside the target: a name no one can guess
+** (a planted file or symlink at a predictable name is never reused or
+** followed), created exclusively. */
+static int create_temporary(FileOut *o, FILE *err) {
+  size_t n = strlen(o->path) + 8;
+  char *prefix = malloc(n);
+  if (prefix == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  snprintf(prefix, n, "%s.tmp-", o->path);
+  int fd = file_create_unique(prefix, "", 0644, &o->tmp);
+  int e = errno;
+  free(prefix);
+  if (fd >= 0) {
     /* From here a second Ctrl-C removes it (stop.c). */
     stop_set_cleanup(o->tmp);
-    if ((o->f = fdopen(fd, "wb")) == NULL) {
-      int e = errno;
-      close(fd);
-      unlink(o->tmp);
-      errno = e;
-    }
-    break;
+    if ((o->f = fdopen(fd, "wb")) != NULL) return EXIT_OK;
+    e = errno;
+    close(fd);
+    unlink(o->tmp);
+    stop_set_cleanup(NULL);
+    free(o->tmp);
+    o->tmp = NULL;
   }
-  if (o->f) return EXIT_OK;
-  int e = errno;
-  stop_set_cleanup(NULL);
+  if (e == ENOMEM) return diag_fail(err, EXIT_LIMIT, "out of memory");
   return diag_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
 }
 

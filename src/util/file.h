@@ -7,12 +7,20 @@
 ** is honoured between chunks.  Readers that know a format's size from its
 ** header read the header first (file_fill), then exactly what it announces.
 **
-** Writing: into a fresh temporary file beside the target, created
+** Writing: every file gsolve writes (databases, strategies, books,
+** --tree-dot's drawings, the compiled tier's cache) goes through this
+** module.  Into a fresh temporary file beside the target, of a name no
+** one can guess (FILE.tmp- and 16 random hex digits), created
 ** exclusively (O_CREAT|O_EXCL|O_NOFOLLOW: a planted symlink or file is
 ** never followed or reused), synced, renamed over the target, and the
-** folder synced; the target is replaced only if it is missing, empty or
-** a file of the same kind (its magic bytes).  On any failure, and on a
-** second Ctrl-C (stop.c), the temporary file is removed.
+** folder synced: the target's name never holds a partial file (a full
+** disk, a kill), and its old content stays until the new one is
+** complete.  The target is replaced only if it is missing, empty or a
+** regular file of the same kind (its magic bytes), and never when it is
+** a file this run reads (the game's rules, a database, a book): a
+** symlink, a folder, a fifo or a device is refused, never followed.  On
+** any failure, and on a second Ctrl-C (stop.c), the temporary file is
+** removed.
 **
 ** Every function reports its failure on `err` ("gsolve: error: ...") and
 ** returns an exit status (util/status.h).
@@ -24,6 +32,8 @@
 #include <stdio.h>
 
 #define FILE_CHUNK ((size_t)1 << 20)   /* bytes read between stop checks */
+#define FILE_MAX_INPUTS 16              /* files read that no writer replaces */
+#define FILE_RANDOM_BYTES 8             /* random bytes in a temporary name */
 
 /* A file being read: data[0..len) so far, always NUL-terminated. */
 typedef struct FileIn {
@@ -34,7 +44,8 @@ typedef struct FileIn {
   int eof;                /* the end of the file was reached */
 } FileIn;
 
-/* Opens `path`; EXIT_OK or EXIT_IO. */
+/* Opens `path`; EXIT_OK or EXIT_IO.  A regular file opened here is an
+** input of the run: file_create refuses it as a target. */
 int file_open(FileIn *in, const char *path, FILE *err);
 
 /* Reads until in->len >= want or the end of the file (never more than

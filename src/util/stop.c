@@ -28,10 +28,19 @@ void stop_set_cleanup(const char *path) {
   cleanup_set = 1;
 }
 
-/* A second Ctrl-C or SIGTERM: only async-signal-safe calls (unlink,
-** write, _exit) -- the temporary file goes, a message says why. */
+/* The process group of a child to kill with us (0: none). */
+static volatile sig_atomic_t child_group;
+
+void stop_set_child(int pgid) {
+  child_group = pgid;
+}
+
+/* A second Ctrl-C or SIGTERM: only async-signal-safe calls (kill, unlink,
+** write, _exit) -- a child's group is killed, the temporary file goes, a
+** message says why. */
 static void stop_at_once(void) {
   static const char msg[] = "gsolve: error: interrupted again; stopped at once, no result\n";
+  if (child_group > 0) kill(-(pid_t)child_group, SIGKILL);
   if (cleanup_set) unlink(cleanup_path);
   ssize_t w = write(2, msg, sizeof msg - 1);
   (void)w;

@@ -24,12 +24,18 @@ enum { STOP_NONE, STOP_INTERRUPT, STOP_TIME };
 extern volatile sig_atomic_t stop_requested;   /* STOP_* */
 
 /* Installs the handlers of SIGINT and SIGTERM and, if seconds > 0, a
-** timer of that many seconds of wall time (SIGALRM); starts the clock. */
+** timer of that many seconds of wall time (SIGALRM); starts the clock.
+** It may be called again (main.c: the handlers before the engine is made,
+** whose compiled tier may run a compiler, then the timer). */
 void stop_install(unsigned seconds);
 
 /* Names the temporary file that a second Ctrl-C must remove (util/file.c
 ** while it writes one); NULL: none.  The name is copied. */
 void stop_set_cleanup(const char *path);
+
+/* Names the process group of a child that a second Ctrl-C must kill
+** (the compiled tier's C compiler while it runs); 0: none. */
+void stop_set_child(int pgid);
 
 /* Seconds since stop_install. */
 double stop_elapsed(void);

@@ -44,7 +44,8 @@ static void out(Out *o, const char *fmt, ...) {
   for (;;) {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(o->buf + o->len, o->cap - o->len, fmt, ap);
+    /* No pointer arithmetic on the first call's NULL buffer (UBSan). */
+    int n = vsnprintf(o->buf ? o->buf + o->len : NULL, o->cap - o->len, fmt, ap);
     va_end(ap);
     if (n < 0) { o->oom = 1; return; }
     if (o->len + (size_t)n < o->cap) { o->len += (size_t)n; return; }

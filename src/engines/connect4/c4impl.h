@@ -18,6 +18,7 @@ typedef struct C4Impl {
   int (*make_book)(void *s, int to, C4Book *book, uint64_t *nodes,
                    void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,
                                     void *arg), void *arg);
+  int (*check_book)(void *s, const C4Book *book, const char **why);   /* likewise */
 } C4Impl;
 
 extern const C4Impl c4_impl64, c4_impl128;

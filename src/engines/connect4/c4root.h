@@ -447,15 +447,77 @@ done:
   free(count);
   return st;
 }
+
+/* A position's score from its moves' book scores, as the search defines
+** it: a winning move now, (cells + 1 - stones) / 2; else the best of the
+** moves, a move that fills the board a draw (0), any other the negated
+** score of the position it leads to.  INT_MIN when a move's position is
+** not in the book. */
+static int score_from_children(const Solver *s, const C4Book *book, Word cur, Word mask,
+                               int stones) {
+  const Shape *g = &s->g;
+  if (can_win_now(g, cur, mask)) return (g->cells + 1 - stones) / 2;
+  int best = INT_MIN;
+  for (int col = 0; col < g->w; col++) {
+    Word m = possible(g, mask) & column_mask(g, col);
+    int v;
+    if (!m) continue;
+    if ((mask | m) == g->board) v = 0;
+    else if (c4book_get(book, canonical_key(g, cur ^ mask, mask | m), &v)) v = -v;
+    else return INT_MIN;
+    if (v > best) best = v;
+  }
+  return best;
+}
+
+/* Checks a book read from a file against the rules: it holds exactly the
+** positions of 0..to stones reachable from the empty board (as
+** solver_make_book lists them), and the score of each position of fewer
+** than `to` stones is the one its moves' scores give
+** (score_from_children).  The last level's scores are searches the book
+** saves and are taken as they are.  0, -1 out of memory, -2 stopped, or
+** 1 with *why. */
+static int solver_check_book(void *sp, const C4Book *book, const char **why) {
+  Solver *s = sp;
+  int to = book->to, st = 0, stopped = 0;
+  if (book->from != 0 || to > s->g.cells - 1) { *why = "its levels are not 0..N stones"; return 1; }
+  Pos *level = malloc(sizeof *level), *next = NULL;
+  size_t n = 1, total = 0;
+  if (!level) return -1;
+  level[0] = (Pos){ 0, 0, 0 };
+  level[0].key = canonical_key(&s->g, 0, 0);
+  for (int d = 0; d <= to && st == 0; d++) {
+    for (size_t i = 0; i < n && st == 0; i++) {
+      int v;
+      int want = d < to ? score_from_children(s, book, level[i].cur, level[i].mask, d) : 0;
+      if (!c4book_get(book, level[i].key, &v) || want == INT_MIN) {
+        *why = "a position is missing";
+        st = 1;
+      } else if (d < to && v != want) {
+        *why = "a position's score disagrees with its moves' scores";
+        st = 1;
+      }
+    }
+    total += n;
+    if (st != 0 || d == to) break;
+    if (!(next = next_level(s, level, n, &n, &stopped))) st = stopped ? -2 : -1;
+    free(level);
+    level = next;
+  }
+  free(level);
+  if (st == 0 && total != book->n) { *why = "it holds positions that are not reachable"; st = 1; }
+  return st;
+}
 #endif
 
 #if C4W_BITS == 64
 const C4Impl c4_impl64 = {
   solver_new, solver_free, solver_reset, solver_touch, solver_shrunk_bytes, solver_solve,
-  solver_make_book
+  solver_make_book, solver_check_book
 };
 #else
 const C4Impl c4_impl128 = {
-  solver_new, solver_free, solver_reset, solver_touch, solver_shrunk_bytes, solver_solve, NULL
+  solver_new, solver_free, solver_reset, solver_touch, solver_shrunk_bytes, solver_solve, NULL,
+  NULL
 };
 #endif

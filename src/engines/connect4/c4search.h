@@ -46,6 +46,7 @@
 ** a sentinel).  `cur` holds the stones of the player to move and `mask`
 ** every stone; cur + mask is a unique key of the position.
 */
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>

@@ -71,6 +71,11 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
   return s->impl->make_book(s->s, to, book, nodes, progress, arg);
 }
 
+int c4_check_book(C4Solver *s, const C4Book *book, const char **why) {
+  if (!s->impl->check_book) { *why = "a board past 64 bits has no books"; return 1; }
+  return s->impl->check_book(s->s, book, why);
+}
+
 /* Plies to the end under best play, from Pons' score at `moves` stones:
 ** the winning stone's rank has the winner's parity, so it is unique. */
 int c4_plies_from_score(int cells, int moves, int score) {

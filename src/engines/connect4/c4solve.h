@@ -122,6 +122,13 @@ int c4_make_book(C4Solver *s, int to, C4Book *book, uint64_t *nodes,
                  void (*progress)(int stones, size_t done, size_t positions, uint64_t nodes,
                                   void *arg), void *arg);
 
+/* Checks a book read from a file (--book) against the rules: exactly the
+** positions of 0..to stones reachable from the empty board, and each
+** score below the last level the one its moves' scores give (the last
+** level's are the searches the book saves).  0; 1 with *why when it is
+** not what c4_make_book makes; -1 out of memory; -2 stopped. */
+int c4_check_book(C4Solver *s, const C4Book *book, const char **why);
+
 /* Plies to the end from Pons' score at `moves` stones on `cells` cells. */
 int c4_plies_from_score(int cells, int moves, int score);
 

@@ -70,6 +70,7 @@ static void c4_query(const C4Common *c, C4Query *q) {
 }
 
 static int c4_out_of_memory(FILE *err) { return diag_fail(err, EXIT_LIMIT, "out of memory"); }
+static int c4_stopped(uint64_t nodes, FILE *err);
 
 /* Opening books hold 64-bit keys: none past 64 bits; an exit status. */
 static int c4_book_fits(const C4Common *c, const char *flag, FILE *err) {
@@ -98,7 +99,8 @@ static int c4_solver(C4Common *c, const EngineSolveOptions *o) {
     }
   }
   if (o->book && c4_book_fits(c, "--book", o->err) != EXIT_OK) return EXIT_USAGE;
-  if (o->book && c->book == NULL) {
+  int fresh = o->book && c->book == NULL;
+  if (fresh) {
     int st = c4book_load(o->book, c->w, c->h, &c->book, o->err);
     if (st != EXIT_OK) return st;
   }
@@ -118,6 +120,22 @@ static int c4_solver(C4Common *c, const EngineSolveOptions *o) {
     fprintf(o->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
             "the table has %zu MiB\n", o->table_mib, free_bytes >> 20,
             limited ? "left under ulimit -v" : "free", got >> 20);
+  }
+  /* A book read from a file is checked against the rules before any
+  ** answer comes from it, as a database is (a forged score with its
+  ** checksum recomputed was believed). */
+  if (fresh) {
+    const char *why = NULL;
+    int rc = c4_check_book(c->solver, c->book, &why);
+    if (rc != 0) {
+      c4_free(c->solver);
+      c4book_free(c->book);
+      c->solver = NULL;
+      c->book = NULL;
+      if (rc == -2) return c4_stopped(0, o->err);
+      if (rc == -1) return c4_out_of_memory(o->err);
+      return diag_fail(o->err, EXIT_USAGE, "'%s' is corrupt: %s", o->book, why);
+    }
   }
   return EXIT_OK;
 }
