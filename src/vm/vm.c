@@ -127,8 +127,11 @@ static int vm_generate(Game *g, Move *buf) {
   vm->nmoves = 0;
   vm_run(vm, p->gen_chunk, NULL, 0);
   int n = vm->nmoves;
+  /* Moves of several steps: the search plays them (and drops those that
+  ** say `illegal`). */
+  if (p->has_steps) n = vm_chain_generate(vm, buf, n);
   int repeat = p->rep_kind == REP_FORBIDDEN && vm->rep_on;
-  if (repeat || p->has_illegal) {
+  if (repeat || (p->has_illegal && !p->has_steps)) {
     /* Each move is tried: its effect may say `illegal`, and a move that
     ** recreates an earlier position is not legal under the rule. */
     int kept = 0;
@@ -136,7 +139,8 @@ static int vm_generate(Game *g, Move *buf) {
     vm->fx_rec = vm_effects_begin(vm);
     for (int i = 0; i < n; i++) {
       Move m = buf[i];
-      int check_rep = repeat && !p->rep_except[m.rule];
+      int nsteps;
+      int check_rep = repeat && !p->rep_except[vm_chain_steps(vm, &m, &nsteps)->rule];
       int ok = 1;
       if (check_rep || p->has_illegal) {
         vm_apply(g, &m);
@@ -190,18 +194,27 @@ static __attribute__((noinline)) void apply_plain(VM *vm, const Move *m) {
   vm->h.writable = 0;
 }
 
+void vm_marks_reserve(VM *vm) {
+  if (vm->h.nmarks < vm->h.capmarks) return;
+  if (vm->h.capmarks >= GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS)   /* apply_full fails before */
+    vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
+  int cap = vm->h.capmarks ? vm->h.capmarks * 2 : 64;
+  /* Not 131072: the limit is GAME_MAX_PLY (and the steps of one move
+  ** that generate plays, on top of it). */
+  if (cap > GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS) cap = GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS;
+  Mark *mk = realloc(vm->h.marks, (size_t)cap * sizeof *mk);
+  if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
+  vm->h.marks = mk;
+  vm->h.capmarks = cap;
+}
+
 /* Everything else, and a plain game's first move or a deferred rest. */
 static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   const Program *p = vm->p;
   vm_settle(vm);
-  if (vm->h.nmarks == vm->h.capmarks) {
-    if (vm->h.capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
-    int cap = vm->h.capmarks ? vm->h.capmarks * 2 : 64;
-    if (cap > GAME_MAX_PLY + 64) cap = GAME_MAX_PLY + 64;   /* not 131072: the limit is GAME_MAX_PLY */
-    Mark *mk = realloc(vm->h.marks, (size_t)cap * sizeof *mk);
-    if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
-    vm->h.marks = mk;
-    vm->h.capmarks = cap;
+  if (vm->h.nmarks >= vm->h.capmarks || vm->h.nmarks >= GAME_MAX_PLY + 64) {
+    if (vm->h.nmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
+    vm_marks_reserve(vm);
   }
   int depth = vm->h.nmarks, trail_from = vm->h.ntrail;
   int32_t mover = vm->slots[0];
@@ -210,7 +223,9 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   vm->h.marks[depth].hash = vm->h.hash;
   vm->h.nmarks = depth + 1;
   if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
-  const MoveRule *r = &p->rules[m->rule];
+  /* A move of several steps: its first step's rule, for the errors. */
+  int nsteps = 1;
+  const MoveRule *r = &p->rules[m->rule != VM_CHAIN_RULE ? m->rule : vm_chain_steps(vm, m, &nsteps)->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   vm->h.writable = 1;
@@ -219,7 +234,9 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   /* Where errors after the effect point: the effect. */
 #define AT (p->chunks[r->effect].start)
-  if (vm->filtering) {
+  if (nsteps > 1) {   /* never deferred (compiler/defer.c) nor recorded */
+    vm_chain_play(vm, m);
+  } else if (vm->filtering) {
     vm_run(vm, r->effect, args, r->nargs);
     if (vm->fx_rec) vm_effects_record(vm, vm->fx_rec, m, trail_from);
   } else if (depth >= vm->fx_cap || !vm_effects_replay(vm, depth, m, AT)) {
@@ -482,35 +499,57 @@ static const void *vm_state(Game *g) {
   return vm->slots;
 }
 
-static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
-  VM *vm = (VM *)g;
-  const Program *p = vm->p;
+/* Appends step m's notation in format `notation` (NULL: the rule's name
+** and its arguments) to buf (size bytes) at *len, counting what does not
+** fit. */
+static void format_step(const Program *p, const Move *m, const char *notation, char *buf, size_t size,
+                        size_t *len) {
   const MoveRule *r = &p->rules[m->rule];
-  size_t len = 0;
   char val[64];
-#define PUT(s, n) do { size_t k_ = (n); if (len + k_ < size) { memcpy(buf + len, (s), k_); } len += k_; } while (0)
-  if (!r->notation) {
+#define PUT(s, n) do { size_t k_ = (n); if (*len + k_ < size) { memcpy(buf + *len, (s), k_); } *len += k_; } while (0)
+  if (!notation) {
     PUT(r->name, strlen(r->name));
     for (int i = 0; i < r->nargs; i++) {
       int n = program_format_value(p, r->arg[i], m->arg[i], val, sizeof val);
       PUT(" ", 1);
       PUT(val, (size_t)n);
     }
-  } else {
-    for (const char *s = r->notation; *s; s++) {
-      if (s[0] == '{' && s[1] == '{') { PUT(s, 1); s++; continue; }   /* "{{": a literal '{' */
-      const char *e = *s == '{' ? strchr(s, '}') : NULL;
-      if (!e) { PUT(s, 1); continue; }
-      for (int i = 0; i < r->nargs; i++) {
-        if ((size_t)(e - s - 1) == strlen(r->argname[i]) && !strncmp(s + 1, r->argname[i], (size_t)(e - s - 1))) {
-          int n = program_format_value(p, r->arg[i], m->arg[i], val, sizeof val);
-          PUT(val, (size_t)n);
-        }
+    return;
+  }
+  for (const char *s = notation; *s; s++) {
+    if (s[0] == '{' && s[1] == '{') { PUT(s, 1); s++; continue; }   /* "{{": a literal '{' */
+    const char *e = *s == '{' ? strchr(s, '}') : NULL;
+    if (!e) { PUT(s, 1); continue; }
+    for (int i = 0; i < r->nargs; i++) {
+      if ((size_t)(e - s - 1) == strlen(r->argname[i]) && !strncmp(s + 1, r->argname[i], (size_t)(e - s - 1))) {
+        int n = program_format_value(p, r->arg[i], m->arg[i], val, sizeof val);
+        PUT(val, (size_t)n);
       }
-      s = e;
     }
+    s = e;
   }
 #undef PUT
+}
+
+/* A move's notation: its steps' in turn, a later step in its rule's
+** second format (`as "...", "..."`), or else after a space. */
+static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  int nsteps;
+  const Move *steps = vm_chain_steps(vm, m, &nsteps);
+  size_t len = 0;
+  for (int k = 0; k < nsteps; k++) {
+    const MoveRule *r = &p->rules[steps[k].rule];
+    if (k == 0) {
+      format_step(p, &steps[k], r->notation, buf, size, &len);
+    } else if (r->step_notation) {
+      format_step(p, &steps[k], r->step_notation, buf, size, &len);
+    } else {
+      format_step(p, &steps[k], " ", buf, size, &len);
+      format_step(p, &steps[k], r->notation, buf, size, &len);
+    }
+  }
   if (size) buf[len < size ? len : size - 1] = 0;
   return (int)len;
 }
@@ -700,6 +739,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->score_only = p->score_only;
   g->has_eval = p->eval_chunk >= 0;
   if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
+  if (p->has_steps && !vm_chain_init(vm)) { vm_free(g); return NULL; }
   /* Deferred rests (compiler/defer.c): never while views observe each
   ** move or generate filters moves by playing them. */
   int defer_locals = 0;
@@ -709,7 +749,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   }
   vm->h.pend_locals = malloc((size_t)defer_locals * sizeof *vm->h.pend_locals + 1);
   if (!vm->h.pend_locals) { vm_free(g); return NULL; }
-  vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE;
+  vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->has_steps;
   vm->plain = vm->h.defer_on && !p->chance && !p->pass_slot;
   /* The compiled tier's own apply_plain, for games without `pay` (whose
   ** rewards apply_plain resets). */
@@ -767,6 +807,7 @@ void vm_free(Game *g) {
   free(vm->cell_of_slot);
   vm_effects_free(vm);
   vm_pack_free(vm);
+  vm_chain_free(vm);
   free(vm->h.pend_locals);
   free(vm->code);
   free(vm->zob_table);

@@ -20,6 +20,13 @@
 #define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
 #define VM_MAX_CALLS   256         /* nested function calls */
 #define VM_SPARSE_CELLS 8          /* pieces of a sparse board (vm_symmetry.c) */
+#define VM_MAX_MOVE_STEPS 1024     /* steps of one move (`continue move`) */
+#define VM_MAX_CHAINS (1u << 30)   /* moves of several steps one engine keeps */
+/* Move.rule of a move of several steps: its steps are those of chain
+** arg[0] | arg[1] << 16 in the engine's table (vm_chain.c). */
+#define VM_CHAIN_RULE 0xffff
+
+typedef struct VmChains VmChains;
 
 typedef struct Frame {
   int chunk;          /* index into p->chunks */
@@ -74,6 +81,10 @@ typedef struct VM {
   int rewarded;       /* some reward[] is nonzero */
   int rejected;       /* the effect said `illegal` */
   int filtering;      /* generate is trying its moves */
+  /* Moves of several steps (vm_chain.c; p->has_steps). */
+  int chain_more;     /* the step just run said `continue move` */
+  int32_t priority;   /* the last `priority` of the move being found */
+  VmChains *chains;   /* the steps of the moves found, and the search */
   EffectRecord *fx;   /* per depth of the line of play (vm_effects.c) */
   int fx_cap;
   EffectRecord *fx_rec;   /* the record generate is filling, or NULL */
@@ -180,7 +191,7 @@ void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(voi
 static inline int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
   return vm->aot ? vm_aot_run(vm, ci, args, nargs) : vm_interp(vm, ci, args, nargs);
 }
-/* interp.c: a rare instruction (SETNEXT, NEXTCHANCE, PAY, ILLEGAL, WIN,
+/* interp.c: a rare instruction (SETNEXT, NEXTCHANCE, PAY, CONTMOVE, PRIORITY, ILLEGAL, WIN,
 ** LOSE, DRAW, SCORE) with the n values it pops, at pc and call depth:
 ** the one definition the interpreter and the compiled tier share.  After
 ** ILLEGAL and the outcomes the run stops. */
@@ -236,6 +247,18 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
                     void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
+/* vm.c: room for one more mark of the line of play (a runtime error
+** beyond GAME_MAX_PLY moves, or out of memory). */
+void vm_marks_reserve(VM *vm);
+/* vm_chain.c: the table and the search (0: out of memory); the whole
+** moves that the first steps buf[0..n) start, into buf, and how many;
+** a move's effects run in turn (apply); a move's steps (m itself, n = 1,
+** unless it is a move of several steps); freeing. */
+int vm_chain_init(VM *vm);
+int vm_chain_generate(VM *vm, Move *buf, int n);
+void vm_chain_play(VM *vm, const Move *m);
+const Move *vm_chain_steps(VM *vm, const Move *m, int *n);
+void vm_chain_free(VM *vm);
 /* vm.c: the entries of p's Zobrist table (h.zob_base), 0 when the VM
 ** computes the keys instead (too many slot values). */
 size_t vm_zobrist_entries(const Program *p);
