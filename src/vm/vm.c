@@ -223,9 +223,9 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   vm->h.marks[depth].hash = vm->h.hash;
   vm->h.nmarks = depth + 1;
   if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
-  /* A move of several steps: its first step's rule, for the errors. */
-  int nsteps = 1;
-  const MoveRule *r = &p->rules[m->rule != VM_CHAIN_RULE ? m->rule : vm_chain_steps(vm, m, &nsteps)->rule];
+  /* A move of several steps: r is its first step's rule (for the
+  ** errors) once its steps have run. */
+  const MoveRule *r = m->rule < VM_PACKED_RULE ? &p->rules[m->rule] : NULL;
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   vm->h.writable = 1;
@@ -234,8 +234,8 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   /* Where errors after the effect point: the effect. */
 #define AT (p->chunks[r->effect].start)
-  if (nsteps > 1) {   /* never deferred (compiler/defer.c) nor recorded */
-    vm_chain_play(vm, m);
+  if (!r) {   /* never deferred (compiler/defer.c) nor recorded */
+    r = &p->rules[vm_chain_play(vm, m)];
   } else if (vm->filtering) {
     vm_run(vm, r->effect, args, r->nargs);
     if (vm->fx_rec) vm_effects_record(vm, vm->fx_rec, m, trail_from);

@@ -15,15 +15,25 @@
 ** did) are legal.
 **
 ** A move of one step is the Move the generator made.  A move of several
-** steps is stored once in the engine's table and named by its index:
+** steps is a Move of its own, so that a Move stays 10 bytes for the
+** searches and the tables that keep moves, and two moves are the same
+** exactly when their bytes are:
 **
-**   Move.rule = VM_CHAIN_RULE,  arg[0] = id & 0xffff,  arg[1] = id >> 16
-**
-** so a Move stays 10 bytes for the searches and the tables that keep
-** moves, two moves are the same exactly when their bytes are, and the
-** index is valid for the engine's lifetime.  The table keeps every move
-** of several steps the engine ever generated (a hash index finds one
-** again), about 20 bytes plus 10 per step each.
+**   packed:    Move.rule = VM_PACKED_RULE + k (k steps, 2 <= k <= pack_max),
+**              arg[0..3] = 64 bits holding the steps' codes of `bits`
+**              bits each, the first step lowest.  A step's code is its
+**              rule's index, then each argument's place in its domain
+**              (an `in LIST` argument's in the list), each in as many
+**              bits as its rule's count or its domain's size needs:
+**              English draughts' 8 rules of two cells take 3 + 6 + 6 = 15
+**              bits a step (4 steps), paper soccer's 8 rules without
+**              arguments 3 (21 steps);
+**   interned:  Move.rule = VM_CHAIN_RULE, arg[0] = id & 0xffff,
+**              arg[1] = id >> 16: a move too long to pack, stored once in
+**              the engine's table, which keeps every such move the engine
+**              generated (a hash index finds one again), about 20 bytes
+**              plus 10 per step each; the index is valid for the
+**              engine's lifetime.
 **
 ** Only the rules whose effects may say either (MoveRule.expands,
 ** compiler/steps.c) are played by the search; every other rule's move is
@@ -34,7 +44,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+typedef struct ArgCode {
+  int32_t lo;             /* the argument's lowest value (a range) */
+  int shift, bits;        /* where its place goes in a step's code */
+  int set_off, set_len;   /* `in LIST`: the list in konst, coded by place */
+} ArgCode;
+
 struct VmChains {
+  /* Packed moves: the bits of a step's code (and of its rule's index),
+  ** the most steps a Move holds, the arguments' domains per rule. */
+  int bits, rule_bits;
+  int pack_max;
+  ArgCode *args;          /* nrules * GAME_MAX_ARGS */
+  Move decoded[64];       /* a packed move's steps (vm_chain_steps) */
   /* The table: move i's steps are steps[first[i] .. first[i + 1]). */
   Move *steps;
   size_t nsteps, capsteps;
@@ -54,14 +76,45 @@ struct VmChains {
 };
 
 int vm_chain_init(VM *vm) {
+  const Program *p = vm->p;
   VmChains *c = calloc(1, sizeof *c);
   if (!c) return 0;
   vm->chains = c;
   c->mask = 1023;
   c->index = calloc(c->mask + 1, sizeof *c->index);
   c->first = malloc(sizeof *c->first);
-  if (!c->index || !c->first) return 0;
+  c->args = calloc((size_t)p->nrules * GAME_MAX_ARGS + 1, sizeof *c->args);
+  if (!c->index || !c->first || !c->args) return 0;
   c->first[0] = 0;
+  /* The codes of the steps: each rule's argument domains, as the
+  ** generator enumerates them (compiler/compile.c). */
+  while ((1 << c->rule_bits) < p->nrules) c->rule_bits++;
+  c->bits = c->rule_bits;
+  for (int r = 0; r < p->nrules; r++) {
+    const MoveRule *mr = &p->rules[r];
+    int shift = c->rule_bits;
+    for (int i = 0; i < mr->nargs; i++) {
+      ArgCode *a = &c->args[r * GAME_MAX_ARGS + i];
+      Type t = mr->arg[i];
+      int32_t lo = t.lo, hi = t.hi;
+      if (t.kind == TY_PLAYER) { lo = 1; hi = p->nplayers; }
+      if (t.kind == TY_CELL) { lo = 0; hi = p->ncells - 1; }
+      int64_t size = (int64_t)hi - lo + 1;
+      if (mr->set_len[i] > 0) {
+        a->set_off = mr->set_off[i];
+        a->set_len = mr->set_len[i];
+        size = mr->set_len[i];
+      }
+      a->lo = lo;
+      a->shift = shift;
+      while (((int64_t)1 << a->bits) < size) a->bits++;
+      shift += a->bits;
+    }
+    if (shift > c->bits) c->bits = shift;
+  }
+  c->pack_max = c->bits == 0 ? 64 : 64 / c->bits;
+  if (c->pack_max > 64) c->pack_max = 64;
+  if (c->pack_max < 2) c->pack_max = 0;
   return 1;
 }
 
@@ -73,6 +126,7 @@ void vm_chain_free(VM *vm) {
   free(c->hash);
   free(c->index);
   free(c->stack);
+  free(c->args);
   free(c);
   vm->chains = NULL;
 }
@@ -149,9 +203,50 @@ static uint32_t intern(VM *vm, VmChains *c, const Move *s, int n) {
   return id;
 }
 
+/* The code of step m. */
+static uint64_t encode_step(const Program *p, const VmChains *c, const Move *m) {
+  const MoveRule *r = &p->rules[m->rule];
+  const ArgCode *a = &c->args[m->rule * GAME_MAX_ARGS];
+  uint64_t code = m->rule;
+  for (int i = 0; i < r->nargs; i++) {
+    uint32_t v = (uint32_t)(m->arg[i] - a[i].lo);
+    if (a[i].set_len) {
+      v = 0;
+      while (p->konst[a[i].set_off + (int)v] != m->arg[i]) v++;
+    }
+    code |= (uint64_t)v << a[i].shift;
+  }
+  return code;
+}
+
+/* The step of code `code`. */
+static void decode_step(const Program *p, const VmChains *c, uint64_t code, Move *m) {
+  int r = (int)(code & ((1u << c->rule_bits) - 1));
+  memset(m, 0, sizeof *m);
+  m->rule = (uint16_t)r;
+  const ArgCode *a = &c->args[r * GAME_MAX_ARGS];
+  for (int i = 0; i < p->rules[r].nargs; i++) {
+    uint32_t v = (uint32_t)(code >> a[i].shift) & ((1u << a[i].bits) - 1);
+    m->arg[i] = (int16_t)(a[i].set_len ? p->konst[a[i].set_off + (int)v] : a[i].lo + (int32_t)v);
+  }
+}
+
 const Move *vm_chain_steps(VM *vm, const Move *m, int *n) {
-  if (m->rule != VM_CHAIN_RULE) { *n = 1; return m; }
+  if (m->rule < VM_PACKED_RULE) { *n = 1; return m; }
   VmChains *c = vm->chains;
+  if (m->rule != VM_CHAIN_RULE) {
+    int k = m->rule - VM_PACKED_RULE;
+    if (!c || k < 2 || k > c->pack_max)
+      vm_fail(vm, -1, 0, EXIT_RUNTIME, "internal error: a packed move of %d steps", k);
+    uint64_t v = 0, mask = c->bits == 64 ? UINT64_MAX : ((uint64_t)1 << c->bits) - 1;
+    for (int i = 3; i >= 0; i--) v = v << 16 | (uint16_t)m->arg[i];
+    for (int i = 0; i < k; i++) {
+      decode_step(vm->p, c, v & mask, &c->decoded[i]);
+      v = c->bits == 64 ? 0 : v >> c->bits;
+    }
+    *n = k;
+    return c->decoded;
+  }
   uint32_t id = (uint16_t)m->arg[0] | (uint32_t)(uint16_t)m->arg[1] << 16;
   if (!c || id >= c->n)
     vm_fail(vm, -1, 0, EXIT_RUNTIME, "internal error: no move of several steps has index %u", id);
@@ -185,8 +280,15 @@ static void found(VM *vm, VmChains *c, int len) {
     *o = c->path[0];
     return;
   }
-  uint32_t id = intern(vm, c, c->path, len);
   memset(o, 0, sizeof *o);
+  if (len <= c->pack_max) {
+    uint64_t v = 0;
+    for (int i = len - 1; i >= 0; i--) v = (c->bits == 64 ? 0 : v << c->bits) | encode_step(vm->p, c, &c->path[i]);
+    o->rule = (uint16_t)(VM_PACKED_RULE + len);
+    for (int i = 0; i < 4; i++) o->arg[i] = (int16_t)(uint16_t)(v >> (16 * i));
+    return;
+  }
+  uint32_t id = intern(vm, c, c->path, len);
   o->rule = VM_CHAIN_RULE;
   o->arg[0] = (int16_t)(uint16_t)(id & 0xffff);
   o->arg[1] = (int16_t)(uint16_t)(id >> 16);
@@ -219,7 +321,7 @@ static void expand(VM *vm, VmChains *c, int len) {
       found(vm, c, len);
     } else {
       if (len == VM_MAX_MOVE_STEPS)
-        vm_fail(vm, p->chunks[r->effect].start, 0, EXIT_LIMIT, "a move of more than %d steps (limit is %d)",
+        vm_fail(vm, p->chunks[r->effect].start, 0, EXIT_RUNTIME, "a move of more than %d steps (limit is %d)",
                 VM_MAX_MOVE_STEPS, VM_MAX_MOVE_STEPS);
       reserve_level(vm, c);
       size_t base = c->top;
@@ -275,10 +377,11 @@ int vm_chain_generate(VM *vm, Move *buf, int n) {
   return c->nout;
 }
 
-void vm_chain_play(VM *vm, const Move *m) {
+int vm_chain_play(VM *vm, const Move *m) {
   const Program *p = vm->p;
   int n;
   const Move *s = vm_chain_steps(vm, m, &n);
+  int first = s[0].rule;
   for (int i = 0; i < n; i++) {
     const MoveRule *r = &p->rules[s[i].rule];
     int32_t args[GAME_MAX_ARGS];
@@ -286,4 +389,5 @@ void vm_chain_play(VM *vm, const Move *m) {
     vm_run(vm, r->effect, args, r->nargs);
     if (p->outcome_slot && vm->slots[p->outcome_slot]) break;
   }
+  return first;
 }

@@ -22,8 +22,10 @@
 #define VM_SPARSE_CELLS 8          /* pieces of a sparse board (vm_symmetry.c) */
 #define VM_MAX_MOVE_STEPS 1024     /* steps of one move (`continue move`) */
 #define VM_MAX_CHAINS (1u << 30)   /* moves of several steps one engine keeps */
-/* Move.rule of a move of several steps: its steps are those of chain
-** arg[0] | arg[1] << 16 in the engine's table (vm_chain.c). */
+/* Move.rule of a move of several steps (vm_chain.c): VM_PACKED_RULE + k
+** for k steps packed into the arguments, VM_CHAIN_RULE for a move stored
+** in the engine's table (its index in arg[0] | arg[1] << 16). */
+#define VM_PACKED_RULE 0x8000
 #define VM_CHAIN_RULE 0xffff
 
 typedef struct VmChains VmChains;
@@ -252,11 +254,12 @@ void vm_trail_grow(VM *vm, int pc);
 void vm_marks_reserve(VM *vm);
 /* vm_chain.c: the table and the search (0: out of memory); the whole
 ** moves that the first steps buf[0..n) start, into buf, and how many;
-** a move's effects run in turn (apply); a move's steps (m itself, n = 1,
-** unless it is a move of several steps); freeing. */
+** a move's effects run in turn (apply; returns its first step's rule); a
+** move's steps (m itself, n = 1, unless it is a move of several steps;
+** valid until the next call); freeing. */
 int vm_chain_init(VM *vm);
 int vm_chain_generate(VM *vm, Move *buf, int n);
-void vm_chain_play(VM *vm, const Move *m);
+int vm_chain_play(VM *vm, const Move *m);
 const Move *vm_chain_steps(VM *vm, const Move *m, int *n);
 void vm_chain_free(VM *vm);
 /* vm.c: the entries of p's Zobrist table (h.zob_base), 0 when the VM
