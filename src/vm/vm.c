@@ -114,6 +114,55 @@ static void key_child(VM *vm, unsigned char *keys, uint8_t *mover, int i) {
   if (vm->keyed == i) vm->keyed = i + 1;
 }
 
+static void vm_apply_steps(Game *g, const Move *m);
+
+/* Each move is tried: its effect may say `illegal` (not in a game with
+** moves of several steps, whose search drops those), and a move that
+** recreates an earlier position is not legal under the repetition rule.
+** Returns the moves kept.  `steps`: a constant in each copy below. */
+static inline __attribute__((always_inline)) int filter_moves(VM *vm, Move *buf, int n, unsigned char *keys,
+                                                              uint8_t *mover, int steps) {
+  const Program *p = vm->p;
+  Game *g = &vm->base;
+  int repeat = p->rep_kind == REP_FORBIDDEN && vm->rep_on;
+  int illegal = !steps && p->has_illegal;
+  if (!repeat && !illegal) return n;
+  int kept = 0;
+  vm->filtering = 1;
+  vm->fx_rec = vm_effects_begin(vm);
+  for (int i = 0; i < n; i++) {
+    Move m = buf[i];
+    int nsteps;
+    int rule = !steps || m.rule < VM_PACKED_RULE ? m.rule : vm_chain_steps(vm, &m, &nsteps)->rule;
+    int check_rep = repeat && !p->rep_except[rule];
+    int ok = 1;
+    if (check_rep || illegal) {
+      if (steps) vm_apply_steps(g, &m);
+      else vm_apply(g, &m);
+      ok = !vm->rejected && !(check_rep && rep_repeats(vm));
+      if (!ok) vm_effects_drop_last(vm->fx_rec, &m);
+      else if (keys) key_child(vm, keys, mover, kept);
+      vm_undo(g);
+    }
+    if (ok) buf[kept++] = m;
+  }
+  vm_effects_seal(vm, vm->fx_rec);
+  vm->fx_rec = NULL;
+  vm->filtering = 0;
+  return kept;
+}
+
+/* What generate does beyond the generator's moves, in a game that has
+** moves of several steps, `illegal` or a forbidding repetition rule
+** (vm->gen_more): the search for the whole moves (vm_chain.c), then the
+** moves tried.  Returns the moves kept. */
+static __attribute__((noinline)) int generate_more(VM *vm, Move *buf, int n, unsigned char *keys,
+                                                   uint8_t *mover) {
+  if (!vm->p->has_steps) return filter_moves(vm, buf, n, keys, mover, 0);
+  n = vm_chain_generate(vm, buf, n);
+  return filter_moves(vm, buf, n, keys, mover, 1);
+}
+
 static int vm_generate(Game *g, Move *buf) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
@@ -127,35 +176,7 @@ static int vm_generate(Game *g, Move *buf) {
   vm->nmoves = 0;
   vm_run(vm, p->gen_chunk, NULL, 0);
   int n = vm->nmoves;
-  /* Moves of several steps: the search plays them (and drops those that
-  ** say `illegal`). */
-  if (p->has_steps) n = vm_chain_generate(vm, buf, n);
-  int repeat = p->rep_kind == REP_FORBIDDEN && vm->rep_on;
-  if (repeat || (p->has_illegal && !p->has_steps)) {
-    /* Each move is tried: its effect may say `illegal`, and a move that
-    ** recreates an earlier position is not legal under the rule. */
-    int kept = 0;
-    vm->filtering = 1;
-    vm->fx_rec = vm_effects_begin(vm);
-    for (int i = 0; i < n; i++) {
-      Move m = buf[i];
-      int nsteps;
-      int check_rep = repeat && !p->rep_except[vm_chain_steps(vm, &m, &nsteps)->rule];
-      int ok = 1;
-      if (check_rep || p->has_illegal) {
-        vm_apply(g, &m);
-        ok = !vm->rejected && !(check_rep && rep_repeats(vm));
-        if (!ok) vm_effects_drop_last(vm->fx_rec, &m);
-        else if (keys) key_child(vm, keys, mover, kept);
-        vm_undo(g);
-      }
-      if (ok) buf[kept++] = m;
-    }
-    vm_effects_seal(vm, vm->fx_rec);
-    vm->fx_rec = NULL;
-    vm->filtering = 0;
-    n = kept;
-  }
+  if (vm->gen_more) n = generate_more(vm, buf, n, keys, mover);
   /* nomoves pass: a player without a move passes, until all have passed
   ** in a row (then nobody moves: vm_no_moves gives the outcome). */
   if (n == 0 && p->pass_slot && !(p->chance && vm->slots[0] == p->chance) &&
@@ -194,28 +215,25 @@ static __attribute__((noinline)) void apply_plain(VM *vm, const Move *m) {
   vm->h.writable = 0;
 }
 
-void vm_marks_reserve(VM *vm) {
+void vm_marks_reserve(VM *vm, int limit) {
   if (vm->h.nmarks < vm->h.capmarks) return;
-  if (vm->h.capmarks >= GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS)   /* apply_full fails before */
-    vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
+  if (vm->h.capmarks >= limit) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
   int cap = vm->h.capmarks ? vm->h.capmarks * 2 : 64;
-  /* Not 131072: the limit is GAME_MAX_PLY (and the steps of one move
-  ** that generate plays, on top of it). */
-  if (cap > GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS) cap = GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS;
+  if (cap > limit) cap = limit;
   Mark *mk = realloc(vm->h.marks, (size_t)cap * sizeof *mk);
   if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
   vm->h.marks = mk;
   vm->h.capmarks = cap;
 }
 
-/* Everything else, and a plain game's first move or a deferred rest. */
-static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
+/* Everything else, and a plain game's first move or a deferred rest;
+** `steps`: m is a move of several steps (vm_chain.c), a constant in each
+** of the two copies below. */
+static inline __attribute__((always_inline)) void apply_move(VM *vm, const Move *m, int steps) {
   const Program *p = vm->p;
   vm_settle(vm);
-  if (vm->h.nmarks >= vm->h.capmarks || vm->h.nmarks >= GAME_MAX_PLY + 64) {
-    if (vm->h.nmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
-    vm_marks_reserve(vm);
-  }
+  /* Not 131072 marks: the limit is GAME_MAX_PLY. */
+  if (vm->h.nmarks == vm->h.capmarks) vm_marks_reserve(vm, GAME_MAX_PLY + 64);
   int depth = vm->h.nmarks, trail_from = vm->h.ntrail;
   int32_t mover = vm->slots[0];
   vm->h.marks[depth].trail = trail_from;
@@ -225,7 +243,7 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
   /* A move of several steps: r is its first step's rule (for the
   ** errors) once its steps have run. */
-  const MoveRule *r = m->rule < VM_PACKED_RULE ? &p->rules[m->rule] : NULL;
+  const MoveRule *r = steps ? NULL : &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   vm->h.writable = 1;
@@ -234,7 +252,7 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   /* Where errors after the effect point: the effect. */
 #define AT (p->chunks[r->effect].start)
-  if (!r) {   /* never deferred (compiler/defer.c) nor recorded */
+  if (steps) {   /* never deferred (compiler/defer.c) nor recorded */
     r = &p->rules[vm_chain_play(vm, m)];
   } else if (vm->filtering) {
     vm_run(vm, r->effect, args, r->nargs);
@@ -267,6 +285,15 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
 
 /* The short way first, in a function of its own: the general one's
 ** registers are not saved for it. */
+static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) { apply_move(vm, m, 0); }
+
+/* The apply of a game with moves of several steps (never plain). */
+static void vm_apply_steps(Game *g, const Move *m) {
+  VM *vm = (VM *)g;
+  if (m->rule < VM_PACKED_RULE) apply_move(vm, m, 0);
+  else apply_move(vm, m, 1);
+}
+
 static void vm_apply(Game *g, const Move *m) {
   VM *vm = (VM *)g;
   if (vm->plain && !vm->h.pending && vm->h.nmarks < vm->h.capmarks) {
@@ -324,7 +351,7 @@ static int vm_generate_keyed(Game *g, Move *buf, unsigned char *keys, uint8_t *m
   vm->mover_out = mover;
   int n = vm_generate(g, buf);
   for (int i = vm->keyed; i < n; i++) {
-    vm_apply(g, &buf[i]);
+    g->vt->apply(g, &buf[i]);
     key_child(vm, keys, mover, i);
     vm_undo(g);
   }
@@ -739,7 +766,12 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->score_only = p->score_only;
   g->has_eval = p->eval_chunk >= 0;
   if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
-  if (p->has_steps && !vm_chain_init(vm)) { vm_free(g); return NULL; }
+  if (p->has_steps) {   /* its own apply, for moves of several steps */
+    if (!vm_chain_init(vm)) { vm_free(g); return NULL; }
+    vm->vt_steps = *g->vt;
+    vm->vt_steps.apply = vm_apply_steps;
+    g->vt = &vm->vt_steps;
+  }
   /* Deferred rests (compiler/defer.c): never while views observe each
   ** move or generate filters moves by playing them. */
   int defer_locals = 0;
@@ -750,6 +782,7 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   vm->h.pend_locals = malloc((size_t)defer_locals * sizeof *vm->h.pend_locals + 1);
   if (!vm->h.pend_locals) { vm_free(g); return NULL; }
   vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->has_steps;
+  vm->gen_more = p->has_steps || p->has_illegal || p->rep_kind == REP_FORBIDDEN;
   vm->plain = vm->h.defer_on && !p->chance && !p->pass_slot;
   /* The compiled tier's own apply_plain, for games without `pay` (whose
   ** rewards apply_plain resets). */

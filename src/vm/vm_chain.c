@@ -301,7 +301,7 @@ static void expand(VM *vm, VmChains *c, int len) {
   const Program *p = vm->p;
   const Move *m = &c->path[len - 1];
   const MoveRule *r = &p->rules[m->rule];
-  vm_marks_reserve(vm);
+  vm_marks_reserve(vm, GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS);   /* the line's marks, then the steps' */
   int depth = vm->h.nmarks;
   int trail_from = vm->h.ntrail;
   uint64_t hash = vm->h.hash;

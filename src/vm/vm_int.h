@@ -83,10 +83,13 @@ typedef struct VM {
   int rewarded;       /* some reward[] is nonzero */
   int rejected;       /* the effect said `illegal` */
   int filtering;      /* generate is trying its moves */
+  int gen_more;       /* generate does more than run the generator
+                      ** (vm.c: generate_more) */
   /* Moves of several steps (vm_chain.c; p->has_steps). */
   int chain_more;     /* the step just run said `continue move` */
   int32_t priority;   /* the last `priority` of the move being found */
   VmChains *chains;   /* the steps of the moves found, and the search */
+  GameVtable vt_steps;    /* the vtable with vm_apply_steps */
   EffectRecord *fx;   /* per depth of the line of play (vm_effects.c) */
   int fx_cap;
   EffectRecord *fx_rec;   /* the record generate is filling, or NULL */
@@ -249,9 +252,9 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
                     void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
-/* vm.c: room for one more mark of the line of play (a runtime error
-** beyond GAME_MAX_PLY moves, or out of memory). */
-void vm_marks_reserve(VM *vm);
+/* vm.c: room for one more mark of the line of play, at most limit marks
+** (beyond: the runtime error of a line longer than GAME_MAX_PLY moves). */
+void vm_marks_reserve(VM *vm, int limit);
 /* vm_chain.c: the table and the search (0: out of memory); the whole
 ** moves that the first steps buf[0..n) start, into buf, and how many;
 ** a move's effects run in turn (apply; returns its first step's rule); a
