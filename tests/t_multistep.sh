@@ -137,6 +137,23 @@ ms_out=$(gs "$ms_tmp/dead.game" --all-moves --engine vm | sed -n '/^move /,$p' |
          tr '\n' ',')
 check "dead ends are no moves, an outcome ends the move" "go 1,go 2 go 1,go 4," "$ms_out"
 
+# With a repetition rule: only whole moves are tested, never the position
+# in the middle of one.  5 places, each move goes one place on (f, or j
+# then b: two on, one back), and no place may come back: 2^4 lines of 4
+# moves, then none.
+cat >"$ms_tmp/ring.game" <<'EOF'
+game "Ring";
+players A, B;
+state at: 0..4;
+state mid: bool;
+repetition forbidden of at;
+move fwd() as "f", "f" when !mid { at = (at + 1) % 5; }
+move jump() as "j", "j" when !mid { at = (at + 2) % 5; mid = true; continue move; }
+move back() as "b", "b" when mid { at = (at + 4) % 5; mid = false; }
+EOF
+ms_series "a repetition rule tests whole moves" "2 4 8 16 0" "$ms_tmp/ring.game" --engine vm
+unit "VM consistency: moves of several steps under a repetition rule" "$BUILD/test_vm" "$ms_tmp/ring.game"
+
 if [ -n "$GSOLVE_FULL" ]; then
   ms_n=$(GSOLVE_CACHE=$ms_cache ms_perft games/draughts.game --engine compiled --perft 9)
   check "English draughts perft 9 (Bik, RBG), compiled" "3963680" "$ms_n"
