@@ -94,6 +94,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
 %token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces" VALID "valid"
+%token PRIORITY "priority"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
@@ -250,6 +251,8 @@ opt_init
 opt_as
   : %empty                      { $$ = NULL; }
   | AS STRING                   { $$ = mk_name(ps, NODE_NAME, @2, $2); }
+  | AS STRING ',' STRING        { $$ = mk_decl(ps, NODE_NAME, @2, $2, mk_name(ps, NODE_NAME, @4, $4),
+                                               NULL, NULL, NULL); }
   ;
 
 /* "of NAME, ..." and "except NAME, ...": a NODE_NAME per clause word,
@@ -311,6 +314,8 @@ stmt
   | RETURN expr ';'             { $$ = mk2(ps, NODE_RETURN, @1, $2, NULL); }
   | BREAK ';'                   { $$ = mk(ps, NODE_BREAK, @1); }
   | CONTINUE ';'                { $$ = mk(ps, NODE_CONTINUE, @1); }
+  | CONTINUE MOVE ';'           { $$ = mk(ps, NODE_CONTMOVE, @1); }
+  | PRIORITY expr ';'           { $$ = mk2(ps, NODE_PRIORITY, @1, $2, NULL); }
   | WIN expr ';'                { $$ = mk2(ps, NODE_WIN, @1, $2, NULL); }
   | LOSE expr ';'               { $$ = mk2(ps, NODE_LOSE, @1, $2, NULL); }
   | DRAW ';'                    { $$ = mk(ps, NODE_DRAW, @1); }

@@ -250,9 +250,9 @@ static Node *bound_pattern(Node *e, Node *params, int level, const char *arg, in
   return other;
 }
 
-/* The loop of integer argument x over lo..hi narrowed by the bounds its
-** level's first tests set (bound_pattern): each bound, in the order
-** written, raises the start or lowers the limit (local lim), and the loop
+/* The loop of integer (or cell) argument x over lo..hi narrowed by the
+** bounds its level's first tests set (bound_pattern): each bound, in the
+** order written, raises the start or lowers the limit (local lim), and the loop
 ** is left as soon as it is empty, so that a bound is evaluated only where
 ** the original test would have been. */
 static void bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of, int level,
@@ -422,7 +422,8 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
           used[first] = 1;
         } else {
           int op;
-          Node *bound = rule->arg[level].kind == TY_INT && first < nconj
+          int narrows = rule->arg[level].kind == TY_INT || rule->arg[level].kind == TY_CELL;
+          Node *bound = narrows && first < nconj
                           ? bound_pattern(conj[first], m->a, level, rule->argname[level], &op)
                           : NULL;
           if (bound) {
@@ -476,20 +477,21 @@ fail:   /* too many locals, reported */
   for (int level = 0; level < nargs; level++) free(exits[level]);
 }
 
-static void check_notation(Compiler *c, Node *m, MoveRule *rule) {
-  if (!m->d) return;
-  const char *f = m->d->name;
+/* A notation (NODE_NAME fmt, or NULL) names only the rule's arguments. */
+static void check_notation(Compiler *c, Node *fmt, MoveRule *rule) {
+  if (!fmt) return;
+  const char *f = fmt->name;
   for (const char *s = f; *s; s++) {
     if (*s != '{') continue;
     if (s[1] == '{') { s++; continue; }   /* "{{" stands for a literal '{' */
     const char *e = strchr(s, '}');
-    if (!e) { diag_error(c->d, m->d->span, "unclosed '{' in the notation"); return; }
+    if (!e) { diag_error(c->d, fmt->span, "unclosed '{' in the notation"); return; }
     int found = 0;
     for (int i = 0; i < rule->nargs; i++)
       if ((size_t)(e - s - 1) == strlen(rule->argname[i]) && !strncmp(s + 1, rule->argname[i], (size_t)(e - s - 1)))
         found = 1;
     if (!found) {
-      diag_error(c->d, m->d->span, "the notation names '%.*s', which is not an argument of '%s'",
+      diag_error(c->d, fmt->span, "the notation names '%.*s', which is not an argument of '%s'",
                  (int)(e - s - 1), s + 1, rule->name);
       return;
     }
@@ -533,6 +535,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     rule->name = m->name;
     rule->nargs = ast_count(m->a);
     rule->notation = m->d ? m->d->name : NULL;
+    rule->step_notation = m->d && m->d->a ? m->d->a->name : NULL;
     rule->chance = m->op == 1;
     rule->weight = -1;
     if (rule->nargs > GAME_MAX_ARGS) {
@@ -551,7 +554,8 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
         rule->arg[i].kind = TY_ERROR;
     }
     if (rule->nargs > p->maxargs) p->maxargs = rule->nargs;
-    check_notation(&c, m, rule);
+    check_notation(&c, m->d, rule);
+    if (m->d) check_notation(&c, m->d->a, rule);
   }
 
   /* Step 2. The generator: every rule's loops in one chunk. */
@@ -661,6 +665,8 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   ** every body that may call is compiled. */
   for (int pc = 0; pc < p->ncode && !c.oom; pc += 1 + op_operands[p->code[pc]])
     if (p->code[pc] == OP_CALL) p->code[pc + 1] += first_func;
+  /* Step 6b. Which rules make moves of several steps (steps.c). */
+  if (!c.oom && d->errors == 0 && !compile_steps(p, d)) c.oom = p->oom = 1;
   /* Step 7. What effects may leave for the end test (defer.c). */
   if (!c.oom && d->errors == 0 && !compile_defer(p)) c.oom = p->oom = 1;
   free(c.locals);

@@ -123,5 +123,8 @@ void cg_copies_end(Compiler *c, Copies *k);
 /* defer.c: puts DEFER before the end of each effect that only sets what
 ** the outcome blocks read and cannot fail; 0 out of memory. */
 int compile_defer(Program *p);
+/* steps.c: MoveRule.expands for every rule of a game with moves of
+** several steps (errors for chance moves go to d); 0 out of memory. */
+int compile_steps(Program *p, Diag *d);
 
 #endif

@@ -578,6 +578,19 @@ static void stmt(Compiler *c, Node *s) {
       cg_emit(c, OP_RET, 0, 0, s->span);
       break;
     }
+    case NODE_CONTMOVE: case NODE_PRIORITY:
+      if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
+        diag_error(c->d, s->span, "'%s' is only allowed in a move's effect (and functions it calls)",
+                   s->kind == NODE_CONTMOVE ? "continue move" : "priority");
+        break;
+      }
+      if (s->kind == NODE_PRIORITY) {
+        cg_expect(c, s->a, TY_INT, "a move's priority");
+        c->p->has_priority = 1;
+      }
+      cg_emit(c, s->kind == NODE_CONTMOVE ? OP_CONTMOVE : OP_PRIORITY, 0, 0, s->span);
+      c->p->has_steps = 1;
+      break;
     case NODE_PAY:
       if (c->kind != CHUNK_EFFECT && c->kind != CHUNK_FUNCTION) {
         diag_error(c->d, s->span, "'pay' is only allowed in a move's effect (and functions it calls)");

@@ -560,7 +560,7 @@ static int insert_defers(Program *p, const int *point, const int32_t *bound, int
 }
 
 int compile_defer(Program *p) {
-  if (p->nhidden > 0 || p->has_illegal || p->rep_kind != REP_NONE) return 1;   /* the VM never defers */
+  if (p->nhidden > 0 || p->has_illegal || p->rep_kind != REP_NONE || p->has_steps) return 1;   /* the VM never defers */
   /* Slots no chunk reads but the outcome blocks and eval. */
   uint8_t *outcome_only = malloc((size_t)p->nslots + 1);
   if (!outcome_only) return 0;

@@ -88,6 +88,11 @@ typedef struct MoveRule {
   Type arg[GAME_MAX_ARGS];
   const char *argname[GAME_MAX_ARGS];
   const char *notation;   /* "as" format or NULL */
+  const char *step_notation;  /* its second format: as a later step of a
+                          ** move of several steps; NULL: " " + notation */
+  int expands;            /* its effect (or a function it calls) may say
+                          ** `continue move` or `priority`: generate plays
+                          ** it to find the whole move (steps.c) */
   int set_off[GAME_MAX_ARGS];   /* `in LIST` arguments: konst offset... */
   int set_len[GAME_MAX_ARGS];   /* ...and length; 0 for a range */
   int effect;             /* chunk index */
@@ -143,6 +148,10 @@ struct Program {
   uint8_t *rep_except;    /* nrules flags */
   int has_score;          /* some outcome is a `score` (margins beyond 1) */
   int has_illegal;        /* some effect may say `illegal` */
+  /* Moves of several steps (steps.c): some effect may say `continue
+  ** move` or `priority`, and which of them does (MoveRule.expands). */
+  int has_steps;
+  int has_priority;       /* some effect may say `priority` */
   int score_only;         /* `score only;`: a position's value is its score
                           ** alone, not the distance to the end */
 

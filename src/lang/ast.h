@@ -22,7 +22,8 @@ typedef enum NodeKind {
   NODE_BOARD,      /* name: "rect" or "graph"; a: argument list; b: condition
                    ** or NULL; c: notation style (NODE_NAME "gtp") or NULL */
   NODE_STATE,      /* name; a: type; b: init or NULL; c: dims list */
-  NODE_MOVE,       /* name; a: params; b: guard or NULL; c: body; d: notation;
+  NODE_MOVE,       /* name; a: params; b: guard or NULL; c: body; d: notation
+                   ** (its a: the notation as a later step of a move, or NULL);
                    ** op: 1 for a chance move; e: its weight or NULL */
   NODE_FUNC,       /* name; a: params; b: return type or NULL; c: body */
   NODE_END,        /* c: body */
@@ -67,6 +68,8 @@ typedef enum NodeKind {
   NODE_PAY,        /* a: player; b: amount (a per-move payoff) */
   NODE_ILLEGAL,    /* the move being played is not legal after all */
   NODE_INVALID,    /* name: the reason a position is refused (valid block) */
+  NODE_CONTMOVE,   /* `continue move;`: the mover makes another step of this move */
+  NODE_PRIORITY,   /* a: the move's priority (`priority e;`) */
   NODE_EXPRSTMT,   /* a: expression (a call) */
   /* expressions */
   NODE_INT,        /* ival */

@@ -362,11 +362,11 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       for (int i = 0; i < B; i++) out(o, " m->arg[%d] = (int16_t)%s;", i, loc(i));
       out(o, " }");
       break;
-    case OP_SETNEXT: case OP_NEXTCHANCE: case OP_WIN: case OP_LOSE:
+    case OP_SETNEXT: case OP_NEXTCHANCE: case OP_WIN: case OP_LOSE: case OP_PRIORITY:
       out(o, "{ int32_t v[1] = { s%d }; e->op(e->vm, %d, %d, depth, v, 1); }", t, op, pc);
       break;
     case OP_PAY: out(o, "{ int32_t v[2] = { s%d, s%d }; e->op(e->vm, %d, %d, depth, v, 2); }", u, t, op, pc); break;
-    case OP_ILLEGAL: case OP_DRAW: out(o, "e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
+    case OP_ILLEGAL: case OP_DRAW: case OP_CONTMOVE: out(o, "e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
     case OP_SCORE:
       out(o, "{ int32_t v[%d] = {", A > 0 ? A : 1);
       for (int i = 0; i < A; i++) out(o, "%ss%d", i ? ", " : "", h - A + i);
@@ -433,7 +433,7 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
 /* Does the VM play p's moves by its short way (vm.c: vm->plain, and no
 ** `pay`)?  Then the module has a play of its own. */
 static int plays_plain(const Program *p) {
-  return p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->chance && !p->pass_slot &&
+  return p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->chance && !p->pass_slot && !p->has_steps &&
          !p->has_pay;
 }
 

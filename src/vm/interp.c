@@ -215,6 +215,14 @@ void vm_rare_op(VM *vm, int op, int pc, int depth, const int32_t *vals, int n) {
       if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'illegal' outside a move's effect");
       vm->rejected = 1;
       return;
+    case OP_CONTMOVE:
+      if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'continue move' outside a move's effect");
+      vm->chain_more = 1;
+      return;
+    case OP_PRIORITY:
+      if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'priority' outside a move's effect");
+      vm->priority = vals[0];
+      return;
     case OP_PAY: {
       int32_t amount = vals[1], pl = vals[0];
       if (!vm->h.writable || vm->h.nmarks == 0) FAIL("'pay' outside a move's effect");
@@ -559,6 +567,8 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(EMITK) { EMIT_K(code + pc, (int)OP_PC); pc += 2; NEXT(); }
       CASE(SETNEXT) CASE(NEXTCHANCE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); NEXT(); }
       CASE(PAY) { sp -= 2; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 2); NEXT(); }
+      CASE(CONTMOVE) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); NEXT();
+      CASE(PRIORITY) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); NEXT(); }
       CASE(ILLEGAL) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;
       CASE(WIN) CASE(LOSE) { sp--; vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 1); return 0; }
       CASE(DRAW) vm_rare_op(vm, code[OP_PC], OP_PC, depth, sp, 0); return 0;

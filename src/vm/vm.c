@@ -114,6 +114,55 @@ static void key_child(VM *vm, unsigned char *keys, uint8_t *mover, int i) {
   if (vm->keyed == i) vm->keyed = i + 1;
 }
 
+static void vm_apply_steps(Game *g, const Move *m);
+
+/* Each move is tried: its effect may say `illegal` (not in a game with
+** moves of several steps, whose search drops those), and a move that
+** recreates an earlier position is not legal under the repetition rule.
+** Returns the moves kept.  `steps`: a constant in each copy below. */
+static inline __attribute__((always_inline)) int filter_moves(VM *vm, Move *buf, int n, unsigned char *keys,
+                                                              uint8_t *mover, int steps) {
+  const Program *p = vm->p;
+  Game *g = &vm->base;
+  int repeat = p->rep_kind == REP_FORBIDDEN && vm->rep_on;
+  int illegal = !steps && p->has_illegal;
+  if (!repeat && !illegal) return n;
+  int kept = 0;
+  vm->filtering = 1;
+  vm->fx_rec = vm_effects_begin(vm);
+  for (int i = 0; i < n; i++) {
+    Move m = buf[i];
+    int nsteps;
+    int rule = !steps || m.rule < VM_PACKED_RULE ? m.rule : vm_chain_steps(vm, &m, &nsteps)->rule;
+    int check_rep = repeat && !p->rep_except[rule];
+    int ok = 1;
+    if (check_rep || illegal) {
+      if (steps) vm_apply_steps(g, &m);
+      else vm_apply(g, &m);
+      ok = !vm->rejected && !(check_rep && rep_repeats(vm));
+      if (!ok) vm_effects_drop_last(vm->fx_rec, &m);
+      else if (keys) key_child(vm, keys, mover, kept);
+      vm_undo(g);
+    }
+    if (ok) buf[kept++] = m;
+  }
+  vm_effects_seal(vm, vm->fx_rec);
+  vm->fx_rec = NULL;
+  vm->filtering = 0;
+  return kept;
+}
+
+/* What generate does beyond the generator's moves, in a game that has
+** moves of several steps, `illegal` or a forbidding repetition rule
+** (vm->gen_more): the search for the whole moves (vm_chain.c), then the
+** moves tried.  Returns the moves kept. */
+static __attribute__((noinline)) int generate_more(VM *vm, Move *buf, int n, unsigned char *keys,
+                                                   uint8_t *mover) {
+  if (!vm->p->has_steps) return filter_moves(vm, buf, n, keys, mover, 0);
+  n = vm_chain_generate(vm, buf, n);
+  return filter_moves(vm, buf, n, keys, mover, 1);
+}
+
 static int vm_generate(Game *g, Move *buf) {
   VM *vm = (VM *)g;
   const Program *p = vm->p;
@@ -127,31 +176,7 @@ static int vm_generate(Game *g, Move *buf) {
   vm->nmoves = 0;
   vm_run(vm, p->gen_chunk, NULL, 0);
   int n = vm->nmoves;
-  int repeat = p->rep_kind == REP_FORBIDDEN && vm->rep_on;
-  if (repeat || p->has_illegal) {
-    /* Each move is tried: its effect may say `illegal`, and a move that
-    ** recreates an earlier position is not legal under the rule. */
-    int kept = 0;
-    vm->filtering = 1;
-    vm->fx_rec = vm_effects_begin(vm);
-    for (int i = 0; i < n; i++) {
-      Move m = buf[i];
-      int check_rep = repeat && !p->rep_except[m.rule];
-      int ok = 1;
-      if (check_rep || p->has_illegal) {
-        vm_apply(g, &m);
-        ok = !vm->rejected && !(check_rep && rep_repeats(vm));
-        if (!ok) vm_effects_drop_last(vm->fx_rec, &m);
-        else if (keys) key_child(vm, keys, mover, kept);
-        vm_undo(g);
-      }
-      if (ok) buf[kept++] = m;
-    }
-    vm_effects_seal(vm, vm->fx_rec);
-    vm->fx_rec = NULL;
-    vm->filtering = 0;
-    n = kept;
-  }
+  if (vm->gen_more) n = generate_more(vm, buf, n, keys, mover);
   /* nomoves pass: a player without a move passes, until all have passed
   ** in a row (then nobody moves: vm_no_moves gives the outcome). */
   if (n == 0 && p->pass_slot && !(p->chance && vm->slots[0] == p->chance) &&
@@ -190,19 +215,25 @@ static __attribute__((noinline)) void apply_plain(VM *vm, const Move *m) {
   vm->h.writable = 0;
 }
 
-/* Everything else, and a plain game's first move or a deferred rest. */
-static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
+void vm_marks_reserve(VM *vm, int limit) {
+  if (vm->h.nmarks < vm->h.capmarks) return;
+  if (vm->h.capmarks >= limit) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
+  int cap = vm->h.capmarks ? vm->h.capmarks * 2 : 64;
+  if (cap > limit) cap = limit;
+  Mark *mk = realloc(vm->h.marks, (size_t)cap * sizeof *mk);
+  if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
+  vm->h.marks = mk;
+  vm->h.capmarks = cap;
+}
+
+/* Everything else, and a plain game's first move or a deferred rest;
+** `steps`: m is a move of several steps (vm_chain.c), a constant in each
+** of the two copies below. */
+static inline __attribute__((always_inline)) void apply_move(VM *vm, const Move *m, int steps) {
   const Program *p = vm->p;
   vm_settle(vm);
-  if (vm->h.nmarks == vm->h.capmarks) {
-    if (vm->h.capmarks >= GAME_MAX_PLY + 64) vm_fail(vm, -1, 0, EXIT_LIMIT, "line of play longer than %d moves", GAME_MAX_PLY);
-    int cap = vm->h.capmarks ? vm->h.capmarks * 2 : 64;
-    if (cap > GAME_MAX_PLY + 64) cap = GAME_MAX_PLY + 64;   /* not 131072: the limit is GAME_MAX_PLY */
-    Mark *mk = realloc(vm->h.marks, (size_t)cap * sizeof *mk);
-    if (!mk) vm_fail(vm, -1, 0, EXIT_LIMIT, "out of memory for the undo trail");
-    vm->h.marks = mk;
-    vm->h.capmarks = cap;
-  }
+  /* Not 131072 marks: the limit is GAME_MAX_PLY. */
+  if (vm->h.nmarks == vm->h.capmarks) vm_marks_reserve(vm, GAME_MAX_PLY + 64);
   int depth = vm->h.nmarks, trail_from = vm->h.ntrail;
   int32_t mover = vm->slots[0];
   vm->h.marks[depth].trail = trail_from;
@@ -210,7 +241,9 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   vm->h.marks[depth].hash = vm->h.hash;
   vm->h.nmarks = depth + 1;
   if (depth + 1 < vm->fx_cap) vm_effects_void(vm, depth + 1);
-  const MoveRule *r = &p->rules[m->rule];
+  /* A move of several steps: r is its first step's rule (for the
+  ** errors) once its steps have run. */
+  const MoveRule *r = steps ? NULL : &p->rules[m->rule];
   int32_t args[GAME_MAX_ARGS];
   for (int i = 0; i < GAME_MAX_ARGS; i++) args[i] = m->arg[i];   /* all: no loop on nargs */
   vm->h.writable = 1;
@@ -219,7 +252,9 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
   if (vm->rewarded) { memset(vm->reward, 0, sizeof vm->reward); vm->rewarded = 0; }
   /* Where errors after the effect point: the effect. */
 #define AT (p->chunks[r->effect].start)
-  if (vm->filtering) {
+  if (steps) {   /* never deferred (compiler/defer.c) nor recorded */
+    r = &p->rules[vm_chain_play(vm, m)];
+  } else if (vm->filtering) {
     vm_run(vm, r->effect, args, r->nargs);
     if (vm->fx_rec) vm_effects_record(vm, vm->fx_rec, m, trail_from);
   } else if (depth >= vm->fx_cap || !vm_effects_replay(vm, depth, m, AT)) {
@@ -250,6 +285,15 @@ static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) {
 
 /* The short way first, in a function of its own: the general one's
 ** registers are not saved for it. */
+static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) { apply_move(vm, m, 0); }
+
+/* The apply of a game with moves of several steps (never plain). */
+static void vm_apply_steps(Game *g, const Move *m) {
+  VM *vm = (VM *)g;
+  if (m->rule < VM_PACKED_RULE) apply_move(vm, m, 0);
+  else apply_move(vm, m, 1);
+}
+
 static void vm_apply(Game *g, const Move *m) {
   VM *vm = (VM *)g;
   if (vm->plain && !vm->h.pending && vm->h.nmarks < vm->h.capmarks) {
@@ -307,7 +351,7 @@ static int vm_generate_keyed(Game *g, Move *buf, unsigned char *keys, uint8_t *m
   vm->mover_out = mover;
   int n = vm_generate(g, buf);
   for (int i = vm->keyed; i < n; i++) {
-    vm_apply(g, &buf[i]);
+    g->vt->apply(g, &buf[i]);
     key_child(vm, keys, mover, i);
     vm_undo(g);
   }
@@ -482,35 +526,57 @@ static const void *vm_state(Game *g) {
   return vm->slots;
 }
 
-static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
-  VM *vm = (VM *)g;
-  const Program *p = vm->p;
+/* Appends step m's notation in format `notation` (NULL: the rule's name
+** and its arguments) to buf (size bytes) at *len, counting what does not
+** fit. */
+static void format_step(const Program *p, const Move *m, const char *notation, char *buf, size_t size,
+                        size_t *len) {
   const MoveRule *r = &p->rules[m->rule];
-  size_t len = 0;
   char val[64];
-#define PUT(s, n) do { size_t k_ = (n); if (len + k_ < size) { memcpy(buf + len, (s), k_); } len += k_; } while (0)
-  if (!r->notation) {
+#define PUT(s, n) do { size_t k_ = (n); if (*len + k_ < size) { memcpy(buf + *len, (s), k_); } *len += k_; } while (0)
+  if (!notation) {
     PUT(r->name, strlen(r->name));
     for (int i = 0; i < r->nargs; i++) {
       int n = program_format_value(p, r->arg[i], m->arg[i], val, sizeof val);
       PUT(" ", 1);
       PUT(val, (size_t)n);
     }
-  } else {
-    for (const char *s = r->notation; *s; s++) {
-      if (s[0] == '{' && s[1] == '{') { PUT(s, 1); s++; continue; }   /* "{{": a literal '{' */
-      const char *e = *s == '{' ? strchr(s, '}') : NULL;
-      if (!e) { PUT(s, 1); continue; }
-      for (int i = 0; i < r->nargs; i++) {
-        if ((size_t)(e - s - 1) == strlen(r->argname[i]) && !strncmp(s + 1, r->argname[i], (size_t)(e - s - 1))) {
-          int n = program_format_value(p, r->arg[i], m->arg[i], val, sizeof val);
-          PUT(val, (size_t)n);
-        }
+    return;
+  }
+  for (const char *s = notation; *s; s++) {
+    if (s[0] == '{' && s[1] == '{') { PUT(s, 1); s++; continue; }   /* "{{": a literal '{' */
+    const char *e = *s == '{' ? strchr(s, '}') : NULL;
+    if (!e) { PUT(s, 1); continue; }
+    for (int i = 0; i < r->nargs; i++) {
+      if ((size_t)(e - s - 1) == strlen(r->argname[i]) && !strncmp(s + 1, r->argname[i], (size_t)(e - s - 1))) {
+        int n = program_format_value(p, r->arg[i], m->arg[i], val, sizeof val);
+        PUT(val, (size_t)n);
       }
-      s = e;
     }
+    s = e;
   }
 #undef PUT
+}
+
+/* A move's notation: its steps' in turn, a later step in its rule's
+** second format (`as "...", "..."`), or else after a space. */
+static int vm_format_move(Game *g, const Move *m, char *buf, size_t size) {
+  VM *vm = (VM *)g;
+  const Program *p = vm->p;
+  int nsteps;
+  const Move *steps = vm_chain_steps(vm, m, &nsteps);
+  size_t len = 0;
+  for (int k = 0; k < nsteps; k++) {
+    const MoveRule *r = &p->rules[steps[k].rule];
+    if (k == 0) {
+      format_step(p, &steps[k], r->notation, buf, size, &len);
+    } else if (r->step_notation) {
+      format_step(p, &steps[k], r->step_notation, buf, size, &len);
+    } else {
+      format_step(p, &steps[k], " ", buf, size, &len);
+      format_step(p, &steps[k], r->notation, buf, size, &len);
+    }
+  }
   if (size) buf[len < size ? len : size - 1] = 0;
   return (int)len;
 }
@@ -733,6 +799,12 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->score_only = p->score_only;
   g->has_eval = p->eval_chunk >= 0;
   if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
+  if (p->has_steps) {   /* its own apply, for moves of several steps */
+    if (!vm_chain_init(vm)) { vm_free(g); return NULL; }
+    vm->vt_steps = *g->vt;
+    vm->vt_steps.apply = vm_apply_steps;
+    g->vt = &vm->vt_steps;
+  }
   /* Deferred rests (compiler/defer.c): never while views observe each
   ** move or generate filters moves by playing them. */
   int defer_locals = 0;
@@ -742,7 +814,8 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   }
   vm->h.pend_locals = malloc((size_t)defer_locals * sizeof *vm->h.pend_locals + 1);
   if (!vm->h.pend_locals) { vm_free(g); return NULL; }
-  vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE;
+  vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->has_steps;
+  vm->gen_more = p->has_steps || p->has_illegal || p->rep_kind == REP_FORBIDDEN;
   vm->plain = vm->h.defer_on && !p->chance && !p->pass_slot;
   /* The compiled tier's own apply_plain, for games without `pay` (whose
   ** rewards apply_plain resets). */
@@ -800,6 +873,7 @@ void vm_free(Game *g) {
   free(vm->cell_of_slot);
   vm_effects_free(vm);
   vm_pack_free(vm);
+  vm_chain_free(vm);
   free(vm->h.pend_locals);
   free(vm->code);
   free(vm->zob_table);

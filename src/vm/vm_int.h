@@ -20,6 +20,15 @@
 #define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
 #define VM_MAX_CALLS   256         /* nested function calls */
 #define VM_SPARSE_CELLS 8          /* pieces of a sparse board (vm_symmetry.c) */
+#define VM_MAX_MOVE_STEPS 1024     /* steps of one move (`continue move`) */
+#define VM_MAX_CHAINS (1u << 30)   /* moves of several steps one engine keeps */
+/* Move.rule of a move of several steps (vm_chain.c): VM_PACKED_RULE + k
+** for k steps packed into the arguments, VM_CHAIN_RULE for a move stored
+** in the engine's table (its index in arg[0] | arg[1] << 16). */
+#define VM_PACKED_RULE 0x8000
+#define VM_CHAIN_RULE 0xffff
+
+typedef struct VmChains VmChains;
 
 typedef struct Frame {
   int chunk;          /* index into p->chunks */
@@ -74,6 +83,13 @@ typedef struct VM {
   int rewarded;       /* some reward[] is nonzero */
   int rejected;       /* the effect said `illegal` */
   int filtering;      /* generate is trying its moves */
+  int gen_more;       /* generate does more than run the generator
+                      ** (vm.c: generate_more) */
+  /* Moves of several steps (vm_chain.c; p->has_steps). */
+  int chain_more;     /* the step just run said `continue move` */
+  int32_t priority;   /* the last `priority` of the move being found */
+  VmChains *chains;   /* the steps of the moves found, and the search */
+  GameVtable vt_steps;    /* the vtable with vm_apply_steps */
   EffectRecord *fx;   /* per depth of the line of play (vm_effects.c) */
   int fx_cap;
   EffectRecord *fx_rec;   /* the record generate is filling, or NULL */
@@ -180,7 +196,7 @@ void vm_aot_attach(VM *vm, const AotModule *m, void *handle, void (*release)(voi
 static inline int32_t vm_run(VM *vm, int ci, const int32_t *args, int nargs) {
   return vm->aot ? vm_aot_run(vm, ci, args, nargs) : vm_interp(vm, ci, args, nargs);
 }
-/* interp.c: a rare instruction (SETNEXT, NEXTCHANCE, PAY, ILLEGAL, WIN,
+/* interp.c: a rare instruction (SETNEXT, NEXTCHANCE, PAY, CONTMOVE, PRIORITY, ILLEGAL, WIN,
 ** LOSE, DRAW, SCORE) with the n values it pops, at pc and call depth:
 ** the one definition the interpreter and the compiled tier share.  After
 ** ILLEGAL and the outcomes the run stops. */
@@ -236,6 +252,19 @@ void vm_pack_pieces(VM *vm, const int32_t *state, const int32_t *place, const in
                     void *key);
 /* Doubles the undo trail (a runtime error when out of memory). */
 void vm_trail_grow(VM *vm, int pc);
+/* vm.c: room for one more mark of the line of play, at most limit marks
+** (beyond: the runtime error of a line longer than GAME_MAX_PLY moves). */
+void vm_marks_reserve(VM *vm, int limit);
+/* vm_chain.c: the table and the search (0: out of memory); the whole
+** moves that the first steps buf[0..n) start, into buf, and how many;
+** a move's effects run in turn (apply; returns its first step's rule); a
+** move's steps (m itself, n = 1, unless it is a move of several steps;
+** valid until the next call); freeing. */
+int vm_chain_init(VM *vm);
+int vm_chain_generate(VM *vm, Move *buf, int n);
+int vm_chain_play(VM *vm, const Move *m);
+const Move *vm_chain_steps(VM *vm, const Move *m, int *n);
+void vm_chain_free(VM *vm);
 /* vm.c: the entries of p's Zobrist table (h.zob_base), 0 when the VM
 ** computes the keys instead (too many slot values). */
 size_t vm_zobrist_entries(const Program *p);
