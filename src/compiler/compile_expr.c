@@ -390,7 +390,20 @@ static Type call_expr(Compiler *c, Node *e) {
       }
     }
     Type rt = c->fret[s->index];
-    cg_emit(c, OP_CALL, s->index, want, e->span);
+    int memo = c->kind == CHUNK_GENERATE && c->memo_slot ? c->memo_slot[s->index] : -1;
+    if (memo < 0) {
+      cg_emit(c, OP_CALL, s->index, want, e->span);
+      return rt;
+    }
+    /* A memo of the generator: the call once, its value kept. */
+    cg_emit(c, OP_LOADL, memo + 1, 0, e->span);
+    int have = cg_emit(c, OP_JMPT, 0, 0, e->span);
+    cg_emit(c, OP_CALL, s->index, 0, e->span);
+    cg_emit(c, OP_STOREL, memo, 0, e->span);
+    cg_emit(c, OP_CONST, 1, 0, e->span);
+    cg_emit(c, OP_STOREL, memo + 1, 0, e->span);
+    cg_patch(c, have, cg_here(c));
+    cg_emit(c, OP_LOADL, memo, 0, e->span);
     return rt;
   }
   /* Other names (a state called max, say) do not hide the built-ins. */
