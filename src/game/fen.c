@@ -13,6 +13,103 @@ static int bad(FILE *err, const char *what, const char *fen) {
   return EXIT_USAGE;
 }
 
+/* A field's number: decimal digits, at most `hi` (no overflow: the
+** digits stop counting past it).  The end of the digits, or NULL. */
+static const char *read_number(const char *c, int64_t hi, int64_t *v) {
+  if (*c < '0' || *c > '9') return NULL;
+  *v = 0;
+  for (; *c >= '0' && *c <= '9'; c++)
+    if (*v <= hi) *v = *v * 10 + (*c - '0');
+  return *c == 0 || *c == ' ' ? c : NULL;
+}
+
+/* A cell's name on the board (column letters as a1, ..., z1, aa1, row
+** from 1): the cell, or -1. */
+static int read_cell(const char **cp, const FenBoard *b) {
+  const char *c = *cp;
+  int64_t x = 0, y;
+  int letters = 0;
+  for (; *c >= 'a' && *c <= 'z' && letters < 4; c++, letters++) x = x * 26 + (*c - 'a' + 1);
+  if (letters == 0 || letters == 4 || !(c = read_number(c, b->height, &y))) return -1;
+  x--;
+  if (x >= b->width || y < 1 || y > b->height) return -1;
+  *cp = c;
+  return (int)((y - 1) * b->width + x);
+}
+
+/* Writes cell c's name into buf (room for 16). */
+static void cell_name(const FenBoard *b, int c, char *buf) {
+  char col[8];
+  int n = 0;
+  for (int x = c % b->width + 1; x > 0 && n < 7; x = (x - 1) / 26) col[n++] = (char)('a' + (x - 1) % 26);
+  for (int i = 0; i < n; i++) buf[i] = col[n - 1 - i];
+  snprintf(buf + n, 16 - (size_t)n, "%d", c / b->width + 1);
+}
+
+/* FEN's later fields, after the player to move: castling, en passant,
+** the halfmove clock, the fullmove number, each into the slot the game
+** keeps it in (b).  Missing fields read as "- - 0 1".  0, or a message
+** in msg. */
+static int read_fields(const FenBoard *b, const char *c, int32_t *s, char *msg, size_t size) {
+  /* Step 1. Castling: '-' or letters of the game's rights. */
+  int ncastle = b->castle_letters ? (int)strlen(b->castle_letters) : 0;
+  for (int i = 0; i < ncastle; i++) s[b->castle_base + i] = 0;
+  while (*c == ' ') c++;
+  if (*c == '-' && (c[1] == ' ' || c[1] == 0)) {
+    c++;
+  } else if (*c) {
+    for (; *c && *c != ' '; c++) {
+      const char *at = b->castle_letters ? strchr(b->castle_letters, *c) : NULL;
+      if (!at || *c == 0) {
+        if (b->castle_letters)
+          snprintf(msg, size, "'%c' in the castling rights is not one of %s (or -)", *c, b->castle_letters);
+        else
+          snprintf(msg, size, "castling rights '%c': this game has none (write -)", *c);
+        return -1;
+      }
+      if (s[b->castle_base + (at - b->castle_letters)]) {
+        snprintf(msg, size, "the castling right '%c' is given twice", *c);
+        return -1;
+      }
+      s[b->castle_base + (at - b->castle_letters)] = 1;
+    }
+  }
+  /* Step 2. En passant: '-' or a cell. */
+  if (b->ep_slot) s[b->ep_slot] = -1;
+  while (*c == ' ') c++;
+  if (*c == '-' && (c[1] == ' ' || c[1] == 0)) {
+    c++;
+  } else if (*c) {
+    int cell = read_cell(&c, b);
+    if (cell < 0) { snprintf(msg, size, "the en-passant field must be - or a cell of the board"); return -1; }
+    if (!b->ep_slot) { snprintf(msg, size, "en passant: this game has none (write -)"); return -1; }
+    s[b->ep_slot] = cell;
+  }
+  /* Step 3. The halfmove clock and the fullmove number. */
+  static const char *const what[2] = { "halfmove clock", "fullmove number" };
+  int slot[2] = { b->half_slot, b->full_slot };
+  int64_t lo[2] = { b->half_lo, b->full_lo }, hi[2] = { b->half_hi, b->full_hi };
+  int64_t dflt[2] = { 0, 1 };
+  for (int k = 0; k < 2; k++) {
+    if (!slot[k]) { lo[k] = k; hi[k] = FEN_MAX_NUMBER; }
+    int64_t v = dflt[k] < lo[k] ? lo[k] : dflt[k] > hi[k] ? hi[k] : dflt[k];
+    while (*c == ' ') c++;
+    if (*c && !(c = read_number(c, hi[k], &v))) {
+      snprintf(msg, size, "the %s must be a number", what[k]);
+      return -1;
+    }
+    if (v < lo[k] || v > hi[k]) {
+      snprintf(msg, size, "the %s %lld is out of range %lld..%lld", what[k], (long long)v,
+               (long long)lo[k], (long long)hi[k]);
+      return -1;
+    }
+    if (slot[k]) s[slot[k]] = (int32_t)v;
+  }
+  while (*c == ' ') c++;
+  if (*c) { snprintf(msg, size, "unexpected '%.20s' after the fullmove number", c); return -1; }
+  return 0;
+}
+
 int fen_read(Game *g, const FenBoard *b, const char *fen, FILE *err) {
   char msg[200];
   if (!g->vt->set_state) return bad(err, "this engine cannot set a position (use --engine vm)", fen);
@@ -70,8 +167,15 @@ int fen_read(Game *g, const FenBoard *b, const char *fen, FILE *err) {
       return bad(err, "the player to move must be w or b", fen);
     }
     s[0] = who;
+    c++;
   }
-  /* Castling, en passant and the clocks, if any, are ignored. */
+  /* Castling, en passant and the clocks: into the state the game keeps
+  ** them in; ignored by a game that keeps none. */
+  if ((b->castle_letters || b->ep_slot || b->half_slot || b->full_slot) &&
+      read_fields(b, c, s, msg, sizeof msg) < 0) {
+    free(s);
+    return bad(err, msg, fen);
+  }
   g->vt->set_state(g, s);
   free(s);
   return EXIT_OK;
@@ -94,6 +198,21 @@ size_t fen_write(const FenBoard *b, const int32_t *state, int nplayers, char *bu
     if (y > 0) PUT('/');
   }
   if (nplayers == 2) { PUT(' '); PUT(state[0] == 1 ? 'w' : 'b'); }
+  /* The later fields, when the game keeps any. */
+  if (b->castle_letters || b->ep_slot || b->half_slot || b->full_slot) {
+    int any = 0;
+    PUT(' ');
+    for (int i = 0; b->castle_letters && b->castle_letters[i]; i++)
+      if (state[b->castle_base + i]) { PUT(b->castle_letters[i]); any = 1; }
+    if (!any) PUT('-');
+    PUT(' ');
+    if (b->ep_slot && state[b->ep_slot] >= 0) cell_name(b, state[b->ep_slot], tmp);
+    else snprintf(tmp, sizeof tmp, "-");
+    for (char *t = tmp; *t; t++) PUT(*t);
+    snprintf(tmp, sizeof tmp, " %d %d", b->half_slot ? (int)state[b->half_slot] : 0,
+             b->full_slot ? (int)state[b->full_slot] : 1);
+    for (char *t = tmp; *t; t++) PUT(*t);
+  }
 #undef PUT
   if (size) buf[n < size ? n : size - 1] = 0;
   return n;
