@@ -219,34 +219,63 @@ size_t fen_write(const FenBoard *b, const int32_t *state, int nplayers, char *bu
 }
 
 /* Where move m takes a piece: from, to, the value moved, the value it
-** becomes and the value it captures; 0, or -1 if not one piece moving. */
-typedef struct Step { int from, to; int32_t moved, placed, taken; } Step;
+** becomes and the value it captures; castle 1 (O-O) or 2 (O-O-O) when a
+** piece lettered K and another of its side move together (castling: the
+** king's cells are from and to).  0, or -1 if the move is none of these.
+** A capture may take a piece off another cell than `to` (en passant):
+** the cell left empty beside `from`. */
+typedef struct Step { int from, to; int32_t moved, placed, taken; int castle; } Step;
+
+static char upper(char c);
 
 static int step_of(Game *g, const FenBoard *b, const Move *m, Step *st) {
-  int cells = b->width * b->height;
+  int cells = b->width * b->height, nl = (int)strlen(b->letters);
   const int32_t *s = game_state(g);
   int32_t *before = malloc((size_t)cells * sizeof *before);
   if (!before) return -1;
   memcpy(before, s + b->base, (size_t)cells * sizeof *before);
   game_apply(g, m);
   s = game_state(g);
-  int from = -1, to = -1, ok = 1;
-  for (int c = 0; c < cells; c++) {
+  int left[2], put[2], nleft = 0, nput = 0, ok = 1;
+  for (int c = 0; c < cells && ok; c++) {
     int32_t v = before[c], w = s[b->base + c];
     if (v == w) continue;
-    if (v != 0 && w == 0) { ok &= from < 0; from = c; }
-    else if (w != 0) { ok &= to < 0; to = c; }
+    if (v != 0 && w == 0) { if (nleft < 2) left[nleft] = c; nleft++; }
+    else if (w != 0) { if (nput < 2) put[nput] = c; nput++; }
   }
-  if (ok && from >= 0 && to >= 0) {
-    st->from = from;
-    st->to = to;
-    st->moved = before[from];
-    st->placed = s[b->base + to];
-    st->taken = before[to];
+  memset(st, 0, sizeof *st);
+  st->from = -1;
+  if (nleft == 1 && nput == 1) {
+    st->from = left[0];
+    st->to = put[0];
+    st->taken = before[put[0]];
+  } else if (nleft == 2 && nput == 1 && before[put[0]] == 0) {
+    /* En passant: the piece that arrives left one cell; the other lost its piece. */
+    int k = before[left[0]] == s[b->base + put[0]] ? 0 : before[left[1]] == s[b->base + put[0]] ? 1 : -1;
+    if (k >= 0) {
+      st->from = left[k];
+      st->to = put[0];
+      st->taken = before[left[1 - k]];
+    }
+  } else if (nleft == 2 && nput == 2 && before[put[0]] == 0 && before[put[1]] == 0) {
+    /* Castling: two pieces move unchanged, one of them lettered K. */
+    for (int k = 0; k < 2 && st->from < 0; k++) {
+      int32_t v = before[left[k]];
+      if (v < 1 || v > nl || upper(b->letters[v - 1]) != 'K') continue;
+      int j = s[b->base + put[0]] == v ? 0 : s[b->base + put[1]] == v ? 1 : -1;
+      if (j < 0 || s[b->base + put[1 - j]] != before[left[1 - k]]) continue;
+      st->from = left[k];
+      st->to = put[j];
+      st->castle = put[j] % b->width > left[k] % b->width ? 1 : 2;
+    }
+  }
+  if (st->from >= 0) {
+    st->moved = before[st->from];
+    st->placed = s[b->base + st->to];
   }
   game_undo(g);
   free(before);
-  return ok && from >= 0 && to >= 0 ? 0 : -1;
+  return ok && st->from >= 0 ? 0 : -1;
 }
 
 static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c; }
@@ -262,6 +291,11 @@ int fen_san(Game *g, const FenBoard *b, const Move *m, char *buf, size_t size) {
     game_format_move(g, m, buf, size);
     return -1;
   }
+  if (st.castle) {
+    snprintf(buf, size, "%s", st.castle == 1 ? "O-O" : "O-O-O");
+    n = strlen(buf);
+    goto suffix;
+  }
   char letter = upper(b->letters[st.moved - 1]);
   int pawn = letter == 'P';
   int fx = st.from % b->width, fy = st.from / b->width;
@@ -270,7 +304,7 @@ int fen_san(Game *g, const FenBoard *b, const Move *m, char *buf, size_t size) {
   int same = 0, same_file = 0, same_rank = 0;
   int count = game_generate(g, moves);
   for (int i = 0; i < count && !pawn; i++) {
-    if (step_of(g, b, &moves[i], &other) < 0) continue;
+    if (step_of(g, b, &moves[i], &other) < 0 || other.castle) continue;
     if (other.to != st.to || other.moved != st.moved || other.from == st.from) continue;
     same = 1;
     same_file |= other.from % b->width == fx;
@@ -288,6 +322,7 @@ int fen_san(Game *g, const FenBoard *b, const Move *m, char *buf, size_t size) {
   PUTC((char)('a' + tx));
   n += (size_t)snprintf(buf + (n < size ? n : size - 1), n < size ? size - n : 1, "%d", ty + 1);
   if (st.placed != st.moved) { PUTC('='); PUTC(upper(b->letters[st.placed - 1])); }
+suffix:
   /* Step 3. Mate: no move for the player to move, and a loss; else
   ** check, when the game says what check is. */
   game_apply(g, m);
