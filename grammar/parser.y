@@ -100,7 +100,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
 
 %type <node> decls decl name_list opt_type type params opt_params param
-%type <node> cells opt_seen sym_images sym_cycles
+%type <node> cells opt_seen sym_images sym_cycles piece_clauses
 %type <node> dims dim opt_init opt_as opt_weight opt_style opt_when rep_clauses block stmts stmt opt_else
 %type <node> if_stmt expr postfix primary expr_list opt_expr_list iterable
 
@@ -166,13 +166,9 @@ decl
   | SYMMETRY IDENT IDENT opt_when ';'
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2,
                                                mk_name(ps, NODE_NAME, @3, $3), $4, NULL, NULL); }
-  | PIECES IDENT STRING ';'     { $$ = mk_decl(ps, NODE_PIECES, @2, $2,
-                                               mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL); }
-  | PIECES IDENT STRING IDENT IDENT ';'
+  | PIECES IDENT STRING piece_clauses ';'
                                 { $$ = mk_decl(ps, NODE_PIECES, @2, $2,
-                                               mk_name(ps, NODE_NAME, @3, $3),
-                                               mk_name(ps, NODE_NAME, @5, $5),
-                                               mk_name(ps, NODE_NAME, @4, $4), NULL); }
+                                               mk_name(ps, NODE_NAME, @3, $3), $4, NULL, NULL); }
   | SYMMETRY IDENT sym_images opt_when ';'
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
   | SYMMETRY IDENT sym_cycles opt_when ';'
@@ -180,6 +176,19 @@ decl
   | VALID block                 { $$ = mk_decl(ps, NODE_VALID, @1, "valid", NULL, NULL, $2, NULL); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
+  ;
+
+/* After the letters of `pieces`: WORD NAME or WORD NAME "LETTERS" (check F,
+** castling V "KQkq", en_passant V, halfmove V, fullmove V), each a
+** NODE_NAME named by the word, its operand in a, the letters in b. */
+piece_clauses
+  : %empty                      { $$ = NULL; }
+  | piece_clauses IDENT IDENT   { $$ = ast_append($1, mk_decl(ps, NODE_NAME, @2, $2,
+                                                              mk_name(ps, NODE_NAME, @3, $3), NULL, NULL, NULL)); }
+  | piece_clauses IDENT IDENT STRING
+                                { $$ = ast_append($1, mk_decl(ps, NODE_NAME, @2, $2,
+                                                              mk_name(ps, NODE_NAME, @3, $3),
+                                                              mk_name(ps, NODE_NAME, @4, $4), NULL, NULL)); }
   ;
 
 /* symmetry NAME [p0, p1, ...]: a permutation as the list of images. */

@@ -60,7 +60,7 @@ static void san_print(Run *r) {
   FenBoard b;
   char buf[64];
   Game *g = r->g;
-  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  b.letters = gs_pieces(r->prog, &b);
   if (!b.letters || g->nplayers != 2) return;
   fputs("san:", stdout);
   int number = 1, i;
@@ -134,7 +134,7 @@ static int check_position(Run *r, const char *flag, const char *text) {
 ** rule's own message. */
 static int read_fen(Run *r) {
   FenBoard b;
-  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  b.letters = gs_pieces(r->prog, &b);
   if (!b.letters) {
     fprintf(stderr, "gsolve: error: --fen needs a game that declares its pieces "
             "(pieces NAME \"LETTERS\";)\n");

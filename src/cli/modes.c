@@ -67,8 +67,10 @@ int run_play(Run *r) {
   snprintf(title, sizeof title, "%s%s%s%s", r->g->name, has ? " (" : "",
            has ? params : "", has ? ")" : "");
   free(params);
+  FenBoard b;
+  const char *letters = gs_pieces(r->prog, &b);
   return play_run(r->g, r->pos.n, title, r->opt->solve.tt_mib, &r->opt->play,
-                  stdin, stdout);
+                  letters ? &b : NULL, stdin, stdout);
 }
 
 /* --tree-dot OUT: the game tree as Graphviz DOT (or drawn by dot). */

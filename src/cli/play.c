@@ -40,6 +40,7 @@
 #include "search/ismcts.h"
 #include "search/strategy.h"
 #include "game/boardview.h"
+#include "game/fen.h"
 #include "search/expectimax.h"
 #include "gsolve.h"
 #include "engines/engines.h"
@@ -104,6 +105,7 @@ typedef struct Play {
   int large;                /* 1: chance or payoffs, too many positions to
                             ** solve (the probe ran out): ISMCTS plays */
   int unusable;             /* lines in a row that were no move nor command */
+  const FenBoard *pieces;   /* the game's pieces, for SAN; NULL: none */
 } Play;
 
 /* ---- small helpers ------------------------------------------------- */
@@ -121,6 +123,11 @@ static const char *move_name(Game *g, const Move *m, char *buf, size_t size) {
   return buf;
 }
 
+/* "White plays e2e4 (0.003 s)", said before the move is made; in a game
+** with pieces the move in standard algebraic notation first: "White
+** plays Nf3 (g1f3, 0.003 s)".  seconds < 0: no time. */
+static void say_move(Play *p, int who, const Move *m, double seconds);
+
 /* A player's name in his colour. */
 static void put_player(Play *p, int who) {
   fprintf(p->out, "%s%s%s", boardview_player_colour(p->g, &p->style, who),
@@ -133,6 +140,21 @@ static int legal_moves(Play *p) {
   Outcome o;
   if (game_ended(p->g, &o)) return 0;
   return game_generate(p->g, p->legal);
+}
+
+static void say_move(Play *p, int who, const Move *m, double seconds) {
+  char buf[256], san[64];
+  put_player(p, who);
+  move_name(p->g, m, buf, sizeof buf);
+  if (p->pieces && fen_san(p->g, p->pieces, m, san, sizeof san) == 0) {
+    fprintf(p->out, " plays %s (%s", san, buf);
+    if (seconds >= 0) fprintf(p->out, ", %.3f s", seconds);
+    fputs(")\n", p->out);
+  } else if (seconds >= 0) {
+    fprintf(p->out, " plays %s (%.3f s)\n", buf, seconds);
+  } else {
+    fprintf(p->out, " plays %s\n", buf);
+  }
 }
 
 static void list_moves(Play *p, int n) {
@@ -450,8 +472,7 @@ static int computer_move_expected(Play *p) {
   k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
   for (i = 0; i < r->nmoves; i++)
     if (r->best[i] && k-- == 0) break;
-  put_player(p, r->mover);
-  fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r->moves[i], buf, sizeof buf), seconds);
+  say_move(p, r->mover, &r->moves[i], seconds);
   game_apply(p->g, &r->moves[i]);
   return record(p, 0);
 }
@@ -465,15 +486,12 @@ static int think_ismcts(Play *p, IsmctsResult *r) {
 }
 
 static int computer_move_ismcts(Play *p) {
-  char buf[256];
   IsmctsResult r;
   double t0 = now();
   int st = think_ismcts(p, &r);
   if (st != EXIT_OK || r.best < 0) return st;
   if (p->o->show_evals) play_mcts_show(p->g, &r, p->out);
-  put_player(p, r.mover);
-  fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r.moves[r.best], buf, sizeof buf),
-          now() - t0);
+  say_move(p, r.mover, &r.moves[r.best], now() - t0);
   game_apply(p->g, &r.moves[r.best]);
   ismcts_result_free(&r);
   return record(p, 0);
@@ -558,10 +576,13 @@ static int computer_move_strategy(Play *p, int n) {
               p->prob[i]);
   }
   int i = random_pick(p->prob, n, &p->rng);
-  put_player(p, mover);
   /* A person sees the computer's move only through his view. */
-  if (viewer(p) >= 0) fputs(" moves\n", p->out);
-  else fprintf(p->out, " plays %s\n", move_name(p->g, &p->legal[i], buf, sizeof buf));
+  if (viewer(p) >= 0) {
+    put_player(p, mover);
+    fputs(" moves\n", p->out);
+  } else {
+    say_move(p, mover, &p->legal[i], -1);
+  }
   game_apply(p->g, &p->legal[i]);
   return record(p, 0);
 }
@@ -587,7 +608,6 @@ static int times_seen(const Play *p) {
 /* The computer chooses among the optimal moves at random and plays. */
 static int computer_move(Play *p, int n) {
   const SolveResult *r;
-  char buf[256];
   double t0 = now(), seconds;
   if (strategic_game(p)) return computer_move_strategy(p, n);
   if (p->large > 0) return computer_move_ismcts(p);
@@ -601,9 +621,7 @@ static int computer_move(Play *p, int n) {
   k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
   for (i = 0; i < r->nmoves; i++)
     if (r->best[i] && k-- == 0) break;
-  put_player(p, r->mover);
-  fprintf(p->out, " plays %s (%.3f s)\n", move_name(p->g, &r->moves[i], buf, sizeof buf),
-          seconds);
+  say_move(p, r->mover, &r->moves[i], seconds);
   game_apply(p->g, &r->moves[i]);
   return record(p, 0);
 }
@@ -736,6 +754,17 @@ static int person_turn(Play *p, int n, int *moved) {
   if (*text == '\0') return unusable(p);
   st = position_play(p->g, text, &p->pos, NULL);
   if (st == EXIT_OK && p->pos.n == 1) {
+    if (p->pieces) {
+      /* The move in standard algebraic notation, from the position before it. */
+      char buf[256];
+      for (int i = 0; i < n; i++)
+        if (!strcmp(move_name(p->g, &p->legal[i], buf, sizeof buf), p->pos.moves[0])) {
+          game_undo(p->g);
+          say_move(p, game_to_move(p->g), &p->legal[i], -1);
+          game_apply(p->g, &p->legal[i]);
+          break;
+        }
+    }
     position_free(&p->pos);
     if ((st = record(p, BY_HUMAN)) != EXIT_OK) return -st;
     *moved = 1;
@@ -894,11 +923,12 @@ static int play_game(void *arg) {
 }
 
 int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
-             const PlayOptions *o, FILE *in, FILE *out) {
+             const PlayOptions *o, const FenBoard *pieces, FILE *in, FILE *out) {
   Play *p;
   int st = EXIT_OK;
   if ((p = calloc(1, sizeof *p)) == NULL) return out_of_memory();
   p->g = g;
+  p->pieces = g->nplayers == 2 ? pieces : NULL;
   p->o = o;
   p->in = in;
   p->out = out;

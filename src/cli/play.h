@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "game/fen.h"
 #include "game/game.h"
 
 #define PLAY_PERFECT 0          /* --level perfect: solve exactly */
@@ -38,11 +39,13 @@ int play_set_option(PlayOptions *o, const char *name, const char *val);
 
 /* Plays a game on g from its current position (the --position moves,
 ** base_ply of them, already played), reading the person's commands from
-** `in` and drawing on `out`.  `title` names the game and its parameters.
-** Returns EXIT_OK (the game ended, or the person quit) or the status of
-** an error (a rule failing at run time, out of memory), reported. */
+** `in` and drawing on `out`.  `title` names the game and its parameters;
+** `pieces`, the game's pieces (NULL: none), has moves said in standard
+** algebraic notation too.  Returns EXIT_OK (the game ended, or the person
+** quit) or the status of an error (a rule failing at run time, out of
+** memory), reported. */
 int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
-             const PlayOptions *o, FILE *in, FILE *out);
+             const PlayOptions *o, const FenBoard *pieces, FILE *in, FILE *out);
 
 /* play_input.c: one line of the person's, trimmed, into line (size
 ** bytes, PLAY_LINE_MAX in play).  PLAY_READ_LINE; PLAY_READ_REFUSED for a

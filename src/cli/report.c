@@ -604,7 +604,7 @@ static void alphabeta_stats(const Run *r) {
 ** pieces, else the state as the engine prints slot values. */
 static void example_text(const Run *r, const void *state, char *buf, size_t size) {
   FenBoard b;
-  b.letters = gs_pieces(r->prog, &b.base, &b.width, &b.height);
+  b.letters = gs_pieces(r->prog, &b);
   if (b.letters) {
     fen_write(&b, state, r->g->nplayers, buf, size);
     return;

@@ -198,6 +198,41 @@ static Node *find_pattern(Compiler *c, Node *e, Node *params, int level, const c
   return NULL;
 }
 
+/* An argument x whose first test is `x == E` (or `E == x`), E free of x and
+** of the arguments after it: x takes E's value alone, when it lies in x's
+** domain, instead of every value of the domain being tried against it.
+** The other side, E, or NULL. */
+static Node *pin_pattern(Node *e, Node *params, int level, const char *arg) {
+  if (!e || e->kind != NODE_BINARY || e->op != OPR_EQ) return NULL;
+  for (int side = 0; side < 2; side++) {
+    Node *x = side ? e->b : e->a, *other = side ? e->a : e->b;
+    if (x->kind != NODE_NAME || strcmp(x->name, arg) != 0) continue;
+    if (conjunct_level(other, params) >= level) continue;
+    return other;
+  }
+  return NULL;
+}
+
+/* The pinned argument x (pin_pattern): x := E once, then out unless E is
+** in lo..hi.  E's type must be one == accepts beside x's. */
+static void pinned_arg(Compiler *c, Node *e, Node *value, Type at, int slot, int32_t lo, int32_t hi,
+                       int **exits, int *nexits, int *capexits) {
+  Type t = cg_expr(c, value);
+  if (!type_compatible(at, t)) {
+    char b1[64], b2[64];
+    int left = e->a == value;
+    diag_error(c->d, e->span, "cannot compare %s with %s",
+               type_name(c->p, left ? t : at, b1, sizeof b1),
+               type_name(c->p, left ? at : t, b2, sizeof b2));
+  }
+  cg_emit(c, OP_STOREL, slot, 0, e->span);
+  cg_emit(c, OP_LOADL, slot, 0, e->span);
+  cg_list_push(exits, nexits, capexits, cg_emit(c, OP_JLTK, 0, lo, e->span), c);
+  cg_emit(c, OP_LOADL, slot, 0, e->span);
+  cg_list_push(exits, nexits, capexits, cg_emit(c, OP_JGTK, 0, hi, e->span), c);
+  c->stack = 0;
+}
+
 /* The head of a cell argument x's FINDS loop, for the test e, `A[x] ==
 ** value` (find_pattern): v := value once; x := 0; top: x := FINDS(v from
 ** x), out when -1.  The loop's top, or -1 (too many locals, reported). */
@@ -353,6 +388,9 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     if (!args[i]) return;
     args[i]->readonly = 1;
   }
+  /* The memos' locals follow the arguments' room: no other local takes them. */
+  if (c->slots < c->memo_end) c->slots = c->memo_end;
+  if (c->frame < c->slots) c->frame = c->slots;
   Node *conj[MAX_CONJUNCTS];
   int nconj = 0;
   split_conjuncts(m->b, conj, &nconj, MAX_CONJUNCTS);
@@ -364,6 +402,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   ** FORK or FORL), and a bounded loop's limit local (or -1). */
   int *exits[GAME_MAX_ARGS] = { 0 }, nexits[GAME_MAX_ARGS] = { 0 }, capexits[GAME_MAX_ARGS] = { 0 };
   int limit_local[GAME_MAX_ARGS];
+  int pinned[GAME_MAX_ARGS] = { 0 };   /* x == E: x takes E's value alone */
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
   /* A conjunct is tested where its arguments are known, but never before
@@ -412,10 +451,16 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
         int first = 0;
         while (first < nconj && level_of[first] != level) first++;
         StateVar *var = NULL;
-        Node *value = rule->arg[level].kind == TY_CELL && first < nconj
+        Node *pin = first < nconj ? pin_pattern(conj[first], m->a, level, rule->argname[level]) : NULL;
+        Node *value = !pin && rule->arg[level].kind == TY_CELL && first < nconj
                         ? find_pattern(c, conj[first], m->a, level, rule->argname[level], &var)
                         : NULL;
-        if (value) {
+        if (pin) {
+          pinned_arg(c, conj[first], pin, rule->arg[level], args[level]->slot, lo, hi, &exits[level],
+                     &nexits[level], &capexits[level]);
+          pinned[level] = 1;
+          used[first] = 1;
+        } else if (value) {
           top[level] = finds_loop(c, conj[first], value, var, args[level]->slot, m->span,
                                   &exits[level], &nexits[level], &capexits[level]);
           if (top[level] < 0) goto fail;
@@ -458,7 +503,9 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     if (level < 0) break;
     if (unrolled) continue;
     cg_here(c);
-    if (limit_local[level] >= 0)
+    if (pinned[level])
+      ;   /* one value: no loop */
+    else if (limit_local[level] >= 0)
       cg_emit_raw(c, OP_FORL, counter[level], limit_local[level], top[level], m->span);
     else
       cg_emit_raw(c, OP_FORK, counter[level], limit[level], top[level], m->span);
@@ -475,6 +522,23 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
 fail:   /* too many locals, reported */
   for (int level = 0; level <= nargs; level++) free(skips[level]);
   for (int level = 0; level < nargs; level++) free(exits[level]);
+}
+
+/* The functions without arguments that e (a `when` condition) calls: each
+** gets its memo's two locals (memo_slot), from memo_end on. */
+static void collect_memos(Compiler *c, Node *e) {
+  for (; e; e = e->next) {
+    if (e->kind == NODE_CALL && !e->a) {
+      Symbol *s = resolve_lookup(c->r, e->name);
+      if (s && s->kind == SYM_FUNC && ast_count(c->r->funcs[s->index]->a) == 0 &&
+          c->fret[s->index].kind != TY_VOID && c->memo_slot[s->index] < 0) {
+        c->memo_slot[s->index] = c->memo_end;
+        c->memo_end += 2;
+      }
+    }
+    Node *kids[4] = { e->a, e->b, e->c, e->d };
+    for (int k = 0; k < 4; k++) collect_memos(c, kids[k]);
+  }
 }
 
 /* A notation (NODE_NAME fmt, or NULL) names only the rule's arguments. */
@@ -558,8 +622,19 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
     if (m->d) check_notation(&c, m->d->a, rule);
   }
 
-  /* Step 2. The generator: every rule's loops in one chunk. */
+  /* Step 2. The generator: every rule's loops in one chunk, after the
+  ** memos' flags are cleared (their locals come after the arguments). */
+  c.memo_slot = malloc(((size_t)r->nfuncs + 1) * sizeof *c.memo_slot);
+  if (!c.memo_slot) { p->oom = 1; free(c.locals); free(c.fparams); free(c.fret); return 0; }
+  for (int fi = 0; fi < r->nfuncs; fi++) c.memo_slot[fi] = -1;
+  c.memo_end = GAME_MAX_ARGS;
+  for (int ri = 0; ri < p->nrules; ri++) collect_memos(&c, r->moves[ri]->b);
   p->gen_chunk = cg_chunk_begin(&c, CHUNK_GENERATE, "generate");
+  for (int fi = 0; fi < r->nfuncs; fi++)
+    if (c.memo_slot[fi] >= 0) {
+      cg_emit(&c, OP_CONST, 0, 0, r->funcs[fi]->span);
+      cg_emit(&c, OP_STOREL, c.memo_slot[fi] + 1, 0, r->funcs[fi]->span);
+    }
   int gen_frame = 0, gen_stack = 0;
   for (int ri = 0; ri < p->nrules; ri++) {
     compile_rule_generator(&c, ri, r->moves[ri]);
@@ -672,6 +747,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   free(c.locals);
   free(c.fparams);
   free(c.fret);
+  free(c.memo_slot);
   if (c.oom) return 0;
   return d->errors == 0;
 }

@@ -371,6 +371,106 @@ static Type builtin_call(Compiler *c, Node *e) {
   return t;
 }
 
+/* A function is inlined where it is called when its body is one `return
+** E;` and E cannot fail: constants, its parameters, the mover, state
+** scalars, comparisons, !, &&, ||, ?: and max/min (no arithmetic, which
+** may overflow, no index, no call that may fail).  Then the program's
+** results and errors are the same whether it is called or inlined, and a
+** call costs more than most such bodies.  INLINE_MAX_NODES bounds the
+** code copied. */
+enum { INLINE_MAX_NODES = 48 };
+
+/* The nodes of x (0 when x cannot be inlined): names other than f's
+** parameters must mean the same in the caller (no local of the caller
+** hides them). */
+static int inline_size(Compiler *c, const Node *x, const Node *params) {
+  if (!x) return 0;
+  switch (x->kind) {
+    case NODE_INT: case NODE_BOOL: return 1;
+    case NODE_NAME: {
+      for (const Node *q = params; q; q = q->next)
+        if (!strcmp(q->name, x->name)) return 1;
+      if (cg_find_local(c, x->name)) return 0;
+      Symbol *s = resolve_lookup(c->r, x->name);
+      if (!s) return 0;
+      switch (s->kind) {
+        case SYM_PARAM: return s->type.kind != TY_LIST;
+        case SYM_CONST: case SYM_ENUMVAL: case SYM_VALUE: case SYM_MOVER: case SYM_ROLLER: return 1;
+        case SYM_STATE: return c->p->vars[s->index].ndims == 0;
+        default: return 0;
+      }
+    }
+    case NODE_UNARY: {
+      int n = x->op == '!' ? inline_size(c, x->a, params) : 0;
+      return n ? n + 1 : 0;
+    }
+    case NODE_BINARY: {
+      int op = x->op;
+      if (op != OPR_EQ && op != OPR_NE && op != '<' && op != '>' && op != OPR_LE && op != OPR_GE &&
+          op != OPR_AND && op != OPR_OR)
+        return 0;
+      int a = inline_size(c, x->a, params), b = a ? inline_size(c, x->b, params) : 0;
+      return a && b ? a + b + 1 : 0;
+    }
+    case NODE_COND: {
+      int a = inline_size(c, x->a, params), b = a ? inline_size(c, x->b, params) : 0;
+      int d = b ? inline_size(c, x->c, params) : 0;
+      return a && b && d ? a + b + d + 1 : 0;
+    }
+    case NODE_CALL: {
+      if (ast_count(x->a) != 2 || (strcmp(x->name, "max") && strcmp(x->name, "min"))) return 0;
+      Symbol *s = resolve_lookup(c->r, x->name);
+      if (s && s->kind == SYM_FUNC) return 0;
+      int a = inline_size(c, x->a, params), b = a ? inline_size(c, x->a->next, params) : 0;
+      return a && b ? a + b + 1 : 0;
+    }
+    default: return 0;
+  }
+}
+
+/* Inlines function fi's call e (its arguments into locals named as its
+** parameters, known when constant, then its body's expression); 0 when
+** the function is not one to inline (nothing emitted). */
+static int inline_call(Compiler *c, Node *e, int fi, Type rt) {
+  Node *f = c->r->funcs[fi];
+  Node *body = f->c ? f->c->a : NULL;
+  if (rt.kind == TY_VOID || !body || body->next || body->kind != NODE_RETURN || !body->a) return 0;
+  int size = inline_size(c, body->a, f->a);
+  if (size == 0 || size > INLINE_MAX_NODES) return 0;
+  Scope sc = cg_scope_open(c);
+  Local *bound[FUNC_MAX_PARAMS];
+  int k = 0;
+  Node *pd = f->a;
+  for (Node *a = e->a; a; a = a->next, pd = pd->next, k++) {
+    Type at = cg_expr(c, a);
+    Type pt = c->fparams[fi * FUNC_MAX_PARAMS + k];
+    if (!type_compatible(at, pt)) {
+      char b1[64], b2[64];
+      diag_error(c->d, a->span, "argument '%s' of %s() must be %s, not %s", pd->name,
+                 e->name, type_name(c->p, pt, b1, sizeof b1), type_name(c->p, at, b2, sizeof b2));
+    }
+    bound[k] = cg_add_local(c, pd->name, pt, 1, a->span);
+    if (!bound[k]) continue;
+    cg_emit(c, OP_STOREL, bound[k]->slot, 0, a->span);
+    /* A constant argument: the copy of the body folds with it. */
+    int32_t v;
+    if (cg_constant_value(c, a, &v)) {
+      bound[k]->known = 1;
+      bound[k]->value = v;
+    }
+  }
+  /* The body's own errors are the function's, reported where it is
+  ** compiled: here they would come twice. */
+  const int *was = c->d->mute;
+  int errors = c->d->errors, mute = 1;
+  c->d->mute = &mute;
+  cg_expr(c, body->a);
+  c->d->mute = was;
+  c->d->errors = errors;
+  cg_scope_close(c, sc);
+  return 1;
+}
+
 static Type call_expr(Compiler *c, Node *e) {
   Program *p = c->p;
   Symbol *s = resolve_lookup(c->r, e->name);
@@ -378,6 +478,7 @@ static Type call_expr(Compiler *c, Node *e) {
     Node *f = c->r->funcs[s->index];
     int want = ast_count(f->a);
     if (!cg_arity(c, e, want)) return T_ERR;
+    if (inline_call(c, e, s->index, c->fret[s->index])) return c->fret[s->index];
     Node *pd = f->a;
     int k = 0;
     for (Node *a = e->a; a; a = a->next, pd = pd->next, k++) {
@@ -390,7 +491,20 @@ static Type call_expr(Compiler *c, Node *e) {
       }
     }
     Type rt = c->fret[s->index];
-    cg_emit(c, OP_CALL, s->index, want, e->span);
+    int memo = c->kind == CHUNK_GENERATE && c->memo_slot ? c->memo_slot[s->index] : -1;
+    if (memo < 0) {
+      cg_emit(c, OP_CALL, s->index, want, e->span);
+      return rt;
+    }
+    /* A memo of the generator: the call once, its value kept. */
+    cg_emit(c, OP_LOADL, memo + 1, 0, e->span);
+    int have = cg_emit(c, OP_JMPT, 0, 0, e->span);
+    cg_emit(c, OP_CALL, s->index, 0, e->span);
+    cg_emit(c, OP_STOREL, memo, 0, e->span);
+    cg_emit(c, OP_CONST, 1, 0, e->span);
+    cg_emit(c, OP_STOREL, memo + 1, 0, e->span);
+    cg_patch(c, have, cg_here(c));
+    cg_emit(c, OP_LOADL, memo, 0, e->span);
     return rt;
   }
   /* Other names (a state called max, say) do not hide the built-ins. */

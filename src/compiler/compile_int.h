@@ -57,6 +57,13 @@ typedef struct Compiler {
   ** members, so resolving it twice would declare them twice). */
   Type *fparams;          /* FUNC_MAX_PARAMS per function */
   Type *fret;
+  /* The generator's memos: a function without arguments called in `when`
+  ** conditions runs once per generation (the state cannot change while
+  ** moves are generated).  memo_slot[f]: the generator's local holding f's
+  ** value, its flag the next one; -1 for other functions.  memo_end: the
+  ** first local after them.  Used while kind is CHUNK_GENERATE. */
+  int *memo_slot;
+  int memo_end;
 } Compiler;
 
 #define FUNC_MAX_PARAMS 32   /* parameters of a user function */

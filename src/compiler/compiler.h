@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "game/fen.h"
 #include "util/status.h"
 
 typedef struct Program Program;
@@ -46,9 +47,10 @@ uint64_t gs_rules_hash(const Program *p);
 /* Parameters by name, for native engines: 1 and the value if the game
 ** has an int or bool (or enumeration: the member's index) parameter NAME;
 ** gs_param_list gives a list parameter's values. */
-/* The `pieces` declaration: the letters (value k + 1 is letters[k]), the
-** first slot of the board array and the board's size; NULL if none. */
-const char *gs_pieces(const Program *p, int *base, int *width, int *height);
+/* The `pieces` declaration into b: the letters (value k + 1 is
+** letters[k]), the first slot of the board array, the board's size and
+** the state FEN's later fields go to; the letters, or NULL if none. */
+const char *gs_pieces(const Program *p, FenBoard *b);
 
 int gs_param_int(const Program *p, const char *name, int32_t *value);
 int gs_param_list(const Program *p, const char *name, const int32_t **values, int *n);

@@ -259,9 +259,18 @@ const char *gs_player_name(const Program *p, int i) {
 
 int gs_board_cells(const Program *p) { return p->ncells; }
 
-const char *gs_pieces(const Program *p, int *base, int *width, int *height) {
-  *base = p->pieces_base;
-  *width = p->width;
-  *height = p->height;
+const char *gs_pieces(const Program *p, FenBoard *b) {
+  memset(b, 0, sizeof *b);
+  b->letters = p->piece_letters;
+  b->base = p->pieces_base;
+  b->width = p->width;
+  b->height = p->height;
+  b->castle_letters = p->fen_castle_base ? p->fen_castle_letters : NULL;
+  b->castle_base = p->fen_castle_base;
+  b->ep_slot = p->fen_ep_slot;
+  b->half_slot = p->fen_half_slot;
+  b->full_slot = p->fen_full_slot;
+  if (b->half_slot) { b->half_lo = p->lo[b->half_slot]; b->half_hi = p->hi[b->half_slot]; }
+  if (b->full_slot) { b->full_lo = p->lo[b->full_slot]; b->full_hi = p->hi[b->full_slot]; }
   return p->piece_letters;
 }

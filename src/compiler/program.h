@@ -195,6 +195,11 @@ struct Program {
                           ** cell); NULL: no `pieces` declaration */
   int check_chunk;        /* `pieces ... check F`: F(player): bool, whether
                           ** that player is in check (SAN's '+'); or -1 */
+  /* `pieces ... castling V "KQkq" en_passant E halfmove H fullmove F`:
+  ** the slots FEN's later fields go to (0: none; slot 0 is the mover). */
+  int fen_castle_base;    /* V[0]: the right of letter 0 */
+  const char *fen_castle_letters;
+  int fen_ep_slot, fen_half_slot, fen_full_slot;
   int nsym;
   int32_t *sym;           /* nsym * ncells: cell c of the image = cell sym[c] */
   int *permute_vars; int npermute;

@@ -268,8 +268,86 @@ void resolve_check_symmetry(Resolver *r, Node *s) {
              "or permute)", k);
 }
 
-/* pieces NAME "LETTERS";  the letter of each value of a board array
-** (value k + 1 is LETTERS[k], 0 an empty cell), for --fen and notation. */
+/* The state variable a clause of `pieces` names (`castling V "KQkq"`,
+** `en_passant V`, ...), or NULL after an error saying it must be `what`. */
+static const StateVar *piece_field(Resolver *r, const Node *clause, const char *what) {
+  const Node *v = clause->a;
+  Symbol *sym = resolve_lookup(r, v->name);
+  if (!sym || sym->kind != SYM_STATE) {
+    diag_error(r->d, v->span, "%s needs %s; '%s' is not a state variable", clause->name, what, v->name);
+    return NULL;
+  }
+  return &r->p->vars[sym->index];
+}
+
+/* One clause after the letters of `pieces`: `check F` (SAN's '+'), or a
+** FEN field mapped on the state: `castling V "KQkq"` (V[i] the right of
+** letter i), `en_passant V` (a cell), `halfmove V`, `fullmove V` (ranges). */
+static void pieces_clause(Resolver *r, const Node *cl, const Node *clauses) {
+  Program *p = r->p;
+  static const char *const words[] = { "check", "castling", "en_passant", "halfmove", "fullmove" };
+  int w = -1;
+  for (int i = 0; i < 5; i++)
+    if (!strcmp(cl->name, words[i])) w = i;
+  if (w < 0) {
+    diag_error(r->d, cl->span, "expected check, castling, en_passant, halfmove or fullmove after "
+               "the letters of 'pieces', not '%s'", cl->name);
+    return;
+  }
+  for (const Node *o = clauses; o != cl; o = o->next)
+    if (!strcmp(o->name, cl->name)) {
+      diag_error(r->d, cl->span, "'%s' appears twice in 'pieces'", cl->name);
+      return;
+    }
+  if ((w == 1) != (cl->b != NULL)) {
+    diag_error(r->d, cl->b ? cl->b->span : cl->a->span, w == 1
+               ? "castling needs the letters of the rights after the array: castling V \"KQkq\""
+               : "only castling takes letters");
+    return;
+  }
+  if (w == 0) { r->pieces_check = cl->a; return; }   /* checked once functions are compiled */
+  const StateVar *v;
+  if (w == 1) {
+    if (!(v = piece_field(r, cl, "an array of bool, one per letter"))) return;
+    const char *letters = cl->b->name;
+    size_t len = strlen(letters);
+    if (v->ndims != 1 || v->on_board || v->elem.kind != TY_BOOL || (size_t)v->dim[0] != len) {
+      diag_error(r->d, cl->a->span, "castling needs an array of bool, one per letter (%zu); '%s' is not one",
+                 len, v->name);
+      return;
+    }
+    for (size_t i = 0; i < len; i++) {
+      unsigned char ch = (unsigned char)letters[i];
+      if (!((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z')) || strchr(letters + i + 1, ch)) {
+        diag_error(r->d, cl->b->span, "the letters of castling must be distinct letters ('%c')", ch);
+        return;
+      }
+    }
+    p->fen_castle_base = v->base;
+    p->fen_castle_letters = letters;
+    return;
+  }
+  if (w == 2) {
+    if (!(v = piece_field(r, cl, "a cell variable"))) return;
+    if (v->ndims != 0 || v->elem.kind != TY_CELL) {
+      diag_error(r->d, cl->a->span, "en_passant needs a cell variable; '%s' is not one", v->name);
+      return;
+    }
+    p->fen_ep_slot = v->base;
+    return;
+  }
+  if (!(v = piece_field(r, cl, "an integer variable"))) return;
+  if (v->ndims != 0 || v->elem.kind != TY_INT) {
+    diag_error(r->d, cl->a->span, "%s needs an integer variable (a range); '%s' is not one", cl->name, v->name);
+    return;
+  }
+  if (w == 3) p->fen_half_slot = v->base;
+  else p->fen_full_slot = v->base;
+}
+
+/* pieces NAME "LETTERS" [clauses];  the letter of each value of a board
+** array (value k + 1 is LETTERS[k], 0 an empty cell), for --fen and
+** notation, and the state that FEN's other fields set. */
 void resolve_declare_pieces(Resolver *r, Node *n) {
   Program *p = r->p;
   Symbol *sym = resolve_lookup(r, n->name);
@@ -296,10 +374,7 @@ void resolve_declare_pieces(Resolver *r, Node *n) {
   }
   p->pieces_base = v->base;
   p->piece_letters = letters;
-  if (n->b && strcmp(n->c->name, "check") != 0)
-    diag_error(r->d, n->c->span, "expected 'check' after the letters of 'pieces', not '%s'", n->c->name);
-  /* The function's signature is checked once functions are compiled. */
-  r->pieces_check = n->b;
+  for (const Node *cl = n->b; cl; cl = cl->next) pieces_clause(r, cl, n->b);
 }
 
 /* ------------------------------------------------------------------ */

@@ -4,7 +4,9 @@
 ** (`pieces NAME "LETTERS";`): the ranks from the top row down separated
 ** by '/', a digit run for empty cells, a letter per piece, then the
 ** player to move ('w' the first player, 'b' the second).  Chess's later
-** fields (castling, en passant, clocks) are read and ignored.
+** fields (castling, en passant, the halfmove clock, the fullmove number)
+** go to the state variables the game names for them; a game that names
+** none ignores them.
 */
 #ifndef GSOLVE_FEN_H
 #define GSOLVE_FEN_H
@@ -17,7 +19,19 @@ typedef struct FenBoard {
   const char *letters;      /* value k + 1 is letters[k]; 0 an empty cell */
   int base;                 /* first state slot of the board array */
   int width, height;
+  /* FEN's later fields, where the game keeps them (`pieces ... castling
+  ** V "KQkq" en_passant E halfmove H fullmove F`); slot 0 (the player to
+  ** move, never one of these) means the game does not keep the field. */
+  const char *castle_letters;  /* castling: the right of letter i is slot castle_base + i */
+  int castle_base;
+  int ep_slot;              /* en passant: a cell, -1 for '-' */
+  int half_slot, full_slot; /* the halfmove clock and the fullmove number */
+  int32_t half_lo, half_hi, full_lo, full_hi;   /* their slots' ranges */
 } FenBoard;
+
+/* Numbers of FEN's clock fields that the game does not keep are read up
+** to this. */
+#define FEN_MAX_NUMBER 1000000
 
 /* Reads `fen` into the engine's position (the slots that are not the
 ** board keep their values).  EXIT_OK, or EXIT_USAGE with a message on

@@ -36,8 +36,9 @@ typedef enum NodeKind {
   NODE_SYMMETRY,   /* name: kind ("mirror", ...); a: NODE_NAME operand or NULL;
                    ** b: `when` condition or NULL */
   NODE_PIECES,     /* name: a [board] state array; a: NODE_NAME, the letters;
-                   ** b: the check function's NODE_NAME or NULL; c: the word
-                   ** before it (must be "check") */
+                   ** b: the clauses, each a NODE_NAME named by its word
+                   ** ("check", "castling", ...) with its operand's NODE_NAME
+                   ** in a and, for castling, the letters' NODE_NAME in b */
   NODE_REPETITION, /* name: "forbidden" or "draw"; a: clauses (NODE_NAME "of"
                    ** or "except", names in a); b: condition or NULL */
   NODE_SCORE_ONLY, /* name: the word after 'score' ("only" when right) */

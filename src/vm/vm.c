@@ -608,7 +608,13 @@ void vm_print_slots(VM *vm, const int32_t *slots, FILE *f) {
     if (v->on_board && p->board == BOARD_RECT) {
       for (int y = p->height - 1; y >= 0; y--) {
         fprintf(f, "%3d ", y + 1);
-        for (int x = 0; x < p->width; x++) fprintf(f, " %c", cell_char(p, v->elem, s[y * p->width + x]));
+        for (int x = 0; x < p->width; x++) {
+          int32_t c = s[y * p->width + x];
+          /* The letters of `pieces`, on its array: value k + 1 is letters[k]. */
+          int lettered = v->base == p->pieces_base && p->piece_letters && c > 0 &&
+                         c <= (int32_t)strlen(p->piece_letters);
+          fprintf(f, " %c", lettered ? p->piece_letters[c - 1] : cell_char(p, v->elem, c));
+        }
         fputc('\n', f);
       }
       fprintf(f, "    ");
