@@ -74,7 +74,7 @@ static void load(FuzzGame *f) {
   f->p = gs_compile(f->file, text, (size_t)n, f->defs, f->ndefs, stderr, &status);
   free(text);
   if (f->p == NULL || (f->g = vm_new(f->p, &status)) == NULL) die("cannot compile", f->file);
-  f->b.letters = gs_pieces(f->p, &f->b.base, &f->b.width, &f->b.height);
+  f->b.letters = gs_pieces(f->p, &f->b);
   if ((f->start = malloc(f->g->state_bytes)) == NULL) die("out of memory for", f->file);
   memcpy(f->start, game_state(f->g), f->g->state_bytes);
 }
