@@ -118,6 +118,27 @@ for pos in "" "3 4" "3 4, skip -2" "3 4, 1 6" "2 5"; do
   check "bounded loops: the moves after '$pos' as the unbounded rules" "$bd_want" \
     "$(gs $bd --position "$pos" --solver retro --all-moves | sed -n '/^move /,$p')"
 done
+# Cell arguments and `x == E` (both bounds) narrow too: the target cell
+# of a step (`to == step(from, d)`, nowhere off the board), `E == to`,
+# `to > E`, and an int argument's `k == E`; the same rules through id().
+cb=tests/files/lang_cell_bounds.game
+cbp=tests/files/lang_cell_bounds_plain.game
+check "cell bounds: FORL loops in the generator (none in the plain rules)" "5 0" \
+  "$(gs $cb --dump-bytecode | grep -c ' FORL ') $(gs $cbp --dump-bytecode | grep -c ' FORL ')"
+for e in vm compiled; do
+  check "cell bounds: perft 6 as the unbounded rules ($e)" "$(gs $cbp --perft 6 | grep -E '^(perft|games)')" \
+    "$(gs $cb --perft 6 --engine $e | grep -E '^(perft|games)')"
+done
+# The legal moves, listed by the error for a move '?' that none is, and
+# perft 3, after lines that reach every rule (back: moved > 2; drop: 4).
+for pos in "" "a1*b2 a3-a2" "a1-a2 a3-b3 a2-a3 d3-d2" "a1-a2 a3-b3 a2-a3 d3-d2 d1-c1" \
+           "a1-a2 a3-b3 a2-a3 d3-d2 a3<a1"; do
+  cb_want=$(gs $cbp --position "$pos ?" 2>&1)
+  check "cell bounds: the moves after '$pos' as the unbounded rules" "$cb_want" "$(gs $cb --position "$pos ?" 2>&1)"
+  cb_want=$(gs $cbp --position "$pos" --perft 3 | grep -E '^(perft|games)')
+  check "cell bounds: perft 3 after '$pos' as the unbounded rules" "$cb_want" \
+    "$(gs $cb --position "$pos" --perft 3 | grep -E '^(perft|games)')"
+done
 # A bound is evaluated only where the test would have been: after an
 # empty range, never (no division by zero); first, at once.
 bd_tmp=$(mktemp -d)

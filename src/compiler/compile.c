@@ -263,20 +263,21 @@ static int finds_loop(Compiler *c, Node *e, Node *value, const StateVar *var, in
   return top;
 }
 
-/* An integer argument's bound `x <= E`, `x < E`, `x >= E`, `x > E` (or
-** the same written E first), E free of x and of the arguments after it:
-** the bound's other side, and in *op the comparison with x on the left
-** ('<', OPR_LE, '>' or OPR_GE); NULL if the conjunct is not one. */
+/* An integer or cell argument's bound `x <= E`, `x < E`, `x >= E`, `x >
+** E` or `x == E` (both bounds at once; or the same written E first), E
+** free of x and of the arguments after it: the bound's other side, and in
+** *op the comparison with x on the left ('<', OPR_LE, '>', OPR_GE or
+** OPR_EQ); NULL if the conjunct is not one. */
 static Node *bound_pattern(Node *e, Node *params, int level, const char *arg, int *op) {
   if (!e || e->kind != NODE_BINARY) return NULL;
   int o = e->op;
-  if (o != '<' && o != '>' && o != OPR_LE && o != OPR_GE) return NULL;
+  if (o != '<' && o != '>' && o != OPR_LE && o != OPR_GE && o != OPR_EQ) return NULL;
   Node *other;
   if (e->a->kind == NODE_NAME && !strcmp(e->a->name, arg)) {
     other = e->b;
   } else if (e->b->kind == NODE_NAME && !strcmp(e->b->name, arg)) {
     other = e->a;
-    o = o == '<' ? '>' : o == '>' ? '<' : o == OPR_LE ? OPR_GE : OPR_LE;
+    o = o == '<' ? '>' : o == '>' ? '<' : o == OPR_LE ? OPR_GE : o == OPR_GE ? OPR_LE : o;
   } else {
     return NULL;
   }
@@ -285,13 +286,15 @@ static Node *bound_pattern(Node *e, Node *params, int level, const char *arg, in
   return other;
 }
 
-/* The loop of integer (or cell) argument x over lo..hi narrowed by the
+/* The loop of integer or cell argument x over lo..hi narrowed by the
 ** bounds its level's first tests set (bound_pattern): each bound, in the
-** order written, raises the start or lowers the limit (local lim), and the loop
-** is left as soon as it is empty, so that a bound is evaluated only where
-** the original test would have been. */
+** order written, raises the start or lowers the limit (local lim), `x ==
+** E` both (E evaluated once: a cell's `to == step(from, d)` runs the loop
+** once, or not at all for nowhere), and the loop is left as soon as it is
+** empty, so that a bound is evaluated only where the original test would
+** have been. */
 static void bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of, int level,
-                        Node *params, const char *arg, int slot, int lim, int32_t lo, int32_t hi,
+                        Node *params, const char *arg, Type xt, int slot, int lim, int32_t lo, int32_t hi,
                         int *used, int **exits, int *nexits, int *capexits) {
   cg_emit(c, OP_CONST, lo, 0, params->span);
   cg_emit(c, OP_STOREL, slot, 0, params->span);
@@ -304,6 +307,29 @@ static void bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_o
     if (!e) break;
     Span at = conj[k]->span;
     Type t = cg_expr(c, e);
+    if (op == OPR_EQ) {
+      if (!is_int(t)) {
+        /* The operands in the order written, as == says it. */
+        char b1[64], b2[64];
+        int left = conj[k]->a == e;
+        diag_error(c->d, at, "cannot compare %s with %s",
+                   type_name(c->p, left ? t : xt, b1, sizeof b1),
+                   type_name(c->p, left ? xt : t, b2, sizeof b2));
+      }
+      cg_emit(c, OP_DUP, 0, 0, at);
+      cg_emit(c, OP_LOADL, lim, 0, at);
+      cg_emit(c, OP_MIN, 0, 0, at);
+      cg_emit(c, OP_STOREL, lim, 0, at);
+      cg_emit(c, OP_LOADL, slot, 0, at);
+      cg_emit(c, OP_MAX, 0, 0, at);
+      cg_emit(c, OP_STOREL, slot, 0, at);
+      cg_emit(c, OP_LOADL, slot, 0, at);
+      cg_emit(c, OP_LOADL, lim, 0, at);
+      cg_list_push(exits, nexits, capexits, cg_emit(c, OP_JGT, 0, 0, at), c);
+      c->stack = 0;
+      used[k] = 1;
+      continue;
+    }
     if (!is_int(t)) {
       /* The operands in the order written, as the comparison says it. */
       char b1[64], b2[64];
@@ -467,8 +493,8 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
           used[first] = 1;
         } else {
           int op;
-          int narrows = rule->arg[level].kind == TY_INT || rule->arg[level].kind == TY_CELL;
-          Node *bound = narrows && first < nconj
+          Node *bound = (rule->arg[level].kind == TY_INT || rule->arg[level].kind == TY_CELL)
+                          && first < nconj
                           ? bound_pattern(conj[first], m->a, level, rule->argname[level], &op)
                           : NULL;
           if (bound) {
@@ -476,7 +502,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
             Local *lim = cg_add_local(c, " limit", rule->arg[level], 1, m->span);
             if (!lim) goto fail;
             bounded_loop(c, conj, nconj, level_of, level, m->a, rule->argname[level],
-                         args[level]->slot, lim->slot, lo, hi, used, &exits[level],
+                         rule->arg[level], args[level]->slot, lim->slot, lo, hi, used, &exits[level],
                          &nexits[level], &capexits[level]);
             limit_local[level] = lim->slot;
           } else {
