@@ -289,9 +289,8 @@ static Node *bound_pattern(Node *e, Node *params, int level, const char *arg, in
 /* The loop of integer or cell argument x over lo..hi narrowed by the
 ** bounds its level's first tests set (bound_pattern): each bound, in the
 ** order written, raises the start or lowers the limit (local lim), `x ==
-** E` both (E evaluated once: a cell's `to == step(from, d)` runs the loop
-** once, or not at all for nowhere), and the loop is left as soon as it is
-** empty, so that a bound is evaluated only where the original test would
+** E` after another bound both (a first `x == E` is pinned instead:
+** pin_pattern), and the loop is left as soon as it is empty, so that a bound is evaluated only where the original test would
 ** have been. */
 static void bounded_loop(Compiler *c, Node **conj, int nconj, const int *level_of, int level,
                         Node *params, const char *arg, Type xt, int slot, int lim, int32_t lo, int32_t hi,
