@@ -374,11 +374,10 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
       break;
     case OP_HALT: out(o, "if (depth) e->op(e->vm, %d, %d, depth, SL, 0);", op, pc); break;
     case OP_DEFER:
-      if (scalar_locals) {   /* the locals gathered into an array cc sees through */
-        out(o, "{ int32_t T[%d] = {", ch->nlocals > 0 ? ch->nlocals : 1);
-        for (int i = 0; i < ch->nlocals; i++) out(o, "%s%s", i ? ", " : "", loc(i));
-        out(o, "%s}; SYNC; if (aot_defer(e->h, %d, T, %d, %d, MAX_STEPS)) return 0; }", ch->nlocals ? "" : "0",
-            pc, ch->nlocals, A);
+      if (scalar_locals) {   /* the locals stored one by one (aot_defer_now) */
+        out(o, "SYNC; if (aot_defer_now(e->h, %d, MAX_STEPS)) { int32_t *D = e->h->pend_locals; (void)D;", A);
+        for (int i = 0; i < ch->nlocals; i++) out(o, " D[%d] = %s;", i, loc(i));
+        out(o, " aot_defer_mark(e->h, %d); return 0; }", pc);
       } else {
         out(o, "SYNC; if (aot_defer(e->h, %d, L, %d, %d, MAX_STEPS)) return 0;", pc, ch->nlocals, A);
       }

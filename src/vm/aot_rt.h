@@ -128,15 +128,30 @@ typedef struct AotHot {
   int next_mover;
 } AotHot;
 
-/* DEFER at pc, with the effect's n locals L and the rest's step bound:
-** 1 when the run stops here (the VM runs the rest later or never). */
-static inline __attribute__((always_inline)) int aot_defer(AotHot *h, int pc, const int32_t *L, int n,
-                                                          int32_t bound, long max_steps) {
-  if (!h->defer_now || h->steps > max_steps - bound) return 0;
-  for (int i = 0; i < n; i++) h->pend_locals[i] = L[i];
+/* DEFER: whether the run may stop here, with the rest's step bound (the
+** VM runs the rest later or never); if so, the caller copies the
+** effect's locals to h->pend_locals, then calls aot_defer_mark.  Two
+** steps, not a locals array passed in: the generated code stores its
+** scalar locals one by one, where an array built for the call was read
+** back in wider loads than it was written (a store-forwarding stall on
+** every move played). */
+static inline __attribute__((always_inline)) int aot_defer_now(AotHot *h, int32_t bound, long max_steps) {
+  return h->defer_now && h->steps <= max_steps - bound;
+}
+
+static inline __attribute__((always_inline)) void aot_defer_mark(AotHot *h, int pc) {
   h->pending = 1;
   h->pend_pc = pc + 2;
   h->pend_steps = h->steps;
+}
+
+/* DEFER at pc, with the effect's n locals L (an array): 1 when the run
+** stops here. */
+static inline __attribute__((always_inline)) int aot_defer(AotHot *h, int pc, const int32_t *L, int n,
+                                                          int32_t bound, long max_steps) {
+  if (!aot_defer_now(h, bound, max_steps)) return 0;
+  for (int i = 0; i < n; i++) h->pend_locals[i] = L[i];
+  aot_defer_mark(h, pc);
   return 1;
 }
 
