@@ -281,23 +281,24 @@ static void write_dot(const Tree *t, int prune, FILE *f, TreeDotStats *stats) {
     fprintf(f, "\\l\", fillcolor=%s%s];\n", fill_of(t, nd),
             nd->kind == NODE_CUT || nd->kind == NODE_REPEAT ? ", style=\"filled,dashed\"" : "");
     /* Children pushed in reverse, so they are written in move order. */
-    int kids[GAME_MAX_MOVES], nk = 0;
-    for (int c = nd->first_child; c >= 0 && nk < GAME_MAX_MOVES; c = t->nodes[c].next_sibling)
-      kids[nk++] = c;
-    for (int k = 0; k < nk; k++) {
-      const TreeNode *c = &t->nodes[kids[k]];
+    int kept = 0;
+    for (int k = nd->first_child; k >= 0; k = t->nodes[k].next_sibling) {
+      const TreeNode *c = &t->nodes[k];
       int best = nd->settled && c->settled && for_parent(t, nd, c) == nd->value;
       if (prune && pruned(t, nd, c)) {
         stats->pruned++;
         continue;
       }
       stats->edges++;
-      fprintf(f, "  n%d -> n%d [label=\"", i, kids[k]);
+      kept++;
+      fprintf(f, "  n%d -> n%d [label=\"", i, k);
       put_escaped(f, c->move);
       fprintf(f, "\"%s];\n", best ? ", penwidth=2.5" : "");
     }
-    for (int k = nk - 1; k >= 0; k--)
-      if (!(prune && pruned(t, nd, &t->nodes[kids[k]]))) stack[top++] = kids[k];
+    int at = top + kept;
+    for (int k = nd->first_child; k >= 0; k = t->nodes[k].next_sibling)
+      if (!(prune && pruned(t, nd, &t->nodes[k]))) stack[--at] = k;
+    top += kept;
   }
   fputs("}\n", f);
 }

@@ -235,10 +235,11 @@ static int first_board(Game *g, char *cells, int *w, int *h) {
 int boardview_label_columns_by_moves(Game *g, BoardStyle *st) {
   static char before[MAX_COLS * MAX_COLS], after[MAX_COLS * MAX_COLS];
   char labels[MAX_COLS][4], name[64];
-  Move moves[GAME_MAX_MOVES];
+  Move *moves;
   Outcome o;
   int w, h, w2, h2, ok = 1, has[MAX_COLS] = { 0 };
   if (game_ended(g, &o) || !first_board(g, before, &w, &h)) return 0;
+  if ((moves = malloc(GAME_MAX_MOVES * sizeof *moves)) == NULL) return 0;
   int n = game_generate(g, moves);
   for (int i = 0; i < n && ok; i++) {
     int col = -1;
@@ -260,6 +261,7 @@ int boardview_label_columns_by_moves(Game *g, BoardStyle *st) {
       has[col] = 1;
     }
   }
+  free(moves);
   for (int c = 0; ok && c < w; c++)
     if (!has[c]) ok = 0;
   if (!ok) return 0;

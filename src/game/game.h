@@ -21,7 +21,8 @@
 
 #define GAME_MAX_PLAYERS 8      /* players a .game file may declare */
 #define GAME_MAX_ARGS    4      /* arguments of one move rule */
-#define GAME_MAX_MOVES   4096   /* legal moves of one position, at most */
+#define GAME_MAX_MOVES   131072 /* legal moves of one position, at most (Connect6's
+                                ** two stones a turn on 19x19: 360 x 359) */
 #define GAME_MAX_PLY     100000 /* depth of apply() nesting, at most */
 #define GAME_CHANCE      (-1)   /* to_move() where the chance player moves */
 
