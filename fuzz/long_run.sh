@@ -15,10 +15,16 @@ while [ "$used" -lt "$budget" ]; do
   left=$((budget - used))
   start=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
   TIMEFORMAT='%U %S'
-  { time nice -n 10 "$bin" -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
-      -max_total_time="$left" -dict=fuzz/game.dict -print_final_stats=1 \
-      -artifact_prefix=build-fuzz/crash-$t- build-fuzz/corpus-$t \
-      games tests/errors tests/malformed fuzz/corpus \
+  # The seeds and dictionary of make fuzz (Makefile): the readers of
+  # databases, books and positions have corpora of their own.
+  case $t in
+    db|book|position) seeds=fuzz/corpus_$t dict= ;;
+    *) seeds="games tests/errors tests/malformed fuzz/corpus" dict=-dict=fuzz/game.dict ;;
+  esac
+  # shellcheck disable=SC2086
+  { time nice -n 10 "$bin" -max_len="${FUZZ_MAX_LEN:-262144}" -timeout=10 -rss_limit_mb=2048 \
+      -max_total_time="$left" $dict -print_final_stats=1 \
+      -artifact_prefix=build-fuzz/crash-$t- build-fuzz/corpus-$t $seeds \
       >>build-fuzz/long-$t.log 2>&1 ; } 2>build-fuzz/long-$t.time
   rc=$?
   cpu=$(awk '{printf "%d", $1 + $2}' build-fuzz/long-$t.time)

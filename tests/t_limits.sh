@@ -140,14 +140,19 @@ check "Ctrl-C, retro with --db: no file left" "" "$(ls "$lim_tmp" | grep db)"
 $GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/full.db" >/dev/null 2>&1
 lim_size=$(wc -c <"$lim_tmp/full.db" | tr -d ' ')
 mkdir "$lim_tmp/w"
-$GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/w/c4.db" \
-  >/dev/null 2>"$lim_tmp/err" &
-lim_pid=$!
-n=0
-while [ -z "$(ls "$lim_tmp/w")" ] && [ $n -lt 3000 ]; do sleep 0.01; n=$((n + 1)); done
-kill -INT $lim_pid
-wait $lim_pid
-lim_st=$?
+# (A run that finished before the signal landed is tried again: 5 at most.)
+for lim_try in 1 2 3 4 5; do
+  rm -f "$lim_tmp/w/"*
+  $GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --db "$lim_tmp/w/c4.db" \
+    >/dev/null 2>"$lim_tmp/err" &
+  lim_pid=$!
+  n=0
+  while [ -z "$(ls "$lim_tmp/w")" ] && [ $n -lt 3000 ]; do sleep 0.01; n=$((n + 1)); done
+  kill -INT $lim_pid 2>/dev/null
+  wait $lim_pid
+  lim_st=$?
+  [ $lim_st -ne 0 ] && break
+done
 check "Ctrl-C while writing a database: exit 130, the bytes written" \
   "130 gsolve: error: '$lim_tmp/w/c4.db' not written: interrupted after $lim_size bytes written" \
   "$lim_st $(sed 's/ and [0-9.]* seconds; no result$//' "$lim_tmp/err")"
