@@ -137,6 +137,11 @@ ms_out=$(gs "$ms_tmp/dead.game" --all-moves --engine vm | sed -n '/^move /,$p' |
          tr '\n' ',')
 check "dead ends are no moves, an outcome ends the move" "go 1,go 2 go 1,go 4," "$ms_out"
 
+# --dump-ast names the new statements (and every kind: the names were one
+# off after `symmetry`, whose neighbour `pieces` had none).
+ms_out=$(gs "$ms_tmp/dead.game" --dump-ast | grep -c -E '^ +(continue-move|paramdecl) ')
+check "--dump-ast: continue-move and paramdecl" "2" "$ms_out"
+
 # Priorities below 0: the highest is kept, whatever its sign.
 cat >"$ms_tmp/negative.game" <<'EOF'
 game "Negative";

@@ -82,16 +82,20 @@ int ast_count(const Node *list) {
   return n;
 }
 
-static const char *const kind_names[NODE_KIND_COUNT] = {
+/* One name per NodeKind, in its order (the assertion counts them). */
+static const char *const kind_names[] = {
   "game", "players", "param", "const", "type", "board", "state", "move",
-  "function", "end", "nomoves", "start", "native", "eval", "bound", "symmetry", "repetition", "score-only", "hidden", "paramdecl",
+  "function", "end", "nomoves", "start", "native", "eval", "bound", "symmetry", "pieces", "repetition",
+  "score-only", "hidden", "paramdecl",
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
   "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",
-  "continue", "win", "lose", "draw", "score", "next", "pay", "illegal", "exprstmt",
+  "continue", "win", "lose", "draw", "score", "next", "pay", "illegal", "continue-move", "priority",
+  "exprstmt",
   "int", "bool", "name", "index", "call", "unary", "binary", "cond",
   "list", "range",
 };
+_Static_assert(sizeof kind_names / sizeof kind_names[0] == NODE_KIND_COUNT, "a NodeKind without a name");
 
 const char *ast_kind_name(NodeKind k) {
   return k < NODE_KIND_COUNT ? kind_names[k] : "?";
