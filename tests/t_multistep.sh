@@ -137,6 +137,14 @@ ms_out=$(gs "$ms_tmp/dead.game" --all-moves --engine vm | sed -n '/^move /,$p' |
          tr '\n' ',')
 check "dead ends are no moves, an outcome ends the move" "go 1,go 2 go 1,go 4," "$ms_out"
 
+# Moves too long to pack into a Move (steps of 30 bits, three a move):
+# kept in the engine's table, read back whole.
+ms_series "moves kept in the table" "8 64 512 0" tests/files/steps_table.game --engine vm
+ms_out=$(gs tests/files/steps_table.game --position "2/0+1/1+2/2, 1/3+1/4+1/5" --perft 1 | sed -n 's/^position: //p')
+check "moves kept in the table, read back" "2/0+1/1+2/2, 1/3+1/4+1/5" "$ms_out"
+unit "VM consistency: moves kept in the table" "$BUILD/test_vm" tests/files/steps_table.game
+ms_same "moves kept in the table" tests/files/steps_table.game --perft 3
+
 # --dump-ast names the new statements (and every kind: the names were one
 # off after `symmetry`, whose neighbour `pieces` had none).
 ms_out=$(gs "$ms_tmp/dead.game" --dump-ast | grep -c -E '^ +(continue-move|paramdecl) ')
