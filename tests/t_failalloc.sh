@@ -98,6 +98,7 @@ if [ -x "$fa_bin" ]; then
   fa_run "connect4 4x4 native solver" games/connect4.game -D width=4 -D height=4 --tt-size 1
   fa_run "token retro (cycles)" games/token.game --solver retro
   fa_run "kuhn perft (information sets)" games/kuhn.game --perft 6
+  fa_run "moves of several steps (the table)" tests/files/steps_table.game --perft 3
   fa_run "kuhn info-state" games/kuhn.game --info-state --position "deal J, deal Q, check, bet"
   fa_run "hexapawn dump bytecode" games/hexapawn.game --dump-bytecode --dump-ast
   # --make-book and --tree-dot: every failure is exit 5 with its cause, and

@@ -137,6 +137,31 @@ ms_out=$(gs "$ms_tmp/dead.game" --all-moves --engine vm | sed -n '/^move /,$p' |
          tr '\n' ',')
 check "dead ends are no moves, an outcome ends the move" "go 1,go 2 go 1,go 4," "$ms_out"
 
+# Moves too long to pack into a Move (steps of 30 bits, three a move):
+# kept in the engine's table, read back whole.
+ms_series "moves kept in the table" "8 64 512 0" tests/files/steps_table.game --engine vm
+ms_out=$(gs tests/files/steps_table.game --position "2/0+1/1+2/2, 1/3+1/4+1/5" --perft 1 | sed -n 's/^position: //p')
+check "moves kept in the table, read back" "2/0+1/1+2/2, 1/3+1/4+1/5" "$ms_out"
+unit "VM consistency: moves kept in the table" "$BUILD/test_vm" tests/files/steps_table.game
+ms_same "moves kept in the table" tests/files/steps_table.game --perft 3
+
+# --dump-ast names the new statements (and every kind: the names were one
+# off after `symmetry`, whose neighbour `pieces` had none).
+ms_out=$(gs "$ms_tmp/dead.game" --dump-ast | grep -c -E '^ +(continue-move|paramdecl) ')
+check "--dump-ast: continue-move and paramdecl" "2" "$ms_out"
+
+# Priorities below 0: the highest is kept, whatever its sign.
+cat >"$ms_tmp/negative.game" <<'EOF'
+game "Negative";
+players A, B;
+state n: 0..3;
+move go(k: 1..3) when n == 0 { n = k; priority -k; }
+EOF
+ms_out=$(gs "$ms_tmp/negative.game" --perft 1 --position "go 1" 2>&1 | sed -n 's/^position: //p')
+check "the highest priority, below 0" "go 1" "$ms_out"
+ms_out=$(gs "$ms_tmp/negative.game" --position "go 2" 2>&1)
+check "a lower priority is no move" "gsolve: error: illegal move 'go 2' at ply 1 (legal: go 1)" "$ms_out"
+
 # With a repetition rule: only whole moves are tested, never the position
 # in the middle of one.  5 places, each move goes one place on (f, or j
 # then b: two on, one back), and no place may come back: 2^4 lines of 4

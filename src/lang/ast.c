@@ -86,14 +86,16 @@ int ast_count(const Node *list) {
   return n;
 }
 
-static const char *const kind_names[NODE_KIND_COUNT] = {
+/* One name per NodeKind, in its order (the assertion counts them). */
+static const char *const kind_names[] = {
   "game", "players", "param", "const", "type", "board", "state", "move",
   "function", "end", "nomoves", "start", "native", "eval", "bound", "symmetry", "pieces",
   "repetition", "score-only", "hidden", "valid", "paramdecl",
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
   "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",
-  "continue", "win", "lose", "draw", "score", "next", "pay", "illegal", "invalid", "exprstmt",
+  "continue", "win", "lose", "draw", "score", "next", "pay", "illegal", "invalid", "continue-move", "priority",
+  "exprstmt",
   "int", "bool", "name", "index", "call", "unary", "binary", "cond",
   "list", "range",
 };

@@ -429,10 +429,11 @@ static void find_unrolls(const Program *p, const int *height, int *head_fork, in
   }
 }
 
-/* Does the VM play p's moves by its short way (vm.c: vm->plain, and no
-** `pay`)?  Then the module has a play of its own. */
+/* Does the VM play p's moves by its short way (vm.c: vm->plain or, a move
+** of one step of a game with moves of several steps, vm->steps_plain;
+** and no `pay`)?  Then the module has a play of its own. */
 static int plays_plain(const Program *p) {
-  return p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->chance && !p->pass_slot && !p->has_steps &&
+  return p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->chance && !p->pass_slot &&
          !p->has_pay;
 }
 

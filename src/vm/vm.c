@@ -287,11 +287,18 @@ static inline __attribute__((always_inline)) void apply_move(VM *vm, const Move 
 ** registers are not saved for it. */
 static __attribute__((noinline)) void apply_full(VM *vm, const Move *m) { apply_move(vm, m, 0); }
 
-/* The apply of a game with moves of several steps (never plain). */
+/* The apply of a game with moves of several steps: a move of one step
+** by the short way when the game allows it (never deferred). */
 static void vm_apply_steps(Game *g, const Move *m) {
   VM *vm = (VM *)g;
-  if (m->rule < VM_PACKED_RULE) apply_move(vm, m, 0);
-  else apply_move(vm, m, 1);
+  if (m->rule >= VM_PACKED_RULE) {
+    apply_move(vm, m, 1);
+  } else if (vm->steps_plain && vm->h.nmarks < vm->h.capmarks && vm->h.nmarks < GAME_MAX_PLY + 64) {
+    if (vm->aot_play) vm->aot_play(&vm->aot_env, (const AotMove *)m);
+    else apply_plain(vm, m);
+  } else {
+    apply_move(vm, m, 0);
+  }
 }
 
 static void vm_apply(Game *g, const Move *m) {
@@ -823,9 +830,11 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   vm->h.defer_on = p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE && !p->has_steps;
   vm->gen_more = p->has_steps || p->has_illegal || p->rep_kind == REP_FORBIDDEN;
   vm->plain = vm->h.defer_on && !p->chance && !p->pass_slot;
+  vm->steps_plain = p->has_steps && p->nhidden == 0 && !p->has_illegal && p->rep_kind == REP_NONE &&
+                    !p->chance && !p->pass_slot;
   /* The compiled tier's own apply_plain, for games without `pay` (whose
   ** rewards apply_plain resets). */
-  if (vm->aot && vm->plain && !p->has_pay) vm->aot_play = vm->aot->play;
+  if (vm->aot && (vm->plain || vm->steps_plain) && !p->has_pay) vm->aot_play = vm->aot->play;
   /* Before the start block: the compiled tier's stores read the table. */
   if (!build_zobrist_table(vm)) { vm_free(g); return NULL; }
   if (p->start_chunk >= 0 && !run_start(vm)) {

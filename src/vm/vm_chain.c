@@ -112,8 +112,8 @@ int vm_chain_init(VM *vm) {
     }
     if (shift > c->bits) c->bits = shift;
   }
+  /* Codes of more than 32 bits: only the table. */
   c->pack_max = c->bits == 0 ? 64 : 64 / c->bits;
-  if (c->pack_max > 64) c->pack_max = 64;
   if (c->pack_max < 2) c->pack_max = 0;
   return 1;
 }
@@ -238,11 +238,11 @@ const Move *vm_chain_steps(VM *vm, const Move *m, int *n) {
     int k = m->rule - VM_PACKED_RULE;
     if (!c || k < 2 || k > c->pack_max)
       vm_fail(vm, -1, 0, EXIT_RUNTIME, "internal error: a packed move of %d steps", k);
-    uint64_t v = 0, mask = c->bits == 64 ? UINT64_MAX : ((uint64_t)1 << c->bits) - 1;
+    uint64_t v = 0, mask = ((uint64_t)1 << c->bits) - 1;   /* bits <= 32 */
     for (int i = 3; i >= 0; i--) v = v << 16 | (uint16_t)m->arg[i];
     for (int i = 0; i < k; i++) {
       decode_step(vm->p, c, v & mask, &c->decoded[i]);
-      v = c->bits == 64 ? 0 : v >> c->bits;
+      v >>= c->bits;
     }
     *n = k;
     return c->decoded;
@@ -283,7 +283,7 @@ static void found(VM *vm, VmChains *c, int len) {
   memset(o, 0, sizeof *o);
   if (len <= c->pack_max) {
     uint64_t v = 0;
-    for (int i = len - 1; i >= 0; i--) v = (c->bits == 64 ? 0 : v << c->bits) | encode_step(vm->p, c, &c->path[i]);
+    for (int i = len - 1; i >= 0; i--) v = v << c->bits | encode_step(vm->p, c, &c->path[i]);
     o->rule = (uint16_t)(VM_PACKED_RULE + len);
     for (int i = 0; i < 4; i++) o->arg[i] = (int16_t)(uint16_t)(v >> (16 * i));
     return;
@@ -301,7 +301,8 @@ static void expand(VM *vm, VmChains *c, int len) {
   const Program *p = vm->p;
   const Move *m = &c->path[len - 1];
   const MoveRule *r = &p->rules[m->rule];
-  vm_marks_reserve(vm, GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS);   /* the line's marks, then the steps' */
+  if (vm->h.nmarks == vm->h.capmarks)   /* the line's marks, then the steps' */
+    vm_marks_reserve(vm, GAME_MAX_PLY + 64 + VM_MAX_MOVE_STEPS);
   int depth = vm->h.nmarks;
   int trail_from = vm->h.ntrail;
   uint64_t hash = vm->h.hash;
@@ -353,6 +354,11 @@ static void expand(VM *vm, VmChains *c, int len) {
 int vm_chain_generate(VM *vm, Move *buf, int n) {
   const Program *p = vm->p;
   VmChains *c = vm->chains;
+  /* Nothing to play (draughts without a capture): moves of one step, of
+  ** priority 0 all. */
+  int i0 = 0;
+  while (i0 < n && !p->rules[buf[i0].rule].expands) i0++;
+  if (i0 == n) return n;
   /* The search runs effects: what `pay` said of the move applied last
   ** stays as it was. */
   int32_t reward[GAME_MAX_PLAYERS];
@@ -363,9 +369,9 @@ int vm_chain_generate(VM *vm, Move *buf, int n) {
   memcpy(c->stack + base, buf, (size_t)n * sizeof *buf);
   c->top = base + (size_t)n;
   c->out = buf;
-  c->nout = 0;
-  c->best = INT32_MIN;
-  for (int i = 0; i < n; i++) {
+  c->nout = i0;      /* the moves before the first to play are found, */
+  c->best = i0 > 0 ? 0 : INT32_MIN;   /* of priority 0 */
+  for (int i = i0; i < n; i++) {
     c->path[0] = c->stack[base + (size_t)i];
     vm->priority = 0;
     if (p->rules[c->path[0].rule].expands) expand(vm, c, 1);

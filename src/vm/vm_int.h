@@ -99,6 +99,8 @@ typedef struct VM {
   ** move is taken back first (perft's last ply). */
   int plain;          /* no chance, passes, views, repetition, `illegal`:
                       ** vm_apply's short way */
+  int steps_plain;    /* the same in a game with moves of several steps:
+                      ** its moves of one step go the short way */
   void (*aot_play)(AotEnv *e, const AotMove *m);   /* the compiled tier's
                       ** short way (AotModule.play), or NULL */
   int pend_on_stack;  /* the interpreter left the rest's locals (this
