@@ -35,12 +35,25 @@ Tt *tt_new(size_t mib) {
   ** the size, the table halves until it fits: a smaller table only
   ** slows the search down, and a bare "out of memory" would not say
   ** which table to shrink. */
+  int shrunk = 0;
   while (t->bytes > 0 && (t->mem = calloc(1, t->bytes)) == NULL) {
     if (t->bytes <= ((size_t)TT_MIN_MIB << 20)) {
       free(t);
       return NULL;
     }
     t->bytes /= 2;
+    shrunk = 1;
+  }
+  /* A table that had to shrink leaves room for the search beside it (its
+  ** move stack holds GAME_MAX_MOVES moves a ply): halved again while
+  ** TT_RESERVE_MIB more cannot be had. */
+  while (shrunk && t->bytes > ((size_t)TT_MIN_MIB << 20)) {
+    void *reserve = malloc((size_t)TT_RESERVE_MIB << 20);
+    free(reserve);
+    if (reserve) break;
+    free(t->mem);
+    t->bytes /= 2;
+    if ((t->mem = calloc(1, t->bytes)) == NULL) { free(t); return NULL; }
   }
   return t;
 }

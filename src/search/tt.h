@@ -37,6 +37,7 @@
 
 #define TT_DEFAULT_MIB 64
 #define TT_MIN_MIB     1        /* tt_new shrinks a table no further */
+#define TT_RESERVE_MIB 16       /* what a shrunk table leaves free beside it */
 #define TT_NO_MOVE     0xffff   /* an entry without a best move */
 #define TT_DRAFT_EXACT 0xffff   /* searched to the end of the game */
 #define TT_NO_BOUND    ((int64_t)1 << 62)  /* |bound| beyond every value */
