@@ -175,9 +175,9 @@ check "unknown engine" "gsolve: error: unknown engine 'jit' (auto, vm, native or
 # INCL, TEEL) on both tiers; a full column's scan leaves the board and
 # fails in the compiled tier as in the interpreter.
 aot_same "connect4 perft 6" games/connect4.game --perft 6
-aot_same "full column: the scan's runtime error" tests/files/scan_full.game --perft 4
+aot_same "full column: the scan's runtime error" tests/files/scan_full.game --perft 3
 check "full column: the error" "tests/files/scan_full.game:12:9: runtime error: row 2 out of range 0..1 in move 'drop'" \
-  "$(gs tests/files/scan_full.game --perft 4 --engine compiled 2>&1 >/dev/null | head -n 1)"
+  "$(gs tests/files/scan_full.game --perft 3 --engine compiled 2>&1 >/dev/null | head -n 1)"
 
 # The cache attacked (issue 39).  An object is loaded only when its
 # record (NAME.sum: the SHA-256 of the C text and of the object, written

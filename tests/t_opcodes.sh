@@ -59,7 +59,7 @@ check "INCL: local += k fused" 2 "$(gs $op_ovf --dump-bytecode | grep -c ' INCL 
 for e in vm compiled; do
   check "INCL overflow ($e): where the addition is" \
     "tests/files/incl_overflow.game:10:5: runtime error: integer overflow in move 'go'" \
-    "$(GSOLVE_CACHE="$(cd "$BUILD" && pwd)/tests/aot-cache" gs $op_ovf --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+    "$(GSOLVE_CACHE="$(cd "$BUILD" && pwd)/tests/aot-cache" gs $op_ovf --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
 done
 check "TEEL: Connect Four's cell kept and stored" 1 "$(gs games/connect4.game --dump-bytecode | grep -c ' TEEL ')"
 
@@ -81,13 +81,13 @@ for e in vm compiled; do
   op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
   check "INCS range ($e): the store's message and place" \
     "tests/files/incs_range.game:13:5: runtime error: value 3 out of range 0..2 for 'n' in move 'go'" \
-    "$(env "$op_env" $GSOLVE $op_incs --perft 4 --engine $e 2>&1 >/dev/null | head -n 1)"
+    "$(env "$op_env" $GSOLVE $op_incs --perft 3 --engine $e 2>&1 >/dev/null | head -n 1)"
   check "INCS overflow ($e): where the addition is" \
     "tests/files/incs_range.game:12:7: runtime error: integer overflow in move 'go'" \
-    "$(env "$op_env" $GSOLVE $op_incs -D first=2147483647 --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+    "$(env "$op_env" $GSOLVE $op_incs -D first=2147483647 --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
   check "LOADSXYL row ($e): a full column's scan" \
     "tests/files/scan_full.game:12:9: runtime error: row 2 out of range 0..1 in move 'drop'" \
-    "$(env "$op_env" $GSOLVE tests/files/scan_full.game --perft 4 --engine $e 2>&1 >/dev/null | head -n 1)"
+    "$(env "$op_env" $GSOLVE tests/files/scan_full.game --perft 3 --engine $e 2>&1 >/dev/null | head -n 1)"
 done
 check "INCS: the counts" "perft 2: 1" "$(gs $op_incs --perft 2 | grep '^perft')"
 
@@ -180,7 +180,7 @@ for e in vm compiled; do
   op_env="GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/aot-cache"
   check "STORESI range ($e): one range for the array" \
     "tests/files/store_range.game:9:31: runtime error: value 2 out of range 0..1 for 'a[0]' in move 'm'" \
-    "$(env "$op_env" $GSOLVE tests/files/store_range.game --perft 2 --engine $e 2>&1 >/dev/null | head -n 1)"
+    "$(env "$op_env" $GSOLVE tests/files/store_range.game --perft 1 --engine $e 2>&1 >/dev/null | head -n 1)"
   check "STORESI range ($e): in range, no error" "perft 1: 3" \
     "$(env "$op_env" $GSOLVE tests/files/store_range.game -D v=1 --perft 1 --engine $e 2>/dev/null | grep '^perft')"
 done

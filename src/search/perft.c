@@ -85,23 +85,6 @@ int perft_run(Perft *p, int depth) {
       p->count++;
     } else if (game_ended(g, &o)) {
       p->games++;
-    } else if (w->ply == depth - 1 && !g->has_views) {
-      /* The last ply is counted, not played ("bulk counting", as chess
-      ** engines and RBG's perft do): a generated move is legal (a game
-      ** whose effects can say `illegal` has each one tried by generate),
-      ** and perft asks nothing of the position it leads to.  Its
-      ** positions count as entered, so `nodes` is the same either way. */
-      if ((n = walk_expand(w)) < 0) return fail(p, EXIT_LIMIT, "out of memory");
-      if (n == 0) {
-        p->games++;
-      } else {
-        uint64_t before = p->nodes;
-        p->count += (uint64_t)n;
-        p->nodes += (uint64_t)n;
-        walk_close(w);
-        if (p->progress && (before >> 16) != (p->nodes >> 16))
-          progress_note(p->progress, "perft", NULL, p->nodes, "nodes", walk_share(w));
-      }
     } else if ((n = walk_expand(w)) < 0) {
       return fail(p, EXIT_LIMIT, "out of memory");
     } else if (n == 0) {
