@@ -360,6 +360,7 @@ static int run_dot(const Tree *t, const char *format, const char *path, const ch
     return diag_fail(t->err, EXIT_IO, "cannot start dot");
   }
   if (pid == 0) {
+    setpgid(0, 0);          /* a group of its own: a stop kills what it runs too */
     dup2(in[0], 0);
     dup2(from[1], 1);
     close(in[0]); close(in[1]); close(from[0]); close(from[1]);
@@ -375,22 +376,22 @@ static int run_dot(const Tree *t, const char *format, const char *path, const ch
   sigemptyset(&ign.sa_mask);
   sigaction(SIGPIPE, &ign, &old);
   fcntl(in[1], F_SETFL, O_NONBLOCK);
-  size_t sent = 0;
+  size_t sent = 0, copied = 0;
   int feeding = 1, st = EXIT_OK;
   char buf[1 << 14];
   for (;;) {
     struct pollfd pf[2] = { { from[0], POLLIN, 0 }, { in[1], POLLOUT, 0 } };
     if (stop_requested != STOP_NONE) {
       char msg[160];
-      kill(pid, SIGKILL);
-      st = stop_message(msg, sizeof msg, 0, "bytes written");
+      kill(-pid, SIGKILL);
+      st = stop_message(msg, sizeof msg, copied, "bytes of the drawing");
       st = diag_fail(t->err, st, "'%s' not written: %s", path, msg);
       break;
     }
     if (poll(pf, feeding ? 2 : 1, -1) < 0) {
       if (errno == EINTR) continue;
       st = diag_fail(t->err, EXIT_IO, "cannot read from dot: %s", strerror(errno));
-      kill(pid, SIGKILL);
+      kill(-pid, SIGKILL);
       break;
     }
     if (feeding && pf[1].revents) {
@@ -405,7 +406,7 @@ static int run_dot(const Tree *t, const char *format, const char *path, const ch
       ssize_t r = read(from[0], buf, sizeof buf);
       if (r < 0 && errno == EINTR) continue;
       if (r <= 0) break;                    /* dot closed its output */
-      fwrite(buf, 1, (size_t)r, out);
+      copied += fwrite(buf, 1, (size_t)r, out);
     }
   }
   if (feeding) close(in[1]);
