@@ -1,0 +1,65 @@
+/*
+** report_cgt.c -- the reports of --grundy (docs/cgt.md): the Grundy
+** value, the win or loss it means for the player to move, and the moves
+** to a position of value 0 (the winning moves).
+*/
+#include <inttypes.h>
+#include <string.h>
+#include "cli/cli.h"
+
+static void text_grundy(const Run *r) {
+  const Grundy *gr = &r->grundy;
+  char buf[256];
+  report_header(r);
+  printf("grundy: %" PRIu32 "\nvalue: %s\n", gr->value, gr->value ? "win" : "loss");
+  if (gr->value) {
+    printf("best:");
+    for (int i = 0; i < gr->nmoves; i++)
+      if (gr->move_value[i] == 0) printf(" %s", move_text(r->g, &gr->moves[i], buf, sizeof buf));
+    printf("\n");
+  }
+  printf("positions: %" PRIu64 "\nnodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",
+         gr->positions, gr->nodes, r->seconds, r->g->engine);
+}
+
+static void json_grundy(const Run *r) {
+  const Grundy *gr = &r->grundy;
+  JsonWriter w;
+  char buf[256];
+  report_json_head(&w, r);
+  json_key(&w, "grundy");
+  json_uint(&w, gr->value);
+  json_key(&w, "value");
+  json_string(&w, gr->value ? "win" : "loss");
+  json_key(&w, "best");
+  json_begin_array(&w);
+  for (int i = 0; i < gr->nmoves; i++)
+    if (gr->move_value[i] == 0) json_string(&w, move_text(r->g, &gr->moves[i], buf, sizeof buf));
+  json_end_array(&w);
+  json_key(&w, "moves");
+  json_begin_array(&w);
+  for (int i = 0; i < gr->nmoves; i++) {
+    json_begin_object(&w);
+    json_key(&w, "move");
+    json_string(&w, move_text(r->g, &gr->moves[i], buf, sizeof buf));
+    json_key(&w, "grundy");
+    json_uint(&w, gr->move_value[i]);
+    json_end_object(&w);
+  }
+  json_end_array(&w);
+  json_key(&w, "positions");
+  json_uint(&w, gr->positions);
+  json_key(&w, "nodes");
+  json_uint(&w, gr->nodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+void report_grundy(const Run *r) {
+  if (r->opt->json) json_grundy(r);
+  else text_grundy(r);
+}

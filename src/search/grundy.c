@@ -1,0 +1,263 @@
+/*
+** grundy.c -- Grundy values by a memoised depth-first walk (grundy.h).
+**
+** Each position is entered once: its value is kept in a table keyed by
+** its state (with the VM, the state without the player to move, which an
+** impartial game ignores).  A position on the current line is marked
+** open; meeting it again is a cycle, for which Grundy values (finite,
+** without loops) are not defined.
+**
+** What makes a game impartial, as checked here:
+**  - declared: two players, no chance, no payoffs, no hidden information,
+**    no repetition rule (grundy_refusal);
+**  - at every position entered: an end (`end` or `nomoves`) is a loss for
+**    the player to move (normal play: whoever cannot move loses), and with
+**    the VM (the state's slot 0 is the player to move + 1), the same position
+**    with the other player to move has the same moves, each leading to the
+**    same position but for the player to move, and ends alike.  The rules
+**    may read `mover`, as long as what they decide does not depend on it.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "search/grundy.h"
+#include "util/diag.h"
+#include "util/status.h"
+#include "util/stop.h"
+
+void grundy_init(Grundy *gr, Game *g, int base_ply, FILE *err) {
+  memset(gr, 0, sizeof *gr);
+  gr->g = g;
+  gr->base_ply = base_ply;
+  gr->err = err;
+  gr->set.key_bytes = g->state_bytes;
+  walk_init(&gr->walk, g);
+}
+
+void grundy_free(Grundy *gr) {
+  walk_free(&gr->walk);
+  size_t key_bytes = gr->set.key_bytes;
+  keyset_free(&gr->set);
+  gr->set.key_bytes = key_bytes;
+  free(gr->val);
+  free(gr->child);
+  free(gr->line_idx);
+  free(gr->mark);
+  free(gr->swapped);
+  free(gr->buf);
+  free(gr->moves);
+  free(gr->move_value);
+  gr->val = gr->child = gr->line_idx = gr->move_value = NULL;
+  gr->mark = gr->buf = NULL;
+  gr->swapped = gr->moves = NULL;
+  gr->val_cap = gr->child_cap = gr->line_cap = 0;
+}
+
+const char *grundy_refusal(const Game *g) {
+  if (g->nplayers != 2) return "it does not have two players";
+  if (g->has_chance) return "it has chance moves";
+  if (g->has_rewards) return "it has per-move payoffs";
+  if (g->has_views) return "it hides information (views)";
+  if (g->has_history) return "it has a repetition rule";
+  return NULL;
+}
+
+/* Reports the error, takes back the walk's moves and returns status. */
+static int fail(Grundy *gr, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  gr->status = diag_vfail(gr->err, status, fmt, ap);
+  va_end(ap);
+  walk_unwind(&gr->walk);
+  return gr->status;
+}
+
+static int not_impartial(Grundy *gr, const char *why) {
+  return fail(gr, EXIT_USAGE, "--grundy needs an impartial game under normal play: %s "
+              "(at a position %d plies from the root)", why, gr->walk.ply);
+}
+
+/* Grows *p (elements of size sz) to hold n; 0, or -1 out of memory. */
+static int grow(void **p, size_t *cap, size_t n, size_t sz) {
+  if (n <= *cap) return 0;
+  size_t c = *cap ? *cap : 256;
+  while (c < n) c *= 2;
+  void *q = realloc(*p, c * sz);
+  if (q == NULL) return -1;
+  *p = q;
+  *cap = c;
+  return 0;
+}
+
+/* The VM's state: slot 0 is the player to move + 1. */
+static int mover_in_slot0(const Game *g) {
+  return g->vt->set_state != NULL && g->state_bytes >= sizeof(int32_t)
+         && (strcmp(g->engine, "vm") == 0 || strcmp(g->engine, "compiled") == 0);
+}
+
+/* 1 if the position ends, with the mover losing; 0 if it goes on; -1
+** (reported) if it ends otherwise. */
+static int ends(Grundy *gr, int *code) {
+  Game *g = gr->g;
+  Outcome o;
+  int m = game_to_move(g);
+  *code = EXIT_OK;
+  if (!game_ended(g, &o)) return 0;
+  if (m < 0 || o.payoff[m] >= o.payoff[1 - m]) {
+    *code = not_impartial(gr, "an `end` that is not a loss for the player to move");
+    return -1;
+  }
+  return 1;
+}
+
+/* The current position with the other player to move: the same ends and
+** moves, each to the same position but for the player to move.  EXIT_OK
+** or the error reported.  n moves are on the walk's move stack at mbase
+** (n 0: not expanded; only the end is compared). */
+static int check_swap(Grundy *gr, size_t mbase, int n) {
+  Game *g = gr->g;
+  size_t sb = g->state_bytes;
+  unsigned char *a = gr->buf, *b = a + sb, *c1 = b + sb, *c2 = c1 + sb;
+  Outcome oa, ob;
+  int32_t m;
+  memcpy(a, game_state(g), sb);
+  memcpy(&m, a, sizeof m);
+  if (m != 1 && m != 2) return EXIT_OK;   /* slot 0 holds the player to move + 1 */
+  memcpy(b, a, sb);
+  m = 3 - m;
+  memcpy(b, &m, sizeof m);
+  int ea = game_ended(g, &oa);
+  g->vt->set_state(g, b);
+  int eb = game_ended(g, &ob), nb = ea || eb ? 0 : game_generate(g, gr->swapped);
+  const Move *mv = &gr->walk.ms.moves[mbase];
+  const char *why = NULL;
+  if (ea != eb) why = "whether the game has ended depends on the player to move";
+  else if (!ea && n && (nb != n || memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0))
+    why = "the legal moves depend on the player to move";
+  for (int i = 0; why == NULL && i < n && !ea; i++) {
+    g->vt->set_state(g, a);
+    game_apply(g, &mv[i]);
+    memcpy(c1, game_state(g), sb);
+    game_undo(g);
+    g->vt->set_state(g, b);
+    game_apply(g, &mv[i]);
+    memcpy(c2, game_state(g), sb);
+    game_undo(g);
+    if (memcmp(c1 + sizeof m, c2 + sizeof m, sb - sizeof m) != 0)
+      why = "a move's effect depends on the player to move";
+  }
+  g->vt->set_state(g, a);
+  return why ? not_impartial(gr, why) : EXIT_OK;
+}
+
+/* The least value not among v[0..n). */
+static uint32_t mex(Grundy *gr, const uint32_t *v, int n) {
+  memset(gr->mark, 0, (size_t)n + 1);
+  for (int i = 0; i < n; i++)
+    if (v[i] <= (uint32_t)n) gr->mark[v[i]] = 1;
+  uint32_t x = 0;
+  while (gr->mark[x]) x++;
+  return x;
+}
+
+static int oom(Grundy *gr) {
+  return fail(gr, EXIT_LIMIT, "out of memory after %llu positions",
+              (unsigned long long)gr->positions);
+}
+
+static int grundy_walk(Grundy *gr) {
+  Game *g = gr->g;
+  Walk *w = &gr->walk;
+  size_t sb = g->state_bytes;
+  int swap = mover_in_slot0(g);
+  uint32_t last = 0;
+  int code;
+
+  gr->status = EXIT_OK;
+  gr->mover_checked = swap;
+  gr->mark = malloc(GAME_MAX_MOVES + 1);
+  gr->buf = malloc(4 * sb);
+  gr->swapped = swap ? malloc(GAME_MAX_MOVES * sizeof *gr->swapped) : NULL;
+  if (gr->mark == NULL || gr->buf == NULL || (swap && gr->swapped == NULL)) return oom(gr);
+  for (int e = walk_begin(w); e != WALK_DONE; e = walk_step(w)) {
+    if (e == WALK_BACK) {
+      WalkFrame *f = walk_frame(w, w->ply);
+      gr->child[f->mbase + (size_t)f->i] = last;
+      continue;
+    }
+    if (e == WALK_LEAVE) {
+      WalkFrame *f = walk_frame(w, w->ply);
+      last = mex(gr, gr->child + f->mbase, f->nmoves);
+      gr->val[gr->line_idx[w->ply]] = last;
+      if (w->ply == 0) {
+        gr->nmoves = f->nmoves;
+        gr->moves = malloc((size_t)f->nmoves * sizeof *gr->moves);
+        gr->move_value = malloc((size_t)f->nmoves * sizeof *gr->move_value);
+        if (gr->moves == NULL || gr->move_value == NULL) return oom(gr);
+        memcpy(gr->moves, w->ms.moves + f->mbase, (size_t)f->nmoves * sizeof *gr->moves);
+        memcpy(gr->move_value, gr->child + f->mbase, (size_t)f->nmoves * sizeof *gr->move_value);
+      }
+      continue;
+    }
+    /* WALK_NODE: valued already, on the line (a cycle), an end, or new. */
+    gr->nodes++;
+    unsigned char *key = gr->buf + 2 * sb;   /* c1's room, free between checks */
+    memcpy(key, game_state(g), sb);
+    if (swap) memset(key, 0, sizeof(int32_t));
+    uint32_t idx;
+    int added = keyset_add(&gr->set, key, &idx);
+    if (added < 0) return oom(gr);
+    if (!added) {
+      if (gr->val[idx] == GRUNDY_OPEN)
+        return fail(gr, EXIT_USAGE, "--grundy needs a game that ends: a line of play from "
+                    "the root comes back to a position (%d plies from the root)", w->ply);
+      last = gr->val[idx];
+      continue;
+    }
+    gr->positions++;
+    if (grow((void **)&gr->val, &gr->val_cap, gr->set.n, sizeof *gr->val) != 0) return oom(gr);
+    if (gr->memory_limit && keyset_bytes(&gr->set) > gr->memory_limit)
+      return fail(gr, EXIT_LIMIT, "memory limit of %zu MiB reached after %llu positions; "
+                  "raise --memory", gr->memory_limit >> 20, (unsigned long long)gr->positions);
+    gr->val[idx] = GRUNDY_OPEN;
+    if (stop_requested) {
+      char msg[160];
+      return fail(gr, stop_message(msg, sizeof msg, gr->positions, "positions"), "%s", msg);
+    }
+    int end = ends(gr, &code);
+    if (end < 0) return code;
+    int n = 0;
+    size_t mbase = w->ms.top;
+    if (!end && (n = walk_expand(w)) < 0) return oom(gr);
+    if (swap && (code = check_swap(gr, mbase, n)) != EXIT_OK) return code;
+    if (end || n == 0) {
+      Outcome o;
+      int m = game_to_move(g);
+      if (!end) {
+        game_no_moves(g, &o);
+        if (m < 0 || o.payoff[m] >= o.payoff[1 - m])
+          return not_impartial(gr, "a position without moves that is not a loss for the "
+                               "player to move (misère play or a draw)");
+      }
+      gr->val[idx] = last = 0;
+      if (w->ply == 0) gr->nmoves = 0;
+      continue;
+    }
+    if (gr->base_ply + w->ply >= GAME_MAX_PLY)
+      return fail(gr, EXIT_LIMIT, "a line of play is longer than %d plies (GAME_MAX_PLY)",
+                  GAME_MAX_PLY);
+    if (grow((void **)&gr->child, &gr->child_cap, w->ms.top, sizeof *gr->child) != 0
+        || grow((void **)&gr->line_idx, &gr->line_cap, (size_t)w->ply + 1, sizeof *gr->line_idx) != 0)
+      return oom(gr);
+    gr->line_idx[w->ply] = idx;
+  }
+  gr->value = last;
+  return EXIT_OK;
+}
+
+int grundy_run(Grundy *gr) {
+  const char *why = grundy_refusal(gr->g);
+  if (why) return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy needs an impartial "
+                                         "game under normal play: %s", why);
+  return grundy_walk(gr);
+}

@@ -1,0 +1,68 @@
+/*
+** grundy.h -- the Grundy value (nimber) of a position of an impartial
+** game under normal play, by a memoised depth-first walk (walk.h) over
+** every position reachable from it.
+**
+** G(p) = mex { G(q) : q a position one move from p }, the least number
+** that no move reaches; a position without moves is worth 0.  The player
+** to move loses exactly when G is 0 (Sprague 1935, Grundy 1939).  See
+** docs/cgt.md.
+**
+** The walk refuses a game that is not impartial (grundy_refusal says why
+** from the game's declarations; the walk checks the rest at every
+** position it enters, see grundy.c) and a game that goes round in cycles.
+*/
+#ifndef GSOLVE_GRUNDY_H
+#define GSOLVE_GRUNDY_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "game/game.h"
+#include "search/keyset.h"
+#include "search/walk.h"
+
+/* All memory hangs off the Grundy, so it can be freed after a runtime
+** error longjmps out of grundy_run. */
+typedef struct Grundy {
+  Game *g;
+  FILE *err;              /* error messages; NULL: silent */
+  int base_ply;           /* moves applied to the engine before the root */
+  int status;             /* EXIT_OK or the EXIT_* of the error reported */
+  uint32_t value;         /* the root's Grundy value */
+  uint64_t positions;     /* distinct positions valued */
+  uint64_t nodes;         /* positions entered, repeats included */
+  int mover_checked;      /* the moves were compared with the mover swapped */
+  /* The root's moves and the values of the positions they reach. */
+  int nmoves;
+  Move *moves;
+  uint32_t *move_value;
+  /* Working memory. */
+  Walk walk;
+  KeySet set;             /* positions valued or on the line, by state */
+  uint32_t *val;          /* by the set's index; GRUNDY_OPEN: on the line */
+  size_t val_cap;
+  uint32_t *child;        /* children's values, parallel to the move stack */
+  size_t child_cap;
+  uint32_t *line_idx;     /* the set's index of each open node, by ply */
+  size_t line_cap;
+  unsigned char *mark;    /* mex's scratch, GAME_MAX_MOVES + 1 */
+  Move *swapped;          /* the moves with the mover swapped */
+  unsigned char *buf;     /* 4 states' room */
+  size_t memory_limit;    /* bytes the set may take (--memory); 0: none */
+} Grundy;
+
+#define GRUNDY_OPEN UINT32_MAX
+
+void grundy_init(Grundy *gr, Game *g, int base_ply, FILE *err);
+void grundy_free(Grundy *gr);
+
+/* NULL when the game's declarations allow an impartial game, else what
+** breaks it ("chance moves", ...). */
+const char *grundy_refusal(const Game *g);
+
+/* The Grundy value of the current position; EXIT_OK or the status of the
+** error reported (exit 2 for a game that is not impartial); the engine is
+** then back at the root. */
+int grundy_run(Grundy *gr);
+
+#endif

@@ -1,0 +1,62 @@
+# tests/t_grundy.sh -- --grundy (docs/cgt.md): Grundy values of impartial
+# games against published values (Bouton's XOR for Nim, k + 1 for
+# matchsticks, OEIS A002186 for Kayles), the win or loss they mean
+# cross-checked with alphabeta, and the refusals of games that are not
+# impartial.  Sourced by tests/run.sh.
+
+gr_val() { field grundy "$(gs "$@" --grundy 2>&1)"; }
+gr_data() { grep -v '^#' "$1" | tr -s ' \n' ' '; }
+
+# --- Nim: G = XOR of the heaps (Bouton 1901) --------------------------
+for gr_h in "1,3,5,7 0" "3,5,6 0" "1,2,4 7" "2,3 1" "5,9,12 0" "4,4,1 1" "7 7"; do
+  set -- $gr_h
+  check "nim $1: G = the XOR of the heaps, $2 (VM)" "$2" "$(gr_val games/nim.game --engine vm -D heaps=$1)"
+  check "nim $1: the same with the native engine's moves" "$2" \
+    "$(gr_val games/nim.game --engine native -D heaps=$1)"
+  gr_w=$([ "$2" = 0 ] && echo loss || echo win)
+  check "nim $1: alphabeta says $gr_w" "$gr_w" "$(field value "$(gs games/nim.game --engine vm -D heaps=$1)")"
+done
+check "nim 3,5,6 JSON: grundy 0, a loss, no winning move" '"grundy":0,"value":"loss","best":[]' \
+  "$(gs games/nim.game --engine vm -D heaps=3,5,6 --grundy --json | grep -o '"grundy":0,"value":"[a-z]*","best":\[[^]]*\]')"
+check "nim 1,2,4: the one winning move takes 1 from heap 3 (4 -> 3: XOR 0)" "take 3 1" \
+  "$(field best "$(gs games/nim.game --engine vm -D heaps=1,2,4 --grundy)")"
+
+# --- Matchsticks: G(n) = n mod (k + 1) -------------------------------
+for gr_nk in "21 3" "22 3" "20 3" "17 4" "30 6"; do
+  set -- $gr_nk
+  check "matchsticks n=$1 k=$2: G = n mod (k+1)" "$(($1 % ($2 + 1)))" \
+    "$(gr_val games/matchsticks.game --engine vm -D n=$1 -D k=$2)"
+  gr_w=$([ $(($1 % ($2 + 1))) = 0 ] && echo loss || echo win)
+  check "matchsticks n=$1 k=$2: alphabeta says $gr_w" "$gr_w" \
+    "$(field value "$(gs games/matchsticks.game --engine vm -D n=$1 -D k=$2)")"
+done
+
+# --- Kayles rows of 1..13 pins: OEIS A002186 ---------------------------
+if have_data tests/data/cgt; then
+  gr_seq=""
+  for gr_n in 1 2 3 4 5 6 7 8 9 10 11 12 13; do
+    gr_seq="$gr_seq$(gr_val docs/examples/kayles.game -D n=$gr_n) "
+  done
+  check "kayles G(1..13) = OEIS A002186" "$(gr_data tests/data/cgt/A002186.txt | cut -d' ' -f2-14) " "$gr_seq"
+fi
+check "kayles 7 after d1: G(3) xor G(3) = 0, a loss, alphabeta agrees" "0 loss" \
+  "$(gr_val docs/examples/kayles.game --position d1) $(field value "$(gs docs/examples/kayles.game --position d1)")"
+check "kayles 7 after a1: G(6) = 3, alphabeta says win" "3 win" \
+  "$(gr_val docs/examples/kayles.game --position a1) $(field value "$(gs docs/examples/kayles.game --position a1)")"
+check "kayles 10 (compiled tier): G(10) = 2" "2" \
+  "$(gr_val docs/examples/kayles.game -D n=10 --engine compiled)"
+
+# --- refusals: exit 2, saying what breaks impartiality ----------------
+gr_refuse() {   # gr_refuse DESC EXPECTED-PART FILE ARGS...
+  gr_d=$1; gr_e=$2; shift 2
+  gr_o=$(gs "$@" --grundy 2>&1); gr_st=$?
+  check "$gr_d: exit 2" 2 "$gr_st"
+  case "$gr_o" in *"$gr_e"*) gr_ok=yes ;; *) gr_ok="$gr_o" ;; esac
+  check "$gr_d: says '$gr_e'" yes "$gr_ok"
+}
+gr_refuse "tic-tac-toe" "a move's effect depends on the player to move" games/tictactoe.game
+gr_refuse "hexapawn" "the legal moves depend on the player to move" games/hexapawn.game
+gr_refuse "misère nim" "not a loss for the player to move (misère play" games/nim.game --engine vm -D misere=true
+gr_refuse "pig" "it has chance moves" games/pig.game
+gr_refuse "the pot" "it does not have two players" games/pot.game
+gr_refuse "token (cycles)" "needs a game that ends" games/token.game
