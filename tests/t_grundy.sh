@@ -60,3 +60,41 @@ gr_refuse "misère nim" "not a loss for the player to move (misère play" games/
 gr_refuse "pig" "it has chance moves" games/pig.game
 gr_refuse "the pot" "it does not have two players" games/pot.game
 gr_refuse "token (cycles)" "needs a game that ends" games/token.game
+
+# --- components (language.md 4.14c): Nim as a sum of heaps ------------
+gr_o=$(gs games/nim.game --engine vm -D heaps=100,200,300,400 --grundy)
+check "nim 100,200,300,400 by components (VM): G = 16, best take 4 16, the 401 heap sizes 0..400 valued" \
+  "16 take 4 16 401" "$(field grundy "$gr_o") $(field best "$gr_o") $(field positions "$gr_o")"
+gr_o=$(gs games/nim.game --engine native -D heaps=100,200,300,400)
+check "nim 100,200,300,400: the native engine's solver agrees (win, take 4 16)" "win take 4 16" \
+  "$(field value "$gr_o") $(field best "$gr_o")"
+check "nim 1,2,4 by components: 7, take 3 1" "7 take 3 1" \
+  "$(gs games/nim.game --engine vm -D heaps=1,2,4 --grundy | sed -n 's/^\(grundy\|best\): //p' | tr '\n' ' ' | sed 's/ $//')"
+check "nim 1,2,4 by components, compiled tier: 7" "7" \
+  "$(gr_val games/nim.game --engine compiled -D heaps=1,2,4)"
+gr_refuse "misère nim by components" "misère play" games/nim.game --engine vm -D misere=true -D heaps=3,4
+
+# --- octal games (games/octal.game) ------------------------------------
+if have_data tests/data/cgt; then
+  gr_seq=""
+  for gr_n in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    gr_seq="$gr_seq$(gr_val games/octal.game -D n=$gr_n) "
+  done
+  check "octal 0.77 G(0..20) = Kayles, OEIS A002186" "$(gr_data tests/data/cgt/A002186.txt | cut -d' ' -f1-21) " "$gr_seq"
+  gr_seq=""
+  for gr_n in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+    gr_seq="$gr_seq$(gr_val games/octal.game -D code=0,0,7 -D n=$gr_n) "
+  done
+  check "octal 0.07 G(1..20) = Dawson's Kayles, OEIS A002187(0..19)" \
+    "$(gr_data tests/data/cgt/A002187.txt | cut -d' ' -f1-20) " "$gr_seq"
+fi
+for gr_n in 5 8 9 12; do
+  gr_g=$(gr_val games/octal.game -D n=$gr_n)
+  gr_w=$([ "$gr_g" = 0 ] && echo loss || echo win)
+  check "octal 0.77 n=$gr_n: alphabeta agrees with G=$gr_g ($gr_w)" "$gr_w" \
+    "$(field value "$(gs games/octal.game -D n=$gr_n)")"
+  check "octal 0.77 n=$gr_n: the plain walk (docs/examples/kayles.game) agrees" "$gr_g" \
+    "$(gr_val docs/examples/kayles.game -D n=$gr_n)"
+done
+check "octal 0.77 after a split into 3 and 4 (take 1 1 3): G(3) xor G(4) = 2" "2" \
+  "$(gr_val games/octal.game -D n=8 --position 'take 1 1 3')"

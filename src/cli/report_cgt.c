@@ -13,9 +13,13 @@ static void text_grundy(const Run *r) {
   report_header(r);
   printf("grundy: %" PRIu32 "\nvalue: %s\n", gr->value, gr->value ? "win" : "loss");
   if (gr->value) {
+    const char *sep = " ";
     printf("best:");
     for (int i = 0; i < gr->nmoves; i++)
-      if (gr->move_value[i] == 0) printf(" %s", move_text(r->g, &gr->moves[i], buf, sizeof buf));
+      if (gr->move_value[i] == 0) {
+        printf("%s%s", sep, move_text(r->g, &gr->moves[i], buf, sizeof buf));
+        sep = ", ";
+      }
     printf("\n");
   }
   printf("positions: %" PRIu64 "\nnodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",

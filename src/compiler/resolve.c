@@ -570,6 +570,20 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
         }
         break;
       }
+      case NODE_COMPONENTS: {
+        Symbol *sym = resolve_lookup(r, n->name);
+        if (p->components_var >= 0)
+          diag_error(d, n->span, "'components' declared twice");
+        else if (!sym || sym->kind != SYM_STATE || p->vars[sym->index].ndims != 1)
+          diag_error(d, n->span, "components needs a one-dimensional state array declared before it; '%s' is not one",
+                     n->name);
+        else if (p->vars[sym->index].elem.kind != TY_INT || p->vars[sym->index].elem.lo != 0)
+          diag_error(d, n->span, "components needs an array of integers from 0 (an empty "
+                     "component): '%s' is not", n->name);
+        else
+          p->components_var = sym->index;
+        break;
+      }
       case NODE_SCORE_ONLY:
         if (strcmp(n->name, "only") != 0)
           diag_error(d, n->span, "expected 'only' after 'score' (the declaration 'score only;')");

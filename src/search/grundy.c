@@ -51,6 +51,15 @@ void grundy_free(Grundy *gr) {
   gr->mark = gr->buf = NULL;
   gr->swapped = gr->moves = NULL;
   gr->val_cap = gr->child_cap = gr->line_cap = 0;
+  free(gr->comp_val);
+  free(gr->comp_status);
+  free(gr->stack);
+  free(gr->mbuf);
+  gr->comp_val = NULL;
+  gr->comp_status = NULL;
+  gr->stack = NULL;
+  gr->mbuf = NULL;
+  gr->comp_cap = gr->stack_len = gr->stack_cap = 0;
 }
 
 const char *grundy_refusal(const Game *g) {
@@ -114,7 +123,12 @@ static int ends(Grundy *gr, int *code) {
 ** moves, each to the same position but for the player to move.  EXIT_OK
 ** or the error reported.  n moves are on the walk's move stack at mbase
 ** (n 0: not expanded; only the end is compared). */
+static int check_swap_moves(Grundy *gr, const Move *mv, int n);
 static int check_swap(Grundy *gr, size_t mbase, int n) {
+  return check_swap_moves(gr, &gr->walk.ms.moves[mbase], n);
+}
+
+static int check_swap_moves(Grundy *gr, const Move *mv, int n) {
   Game *g = gr->g;
   size_t sb = g->state_bytes;
   unsigned char *a = gr->buf, *b = a + sb, *c1 = b + sb, *c2 = c1 + sb;
@@ -129,7 +143,6 @@ static int check_swap(Grundy *gr, size_t mbase, int n) {
   int ea = game_ended(g, &oa);
   g->vt->set_state(g, b);
   int eb = game_ended(g, &ob), nb = ea || eb ? 0 : game_generate(g, gr->swapped);
-  const Move *mv = &gr->walk.ms.moves[mbase];
   const char *why = NULL;
   if (ea != eb) why = "whether the game has ended depends on the player to move";
   else if (!ea && n && (nb != n || memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0))
@@ -255,9 +268,228 @@ static int grundy_walk(Grundy *gr) {
   return EXIT_OK;
 }
 
+/* ---- sums: `components V;` ---------------------------------------- */
+
+/* The entries of the array in the current state. */
+static const int32_t *entries(Grundy *gr) {
+  return (const int32_t *)game_state(gr->g) + gr->g->comp_slot;
+}
+
+/* Makes the component position of entry value v the current one: the
+** root's state with the array empty but entry 0 = v, the first player to
+** move.  base is the root's state. */
+static void set_component(Grundy *gr, const unsigned char *base, int32_t v) {
+  Game *g = gr->g;
+  size_t sb = g->state_bytes;
+  unsigned char *s = gr->buf + 6 * sb;
+  int32_t one = 1;
+  memcpy(s, base, sb);
+  memset(s + (size_t)g->comp_slot * sizeof(int32_t), 0, (size_t)g->comp_count * sizeof(int32_t));
+  memcpy(s + (size_t)g->comp_slot * sizeof(int32_t), &v, sizeof v);
+  memcpy(s, &one, sizeof one);
+  g->vt->set_state(g, s);
+}
+
+/* Room for entry values 0..v. */
+static int comp_room(Grundy *gr, int32_t v) {
+  size_t old = gr->comp_cap;
+  if ((size_t)v < gr->comp_cap) return 0;
+  if (grow((void **)&gr->comp_val, &old, (size_t)v + 1, sizeof *gr->comp_val) != 0) return -1;
+  old = gr->comp_cap;
+  size_t cap = gr->comp_cap;
+  if (grow((void **)&gr->comp_status, &cap, (size_t)v + 1, 1) != 0) return -1;
+  memset(gr->comp_status + old, 0, cap - old);
+  gr->comp_cap = cap;
+  return 0;
+}
+
+static int push(Grundy *gr, int32_t v) {
+  if (grow((void **)&gr->stack, &gr->stack_cap, gr->stack_len + 1, sizeof *gr->stack) != 0) return -1;
+  gr->stack[gr->stack_len++] = v;
+  return 0;
+}
+
+/* The XOR of the known values of the current position's entries; -1 when
+** some entry's value is not known yet (*missing gets it). */
+static int64_t sum_value(Grundy *gr, int32_t *missing) {
+  const int32_t *e = entries(gr);
+  uint32_t x = 0;
+  for (int i = 0; i < gr->g->comp_count; i++) {
+    if (e[i] == 0) continue;
+    if ((size_t)e[i] >= gr->comp_cap || gr->comp_status[e[i]] != 2) { *missing = e[i]; return -1; }
+    x ^= gr->comp_val[e[i]];
+  }
+  return x;
+}
+
+/* Values entry value v (and what it needs), depth first on an explicit
+** stack: a value is expanded (its moves' unknown entries pushed), then
+** valued once they are known. */
+static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
+  Game *g = gr->g;
+  size_t sb = g->state_bytes;
+  unsigned char *before = gr->buf + 4 * sb;
+  int code;
+  if (comp_room(gr, v0) != 0 || push(gr, v0) != 0) return oom(gr);
+  while (gr->stack_len > 0) {
+    int32_t v = gr->stack[gr->stack_len - 1];
+    if (gr->comp_status[v] == 2) { gr->stack_len--; continue; }
+    if (stop_requested) {
+      char msg[160];
+      return fail(gr, stop_message(msg, sizeof msg, gr->positions, "positions"), "%s", msg);
+    }
+    set_component(gr, base, v);
+    gr->nodes++;
+    int end = ends(gr, &code);
+    if (end < 0) return code;
+    int n = end ? 0 : game_generate(g, gr->mbuf);
+    if ((code = check_swap_moves(gr, gr->mbuf, n)) != EXIT_OK) return code;
+    if (n == 0) {
+      Outcome o;
+      if (!end) {
+        game_no_moves(g, &o);
+        if (o.payoff[0] >= o.payoff[1])
+          return not_impartial(gr, "a position without moves that is not a loss for the "
+                               "player to move (misère play or a draw)");
+      }
+      gr->comp_val[v] = 0;
+      gr->comp_status[v] = 2;
+      gr->positions++;
+      gr->stack_len--;
+      continue;
+    }
+    if (v == 0)
+      return fail(gr, EXIT_USAGE, "--grundy: the components' empty position (every entry of "
+                  "the array 0) has moves: an entry of 0 must be an empty game");
+    int first = gr->comp_status[v] == 0, waiting = 0;
+    memcpy(before, game_state(g), sb);
+    for (int i = 0; i < n; i++) {
+      game_apply(g, &gr->mbuf[i]);
+      const unsigned char *after = game_state(g);
+      if (memcmp(before + sizeof(int32_t), after + sizeof(int32_t),
+                 (size_t)g->comp_slot * sizeof(int32_t) - sizeof(int32_t)) != 0
+          || memcmp(before + (size_t)(g->comp_slot + g->comp_count) * sizeof(int32_t),
+                    after + (size_t)(g->comp_slot + g->comp_count) * sizeof(int32_t),
+                    sb - (size_t)(g->comp_slot + g->comp_count) * sizeof(int32_t)) != 0) {
+        game_undo(g);
+        return fail(gr, EXIT_USAGE, "--grundy: a move of a component changes the state outside "
+                    "the components' array: the position is not a sum of its entries");
+      }
+      const int32_t *e = entries(gr);
+      for (int j = 0; j < g->comp_count; j++) {
+        int32_t c = e[j];
+        if (c == 0) continue;
+        if (c < 0 || comp_room(gr, c) != 0) { game_undo(g); return oom(gr); }
+        if (gr->comp_status[c] == 2) continue;
+        if (gr->comp_status[c] == 1 || c == v) {
+          game_undo(g);
+          return fail(gr, EXIT_USAGE, "--grundy needs a game that ends: a component of value "
+                      "%d comes back to %d", (int)v, (int)c);
+        }
+        if (!first) { game_undo(g); return fail(gr, EXIT_LIMIT, "component %d not valued (a fault)", (int)c); }
+        if (push(gr, c) != 0) { game_undo(g); return oom(gr); }
+        waiting = 1;
+      }
+      if (!waiting) {
+        int32_t miss;
+        gr->child[i] = (uint32_t)sum_value(gr, &miss);
+      }
+      game_undo(g);
+    }
+    if (waiting) { gr->comp_status[v] = 1; continue; }
+    gr->comp_val[v] = mex(gr, gr->child, n);
+    gr->comp_status[v] = 2;
+    gr->positions++;
+    gr->stack_len--;
+  }
+  return EXIT_OK;
+}
+
+/* The root as a sum: every entry valued, XORed; each root move's value. */
+static int grundy_sum(Grundy *gr) {
+  Game *g = gr->g;
+  size_t sb = g->state_bytes;
+  unsigned char *base;   /* the root's state, kept to the end */
+  int code;
+  gr->status = EXIT_OK;
+  gr->components = 1;
+  gr->mover_checked = 1;
+  gr->mark = malloc(GAME_MAX_MOVES + 1);
+  gr->buf = malloc(7 * sb);   /* check_swap's 4, before, the root, a component */
+  gr->swapped = malloc(GAME_MAX_MOVES * sizeof *gr->swapped);
+  gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
+  gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
+  gr->child_cap = GAME_MAX_MOVES;
+  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child) return oom(gr);
+  base = gr->buf + 5 * sb;
+  memcpy(base, game_state(g), sb);
+  /* The root's moves, and the entries of the positions they reach. */
+  int n = game_generate(g, gr->mbuf);
+  gr->nmoves = n;
+  gr->moves = malloc((size_t)(n ? n : 1) * sizeof *gr->moves);
+  gr->move_value = malloc((size_t)(n ? n : 1) * sizeof *gr->move_value);
+  if (!gr->moves || !gr->move_value) return oom(gr);
+  memcpy(gr->moves, gr->mbuf, (size_t)n * sizeof *gr->moves);
+  int32_t *ent = malloc((size_t)(n + 1) * (size_t)g->comp_count * sizeof *ent);
+  if (!ent) return oom(gr);
+  memcpy(ent, entries(gr), (size_t)g->comp_count * sizeof *ent);
+  for (int i = 0; i < n; i++) {
+    game_apply(g, &gr->moves[i]);
+    memcpy(ent + (size_t)(i + 1) * (size_t)g->comp_count, entries(gr), (size_t)g->comp_count * sizeof *ent);
+    game_undo(g);
+  }
+  uint64_t compmoves = 0;
+  /* The empty position first: it must be a loss for the player to move. */
+  if ((code = value_component(gr, base, 0)) != EXIT_OK) {
+    free(ent);
+    g->vt->set_state(g, base);
+    return code;
+  }
+  for (int i = 0; i <= n; i++)
+    for (int j = 0; j < g->comp_count; j++) {
+      int32_t v = ent[(size_t)i * (size_t)g->comp_count + (size_t)j];
+      if (v < 0) { free(ent); return fail(gr, EXIT_USAGE, "--grundy: a component's entry is negative"); }
+      if (v == 0 || ((size_t)v < gr->comp_cap && gr->comp_status[v] == 2)) continue;
+      if ((code = value_component(gr, base, v)) != EXIT_OK) { free(ent); g->vt->set_state(g, base); return code; }
+    }
+  /* The declaration's test: the root's moves are its components' moves. */
+  for (int j = 0; j < g->comp_count; j++) {
+    int32_t v = ent[j];
+    if (v == 0) continue;
+    set_component(gr, base, v);
+    Outcome o;
+    if (!game_ended(g, &o)) compmoves += (uint64_t)game_generate(g, gr->mbuf);
+  }
+  g->vt->set_state(g, base);
+  uint32_t x = 0;
+  for (int j = 0; j < g->comp_count; j++)
+    if (ent[j]) x ^= gr->comp_val[ent[j]];
+  gr->value = x;
+  for (int i = 0; i < n; i++) {
+    uint32_t y = 0;
+    for (int j = 0; j < g->comp_count; j++) {
+      int32_t v = ent[(size_t)(i + 1) * (size_t)g->comp_count + (size_t)j];
+      if (v) y ^= gr->comp_val[v];
+    }
+    gr->move_value[i] = y;
+  }
+  free(ent);
+  if (compmoves != (uint64_t)n)
+    return fail(gr, EXIT_USAGE, "--grundy: the position has %d moves but its components %llu "
+                "together: the position is not the sum of its entries", n,
+                (unsigned long long)compmoves);
+  return EXIT_OK;
+}
+
 int grundy_run(Grundy *gr) {
   const char *why = grundy_refusal(gr->g);
   if (why) return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy needs an impartial "
                                          "game under normal play: %s", why);
+  if (gr->g->comp_count > 0) {
+    if (!mover_in_slot0(gr->g))
+      return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy: components are solved with "
+                                    "the VM (--engine vm or compiled)");
+    return grundy_sum(gr);
+  }
   return grundy_walk(gr);
 }

@@ -49,6 +49,14 @@ typedef struct Grundy {
   Move *swapped;          /* the moves with the mover swapped */
   unsigned char *buf;     /* 4 states' room */
   size_t memory_limit;    /* bytes the set may take (--memory); 0: none */
+  /* A sum (`components V;`): each entry value's Grundy value, by value. */
+  int components;         /* the game declares components: solved as a sum */
+  uint32_t *comp_val;
+  unsigned char *comp_status;   /* 0 unknown, 1 expanded (waiting), 2 known */
+  size_t comp_cap;
+  int32_t *stack;         /* entry values to value, innermost last */
+  size_t stack_len, stack_cap;
+  Move *mbuf;             /* the moves of one component position */
 } Grundy;
 
 #define GRUNDY_OPEN UINT32_MAX
