@@ -98,3 +98,40 @@ for gr_n in 5 8 9 12; do
 done
 check "octal 0.77 after a split into 3 and 4 (take 1 1 3): G(3) xor G(4) = 2" "2" \
   "$(gr_val games/octal.game -D n=8 --position 'take 1 1 3')"
+
+# --- --grundy-sequence: G(0..200) against OEIS, with the period ---------
+# gr_extend FILE P COUNT: the file's terms, extended to COUNT terms by the
+# period P its FORMULA line states (the listed terms reach past the
+# pre-period, so a(n) = a(n - P) beyond them).
+gr_extend() {
+  gr_data "$1" | tr ' ' '\n' | grep -v '^$' | awk -v p="$2" -v c="$3" \
+    '{ a[n++] = $1 } END { for (i = n; i < c; i++) a[i] = a[i - p]; for (i = 0; i < c; i++) printf "%s ", a[i] }'
+}
+gr_seqf() { printf '%s ' "$(field grundy_sequence "$1")"; }
+if have_data tests/data/cgt; then
+  gr_o=$(gs games/octal.game -D code=0.77 -D n=200 --grundy-sequence 200)
+  check "kayles (0.77) G(0..200) = OEIS A002186" "$(gr_extend tests/data/cgt/A002186.txt 12 201)" "$(gr_seqf "$gr_o")"
+  check "kayles: period 12 from n = 71 (A002186's FORMULA), t = 2" "12 71 2" \
+    "$(field period "$gr_o") $(field preperiod "$gr_o") $(field max_take "$gr_o")"
+  gr_o=$(gs games/octal.game -D code=0.07 -D n=200 --grundy-sequence 200)
+  check "dawson's kayles (0.07) G(0..200) = 0 then OEIS A002187(0..199)" \
+    "0 $(gr_extend tests/data/cgt/A002187.txt 34 200)" "$(gr_seqf "$gr_o")"
+  check "dawson's kayles: period 34 from n = 53 (A002187's last exception 51, shifted by one)" "34 53" \
+    "$(field period "$gr_o") $(field preperiod "$gr_o")"
+  gr_o=$(gs games/octal.game -D code=0,1,3,7 -D n=200 --grundy-sequence 200)
+  check "dawson's chess (0.137) G(0..200) = OEIS A002187" "$(gr_extend tests/data/cgt/A002187.txt 34 201)" \
+    "$(gr_seqf "$gr_o")"
+  check "dawson's chess: period 34 from n = 52 (last exception 51), t = 3" "34 52 3" \
+    "$(field period "$gr_o") $(field preperiod "$gr_o") $(field max_take "$gr_o")"
+fi
+check "--grundy-sequence JSON: grundy_sequence, period, preperiod" '"grundy_sequence":[0,1,2,3,1],"period":null,"preperiod":null' \
+  "$(gs games/octal.game -D n=4 --grundy-sequence 4 --json | grep -o '"grundy_sequence":[^]]*],"period":[a-z0-9]*,"preperiod":[a-z0-9]*')"
+check "--grundy-sequence 4 of nim: G(n) = n, no period proven" "0 1 2 3 4 |none proven" \
+  "$(gr_seqf "$(gs games/nim.game --engine vm -D heaps=4 --grundy-sequence 4)")|$(field period "$(gs games/nim.game --engine vm -D heaps=4 --grundy-sequence 4)")"
+gr_refuse "--grundy-sequence past the array's range" "give parameters whose array holds 30" \
+  games/octal.game -D n=10 --grundy-sequence 30
+gr_refuse "--grundy-sequence without components" "declares its components" docs/examples/kayles.game --grundy-sequence 5
+check "-D code=.137: a list parameter read digit by digit" "code=0,1,3,7 n=5" \
+  "$(gs games/octal.game -D code=.137 -D n=5 --grundy | sed -n 's/^game: Octal game (\(.*\))$/\1/p')"
+gs games/nim.game -D heaps=1.2.3 >/dev/null 2>&1
+check "-D heaps=1.2.3: two points, still not a list (exit 2)" 2 "$?"

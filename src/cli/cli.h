@@ -56,6 +56,7 @@ typedef struct Options {
   int progress;             /* --progress: even when stderr is no terminal */
   const char *make_book;    /* --make-book FILE */
   int book_depth;           /* --book-depth N (-1: not given, 4) */
+  long grundy_seq;          /* --grundy-sequence N: N + 1; 0: not given */
 } Options;
 
 /* Everything a run allocates after the engine exists. */

@@ -192,6 +192,7 @@ static int run(void *arg) {
   case MODE_GRUNDY:
     grundy_init(&r->grundy, g, r->pos.n, stderr);
     r->grundy.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
+    r->grundy.seq_n = o->grundy_seq - 1;
     t0 = now();
     st = grundy_run(&r->grundy);
     break;

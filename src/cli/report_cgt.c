@@ -7,6 +7,45 @@
 #include <string.h>
 #include "cli/cli.h"
 
+/* --grundy-sequence N: G(0..N), the period and pre-period. */
+static void text_sequence(const Run *r) {
+  const Grundy *gr = &r->grundy;
+  report_header(r);
+  printf("grundy_sequence:");
+  for (int i = 0; i <= gr->seq_n; i++) printf(" %" PRIu32, gr->comp_val[i]);
+  printf("\n");
+  if (gr->period) printf("period: %d\npreperiod: %d\n", gr->period, gr->preperiod);
+  else printf("period: none proven\n");
+  printf("max_take: %d\npositions: %" PRIu64 "\nnodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",
+         (int)gr->max_drop, gr->positions, gr->nodes, r->seconds, r->g->engine);
+}
+
+static void json_sequence(const Run *r) {
+  const Grundy *gr = &r->grundy;
+  JsonWriter w;
+  report_json_head(&w, r);
+  json_key(&w, "grundy_sequence");
+  json_begin_array(&w);
+  for (int i = 0; i <= gr->seq_n; i++) json_uint(&w, gr->comp_val[i]);
+  json_end_array(&w);
+  json_key(&w, "period");
+  if (gr->period) json_int(&w, gr->period); else json_null(&w);
+  json_key(&w, "preperiod");
+  if (gr->period) json_int(&w, gr->preperiod); else json_null(&w);
+  json_key(&w, "max_take");
+  json_int(&w, gr->max_drop);
+  json_key(&w, "positions");
+  json_uint(&w, gr->positions);
+  json_key(&w, "nodes");
+  json_uint(&w, gr->nodes);
+  json_key(&w, "seconds");
+  json_double(&w, r->seconds);
+  json_key(&w, "engine");
+  json_string(&w, r->g->engine);
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
 static void text_grundy(const Run *r) {
   const Grundy *gr = &r->grundy;
   char buf[256];
@@ -64,6 +103,9 @@ static void json_grundy(const Run *r) {
 }
 
 void report_grundy(const Run *r) {
-  if (r->opt->json) json_grundy(r);
+  if (r->grundy.seq_n >= 0) {
+    if (r->opt->json) json_sequence(r);
+    else text_sequence(r);
+  } else if (r->opt->json) json_grundy(r);
   else text_grundy(r);
 }

@@ -147,7 +147,18 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
       int32_t vals[PROG_MAX_LIST];
       int count = 0;
       const char *s = text;
-      for (;;) {
+      size_t ip = strspn(s, "0123456789");
+      int digits = 0;
+      if (s[ip] == '.' && s[ip + 1] && strspn(s + ip + 1, "0123456789") == strlen(s + ip + 1)
+          && strlen(s) <= PROG_MAX_LIST) {
+        /* A number with a decimal point, digit by digit: 0.77 is 0,7,7
+        ** (an octal game's code); no digit before the point is a 0. */
+        if (ip == 0) vals[count++] = 0;
+        for (; *s; s++)
+          if (*s != '.') vals[count++] = *s - '0';
+        digits = 1;
+      }
+      while (!digits) {
         char item[32];
         size_t len = strcspn(s, ",");
         if (count == PROG_MAX_LIST) {

@@ -31,6 +31,7 @@ void grundy_init(Grundy *gr, Game *g, int base_ply, FILE *err) {
   gr->base_ply = base_ply;
   gr->err = err;
   gr->set.key_bytes = g->state_bytes;
+  gr->seq_n = -1;
   walk_init(&gr->walk, g);
 }
 
@@ -376,6 +377,9 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
                     "the components' array: the position is not a sum of its entries");
       }
       const int32_t *e = entries(gr);
+      int64_t sum = 0;
+      for (int j = 0; j < g->comp_count; j++) sum += e[j];
+      if (v - sum > gr->max_drop) gr->max_drop = (int32_t)(v - sum);
       for (int j = 0; j < g->comp_count; j++) {
         int32_t c = e[j];
         if (c == 0) continue;
@@ -481,6 +485,64 @@ static int grundy_sum(Grundy *gr) {
   return EXIT_OK;
 }
 
+/* ---- --grundy-sequence ---------------------------------------------- */
+
+/* The smallest period p, and with it the smallest pre-period e, such that
+** G(n + p) = G(n) for e <= n <= N - p and the range checked reaches the
+** Guy-Smith bound: for an octal game whose moves take at most t tokens,
+** G(n + p) = G(n) for every n in e .. 2e + p + t - 1 proves it for every
+** n >= e (Winning Ways, ch. 4).  0 when no period is proven. */
+static void find_period(Grundy *gr) {
+  int N = gr->seq_n, t = gr->max_drop;
+  gr->period = gr->preperiod = 0;
+  for (int p = 1; p <= N; p++) {
+    int e = N - p + 1;   /* the first n from which every later one agrees */
+    while (e > 0 && gr->comp_val[e - 1] == gr->comp_val[e - 1 + p]) e--;
+    if (2 * (int64_t)e + p + t - 1 <= (int64_t)N - p) {
+      gr->period = p;
+      gr->preperiod = e;
+      return;
+    }
+  }
+}
+
+static int grundy_sequence(Grundy *gr) {
+  Game *g = gr->g;
+  size_t sb = g->state_bytes;
+  int code;
+  gr->status = EXIT_OK;
+  gr->components = 1;
+  gr->mover_checked = 1;
+  gr->mark = malloc(GAME_MAX_MOVES + 1);
+  gr->buf = malloc(7 * sb);
+  gr->swapped = malloc(GAME_MAX_MOVES * sizeof *gr->swapped);
+  gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
+  gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
+  gr->child_cap = GAME_MAX_MOVES;
+  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child) return oom(gr);
+  unsigned char *base = gr->buf + 5 * sb;
+  memcpy(base, game_state(g), sb);
+  for (int32_t v = 0; v <= gr->seq_n; v++) {
+    if (g->vt->invalid) {
+      char why[256];
+      set_component(gr, base, v);
+      int bad = g->vt->invalid(g, why, sizeof why);
+      g->vt->set_state(g, base);
+      if (bad)
+        return fail(gr, EXIT_USAGE, "--grundy-sequence %d: a component of %d is not a position "
+                    "of the game (%s): give parameters whose array holds %d (octal.game: -D n=%d)",
+                    gr->seq_n, (int)v, why, gr->seq_n, gr->seq_n);
+    }
+    if ((size_t)v < gr->comp_cap && gr->comp_status[v] == 2) continue;
+    code = value_component(gr, base, v);
+    g->vt->set_state(g, base);
+    if (code != EXIT_OK) return code;
+  }
+  find_period(gr);
+  gr->value = gr->comp_val[gr->seq_n];
+  return EXIT_OK;
+}
+
 int grundy_run(Grundy *gr) {
   const char *why = grundy_refusal(gr->g);
   if (why) return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy needs an impartial "
@@ -489,7 +551,10 @@ int grundy_run(Grundy *gr) {
     if (!mover_in_slot0(gr->g))
       return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy: components are solved with "
                                     "the VM (--engine vm or compiled)");
-    return grundy_sum(gr);
+    return gr->seq_n >= 0 ? grundy_sequence(gr) : grundy_sum(gr);
   }
+  if (gr->seq_n >= 0)
+    return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy-sequence needs a game that "
+                                  "declares its components (components V;: language.md 4.14c)");
   return grundy_walk(gr);
 }

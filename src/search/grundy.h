@@ -57,7 +57,16 @@ typedef struct Grundy {
   int32_t *stack;         /* entry values to value, innermost last */
   size_t stack_len, stack_cap;
   Move *mbuf;             /* the moves of one component position */
+  /* --grundy-sequence N: G of the entry values 0..N (seq_n; -1: the
+  ** position's value instead), the most tokens a move took (the largest
+  ** drop of the entries' sum), and the period and pre-period proven by
+  ** the Guy-Smith test (period 0: none). */
+  int seq_n;
+  int32_t max_drop;
+  int period, preperiod;
 } Grundy;
+
+#define GRUNDY_MAX_SEQUENCE 1000000   /* --grundy-sequence N: N at most */
 
 #define GRUNDY_OPEN UINT32_MAX
 
