@@ -16,8 +16,8 @@ for gr_h in "1,3,5,7 0" "3,5,6 0" "1,2,4 7" "2,3 1" "5,9,12 0" "4,4,1 1" "7 7"; 
   gr_w=$([ "$2" = 0 ] && echo loss || echo win)
   check "nim $1: alphabeta says $gr_w" "$gr_w" "$(field value "$(gs games/nim.game --engine vm -D heaps=$1)")"
 done
-check "nim 3,5,6 JSON: grundy 0, a loss, no winning move" '"grundy":0,"value":"loss","best":[]' \
-  "$(gs games/nim.game --engine vm -D heaps=3,5,6 --grundy --json | grep -o '"grundy":0,"value":"[a-z]*","best":\[[^]]*\]')"
+check "nim 3,5,6 JSON: grundy 0, a loss, no winning move" '"grundy":0,"misere":false,"value":"loss","best":[]' \
+  "$(gs games/nim.game --engine vm -D heaps=3,5,6 --grundy --json | grep -o '"grundy":0,"misere":false,"value":"[a-z]*","best":\[[^]]*\]')"
 check "nim 1,2,4: the one winning move takes 1 from heap 3 (4 -> 3: XOR 0)" "take 3 1" \
   "$(field best "$(gs games/nim.game --engine vm -D heaps=1,2,4 --grundy)")"
 
@@ -56,7 +56,8 @@ gr_refuse() {   # gr_refuse DESC EXPECTED-PART FILE ARGS...
 }
 gr_refuse "tic-tac-toe" "a move's effect depends on the player to move" games/tictactoe.game
 gr_refuse "hexapawn" "the legal moves depend on the player to move" games/hexapawn.game
-gr_refuse "misère nim" "not a loss for the player to move (misère play" games/nim.game --engine vm -D misere=true
+gr_refuse "misère nim, whole-game walk (native engine's moves)" "not a loss for the player to move (misère play" \
+  games/nim.game --engine native -D misere=true
 gr_refuse "pig" "it has chance moves" games/pig.game
 gr_refuse "the pot" "it does not have two players" games/pot.game
 gr_refuse "token (cycles)" "needs a game that ends" games/token.game
@@ -72,7 +73,29 @@ check "nim 1,2,4 by components: 7, take 3 1" "7 take 3 1" \
   "$(gs games/nim.game --engine vm -D heaps=1,2,4 --grundy | sed -n 's/^\(grundy\|best\): //p' | tr '\n' ' ' | sed 's/ $//')"
 check "nim 1,2,4 by components, compiled tier: 7" "7" \
   "$(gr_val games/nim.game --engine compiled -D heaps=1,2,4)"
-gr_refuse "misère nim by components" "misère play" games/nim.game --engine vm -D misere=true -D heaps=3,4
+
+# --- misère Nim by Bouton's rule, against alphabeta ---------------------
+gr_bad=""
+for gr_h in 1 2 1,1 1,1,1 2,2 3,1 1,2,3 1,3,5,7 2,2,1 4,4,1,1 5,1,1 6,3,1 2,3,3 1,1,1,1,2; do
+  gr_m=$(gs games/nim.game --engine vm -D misere=true -D heaps=$gr_h --grundy)
+  gr_a=$(gs games/nim.game --engine vm -D misere=true -D heaps=$gr_h)
+  gr_mv=$(field value "$gr_m"); gr_av=$(field value "$gr_a")
+  [ "$gr_mv" = "$gr_av" ] || gr_bad="$gr_bad $gr_h:$gr_mv/$gr_av"
+  # a win: Bouton's winning moves are among alphabeta's best ones
+  if [ "$gr_mv" = win ]; then
+    gr_ab=", $(field best "$gr_a"),"
+    for gr_b in $(field best "$gr_m" | sed 's/, /,/g; s/ /_/g; s/,/ /g'); do
+      case "$gr_ab" in *", $(echo "$gr_b" | tr _ ' '),"*) ;; *) gr_bad="$gr_bad $gr_h:$gr_b" ;; esac
+    done
+  fi
+done
+check "misère nim: Bouton's rule's win/loss and winning moves agree with alphabeta on 14 positions" "" "$gr_bad"
+check "misère nim 1,3,5,7 JSON: no grundy, misere true, a loss" '"grundy":null,"misere":true,"value":"loss"' \
+  "$(gs games/nim.game --engine vm -D misere=true --grundy --json | grep -o '"grundy":null,"misere":true,"value":"[a-z]*"')"
+check "misère nim 100,200,300,400 (VM): a win, take 4 16 (some heap >= 2: as in normal play)" "win take 4 16" \
+  "$(gs games/nim.game --engine vm -D misere=true -D heaps=100,200,300,400 --grundy | sed -n 's/^\(value\|best\): //p' | tr '\n' ' ' | sed 's/ $//')"
+gr_refuse "misère play of heaps that are not Nim heaps" "is not a Nim heap" \
+  tests/data/cgt/subtraction-misere.game
 
 # --- octal games (games/octal.game) ------------------------------------
 if have_data tests/data/cgt; then

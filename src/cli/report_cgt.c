@@ -50,8 +50,11 @@ static void text_grundy(const Run *r) {
   const Grundy *gr = &r->grundy;
   char buf[256];
   report_header(r);
-  printf("grundy: %" PRIu32 "\nvalue: %s\n", gr->value, gr->value ? "win" : "loss");
-  if (gr->value) {
+  int win = gr->misere == 1 ? gr->misere_win : gr->value != 0;
+  if (gr->misere == 1) printf("misere: Bouton's rule (a sum of Nim heaps)\n");
+  else printf("grundy: %" PRIu32 "\n", gr->value);
+  printf("value: %s\n", win ? "win" : "loss");
+  if (win) {
     const char *sep = " ";
     printf("best:");
     for (int i = 0; i < gr->nmoves; i++)
@@ -70,10 +73,13 @@ static void json_grundy(const Run *r) {
   JsonWriter w;
   char buf[256];
   report_json_head(&w, r);
+  int misere = gr->misere == 1;
   json_key(&w, "grundy");
-  json_uint(&w, gr->value);
+  if (misere) json_null(&w); else json_uint(&w, gr->value);
+  json_key(&w, "misere");
+  json_bool(&w, misere);
   json_key(&w, "value");
-  json_string(&w, gr->value ? "win" : "loss");
+  json_string(&w, (misere ? gr->misere_win : gr->value != 0) ? "win" : "loss");
   json_key(&w, "best");
   json_begin_array(&w);
   for (int i = 0; i < gr->nmoves; i++)
@@ -85,8 +91,9 @@ static void json_grundy(const Run *r) {
     json_begin_object(&w);
     json_key(&w, "move");
     json_string(&w, move_text(r->g, &gr->moves[i], buf, sizeof buf));
-    json_key(&w, "grundy");
-    json_uint(&w, gr->move_value[i]);
+    json_key(&w, misere ? "value" : "grundy");
+    if (misere) json_string(&w, gr->move_value[i] ? "win" : "loss");   /* for the opponent */
+    else json_uint(&w, gr->move_value[i]);
     json_end_object(&w);
   }
   json_end_array(&w);

@@ -32,6 +32,7 @@ void grundy_init(Grundy *gr, Game *g, int base_ply, FILE *err) {
   gr->err = err;
   gr->set.key_bytes = g->state_bytes;
   gr->seq_n = -1;
+  gr->misere = -1;
   walk_init(&gr->walk, g);
 }
 
@@ -54,6 +55,8 @@ void grundy_free(Grundy *gr) {
   gr->val_cap = gr->child_cap = gr->line_cap = 0;
   free(gr->comp_val);
   free(gr->comp_status);
+  free(gr->comp_nim);
+  gr->comp_nim = NULL;
   free(gr->stack);
   free(gr->mbuf);
   gr->comp_val = NULL;
@@ -300,6 +303,8 @@ static int comp_room(Grundy *gr, int32_t v) {
   size_t cap = gr->comp_cap;
   if (grow((void **)&gr->comp_status, &cap, (size_t)v + 1, 1) != 0) return -1;
   memset(gr->comp_status + old, 0, cap - old);
+  cap = gr->comp_cap;
+  if (grow((void **)&gr->comp_nim, &cap, (size_t)v + 1, 1) != 0) return -1;
   gr->comp_cap = cap;
   return 0;
 }
@@ -349,11 +354,20 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
       Outcome o;
       if (!end) {
         game_no_moves(g, &o);
-        if (o.payoff[0] >= o.payoff[1])
-          return not_impartial(gr, "a position without moves that is not a loss for the "
-                               "player to move (misère play or a draw)");
+        int win = o.payoff[0] > o.payoff[1];
+        if (gr->misere < 0) gr->misere = win;   /* the empty position (v 0) decides */
+        if (o.payoff[0] == o.payoff[1] || win != gr->misere)
+          return not_impartial(gr, win ? "a position without moves that is a win for the player "
+                               "to move where another is a loss" : "a position without moves that "
+                               "is not a loss for the player to move (a draw, or a loss where "
+                               "another is a win)");
+      } else if (gr->misere == 1) {
+        return not_impartial(gr, "an `end` in a misère game");
+      } else {
+        gr->misere = 0;
       }
       gr->comp_val[v] = 0;
+      gr->comp_nim[v] = 1;
       gr->comp_status[v] = 2;
       gr->positions++;
       gr->stack_len--;
@@ -362,7 +376,7 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
     if (v == 0)
       return fail(gr, EXIT_USAGE, "--grundy: the components' empty position (every entry of "
                   "the array 0) has moves: an entry of 0 must be an empty game");
-    int first = gr->comp_status[v] == 0, waiting = 0;
+    int first = gr->comp_status[v] == 0, waiting = 0, nim = 1;
     memcpy(before, game_state(g), sb);
     for (int i = 0; i < n; i++) {
       game_apply(g, &gr->mbuf[i]);
@@ -396,12 +410,19 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
       }
       if (!waiting) {
         int32_t miss;
+        int parts = 0;
         gr->child[i] = (uint32_t)sum_value(gr, &miss);
+        for (int j = 0; j < g->comp_count; j++)
+          if (e[j] != 0) { parts++; nim &= gr->comp_nim[e[j]]; }
+        nim &= parts <= 1;
       }
       game_undo(g);
     }
     if (waiting) { gr->comp_status[v] = 1; continue; }
     gr->comp_val[v] = mex(gr, gr->child, n);
+    /* A Nim heap of G: its options are Nim heaps of exactly 0..G-1. */
+    for (int i = 0; i < n; i++) nim &= gr->child[i] < gr->comp_val[v];
+    gr->comp_nim[v] = (unsigned char)nim;
     gr->comp_status[v] = 2;
     gr->positions++;
     gr->stack_len--;
@@ -476,6 +497,31 @@ static int grundy_sum(Grundy *gr) {
       if (v) y ^= gr->comp_val[v];
     }
     gr->move_value[i] = y;
+  }
+  if (gr->misere == 1) {
+    /* Bouton's misère rule, for Nim heaps: the player to move loses when
+    ** the XOR is 0 and some heap is 2 or more, or when every heap is 0 or 1
+    ** and the XOR is 1 (an odd number of heaps of 1).  move_value: 0 for
+    ** a move to a loss (a winning move), else 1. */
+    for (int i = 0; i <= n; i++) {
+      const int32_t *en = ent + (size_t)i * (size_t)g->comp_count;
+      uint32_t y = 0;
+      int big = 0;
+      for (int j = 0; j < g->comp_count; j++) {
+        if (en[j] == 0) continue;
+        if (!gr->comp_nim[en[j]]) {
+          free(ent);
+          return fail(gr, EXIT_USAGE, "--grundy: misère play is solved for sums of Nim heaps "
+                      "only (Bouton's rule); the component %d is not a Nim heap (docs/cgt.md)",
+                      (int)en[j]);
+        }
+        y ^= gr->comp_val[en[j]];
+        big |= gr->comp_val[en[j]] >= 2;
+      }
+      int loses = big ? y == 0 : y == 1;
+      if (i == 0) gr->misere_win = !loses;
+      else gr->move_value[i - 1] = loses ? 0 : 1;
+    }
   }
   free(ent);
   if (compmoves != (uint64_t)n)

@@ -53,6 +53,11 @@ typedef struct Grundy {
   int components;         /* the game declares components: solved as a sum */
   uint32_t *comp_val;
   unsigned char *comp_status;   /* 0 unknown, 1 expanded (waiting), 2 known */
+  unsigned char *comp_nim;      /* the component is a Nim heap (misère play) */
+  int misere_win;         /* misère: the player to move wins */
+  int misere;             /* a position without moves wins (components only);
+                          ** -1 not known yet.  Bouton's misère rule then
+                          ** decides value and best, the heaps all Nim heaps */
   size_t comp_cap;
   int32_t *stack;         /* entry values to value, innermost last */
   size_t stack_len, stack_cap;
