@@ -154,7 +154,13 @@ check "--grundy-sequence 4 of nim: G(n) = n, no period proven" "0 1 2 3 4 |none 
 gr_refuse "--grundy-sequence past the array's range" "give parameters whose array holds 30" \
   games/octal.game -D n=10 --grundy-sequence 30
 gr_refuse "--grundy-sequence without components" "declares its components" docs/examples/kayles.game --grundy-sequence 5
-check "-D code=.137: a list parameter read digit by digit" "code=0,1,3,7 n=5" \
+check "-D code=.137: a list parameter read digit by digit" "code=0,1,3,7 n=5 slots=0" \
   "$(gs games/octal.game -D code=.137 -D n=5 --grundy | sed -n 's/^game: Octal game (\(.*\))$/\1/p')"
 gs games/nim.game -D heaps=1.2.3 >/dev/null 2>&1
 check "-D heaps=1.2.3: two points, still not a list (exit 2)" 2 "$?"
+gr_o=$(gs games/octal.game -D code=0.77 -D n=300 -D slots=2 --grundy-sequence 300)
+check "octal -D slots=2 (two heaps, enough to value one): the same G(0..200) and period" \
+  "$(gr_extend tests/data/cgt/A002186.txt 12 201)|12 71" \
+  "$(printf '%s ' "$(field grundy_sequence "$gr_o")" | cut -d' ' -f1-201) |$(field period "$gr_o") $(field preperiod "$gr_o")"
+gs games/octal.game -D n=6 -D slots=1 --position "take 1 1 2" >/dev/null 2>&1
+check "octal -D slots=1: a split with no room for the new heap is illegal, not lost tokens (exit 2)" 2 "$?"
