@@ -164,3 +164,22 @@ check "octal -D slots=2 (two heaps, enough to value one): the same G(0..200) and
   "$(printf '%s ' "$(field grundy_sequence "$gr_o")" | cut -d' ' -f1-201) |$(field period "$gr_o") $(field preperiod "$gr_o")"
 gs games/octal.game -D n=6 -D slots=1 --position "take 1 1 2" >/dev/null 2>&1
 check "octal -D slots=1: a split with no room for the new heap is illegal, not lost tokens (exit 2)" 2 "$?"
+
+# --- two different games in one sum: docs/examples/nim-kayles.game ------
+nk=docs/examples/nim-kayles.game
+gr_bad=""
+for gr_hr in "5 7" "2 7" "0 9" "4 4" "6 10" "3 0" "1 13"; do
+  set -- $gr_hr
+  gr_k=$(gr_data tests/data/cgt/A002186.txt | cut -d' ' -f$(($2 + 1)))
+  gr_o=$(gs $nk -D heap=$1 -D row=$2 --grundy)
+  [ "$(field grundy "$gr_o")" = "$(($1 ^ gr_k))" ] || gr_bad="$gr_bad $1+$2:$(field grundy "$gr_o")"
+  gr_w=$([ $(($1 ^ gr_k)) = 0 ] && echo loss || echo win)
+  [ "$(field value "$(gs $nk -D heap=$1 -D row=$2)")" = "$gr_w" ] || gr_bad="$gr_bad $1+$2:alphabeta"
+  # every winning move leaves a loss for the opponent, as alphabeta finds
+  for gr_m in $(field best "$gr_o" | sed 's/, /,/g; s/ /_/g; s/,/ /g'); do
+    gr_m=$(echo "$gr_m" | tr _ ' ')
+    [ "$(field value "$(gs $nk -D heap=$1 -D row=$2 --position "$gr_m")")" = loss ] \
+      || gr_bad="$gr_bad $1+$2:$gr_m"
+  done
+done
+check "nim heap + kayles row: G = heap xor A002186(row); alphabeta agrees on the value and on each winning move" "" "$gr_bad"
