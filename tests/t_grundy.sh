@@ -183,3 +183,5 @@ for gr_hr in "5 7" "2 7" "0 9" "4 4" "6 10" "3 0" "1 13"; do
   done
 done
 check "nim heap + kayles row: G = heap xor A002186(row); alphabeta agrees on the value and on each winning move" "" "$gr_bad"
+gr_refuse "components whose moves' effects depend on the mover" "a move's effect depends on the player to move" \
+  tests/data/cgt/partizan-heaps.game

@@ -57,6 +57,8 @@ void grundy_free(Grundy *gr) {
   free(gr->comp_status);
   free(gr->comp_nim);
   gr->comp_nim = NULL;
+  free(gr->kids);
+  gr->kids = NULL;
   free(gr->stack);
   free(gr->mbuf);
   gr->comp_val = NULL;
@@ -86,6 +88,9 @@ static int fail(Grundy *gr, int status, const char *fmt, ...) {
 }
 
 static int not_impartial(Grundy *gr, const char *why) {
+  if (gr->components)
+    return fail(gr, EXIT_USAGE, "--grundy needs an impartial game under normal play: %s "
+                "(at the component of entry %d alone)", why, (int)gr->cur_entry);
   return fail(gr, EXIT_USAGE, "--grundy needs an impartial game under normal play: %s "
               "(at a position %d plies from the root)", why, gr->walk.ply);
 }
@@ -127,12 +132,22 @@ static int ends(Grundy *gr, int *code) {
 ** moves, each to the same position but for the player to move.  EXIT_OK
 ** or the error reported.  n moves are on the walk's move stack at mbase
 ** (n 0: not expanded; only the end is compared). */
-static int check_swap_moves(Grundy *gr, const Move *mv, int n);
+static int check_swap_moves(Grundy *gr, const Move *mv, int n, const uint64_t *kids);
 static int check_swap(Grundy *gr, size_t mbase, int n) {
-  return check_swap_moves(gr, &gr->walk.ms.moves[mbase], n);
+  return check_swap_moves(gr, &gr->walk.ms.moves[mbase], n, NULL);
 }
 
-static int check_swap_moves(Grundy *gr, const Move *mv, int n) {
+/* A digest of a state without its slot 0 (the player to move). */
+static uint64_t digest(const unsigned char *s, size_t sb) {
+  uint64_t h = 14695981039346656037ull;
+  for (size_t i = sizeof(int32_t); i < sb; i++) h = (h ^ s[i]) * 1099511628211ull;
+  return h;
+}
+
+/* kids: NULL, or the digests of the positions the moves lead to, which
+** the caller made (then only the swapped side plays them: a collision of
+** two digests could hide a difference, never invent one). */
+static int check_swap_moves(Grundy *gr, const Move *mv, int n, const uint64_t *kids) {
   Game *g = gr->g;
   size_t sb = g->state_bytes;
   unsigned char *a = gr->buf, *b = a + sb, *c1 = b + sb, *c2 = c1 + sb;
@@ -152,6 +167,13 @@ static int check_swap_moves(Grundy *gr, const Move *mv, int n) {
   else if (!ea && n && (nb != n || memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0))
     why = "the legal moves depend on the player to move";
   for (int i = 0; why == NULL && i < n && !ea; i++) {
+    if (kids) {
+      game_apply(g, &mv[i]);   /* from b: undo brings b back */
+      int same = digest(game_state(g), sb) == kids[i];
+      game_undo(g);
+      if (!same) why = "a move's effect depends on the player to move";
+      continue;
+    }
     g->vt->set_state(g, a);
     game_apply(g, &mv[i]);
     memcpy(c1, game_state(g), sb);
@@ -345,11 +367,12 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
       return fail(gr, stop_message(msg, sizeof msg, gr->positions, "positions"), "%s", msg);
     }
     set_component(gr, base, v);
+    gr->cur_entry = v;
     gr->nodes++;
     int end = ends(gr, &code);
     if (end < 0) return code;
     int n = end ? 0 : game_generate(g, gr->mbuf);
-    if ((code = check_swap_moves(gr, gr->mbuf, n)) != EXIT_OK) return code;
+    if (n == 0 && (code = check_swap_moves(gr, gr->mbuf, 0, NULL)) != EXIT_OK) return code;
     if (n == 0) {
       Outcome o;
       if (!end) {
@@ -391,6 +414,7 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
                     "the components' array: the position is not a sum of its entries");
       }
       const int32_t *e = entries(gr);
+      gr->kids[i] = digest(after, sb);
       int64_t sum = 0;
       for (int j = 0; j < g->comp_count; j++) sum += e[j];
       if (v - sum > gr->max_drop) gr->max_drop = (int32_t)(v - sum);
@@ -418,6 +442,8 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
       }
       game_undo(g);
     }
+    /* The mover swapped, once: at the first visit, all moves played. */
+    if (first && (code = check_swap_moves(gr, gr->mbuf, n, gr->kids)) != EXIT_OK) return code;
     if (waiting) { gr->comp_status[v] = 1; continue; }
     gr->comp_val[v] = mex(gr, gr->child, n);
     /* A Nim heap of G: its options are Nim heaps of exactly 0..G-1. */
@@ -445,7 +471,8 @@ static int grundy_sum(Grundy *gr) {
   gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
   gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
   gr->child_cap = GAME_MAX_MOVES;
-  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child) return oom(gr);
+  gr->kids = malloc(GAME_MAX_MOVES * sizeof *gr->kids);
+  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child || !gr->kids) return oom(gr);
   base = gr->buf + 5 * sb;
   memcpy(base, game_state(g), sb);
   /* The root's moves, and the entries of the positions they reach. */
@@ -565,7 +592,8 @@ static int grundy_sequence(Grundy *gr) {
   gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
   gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
   gr->child_cap = GAME_MAX_MOVES;
-  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child) return oom(gr);
+  gr->kids = malloc(GAME_MAX_MOVES * sizeof *gr->kids);
+  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child || !gr->kids) return oom(gr);
   unsigned char *base = gr->buf + 5 * sb;
   memcpy(base, game_state(g), sb);
   for (int32_t v = 0; v <= gr->seq_n; v++) {

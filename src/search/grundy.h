@@ -62,6 +62,8 @@ typedef struct Grundy {
   int32_t *stack;         /* entry values to value, innermost last */
   size_t stack_len, stack_cap;
   Move *mbuf;             /* the moves of one component position */
+  uint64_t *kids;         /* digests of the positions they lead to */
+  int32_t cur_entry;      /* the entry value being valued (messages) */
   /* --grundy-sequence N: G of the entry values 0..N (seq_n; -1: the
   ** position's value instead), the most tokens a move took (the largest
   ** drop of the entries' sum), and the period and pre-period proven by
