@@ -456,6 +456,44 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
   return EXIT_OK;
 }
 
+/* Values the entries e[0..comp_count) not valued yet; the engine is at
+** base after. */
+static int value_entries(Grundy *gr, const unsigned char *base, const int32_t *e) {
+  for (int j = 0; j < gr->g->comp_count; j++) {
+    if (e[j] < 0) return fail(gr, EXIT_USAGE, "--grundy: a component's entry is negative");
+    if (e[j] == 0 || ((size_t)e[j] < gr->comp_cap && gr->comp_status[e[j]] == 2)) continue;
+    int code = value_component(gr, base, e[j]);
+    gr->g->vt->set_state(gr->g, base);
+    if (code != EXIT_OK) return code;
+  }
+  return EXIT_OK;
+}
+
+/* The XOR of the entries' values; *loses: Bouton's misère rule for Nim
+** heaps: the player to move loses when the XOR is 0 and some heap is 2 or
+** more, or when every heap is 0 or 1 and the XOR is 1.  Entries that are
+** not Nim heaps are counted in gr->not_nim (misere_check). */
+static uint32_t sum_entries(Grundy *gr, const int32_t *e, int *loses) {
+  uint32_t x = 0;
+  int big = 0;
+  for (int j = 0; j < gr->g->comp_count; j++) {
+    if (e[j] == 0) continue;
+    x ^= gr->comp_val[e[j]];
+    big |= gr->comp_val[e[j]] >= 2;
+    if (!gr->comp_nim[e[j]] && gr->not_nim == 0) gr->not_nim = e[j];
+  }
+  *loses = big ? x == 0 : x == 1;
+  return x;
+}
+
+/* Misère play needs Nim heaps: the root's and its moves' entries. */
+static int misere_check(Grundy *gr) {
+  if (gr->not_nim == 0) return EXIT_OK;
+  return fail(gr, EXIT_USAGE, "--grundy: misère play is solved for sums of Nim heaps only "
+              "(Bouton's rule); the component %d is not a Nim heap (docs/cgt.md)",
+              (int)gr->not_nim);
+}
+
 /* The root as a sum: every entry valued, XORed; each root move's value. */
 static int grundy_sum(Grundy *gr) {
   Game *g = gr->g;
@@ -475,87 +513,54 @@ static int grundy_sum(Grundy *gr) {
   if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child || !gr->kids) return oom(gr);
   base = gr->buf + 5 * sb;
   memcpy(base, game_state(g), sb);
-  /* The root's moves, and the entries of the positions they reach. */
+  /* The root's moves. */
   int n = game_generate(g, gr->mbuf);
   gr->nmoves = n;
   gr->moves = malloc((size_t)(n ? n : 1) * sizeof *gr->moves);
   gr->move_value = malloc((size_t)(n ? n : 1) * sizeof *gr->move_value);
   if (!gr->moves || !gr->move_value) return oom(gr);
   memcpy(gr->moves, gr->mbuf, (size_t)n * sizeof *gr->moves);
-  int32_t *ent = malloc((size_t)(n + 1) * (size_t)g->comp_count * sizeof *ent);
+  /* The root's entries, then each move's: valued as they come, one
+  ** position's entries held at a time. */
+  size_t cc = (size_t)g->comp_count;
+  int32_t *ent = malloc(2 * cc * sizeof *ent), *kid = ent + cc;
   if (!ent) return oom(gr);
-  memcpy(ent, entries(gr), (size_t)g->comp_count * sizeof *ent);
-  for (int i = 0; i < n; i++) {
-    game_apply(g, &gr->moves[i]);
-    memcpy(ent + (size_t)(i + 1) * (size_t)g->comp_count, entries(gr), (size_t)g->comp_count * sizeof *ent);
-    game_undo(g);
-  }
-  uint64_t compmoves = 0;
+  memcpy(ent, entries(gr), cc * sizeof *ent);
   /* The empty position first: it must be a loss for the player to move. */
-  if ((code = value_component(gr, base, 0)) != EXIT_OK) {
-    free(ent);
-    g->vt->set_state(g, base);
-    return code;
-  }
-  for (int i = 0; i <= n; i++)
-    for (int j = 0; j < g->comp_count; j++) {
-      int32_t v = ent[(size_t)i * (size_t)g->comp_count + (size_t)j];
-      if (v < 0) { free(ent); return fail(gr, EXIT_USAGE, "--grundy: a component's entry is negative"); }
-      if (v == 0 || ((size_t)v < gr->comp_cap && gr->comp_status[v] == 2)) continue;
-      if ((code = value_component(gr, base, v)) != EXIT_OK) { free(ent); g->vt->set_state(g, base); return code; }
-    }
+  if ((code = value_component(gr, base, 0)) != EXIT_OK) goto out;
+  if ((code = value_entries(gr, base, ent)) != EXIT_OK) goto out;
   /* The declaration's test: the root's moves are its components' moves. */
-  for (int j = 0; j < g->comp_count; j++) {
-    int32_t v = ent[j];
-    if (v == 0) continue;
-    set_component(gr, base, v);
+  uint64_t compmoves = 0;
+  for (size_t j = 0; j < cc; j++) {
+    if (ent[j] == 0) continue;
+    set_component(gr, base, ent[j]);
     Outcome o;
     if (!game_ended(g, &o)) compmoves += (uint64_t)game_generate(g, gr->mbuf);
   }
   g->vt->set_state(g, base);
-  uint32_t x = 0;
-  for (int j = 0; j < g->comp_count; j++)
-    if (ent[j]) x ^= gr->comp_val[ent[j]];
-  gr->value = x;
-  for (int i = 0; i < n; i++) {
-    uint32_t y = 0;
-    for (int j = 0; j < g->comp_count; j++) {
-      int32_t v = ent[(size_t)(i + 1) * (size_t)g->comp_count + (size_t)j];
-      if (v) y ^= gr->comp_val[v];
-    }
-    gr->move_value[i] = y;
-  }
-  if (gr->misere == 1) {
-    /* Bouton's misère rule, for Nim heaps: the player to move loses when
-    ** the XOR is 0 and some heap is 2 or more, or when every heap is 0 or 1
-    ** and the XOR is 1 (an odd number of heaps of 1).  move_value: 0 for
-    ** a move to a loss (a winning move), else 1. */
-    for (int i = 0; i <= n; i++) {
-      const int32_t *en = ent + (size_t)i * (size_t)g->comp_count;
-      uint32_t y = 0;
-      int big = 0;
-      for (int j = 0; j < g->comp_count; j++) {
-        if (en[j] == 0) continue;
-        if (!gr->comp_nim[en[j]]) {
-          free(ent);
-          return fail(gr, EXIT_USAGE, "--grundy: misère play is solved for sums of Nim heaps "
-                      "only (Bouton's rule); the component %d is not a Nim heap (docs/cgt.md)",
-                      (int)en[j]);
-        }
-        y ^= gr->comp_val[en[j]];
-        big |= gr->comp_val[en[j]] >= 2;
-      }
-      int loses = big ? y == 0 : y == 1;
-      if (i == 0) gr->misere_win = !loses;
-      else gr->move_value[i - 1] = loses ? 0 : 1;
-    }
-  }
-  free(ent);
-  if (compmoves != (uint64_t)n)
-    return fail(gr, EXIT_USAGE, "--grundy: the position has %d moves but its components %llu "
+  if (compmoves != (uint64_t)n) {
+    code = fail(gr, EXIT_USAGE, "--grundy: the position has %d moves but its components %llu "
                 "together: the position is not the sum of its entries", n,
                 (unsigned long long)compmoves);
-  return EXIT_OK;
+    goto out;
+  }
+  int loses = 0;
+  gr->value = sum_entries(gr, ent, &loses);
+  gr->misere_win = !loses;
+  for (int i = 0; i < n && code == EXIT_OK; i++) {
+    game_apply(g, &gr->moves[i]);
+    memcpy(kid, entries(gr), cc * sizeof *kid);
+    game_undo(g);
+    if ((code = value_entries(gr, base, kid)) != EXIT_OK) break;
+    gr->move_value[i] = sum_entries(gr, kid, &loses);
+    /* Misère: 0 for a move to a loss (a winning move), else 1. */
+    if (gr->misere == 1) gr->move_value[i] = loses ? 0 : 1;
+  }
+  if (code == EXIT_OK && gr->misere == 1) code = misere_check(gr);
+out:
+  free(ent);
+  g->vt->set_state(g, base);
+  return gr->status = code;
 }
 
 /* ---- --grundy-sequence ---------------------------------------------- */

@@ -64,6 +64,7 @@ typedef struct Grundy {
   Move *mbuf;             /* the moves of one component position */
   uint64_t *kids;         /* digests of the positions they lead to */
   int32_t cur_entry;      /* the entry value being valued (messages) */
+  int32_t not_nim;        /* an entry met that is not a Nim heap; 0: none */
   /* --grundy-sequence N: G of the entry values 0..N (seq_n; -1: the
   ** position's value instead), the most tokens a move took (the largest
   ** drop of the entries' sum), and the period and pre-period proven by
