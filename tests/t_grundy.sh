@@ -185,3 +185,13 @@ done
 check "nim heap + kayles row: G = heap xor A002186(row); alphabeta agrees on the value and on each winning move" "" "$gr_bad"
 gr_refuse "components whose moves' effects depend on the mover" "a move's effect depends on the player to move" \
   tests/data/cgt/partizan-heaps.game
+
+# --- components: compile errors, with line, column and caret -------------
+gr_o=$(gs tests/data/cgt/components-errors.game 2>&1); gr_st=$?
+check "components errors: exit 3" 3 "$gr_st"
+check "components of a scalar: named, at its line and column" yes \
+  "$(printf '%s\n' "$gr_o" | grep -q "components-errors.game:7:12: error: components needs a one-dimensional state array declared before it; 's' is not one" && echo yes)"
+check "components of a bool array: named" yes \
+  "$(printf '%s\n' "$gr_o" | grep -q "components-errors.game:8:12: error: components needs an array of integers from 0 (an empty component): 'f' is not" && echo yes)"
+check "components errors: three, with carets" "3 errors 3" \
+  "$(printf '%s\n' "$gr_o" | tail -n 1) $(printf '%s\n' "$gr_o" | grep -c '^ *\^')"
