@@ -93,7 +93,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token START "start" NATIVE "native" NOMOVES "nomoves" EVAL "eval" BOUND "bound" SYMMETRY "symmetry" VAR "var" IF "if"
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
-%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces" VALID "valid"
+%token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces" VALID "valid" COMPONENTS "components"
 %token PRIORITY "priority"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
@@ -174,6 +174,7 @@ decl
   | SYMMETRY IDENT sym_cycles opt_when ';'
                                 { $$ = mk_decl(ps, NODE_SYMMETRY, @2, $2, $3, $4, NULL, NULL); }
   | VALID block                 { $$ = mk_decl(ps, NODE_VALID, @1, "valid", NULL, NULL, $2, NULL); }
+  | COMPONENTS IDENT ';'        { $$ = mk_name(ps, NODE_COMPONENTS, @2, $2); }
   | error ';'                   { $$ = NULL; }
   | error block                 { $$ = NULL; }
   ;

@@ -262,3 +262,16 @@ sed 's/^/  /' "$BUILD/bench_halali_random.txt" "$BUILD/bench_halali_greedy.txt"
 # The reference: greedy against random, to show greedy is no straw man.
 "$BUILD/match" games/halali.game greedy random 200 1 3 | sed 's/^/  /'
 rm -f "$BUILD/bench_halali_random.txt" "$BUILD/bench_halali_greedy.txt"
+
+echo
+echo "== Grundy values (docs/cgt.md): Kayles G(0..N) by --grundy-sequence (octal.game, two heap slots)"
+printf '%-44s %8s %10s %8s\n' "run" "period" "preperiod" "seconds"
+for gb in "2000 vm" "10000 compiled"; do
+  set -- $gb
+  out=$($GSOLVE games/octal.game -D code=0.77 -D n=$1 -D slots=2 --grundy-sequence $1 --engine $2)
+  printf '%-44s %8s %10s %8s\n' "kayles G(0..$1) ($2)" "$(field period "$out")" \
+    "$(field preperiod "$out")" "$(field seconds "$out")"
+done
+out=$($GSOLVE games/nim.game --engine vm -D heaps=100,200,300,400 --grundy)
+printf '%-44s %8s %10s %8s\n' "nim 100,200,300,400 by components (vm)" "G=$(field grundy "$out")" "-" \
+  "$(field seconds "$out")"

@@ -13,6 +13,7 @@
 #include "game/fen.h"
 #include "game/position.h"
 #include "search/count.h"
+#include "search/grundy.h"
 #include "search/perft.h"
 #include "search/playout.h"
 #include "search/pv.h"
@@ -25,7 +26,7 @@
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
                    MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK,
-                   MODE_INFOSTATE } Mode;
+                   MODE_INFOSTATE, MODE_GRUNDY } Mode;
 
 typedef struct Options {
   const char *file;
@@ -55,6 +56,7 @@ typedef struct Options {
   int progress;             /* --progress: even when stderr is no terminal */
   const char *make_book;    /* --make-book FILE */
   int book_depth;           /* --book-depth N (-1: not given, 4) */
+  long grundy_seq;          /* --grundy-sequence N: N + 1; 0: not given */
 } Options;
 
 /* Everything a run allocates after the engine exists. */
@@ -69,6 +71,7 @@ typedef struct Run {
   SolveJob job;             /* --solve, --all-moves, test sets */
   Perft perft;
   Count count;
+  Grundy grundy;            /* --grundy */
   Playouts playouts;        /* --playouts N */
   Strategy strategy;        /* --play-strategy FILE */
   double seconds;           /* time spent in the mode */
@@ -95,6 +98,8 @@ char *params_text(const Program *p);
 /* report.c: the result of a mode, as text or as one JSON object. */
 void report_header(const Run *r);
 void report_json_head(JsonWriter *w, const Run *r);
+/* --grundy's report (report_cgt.c), text or JSON. */
+void report_grundy(const Run *r);
 void report_result(const Run *r);
 void report_stats(const Run *r);
 

@@ -189,6 +189,13 @@ static int run(void *arg) {
     st = count_run(&r->count);
     progress_end(&r->progress);
     break;
+  case MODE_GRUNDY:
+    grundy_init(&r->grundy, g, r->pos.n, stderr);
+    r->grundy.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
+    r->grundy.seq_n = o->grundy_seq - 1;
+    t0 = now();
+    st = grundy_run(&r->grundy);
+    break;
   case MODE_PLAYOUTS:
     if (o->play.strategy
         && (st = strategy_read(&r->strategy, o->play.strategy, g, stderr)) != EXIT_OK)
@@ -239,6 +246,7 @@ static void free_run(Run *r) {
   solve_job_free(&r->job);
   perft_free(&r->perft);
   count_free(&r->count);
+  grundy_free(&r->grundy);
   retro_stats_free(&r->table);
   pv_free(&r->pv);
   strategy_free(&r->strategy);

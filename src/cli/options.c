@@ -161,6 +161,14 @@ SETTER(set_all_moves) {
   return set_mode(o, MODE_SOLVE, spec->name);
 }
 SETTER(set_count) { return set_mode(o, MODE_COUNT, spec->name); }
+SETTER(set_grundy) { return set_mode(o, MODE_GRUNDY, spec->name); }
+SETTER(set_grundy_seq) {
+  long n;
+  int st = int_arg(spec->name, val, 0, GRUNDY_MAX_SEQUENCE, "a heap size from %ld to %ld", &n);
+  if (st != EXIT_OK) return st;
+  o->grundy_seq = n + 1;
+  return set_mode(o, MODE_GRUNDY, spec->name);
+}
 SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
 SETTER(set_info_state) { return set_mode(o, MODE_INFOSTATE, spec->name); }
 SETTER(set_perft) {
@@ -299,6 +307,10 @@ static const OptionSpec option_table[] = {
   { "--all-moves", NULL, SEC_MODE, M_ANY, NULL, "every move's value", set_all_moves, 0 },
   { "--perft", "N", SEC_MODE, M_ANY, NULL, "move sequences of N plies", set_perft, 0 },
   { "--count", NULL, SEC_MODE, M_ANY, NULL, "distinct reachable positions", set_count, 0 },
+  { "--grundy", NULL, SEC_MODE, M_ANY, NULL, "the Grundy value of an impartial game (docs/cgt.md)",
+    set_grundy, 0 },
+  { "--grundy-sequence", "N", SEC_MODE, M_ANY, NULL,
+    "G(0..N) of a game's components, its period and pre-period", set_grundy_seq, 0 },
   { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts, 0 },
   { "--tree-dot", "OUT", SEC_MODE, M_ANY, NULL,
     "the game tree as DOT (Graphviz only to draw .svg/.png/.pdf)", set_tree_dot, 0 },
@@ -426,7 +438,7 @@ static const char *mode_name(Mode m) {
     [MODE_COUNT] = "--count", [MODE_DUMPDB] = "--dump-db", [MODE_TESTSET] = "--test-set",
     [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
     [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book",
-    [MODE_INFOSTATE] = "--info-state"
+    [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy"
   };
   return names[m];
 }

@@ -695,7 +695,9 @@ static void retro_stats(const Run *r) {
 
 /* The result of the mode, on stdout. */
 void report_result(const Run *r) {
-  if (r->job.strategic) {
+  if (r->opt->mode == MODE_GRUNDY) {
+    report_grundy(r);
+  } else if (r->job.strategic) {
     if (r->opt->json) json_strategic(r);
     else { report_header(r); text_strategic(r); }
   } else if (r->job.expected) {

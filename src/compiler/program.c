@@ -13,6 +13,7 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   Program *p = calloc(1, sizeof *p);
   if (!p) { fprintf(err, "gsolve: error: out of memory\n"); *status = EXIT_LIMIT; return NULL; }
   p->arena = arena_new();
+  p->components_var = -1;
   p->filename = strdup(filename);
   p->source = malloc(len + 1);
   if (!p->arena || !p->filename || !p->source) {

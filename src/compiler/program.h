@@ -203,6 +203,9 @@ struct Program {
   int nsym;
   int32_t *sym;           /* nsym * ncells: cell c of the image = cell sym[c] */
   int *permute_vars; int npermute;
+  /* `components V;`: the state array whose entries are separate games
+  ** (docs/cgt.md); -1: none. */
+  int components_var;
 
   /* Views (hidden information): the `hidden` declarations, in order. */
   HiddenDecl *hidden; int nhidden;

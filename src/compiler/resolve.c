@@ -147,7 +147,18 @@ static int apply_override(Resolver *r, ParamInfo *pi, const char *text,
       int32_t vals[PROG_MAX_LIST];
       int count = 0;
       const char *s = text;
-      for (;;) {
+      size_t ip = strspn(s, "0123456789");
+      int digits = 0;
+      if (s[ip] == '.' && s[ip + 1] && strspn(s + ip + 1, "0123456789") == strlen(s + ip + 1)
+          && strlen(s) <= PROG_MAX_LIST) {
+        /* A number with a decimal point, digit by digit: 0.77 is 0,7,7
+        ** (an octal game's code); no digit before the point is a 0. */
+        if (ip == 0) vals[count++] = 0;
+        for (; *s; s++)
+          if (*s != '.') vals[count++] = *s - '0';
+        digits = 1;
+      }
+      while (!digits) {
         char item[32];
         size_t len = strcspn(s, ",");
         if (count == PROG_MAX_LIST) {
@@ -568,6 +579,20 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
           if (ok && t.kind != TY_BOOL) diag_error(d, n->a->span, "the condition of 'native' must be bool");
           p->native_ok = ok && v;
         }
+        break;
+      }
+      case NODE_COMPONENTS: {
+        Symbol *sym = resolve_lookup(r, n->name);
+        if (p->components_var >= 0)
+          diag_error(d, n->span, "'components' declared twice");
+        else if (!sym || sym->kind != SYM_STATE || p->vars[sym->index].ndims != 1)
+          diag_error(d, n->span, "components needs a one-dimensional state array declared before it; '%s' is not one",
+                     n->name);
+        else if (p->vars[sym->index].elem.kind != TY_INT || p->vars[sym->index].elem.lo != 0)
+          diag_error(d, n->span, "components needs an array of integers from 0 (an empty "
+                     "component): '%s' is not", n->name);
+        else
+          p->components_var = sym->index;
         break;
       }
       case NODE_SCORE_ONLY:

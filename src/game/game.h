@@ -256,6 +256,10 @@ struct Game {
                                   ** that can, value positions by score
                                   ** alone (no distance to the end) */
   int has_eval;                   /* the game has an eval (else it is 0) */
+  /* `components V;` (docs/cgt.md): the position is the sum of the games
+  ** at the entries of V, slots comp_slot .. comp_slot + comp_count - 1 of
+  ** the state (int32_t each; 0 an empty component); comp_count 0: none. */
+  int comp_slot, comp_count;
   int32_t margin_bound;           /* every outcome's |margin| is at most
                                   ** this; 0 when it is not known */
   /* Optional (board_bytes 0: none): writes the board of `state` (the

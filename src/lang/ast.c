@@ -90,7 +90,7 @@ int ast_count(const Node *list) {
 static const char *const kind_names[] = {
   "game", "players", "param", "const", "type", "board", "state", "move",
   "function", "end", "nomoves", "start", "native", "eval", "bound", "symmetry", "pieces",
-  "repetition", "score-only", "hidden", "valid", "paramdecl",
+  "repetition", "score-only", "hidden", "valid", "components", "paramdecl",
   "range-type", "bool-type", "player-type", "cell-type", "dir-type",
   "int-type", "enum-type", "named-type", "set-type",
   "block", "var", "assign", "if", "for", "while", "return", "break",

@@ -45,6 +45,7 @@ typedef enum NodeKind {
   NODE_HIDDEN,     /* name: the state hidden; a: cell index names (NODE_NAME)
                    ** or NULL; b: `seen by` players or NULL; c: `when` or NULL */
   NODE_VALID,      /* c: body: which positions belong to the game */
+  NODE_COMPONENTS, /* name: the state array whose entries are separate games */
   NODE_PARAMDECL,  /* name; a: type (move/function parameter) */
   /* types */
   NODE_TRANGE,     /* a..b */

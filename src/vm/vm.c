@@ -810,6 +810,10 @@ Game *vm_new_compiled(const Program *p, const AotModule *m, void *handle, void (
   g->has_rewards = p->has_pay;
   g->margin_bound = p->has_pay || p->has_score ? 0 : 1;
   g->score_only = p->score_only;
+  if (p->components_var >= 0) {
+    g->comp_slot = p->vars[p->components_var].base;
+    g->comp_count = p->vars[p->components_var].dim[0];
+  }
   g->has_eval = p->eval_chunk >= 0;
   if (!vm_pack_init(vm)) { vm_free(g); return NULL; }
   if (p->has_steps) {   /* its own apply, for moves of several steps */
