@@ -79,7 +79,7 @@ if [ -n "$GSOLVE_FULL" ]; then
     set -- $d
     pieces_perft "breakthrough.rbg (8x8): perft $1" "$2" $BT --perft $1 --engine compiled
   done
-  for d in "6 3538840" "7 43719470" "8 527270518"; do
+  for d in "6 3538840" "7 43719470"; do
     set -- $d
     pieces_perft "breakthrough_5x5.rbg: perft $1" "$2" $BT -D width=5 -D height=5 --perft $1 --engine compiled
   done
