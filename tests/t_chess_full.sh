@@ -137,9 +137,10 @@ check "SAN: two knights on one file, the rank tells them apart" "san: 1. N1xd2" 
 cf_out=$(gs play $cf_game --self-play --level 1 --seed 5 2>&1)
 check "play: the start position drawn with the pieces' letters" "  1  R N B Q K B N R" \
   "$(printf '%s\n' "$cf_out" | grep -m1 '^  1 ')"
-check "play: moves said in SAN with the typed form" "White plays Bxa6 (f1a6" \
-  "$(printf '%s\n' "$cf_out" | grep -m1 -o 'White plays Bxa6 (f1a6')"
-check "play: the game ends" "game over: a draw (334 moves)" "$(printf '%s\n' "$cf_out" | tail -n 1)"
+check "play: moves said in SAN with the typed form (a capture)" yes \
+  "$(printf '%s\n' "$cf_out" | grep -q -E '^(White|Black) plays [KQRBN]?[a-h]?x[a-h][1-8] \([a-h][1-8][a-h][1-8], ' && echo yes)"
+check "play: the game ends (mate, stalemate or the fifty-move rule)" yes \
+  "$(printf '%s\n' "$cf_out" | tail -n 1 | grep -q -E '^game over: (White wins|Black wins|a draw) \([0-9]+ moves\)$' && echo yes)"
 
 # --- The compiled tier, one depth deeper (one object, built once).
 cf_c() { GSOLVE_CACHE=$cf_cache gs "$@" --engine compiled; }

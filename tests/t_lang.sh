@@ -168,3 +168,26 @@ check "at most N pieces: the error points at the declaration" \
   "tests/files/lang_at_most.game:12:7: runtime error: a position has more than 3 pieces on the board, the number the 'at most N pieces' of its [board] arrays allow" \
   "$(printf '%s\n' "$am_out" | head -n 1)"
 rm -rf "$am_tmp"
+
+# --- 5. The generator's patterns and the board walks of issue 38 ---------
+# Riders (tests/files/lang_riders.game) uses arguments pinned by `x == E`,
+# a slide's length bounded by span(), memos (home(): once per generation;
+# far(from): once per man), leap() and inlined functions;
+# lang_riders_plain.game is the same game without any of them (a loop over
+# every cell for `to`, the empty cells counted along a ray, the knight's
+# jump by col() and row(), the calls through other functions).
+rd=tests/files/lang_riders.game
+rdp=tests/files/lang_riders_plain.game
+check "riders: perft 4 as the plain rules" "394621 394621" \
+  "$(field 'perft 4' "$(gs $rd --perft 4)") $(field 'perft 4' "$(gs $rdp --perft 4)")" 
+check "riders: perft 4, the plain rules' count" "394621" "$(field 'perft 4' "$(gs $rdp --perft 4)")"
+rd_want=$(gs $rdp -D size=4 -D turns=4 --all-moves | sed -n '/^value/p;/^move /,$p')
+check "riders 4x4: every first move's value as the plain rules" "$rd_want" \
+  "$(gs $rd -D size=4 -D turns=4 --all-moves | sed -n '/^value/p;/^move /,$p')"
+# (`to` is local 3 of slide and local 2 of jump; 24 is the last cell.)
+check "riders: the generator loops over no board for to (pinned), the plain rules do" "0 2" \
+  "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -c -E 'FORK +[23] 24 ') $(gs $rdp --dump-bytecode | awk '/^generator/,/^move /' | grep -c -E 'FORK +[23] 24 ')"
+check "riders: other() is inlined (no call of it left in the generator)" "0" \
+  "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -c -- '-- other()')"
+check "riders: home() and far() are called under memos (a flag tested first)" "yes" \
+  "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -B2 -- '-- far()' | grep -q 'JMPT' && echo yes)"
