@@ -191,3 +191,13 @@ check "riders: other() is inlined (no call of it left in the generator)" "0" \
   "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -c -- '-- other()')"
 check "riders: home() and far() are called under memos (a flag tested first)" "yes" \
   "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -B2 -- '-- far()' | grep -q 'JMPT' && echo yes)"
+
+# FEN's later fields in the FEN reports write (--stats' example position):
+# after White's first tick, Black to move wins in 3 (White started four
+# ticks that end on White): no right left, no cell, the clock at 1 and the
+# fullmove number, which the game does not keep, 1.
+check "FEN written with its six fields (castling, en passant, clocks)" \
+  "stats: longest win, Black to move: 3 plies, e.g. 1k/K1 b - - 1 1" \
+  "$(gs tests/files/lang_fen_fields.game --solver retro --stats 2>&1 | grep '^stats: longest win')"
+check "FEN's halfmove field read into the state: at 3, one tick is left" "1 0" \
+  "$(field 'perft 1' "$(gs tests/files/lang_fen_fields.game --fen '1k/K1 w - - 3 1' --perft 1)") $(field 'perft 2' "$(gs tests/files/lang_fen_fields.game --fen '1k/K1 w - - 3 1' --perft 2)")"
