@@ -142,6 +142,25 @@ check "play: moves said in SAN with the typed form (a capture)" yes \
 check "play: the game ends (mate, stalemate or the fifty-move rule)" yes \
   "$(printf '%s\n' "$cf_out" | tail -n 1 | grep -q -E '^game over: (White wins|Black wins|a draw) \([0-9]+ moves\)$' && echo yes)"
 
+# In a terminal (tmux): the pieces in their player's colour by the case
+# of their letters (White's bishops were once drawn in Black's colour,
+# B being Black's initial).
+if command -v tmux >/dev/null 2>&1; then
+  tmux_sock="$cf_tmp/tmux.sock" tmux_session=chess   # tm, screen, wait_for: tests/lib.sh
+  tm new-session -d -s chess -x 80 -y 40 "LANG=C.UTF-8 $GSOLVE play $cf_game --seed 1" \; \
+    set-option -t chess remain-on-exit on
+  wait_for "White to move>" 1
+  cf_esc=$(printf '\033')
+  check "play in tmux: White's bishop in White's colour (red), Black's in Black's (blue)" "yes yes" \
+    "$(screen -e | grep -q "${cf_esc}\[31mB" && echo yes) $(screen -e | grep -q "${cf_esc}\[34mb" && echo yes)"
+  tm send-keys -t chess "g1f3" Enter
+  wait_for "White plays Nf3 (g1f3)"
+  check "play in tmux: the person's move in SAN" "White plays Nf3 (g1f3)" "$(screen | grep -m1 -o 'White plays Nf3 (g1f3)')"
+  tm kill-server 2>/dev/null
+else
+  check "tmux is installed for the terminal test of gsolve play" yes no
+fi
+
 # --- The compiled tier, one depth deeper (one object, built once).
 cf_c() { GSOLVE_CACHE=$cf_cache gs "$@" --engine compiled; }
 check "compiled: start perft 5 (Stockfish, RBG)" 4865609 "$(field "perft 5" "$(cf_c $cf_game --perft 5)")"
