@@ -43,6 +43,8 @@ aot_game() {
 }
 
 aot_game games/chess-endgame.game nosolve
+aot_game games/chess.game nosolve
+aot_game games/chess.game nosolve -D kingcapture=true
 aot_game games/connect4.game solve -D width=4 -D height=4
 aot_game games/connect4.game nosolve
 aot_game games/dice.game solve

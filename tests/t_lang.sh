@@ -191,3 +191,36 @@ check "at most N pieces: the error points at the declaration" \
   "tests/files/lang_at_most.game:12:7: runtime error: a position has more than 3 pieces on the board, the number the 'at most N pieces' of its [board] arrays allow" \
   "$(printf '%s\n' "$am_out" | head -n 1)"
 rm -rf "$am_tmp"
+
+# --- 5. The generator's patterns and the board walks of issue 38 ---------
+# Riders (tests/files/lang_riders.game) uses arguments pinned by `x == E`,
+# a slide's length bounded by span(), memos (home(): once per generation;
+# far(from): once per man), leap() and inlined functions;
+# lang_riders_plain.game is the same game without any of them (a loop over
+# every cell for `to`, the empty cells counted along a ray, the knight's
+# jump by col() and row(), the calls through other functions).
+rd=tests/files/lang_riders.game
+rdp=tests/files/lang_riders_plain.game
+check "riders: perft 4 as the plain rules" "394621 394621" \
+  "$(field 'perft 4' "$(gs $rd --perft 4)") $(field 'perft 4' "$(gs $rdp --perft 4)")" 
+check "riders: perft 4, the plain rules' count" "394621" "$(field 'perft 4' "$(gs $rdp --perft 4)")"
+rd_want=$(gs $rdp -D size=4 -D turns=4 --all-moves | sed -n '/^value/p;/^move /,$p')
+check "riders 4x4: every first move's value as the plain rules" "$rd_want" \
+  "$(gs $rd -D size=4 -D turns=4 --all-moves | sed -n '/^value/p;/^move /,$p')"
+# (`to` is local 3 of slide and local 2 of jump; 24 is the last cell.)
+check "riders: the generator loops over no board for to (pinned), the plain rules do" "0 2" \
+  "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -c -E 'FORK +[23] 24 ') $(gs $rdp --dump-bytecode | awk '/^generator/,/^move /' | grep -c -E 'FORK +[23] 24 ')"
+check "riders: other() is inlined (no call of it left in the generator)" "0" \
+  "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -c -- '-- other()')"
+check "riders: home() and far() are called under memos (a flag tested first)" "yes" \
+  "$(gs $rd --dump-bytecode | awk '/^generator/,/^move /' | grep -B2 -- '-- far()' | grep -q 'JMPT' && echo yes)"
+
+# FEN's later fields in the FEN reports write (--stats' example position):
+# after White's first tick, Black to move wins in 3 (White started four
+# ticks that end on White): no right left, no cell, the clock at 1 and the
+# fullmove number, which the game does not keep, 1.
+check "FEN written with its six fields (castling, en passant, clocks)" \
+  "stats: longest win, Black to move: 3 plies, e.g. 1k/K1 b - - 1 1" \
+  "$(gs tests/files/lang_fen_fields.game --solver retro --stats 2>&1 | grep '^stats: longest win')"
+check "FEN's halfmove field read into the state: at 3, one tick is left" "1 0" \
+  "$(field 'perft 1' "$(gs tests/files/lang_fen_fields.game --fen '1k/K1 w - - 3 1' --perft 1)") $(field 'perft 2' "$(gs tests/files/lang_fen_fields.game --fen '1k/K1 w - - 3 1' --perft 2)")"

@@ -944,6 +944,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   ** Four's 1..7) are labelled as the moves are typed. */
   p->style.board_only = 1;
   boardview_label_columns_by_moves(g, &p->style);
+  p->style.letter_case = p->pieces != NULL;
   /* Without --seed, one from the clock and the process, kept short: it
   ** is shown at the start, so that --seed can replay the game. */
   if (o->seed_set) {

@@ -12,7 +12,7 @@
 #include "compiler/program.h"
 #include "compiler/opcodes.h"
 
-#define BUILTIN_MAX_ARGS 3
+#define BUILTIN_MAX_ARGS 4
 
 /* How a call compiles. */
 typedef enum BuiltinKind {

@@ -399,6 +399,64 @@ static void unroll_generator(Compiler *c, int ri, Node *m, Local *arg, Node **co
   arg->known = 0;
 }
 
+/* Whether a and b are written alike: the same node kinds, names and
+** values, their operands alike too (b's `next` is not looked at). */
+static int same_list(const Node *a, const Node *b);
+static int same_node(const Node *a, const Node *b) {
+  if (!a || !b) return a == b;
+  if (a->kind != b->kind || a->op != b->op || a->ival != b->ival) return 0;
+  if ((a->name == NULL) != (b->name == NULL) || (a->name && strcmp(a->name, b->name) != 0)) return 0;
+  return same_list(a->a, b->a) && same_list(a->b, b->b) && same_list(a->c, b->c) && same_list(a->d, b->d);
+}
+static int same_list(const Node *a, const Node *b) {
+  for (; a && b; a = a->next, b = b->next)
+    if (!same_node(a, b)) return 0;
+  return a == b;
+}
+
+const struct MemoSite *cg_memo_site(const Compiler *c, const Node *e) {
+  for (int i = 0; i < c->nsites; i++)
+    if (same_node(c->sites[i].call, e)) return &c->sites[i];
+  return NULL;
+}
+
+/* The calls in e, a conjunct tested in the loop of argument `level`, whose
+** arguments outer loops fix (a call at level L < level): each gets a memo
+** site, shared by the calls written alike, its two locals in the rule's
+** frame.  Functions without arguments have their generation-wide memo;
+** functions that are inlined need none. */
+static void collect_sites(Compiler *c, Node *e, Node *params, int level) {
+  for (; e; e = e->next) {
+    if (e->kind == NODE_CALL && e->a) {
+      Symbol *s = resolve_lookup(c->r, e->name);
+      int at = conjunct_level(e, params);
+      if (s && s->kind == SYM_FUNC && c->fret[s->index].kind != TY_VOID && at < level &&
+          !cg_inlines(c, s->index) && !cg_memo_site(c, e)) {
+        struct MemoSite *ns = realloc(c->sites, (size_t)(c->nsites + 1) * sizeof *ns);
+        Local *l = ns ? cg_add_local(c, " memo", c->fret[s->index], 2, e->span) : NULL;
+        if (!ns) { c->oom = c->p->oom = 1; return; }
+        c->sites = ns;
+        if (!l) return;
+        ns[c->nsites].call = e;
+        ns[c->nsites].slot = l->slot;
+        ns[c->nsites++].level = at;
+      }
+    }
+    Node *kids[4] = { e->a, e->b, e->c, e->d };
+    for (int k = 0; k < 4; k++) collect_sites(c, kids[k], params, level);
+  }
+}
+
+/* At the top of each pass of argument `level`'s loop (-1: before the
+** loops): its memo sites are not computed yet. */
+static void clear_sites(Compiler *c, int level, Span at) {
+  for (int i = 0; i < c->nsites; i++)
+    if (c->sites[i].level == level) {
+      cg_emit(c, OP_CONST, 0, 0, at);
+      cg_emit(c, OP_STOREL, c->sites[i].slot + 1, 0, at);
+    }
+}
+
 /* One rule's part of the generator: nested loops, hoisted tests, EMIT. */
 static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   MoveRule *rule = &c->p->rules[ri];
@@ -414,7 +472,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     args[i]->readonly = 1;
   }
   /* The memos' locals follow the arguments' room: no other local takes them. */
-  if (c->slots < c->memo_end) c->slots = c->memo_end;
+  if (c->memo_end > GAME_MAX_ARGS && c->slots < c->memo_end) c->slots = c->memo_end;
   if (c->frame < c->slots) c->frame = c->slots;
   Node *conj[MAX_CONJUNCTS];
   int nconj = 0;
@@ -439,6 +497,11 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     run = l > run ? l : run;
     level_of[k] = run;
   }
+  /* Memo sites, in the conjuncts after the first of each level (a first
+  ** one may drive its loop: FINDS, a bound, a pin). */
+  c->nsites = 0;
+  for (int k = 0; k < nconj; k++)
+    if (k > 0 && level_of[k - 1] == level_of[k]) collect_sites(c, conj[k], m->a, level_of[k]);
   /* In a game with chance, chance's moves and the players' moves are
   ** generated in different positions. */
   if (c->p->chance) {
@@ -513,6 +576,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
         limit[level] = hi;
       }
     }
+    clear_sites(c, level, m->span);
     for (int k = 0; k < nconj; k++) {
       if (level_of[k] != level || used[k]) continue;
       cg_expect(c, conj[k], TY_BOOL, "a move's when condition");
@@ -537,6 +601,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     for (int k = 0; k < nexits[level]; k++) cg_patch(c, exits[level][k], cg_here(c));
     free(exits[level]);
   }
+  c->nsites = 0;
   cg_scope_close(c, sc);
   /* The legality chunk only names this code range for runtime errors. */
   Chunk *ch = &c->p->chunks[legal];
@@ -545,6 +610,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   ch->maxstack = c->maxstack + 2;
   return;
 fail:   /* too many locals, reported */
+  c->nsites = 0;
   for (int level = 0; level <= nargs; level++) free(skips[level]);
   for (int level = 0; level < nargs; level++) free(exits[level]);
 }
@@ -773,6 +839,7 @@ int compile_program(Program *p, Diag *d, Resolver *r) {
   free(c.fparams);
   free(c.fret);
   free(c.memo_slot);
+  free(c.sites);
   if (c.oom) return 0;
   return d->errors == 0;
 }

@@ -401,7 +401,8 @@ static int inline_size(Compiler *c, const Node *x, const Node *params) {
       }
     }
     case NODE_UNARY: {
-      int n = x->op == '!' ? inline_size(c, x->a, params) : 0;
+      /* !e, and a negative literal (-5: it cannot overflow). */
+      int n = x->op == '!' ? inline_size(c, x->a, params) : x->a && x->a->kind == NODE_INT ? 1 : 0;
       return n ? n + 1 : 0;
     }
     case NODE_BINARY: {
@@ -428,15 +429,22 @@ static int inline_size(Compiler *c, const Node *x, const Node *params) {
   }
 }
 
+int cg_inlines(Compiler *c, int fi) {
+  Node *f = c->r->funcs[fi];
+  Node *body = f->c ? f->c->a : NULL;
+  if (c->fret[fi].kind == TY_VOID || !body || body->next || body->kind != NODE_RETURN || !body->a) return 0;
+  int size = inline_size(c, body->a, f->a);
+  return size > 0 && size <= INLINE_MAX_NODES;
+}
+
 /* Inlines function fi's call e (its arguments into locals named as its
 ** parameters, known when constant, then its body's expression); 0 when
 ** the function is not one to inline (nothing emitted). */
 static int inline_call(Compiler *c, Node *e, int fi, Type rt) {
   Node *f = c->r->funcs[fi];
   Node *body = f->c ? f->c->a : NULL;
-  if (rt.kind == TY_VOID || !body || body->next || body->kind != NODE_RETURN || !body->a) return 0;
-  int size = inline_size(c, body->a, f->a);
-  if (size == 0 || size > INLINE_MAX_NODES) return 0;
+  (void)rt;
+  if (!cg_inlines(c, fi)) return 0;
   Scope sc = cg_scope_open(c);
   Local *bound[FUNC_MAX_PARAMS];
   int k = 0;
@@ -449,12 +457,19 @@ static int inline_call(Compiler *c, Node *e, int fi, Type rt) {
       diag_error(c->d, a->span, "argument '%s' of %s() must be %s, not %s", pd->name,
                  e->name, type_name(c->p, pt, b1, sizeof b1), type_name(c->p, at, b2, sizeof b2));
     }
+    Local *src = a->kind == NODE_NAME ? cg_find_local(c, a->name) : NULL;
+    int src_known = src && src->known;
+    int32_t src_value = src_known ? src->value : 0;
     bound[k] = cg_add_local(c, pd->name, pt, 1, a->span);
     if (!bound[k]) continue;
     cg_emit(c, OP_STOREL, bound[k]->slot, 0, a->span);
-    /* A constant argument: the copy of the body folds with it. */
+    /* A constant argument (or a local known to be one: an unrolled
+    ** loop's variable): the copy of the body folds with it. */
     int32_t v;
-    if (cg_constant_value(c, a, &v)) {
+    if (src_known) {
+      bound[k]->known = 1;
+      bound[k]->value = src_value;
+    } else if (cg_constant_value(c, a, &v)) {
       bound[k]->known = 1;
       bound[k]->value = v;
     }
@@ -479,6 +494,19 @@ static Type call_expr(Compiler *c, Node *e) {
     int want = ast_count(f->a);
     if (!cg_arity(c, e, want)) return T_ERR;
     if (inline_call(c, e, s->index, c->fret[s->index])) return c->fret[s->index];
+    Type rt = c->fret[s->index];
+    /* In the generator: a function without arguments once per generation
+    ** (memo_slot), a call whose arguments an outer loop fixes once per
+    ** pass of that loop (its memo site); the value kept in two locals
+    ** (the value, then a flag: computed). */
+    int memo = c->kind == CHUNK_GENERATE && c->memo_slot ? c->memo_slot[s->index] : -1;
+    const struct MemoSite *site = memo < 0 && c->kind == CHUNK_GENERATE ? cg_memo_site(c, e) : NULL;
+    if (site) memo = site->slot;
+    int have = -1;
+    if (memo >= 0) {
+      cg_emit(c, OP_LOADL, memo + 1, 0, e->span);
+      have = cg_emit(c, OP_JMPT, 0, 0, e->span);
+    }
     Node *pd = f->a;
     int k = 0;
     for (Node *a = e->a; a; a = a->next, pd = pd->next, k++) {
@@ -490,16 +518,8 @@ static Type call_expr(Compiler *c, Node *e) {
                    e->name, type_name(p, pt, b1, sizeof b1), type_name(p, at, b2, sizeof b2));
       }
     }
-    Type rt = c->fret[s->index];
-    int memo = c->kind == CHUNK_GENERATE && c->memo_slot ? c->memo_slot[s->index] : -1;
-    if (memo < 0) {
-      cg_emit(c, OP_CALL, s->index, want, e->span);
-      return rt;
-    }
-    /* A memo of the generator: the call once, its value kept. */
-    cg_emit(c, OP_LOADL, memo + 1, 0, e->span);
-    int have = cg_emit(c, OP_JMPT, 0, 0, e->span);
-    cg_emit(c, OP_CALL, s->index, 0, e->span);
+    cg_emit(c, OP_CALL, s->index, want, e->span);
+    if (memo < 0) return rt;
     cg_emit(c, OP_STOREL, memo, 0, e->span);
     cg_emit(c, OP_CONST, 1, 0, e->span);
     cg_emit(c, OP_STOREL, memo + 1, 0, e->span);

@@ -64,7 +64,18 @@ typedef struct Compiler {
   ** first local after them.  Used while kind is CHUNK_GENERATE. */
   int *memo_slot;
   int memo_end;
+  /* The rule being generated: its calls whose arguments are known in an
+  ** outer loop (a piece's cell) run once per pass of that loop; each site
+  ** a call (equal calls share it), its value's local (the flag next) and
+  ** the loop, cleared at the top of each pass. */
+  struct MemoSite { const Node *call; int slot, level; } *sites;
+  int nsites;
 } Compiler;
+
+/* compile_expr.c: whether calls of function fi are inlined (here). */
+int cg_inlines(Compiler *c, int fi);
+/* compile.c: the memo site of call e in the rule generated now, or NULL. */
+const struct MemoSite *cg_memo_site(const Compiler *c, const Node *e);
 
 #define FUNC_MAX_PARAMS 32   /* parameters of a user function */
 

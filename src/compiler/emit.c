@@ -209,6 +209,18 @@ static int emit_plain(Compiler *c, OpCode op, int32_t a, int32_t b, Span at) {
     drop_recent(c, 1);
     return cg_emit_raw(c, OP_ADDK, op == OP_ADD ? k : -k, 0, 0, at);
   }
+  /* CONST k; NEG -> CONST -k (a negative literal). */
+  if (p1 >= 0 && op == OP_NEG && c->p->code[p1] == OP_CONST && c->p->code[p1 + 1] != INT32_MIN) {
+    int32_t k = c->p->code[p1 + 1];
+    Span where = { c->p->pos[p1], c->p->pos[p1] + 1 };   /* the literal's, for messages */
+    drop_recent(c, 1);
+    return cg_emit_raw(c, OP_CONST, -k, 0, 0, where);
+  }
+  /* NOT; JMPF -> JMPT, NOT; JMPT -> JMPF. */
+  if (p1 >= 0 && (op == OP_JMPF || op == OP_JMPT) && c->p->code[p1] == OP_NOT) {
+    drop_recent(c, 1);
+    return cg_emit_raw(c, op == OP_JMPF ? OP_JMPT : OP_JMPF, a, 0, 0, at);
+  }
   if (p1 >= 0 && (op == OP_JMPF || op == OP_JMPT) && is_compare(c->p->code[p1])) {
     int cmp = c->p->code[p1];
     drop_recent(c, 1);

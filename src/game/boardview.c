@@ -107,7 +107,9 @@ static int parse_labels(const char *line, int w, char *copy, size_t size,
 }
 
 static void put_cell(Game *g, const BoardStyle *st, char c, FILE *out) {
-  int p = player_of(g, c);
+  /* Pieces lettered as FEN's: upper case the first player's, lower case
+  ** the second's; else the player whose initial c is. */
+  int p = !st->letter_case ? player_of(g, c) : c >= 'A' && c <= 'Z' ? 0 : c >= 'a' && c <= 'z' ? 1 : -1;
   if (c == '.' && st->unicode) c = ' ';
   if (p >= 0)
     fprintf(out, "%s%c%s", boardview_player_colour(g, st, p), c,

@@ -19,6 +19,9 @@ typedef struct BoardStyle {
   int board_only;         /* where a board is drawn, leave out the state
                           ** variables' lines ("filled = 3"): bookkeeping
                           ** of the rules, not what a player looks at */
+  int letter_case;        /* the cells hold pieces' letters (a game's
+                          ** `pieces`): upper case the first player's,
+                          ** lower case the second's */
   int ncol_labels;        /* > 0: the columns are labelled ... */
   char col_labels[BOARDVIEW_MAX_COLS][4];   /* ... with these instead */
 } BoardStyle;

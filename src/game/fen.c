@@ -94,13 +94,14 @@ static int read_fields(const FenBoard *b, const char *c, int32_t *s, char *msg, 
     if (!slot[k]) { lo[k] = k; hi[k] = FEN_MAX_NUMBER; }
     int64_t v = dflt[k] < lo[k] ? lo[k] : dflt[k] > hi[k] ? hi[k] : dflt[k];
     while (*c == ' ') c++;
+    const char *digits = c;
     if (*c && !(c = read_number(c, hi[k], &v))) {
       snprintf(msg, size, "the %s must be a number", what[k]);
       return -1;
     }
     if (v < lo[k] || v > hi[k]) {
-      snprintf(msg, size, "the %s %lld is out of range %lld..%lld", what[k], (long long)v,
-               (long long)lo[k], (long long)hi[k]);
+      snprintf(msg, size, "the %s %.*s is out of range %lld..%lld", what[k], (int)(c - digits) < 24 ? (int)(c - digits) : 24,
+               digits, (long long)lo[k], (long long)hi[k]);
       return -1;
     }
     if (slot[k]) s[slot[k]] = (int32_t)v;

@@ -343,6 +343,11 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
           pc, h - 3, pc, u, h - 3, h - 3, u, t);
       break;
     case OP_TURN: out(o, "DIR(%d, s%d); s%d = aot_turn(s%d, s%d);", pc, u, u, u, t); break;
+    case OP_SPAN:
+      out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = aot_span(SL + %d, STEP, s%d, s%d, s%d);",
+          pc, h - 3, pc, u, h - 3, A, h - 3, u, t);
+      break;
+    case OP_LEAP: out(o, "CELL(%d, s%d); s%d = aot_leap(s%d, s%d, s%d, W, H);", pc, h - 3, h - 3, h - 3, u, t); break;
     case OP_NEXTP:
       out(o, "if (CHANCE && s%d == CHANCE) FAIL(%d, \"opponent() of the chance player (in a chance move, "
              "'roller' is the player it rolls for)\"); if (s%d < 1 || s%d > NPLAYERS) FAIL(%d, \"opponent() "

@@ -528,6 +528,20 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         TOP() = aot_stepn(p->step, c, d, n, p->width + p->height);
         NEXT();
       }
+      CASE(SPAN) {
+        int32_t v = POP(), d = POP(), c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
+        TOP() = aot_span(vm->slots + code[pc], p->step, c, d, v);
+        pc += 2;
+        NEXT();
+      }
+      CASE(LEAP) {
+        int32_t dy = POP(), dx = POP(), c = TOP();
+        if ((uint32_t)c >= (uint32_t)p->ncells) FAIL("cell %d is off the board", c);
+        TOP() = aot_leap(c, dx, dy, p->width, p->height);
+        NEXT();
+      }
       CASE(TURN) {
         int32_t k = POP(), d = TOP();
         if ((uint32_t)d >= DIR_COUNT) FAIL("bad direction %d", d);
