@@ -45,6 +45,17 @@ done
 pieces_perft "foxAndHounds-10x10.rbg: perft 7" 55008 $FH -D size=10 --perft 7
 pieces_perft "foxAndHounds-12x12.rbg: perft 6" 13320 $FH -D size=12 --perft 6
 
+# The compiled tier: RBG's counts too, and 30 random games played out
+# alike on both tiers (the same seed).
+pieces_perft "breakthrough.rbg (8x8), compiled: perft 3" 11132 $BT --perft 3 --engine compiled
+pieces_perft "knightthrough.rbg, compiled: perft 3" 63520 $KT --perft 3 --engine compiled
+pieces_perft "foxAndHounds.rbg, compiled: perft 9" 424568 $FH --perft 9 --engine compiled
+for g in $BT $KT $FH; do
+  check "$g: 30 playouts alike on the VM and the compiled tier" \
+    "$(gs $g --playouts 30 --seed 7 --engine vm | grep -vE '^(seconds|engine|playouts/s):')" \
+    "$(gs $g --playouts 30 --seed 7 --engine compiled | grep -vE '^(seconds|engine|playouts/s):')"
+done
+
 # --- Solved values: alphabeta against retrograde analysis --------------------
 # pieces_solved DESC WANT ARGS...: "value plies" of both solvers.
 pieces_solved() {
