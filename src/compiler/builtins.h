@@ -12,7 +12,7 @@
 #include "compiler/program.h"
 #include "compiler/opcodes.h"
 
-#define BUILTIN_MAX_ARGS 4
+#define BUILTIN_MAX_ARGS 5
 
 /* How a call compiles. */
 typedef enum BuiltinKind {
@@ -50,6 +50,8 @@ typedef struct Builtin {
                       ** (compile_expr.c), `op` unused */
   int player_index;   /* player(i): i checked in 0..players-1, the
                       ** player value i + 1 (the first declared is 0) */
+  int pad_nowhere;    /* the instruction takes one more argument, nowhere
+                      ** here (sees() without the cell that counts as v) */
 } Builtin;
 
 /* The built-in NAME taking nargs arguments; when none takes that many,

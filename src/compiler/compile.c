@@ -263,6 +263,111 @@ static int finds_loop(Compiler *c, Node *e, Node *value, const StateVar *var, in
   return top;
 }
 
+/* A board cell argument whose first test is `sees(A, a, x, v)` or
+** `sees(A, a, x, v, g)` (builtins.c), A a state array with an entry per
+** cell of a rect board, and a, v, g free of x and of the arguments after
+** it: the generator walks the eight rays from a instead of testing every
+** cell (a slider's moves: a queen's, an amazon's and its arrow's).  The
+** call, or NULL; *var the array. */
+static Node *sees_pattern(Compiler *c, Node *e, Node *params, int level, const char *arg,
+                          StateVar **var) {
+  if (!e || e->kind != NODE_CALL || strcmp(e->name, "sees") != 0 || c->p->board != BOARD_RECT) return NULL;
+  int n = ast_count(e->a);
+  if (n != 4 && n != 5) return NULL;
+  Node *arr = e->a, *a = arr->next, *x = a->next, *v = x->next, *g = v->next;
+  if (arr->kind != NODE_NAME || cg_find_local(c, arr->name)) return NULL;
+  Symbol *s = resolve_lookup(c->r, arr->name);
+  if (!s || s->kind != SYM_STATE) return NULL;
+  StateVar *sv = &c->p->vars[s->index];
+  if (sv->ndims != 1 || sv->dim[0] != c->p->ncells || !sv->on_board) return NULL;
+  if (x->kind != NODE_NAME || strcmp(x->name, arg) != 0) return NULL;
+  if (conjunct_level(a, params) >= level || conjunct_level(v, params) >= level ||
+      (g && conjunct_level(g, params) >= level))
+    return NULL;
+  *var = sv;
+  return e;
+}
+
+/* A ray loop (sees_pattern): its locals, its head's targets and the jumps
+** to its next direction, patched where the loop closes. */
+typedef struct RayLoop {
+  int on;
+  const StateVar *var;
+  int x, origin, want, gone, d;   /* locals: the argument, a, v, g, the direction */
+  int top;                        /* the next cell along the ray */
+  int *next, nnext, capnext;      /* jumps to the next direction */
+  Span at;
+} RayLoop;
+
+/* The head of a ray loop for the test e = sees(A, a, x, v[, g]), with the
+** checks and messages of the call: a, v and g once; d := 0; restart: x
+** := a; top: x := STEP(x, d), to the next direction off the board.  The
+** restart (FORK's target), or -1 (too many locals, reported). */
+static int ray_head(Compiler *c, Node *e, const StateVar *var, int slot, RayLoop *ray) {
+  Node *a = e->a->next, *v = a->next->next, *g = v->next;
+  Local *o = cg_add_local(c, " ray origin", mkt(TY_CELL), 1, e->span);
+  Local *want = o ? cg_add_local(c, " ray value", var->elem, 1, e->span) : NULL;
+  Local *gone = want ? cg_add_local(c, " ray gone", mkt(TY_CELL), 1, e->span) : NULL;
+  Local *d = gone ? cg_add_local(c, " ray direction", mkt(TY_DIR), 1, e->span) : NULL;
+  if (!d) return -1;
+  ray->on = 1;
+  ray->var = var;
+  ray->x = slot;
+  ray->origin = o->slot;
+  ray->want = want->slot;
+  ray->gone = gone->slot;
+  ray->d = d->slot;
+  ray->at = e->span;
+  cg_expect(c, a, TY_CELL, "a cell");
+  cg_emit(c, OP_STOREL, o->slot, 0, e->span);
+  Type vt = cg_expr(c, v);
+  if (!type_compatible(vt, var->elem))
+    diag_error(c->d, v->span, "%s() compares values of another type", e->name);
+  cg_emit(c, OP_STOREL, want->slot, 0, e->span);
+  if (g) cg_expect(c, g, TY_CELL, "a cell");
+  else cg_emit(c, OP_CONST, -1, 0, e->span);
+  cg_emit(c, OP_STOREL, gone->slot, 0, e->span);
+  /* sees() fails on a that is no cell: so does the loop, as the call would. */
+  cg_emit(c, OP_LOADL, o->slot, 0, e->span);
+  cg_emit(c, OP_COLOF, 0, 0, e->span);
+  cg_emit(c, OP_POP, 0, 0, e->span);
+  cg_emit(c, OP_CONST, 0, 0, e->span);
+  cg_emit(c, OP_STOREL, d->slot, 0, e->span);
+  int restart = cg_here(c);
+  cg_emit(c, OP_LOADL, o->slot, 0, e->span);
+  cg_emit(c, OP_STOREL, slot, 0, e->span);
+  ray->top = cg_here(c);
+  cg_emit(c, OP_LOADL, slot, 0, e->span);
+  cg_emit(c, OP_LOADL, d->slot, 0, e->span);
+  cg_emit(c, OP_STEP, 0, 0, e->span);
+  cg_emit(c, OP_STOREL, slot, 0, e->span);
+  cg_emit(c, OP_LOADL, slot, 0, e->span);
+  cg_list_push(&ray->next, &ray->nnext, &ray->capnext, cg_emit(c, OP_JEQK, 0, -1, e->span), c);
+  c->stack = 0;
+  return restart;
+}
+
+/* The bottom of a ray loop: on along the ray while its cell holds v (or is
+** g), else the next direction (FORK), up to the eighth. */
+static void ray_close(Compiler *c, RayLoop *ray, int restart) {
+  Span at = ray->at;
+  cg_emit(c, OP_LOADL, ray->x, 0, at);
+  cg_emit(c, OP_LOADSI, ray->var->base, ray->var->dim[0], at);
+  cg_emit(c, OP_LOADL, ray->want, 0, at);
+  cg_emit(c, OP_EQ, 0, 0, at);
+  int go = cg_emit(c, OP_JMPT, 0, 0, at);
+  cg_emit(c, OP_LOADL, ray->x, 0, at);
+  cg_emit(c, OP_LOADL, ray->gone, 0, at);
+  cg_emit(c, OP_EQ, 0, 0, at);
+  cg_list_push(&ray->next, &ray->nnext, &ray->capnext, cg_emit(c, OP_JMPF, 0, 0, at), c);
+  cg_patch(c, go, cg_here(c));
+  cg_emit(c, OP_LOOP, ray->top, 0, at);
+  int next = cg_here(c);
+  for (int k = 0; k < ray->nnext; k++) cg_patch(c, ray->next[k], next);
+  cg_emit_raw(c, OP_FORK, ray->d, 7, restart, at);
+  c->stack = 0;
+}
+
 /* An integer or cell argument's bound `x <= E`, `x < E`, `x >= E`, `x >
 ** E` or `x == E` (both bounds at once; or the same written E first), E
 ** free of x and of the arguments after it: the bound's other side, and in
@@ -486,6 +591,8 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   int *exits[GAME_MAX_ARGS] = { 0 }, nexits[GAME_MAX_ARGS] = { 0 }, capexits[GAME_MAX_ARGS] = { 0 };
   int limit_local[GAME_MAX_ARGS];
   int pinned[GAME_MAX_ARGS] = { 0 };   /* x == E: x takes E's value alone */
+  RayLoop ray[GAME_MAX_ARGS];
+  memset(ray, 0, sizeof ray);
   int *skips[GAME_MAX_ARGS + 1] = { 0 };
   int nskips[GAME_MAX_ARGS + 1] = { 0 }, capskips[GAME_MAX_ARGS + 1] = { 0 };
   /* A conjunct is tested where its arguments are known, but never before
@@ -543,6 +650,9 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
         Node *value = !pin && rule->arg[level].kind == TY_CELL && first < nconj
                         ? find_pattern(c, conj[first], m->a, level, rule->argname[level], &var)
                         : NULL;
+        Node *seen = rule->arg[level].kind == TY_CELL && first < nconj && !value && !pin
+                       ? sees_pattern(c, conj[first], m->a, level, rule->argname[level], &var)
+                       : NULL;
         if (pin) {
           pinned_arg(c, conj[first], pin, rule->arg[level], args[level]->slot, lo, hi, &exits[level],
                      &nexits[level], &capexits[level]);
@@ -551,6 +661,10 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
         } else if (value) {
           top[level] = finds_loop(c, conj[first], value, var, args[level]->slot, m->span,
                                   &exits[level], &nexits[level], &capexits[level]);
+          if (top[level] < 0) goto fail;
+          used[first] = 1;
+        } else if (seen) {
+          top[level] = ray_head(c, seen, var, args[level]->slot, &ray[level]);
           if (top[level] < 0) goto fail;
           used[first] = 1;
         } else {
@@ -594,6 +708,8 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     cg_here(c);
     if (pinned[level])
       ;   /* one value: no loop */
+    else if (ray[level].on)
+      ray_close(c, &ray[level], top[level]);
     else if (limit_local[level] >= 0)
       cg_emit_raw(c, OP_FORL, counter[level], limit_local[level], top[level], m->span);
     else
@@ -602,6 +718,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
     free(exits[level]);
   }
   c->nsites = 0;
+  for (int level = 0; level < nargs; level++) free(ray[level].next);
   cg_scope_close(c, sc);
   /* The legality chunk only names this code range for runtime errors. */
   Chunk *ch = &c->p->chunks[legal];
@@ -611,6 +728,7 @@ static void compile_rule_generator(Compiler *c, int ri, Node *m) {
   return;
 fail:   /* too many locals, reported */
   c->nsites = 0;
+  for (int level = 0; level < nargs; level++) free(ray[level].next);
   for (int level = 0; level <= nargs; level++) free(skips[level]);
   for (int level = 0; level < nargs; level++) free(exits[level]);
 }

@@ -364,6 +364,7 @@ static Type builtin_call(Compiler *c, Node *e) {
     t.lo = 1; t.hi = p->nplayers;
     return t;
   }
+  if (b->pad_nowhere) cg_emit(c, OP_CONST, -1, 0, e->span);
   int size = arr.ndims == 2 ? arr.dim[0] * arr.dim[1] : arr.dim[0];
   cg_emit(c, b->op, arr.base, size, e->span);
   Type t = mkt(b->result);

@@ -310,6 +310,13 @@ static int flow_step(Flow *f, int pc, Iv *v, int h, Iv *jump) {
       r = iv(1, p->ncells > 0 ? p->ncells : 1);
       break;
     case OP_COUNTS: r = iv(0, B); break;
+    case OP_SEES: {   /* a b v g: the two cells checked */
+      Iv ca = h >= 4 ? S[h - 4] : FULL, cb = h >= 3 ? S[h - 3] : FULL;
+      fail = !cell_ok(p, ca) || !cell_ok(p, cb);
+      if (p->step) { narrow(v, ca, 0, p->ncells - 1); narrow(v, cb, 0, p->ncells - 1); }
+      r = iv(0, 1);
+      break;
+    }
     case OP_FINDS: r = iv(-1, (int64_t)B - 1); break;
     case OP_TURN: fail = !fits(a, 0, 7); narrow(v, a, 0, 7); r = iv(0, 7); break;
     case OP_NEXTP: fail = !fits(b, 1, p->nplayers); narrow(v, b, 1, p->nplayers); r = iv(1, p->nplayers); break;
@@ -404,6 +411,7 @@ static int defer_allowed(int op) {
     case OP_SETL: case OP_INCL: case OP_TEEL:
     case OP_STEP: case OP_AT: case OP_COLOF: case OP_ROWOF: case OP_LINE: case OP_LINEK: case OP_COUNTS:
     case OP_FINDS: case OP_TURN: case OP_NEXTP: case OP_ABS: case OP_MIN: case OP_MAX: case OP_HALT:
+    case OP_SEES:
       return 1;
     default:
       return 0;
@@ -419,7 +427,7 @@ static int reads_slots(const Program *p, int pc, int *a, int *n) {
     case OP_JSEQK: case OP_JSNEK: *a = code[pc + 3]; *n = 1; return 1;
     case OP_STORESIS: *a = code[pc + 3]; *n = 1; return 1;
     case OP_LOADSI: case OP_LOADSL: case OP_LOADSXY: case OP_LOADSXYL: case OP_LOADSXYK: case OP_LINE:
-    case OP_LINEK: case OP_COUNTS: case OP_FINDS:
+    case OP_LINEK: case OP_COUNTS: case OP_FINDS: case OP_SEES:
       *a = code[pc + 1]; *n = code[pc + 2]; return 1;
     default: return 0;
   }
@@ -459,7 +467,8 @@ static int tail_ok(const Flow *f, int q, const uint8_t *outcome_only, int64_t *b
       continue;
     }
     if (!defer_allowed(op) || f->fail[k]) return 0;
-    scans |= op == OP_FORK || op == OP_LINE || op == OP_LINEK || op == OP_COUNTS || op == OP_FINDS;
+    scans |= op == OP_FORK || op == OP_LINE || op == OP_LINEK || op == OP_COUNTS || op == OP_FINDS ||
+             op == OP_SEES;
     if (t >= 0 && t < q) return 0;
     if (t >= 0 && t <= pc && op != OP_FORK) return 0;   /* back only by counted loops */
     int a, n;

@@ -334,6 +334,10 @@ static void emit_op(Out *o, const Program *p, const Chunk *ch, int pc, int h, co
     case OP_LINE: out(o, "CELL(%d, s%d); DIR(%d, s%d); s%d = aot_line(SL + %d, STEP, s%d, s%d);", pc, u, pc, t, u, A, u, t); break;
     case OP_LINEK: out(o, "CELL(%d, s%d); DIR(%d, %d); s%d = aot_line(SL + %d, STEP, s%d, %d);", pc, t, pc, C, t, A, t, C); break;
     case OP_COUNTS: out(o, "s%d = aot_counts(SL + %d, %d, s%d);", t, A, B, t); break;
+    case OP_SEES:   /* a b v g: s[h-4] .. s[h-1] */
+      out(o, "CELL(%d, s%d); CELL(%d, s%d); s%d = aot_sees(SL + %d, W, s%d, s%d, s%d, s%d);", pc, h - 4, pc, h - 3,
+          h - 4, A, h - 4, h - 3, h - 2, h - 1);
+      break;
     case OP_FINDS: out(o, "s%d = aot_finds(SL + %d, %d, s%d, s%d);", u, A, B, u, t); break;
     case OP_NBRN: out(o, "CELL(%d, s%d); s%d = NBS[s%d + 1] - NBS[s%d];", pc, t, t, t, t); break;
     case OP_NBR: out(o, "s%d = NB[NBS[s%d] + s%d];", u, u, t); break;

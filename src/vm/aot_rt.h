@@ -55,6 +55,20 @@ static inline int32_t aot_line(const int32_t *arr, const int16_t *step, int32_t 
   return n;
 }
 
+/* SEES: whether cell b is on one of the eight lines through cell a (b !=
+** a) with every cell strictly between them holding v in arr, or being g
+** (both cells on the board, w columns wide: along a line the next cell
+** is the last plus sx + w * sy). */
+static inline int32_t aot_sees(const int32_t *arr, int32_t w, int32_t a, int32_t b, int32_t v, int32_t g) {
+  int32_t dx = b % w - a % w, dy = b / w - a / w;
+  if (dx == 0 && dy == 0) return 0;
+  if (dx != 0 && dy != 0 && dx != dy && dx != -dy) return 0;
+  int32_t s = (dx > 0) - (dx < 0) + w * ((dy > 0) - (dy < 0));
+  for (int32_t c = a + s; c != b; c += s)
+    if (arr[c] != v && c != g) return 0;
+  return 1;
+}
+
 /* COUNTS: how many of arr[0..n) equal v. */
 static inline int32_t aot_counts(const int32_t *arr, int n, int32_t v) {
   int32_t k = 0;

@@ -497,6 +497,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         r = aot_line(vm->slots + (w)[0], p->step, (c), d_); \
       } while (0)
       CASE(LINEK) { LINE_RUN(TOP(), code + pc, (int)OP_PC, TOP()); pc += 3; NEXT(); }
+      CASE(SEES) {
+        int32_t g = POP(), v = POP(), b = POP(), a = TOP();
+        if ((uint32_t)a >= (uint32_t)p->ncells) FAIL("cell %d is off the board", a);
+        if ((uint32_t)b >= (uint32_t)p->ncells) FAIL("cell %d is off the board", b);
+        TOP() = aot_sees(vm->slots + code[pc], p->width, a, b, v, g);
+        pc += 2;
+        NEXT();
+      }
       CASE(COUNTS) {
         TOP() = aot_counts(vm->slots + code[pc], code[pc + 1], TOP());
         pc += 2;
