@@ -221,6 +221,7 @@ opcode-table:
 bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench.sh
 	sh tests/bench_connect4.sh
+	sh tests/bench_games.sh
 	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
 
