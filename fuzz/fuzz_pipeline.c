@@ -4,7 +4,8 @@
 ** generation, apply and undo along a few lines of play (checking that undo
 ** restores the state and the hash), the end and no-moves tests, eval,
 ** notation, drawing, symmetry and packing; then a short bounded search
-** (alpha-beta to depth 3, then exact, each stopped after FUZZ_NODES nodes);
+** (alpha-beta to depth 3, then exact, each stopped after FUZZ_NODES nodes,
+** where the walks met no position of more than FUZZ_SEARCH_MOVES moves);
 ** the same on the native engine when the rules declare one.
 ** A rule that fails at run time longjmps to the trap and ends the input.
 **
@@ -23,14 +24,20 @@
 
 #define FUZZ_PLIES 16     /* plies of each line of play */
 #define FUZZ_NODES 2000   /* node budget of each search */
+/* The searches run only where the walks met no position of more moves: a
+** node budget bounds nodes, not the moves each one generates and orders
+** (connect6's 129,240 two-stone moves a position took minutes). */
+#define FUZZ_SEARCH_MOVES 1024
 
 /* A line of play choosing move (ply * 7 + salt) mod n at each ply, with
 ** every query of the interface along the way; undone at the end, after
 ** which the state and hash must be those of the start.  `before` holds
 ** state_bytes, `work` twice that plus key_bytes (allocated by the caller:
-** a runtime error longjmps out of here). */
-static void walk(Game *g, Move *moves, int salt, unsigned char *before,
-                 unsigned char *work, FILE *out) {
+** a runtime error longjmps out of here).  Returns the most moves a
+** position of the line had. */
+static int walk(Game *g, Move *moves, int salt, unsigned char *before,
+                unsigned char *work, FILE *out) {
+  int most = 0;
   size_t sb = g->state_bytes;
   memcpy(before, game_state(g), sb);
   uint64_t h0 = game_hash(g);
@@ -44,6 +51,7 @@ static void walk(Game *g, Move *moves, int salt, unsigned char *before,
     if (game_ended(g, &o)) break;
     int n = game_generate(g, moves);
     if (n == 0) { game_no_moves(g, &o); break; }
+    most = n > most ? n : most;
     char buf[256];
     for (int i = 0; i < n && i < 64; i++) game_format_move(g, &moves[i], buf, sizeof buf);
     game_apply(g, &moves[((unsigned)ply * 7u + (unsigned)salt) % (unsigned)n]);
@@ -52,6 +60,7 @@ static void walk(Game *g, Move *moves, int salt, unsigned char *before,
   game_print(g, out);
   while (applied-- > 0) game_undo(g);
   if (memcmp(before, game_state(g), sb) != 0 || game_hash(g) != h0) abort();
+  return most;
 }
 
 /* One bounded search; the Search is freed by the caller (a runtime error
@@ -76,10 +85,12 @@ static void exercise(Game *g, Move *moves, FILE *out) {
   g->trap = &trap;
   if (before && work) {
     if (setjmp(trap) == 0) {
-      walk(g, moves, 0, before, work, out);
-      walk(g, moves, 3, before, work, out);
-      search(&s, tt, 3);
-      search(&s, tt, 0);
+      int most = walk(g, moves, 0, before, work, out);
+      int also = walk(g, moves, 3, before, work, out);
+      if (most <= FUZZ_SEARCH_MOVES && also <= FUZZ_SEARCH_MOVES) {
+        search(&s, tt, 3);
+        search(&s, tt, 0);
+      }
     }
   }
   g->trap = NULL;

@@ -17,7 +17,8 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
 MAX_LINES = 1000
 # The bundled games and their engines, as code would name them (Go, Dice,
 # Pot and Token not: "go", "pot" and "token" are ordinary words of code).
-GAME_WORDS = r"(?<![A-Za-z0-9])(nim|connect4|connect_four|c4|matchsticks|tictactoe|hexapawn|kuhn|leduc|pig)(?![A-Za-z0-9])"
+# "Nim heap" is the theory's name of a heap of G (a star, docs/cgt.md), not the game.
+GAME_WORDS = r"(?<![A-Za-z0-9])(nim(?![ -]heap)|connect4|connect_four|c4|matchsticks|tictactoe|hexapawn|kuhn|leduc|pig)(?![A-Za-z0-9])"
 
 
 def files(*patterns):

@@ -11,6 +11,12 @@
 # outside the project with rbg2cpp's own release flags.  make test checks
 # the shallow depths; GSOLVE_FULL=1 (make test-full) every depth RBG runs
 # in under about 10 s, through the compiled tier, and prints the times.
+# The compiled tier builds into a cache of this script's own: the shared
+# empty cache of tests/run.sh must stay empty, or `--engine auto` in the
+# scripts after this one would take the compiled tier (t_golden's engine).
+GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/bench-pieces-cache
+mkdir -p "$GSOLVE_CACHE" && chmod 700 "$GSOLVE_CACHE"
+export GSOLVE_CACHE
 BT=games/breakthrough.game
 KT=games/knightthrough.game
 FH=games/foxandhounds.game

@@ -18,6 +18,12 @@
 #   hex_NxN: hex_5x5.rbg with the diamond's rows of 1, 2, ..., N, ..., 2, 1 cells;
 #   gomoku NxN k: gomoku_standard.rbg on an NxN rectangle, (shift2 {piece})^4 -> ^(k-1);
 #   connect6 NxN k: connect6.rbg (or _split) on an NxN rectangle, (shift2 {piece})^5 -> ^(k-1).
+# The compiled tier builds into a cache of this script's own: the shared
+# empty cache of tests/run.sh must stay empty, or `--engine auto` in the
+# scripts after this one would take the compiled tier (t_golden's engine).
+GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/bench-place-cache
+mkdir -p "$GSOLVE_CACHE" && chmod 700 "$GSOLVE_CACHE"
+export GSOLVE_CACHE
 
 rev=games/reversi.game
 hex=games/hex.game

@@ -3,6 +3,12 @@
 # matchsticks, OEIS A002186 for Kayles), the win or loss they mean
 # cross-checked with alphabeta, and the refusals of games that are not
 # impartial.  Sourced by tests/run.sh.
+# The compiled tier builds into a cache of this script's own: the shared
+# empty cache of tests/run.sh must stay empty, or `--engine auto` in the
+# scripts after this one would take the compiled tier (t_golden's engine).
+GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/grundy-cache
+mkdir -p "$GSOLVE_CACHE" && chmod 700 "$GSOLVE_CACHE"
+export GSOLVE_CACHE
 
 gr_val() { field grundy "$(gs "$@" --grundy 2>&1)"; }
 gr_data() { grep -v '^#' "$1" | tr -s ' \n' ' '; }

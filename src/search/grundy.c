@@ -55,8 +55,8 @@ void grundy_free(Grundy *gr) {
   gr->val_cap = gr->child_cap = gr->line_cap = 0;
   free(gr->comp_val);
   free(gr->comp_status);
-  free(gr->comp_nim);
-  gr->comp_nim = NULL;
+  free(gr->comp_star);
+  gr->comp_star = NULL;
   free(gr->kids);
   gr->kids = NULL;
   free(gr->stack);
@@ -326,7 +326,7 @@ static int comp_room(Grundy *gr, int32_t v) {
   if (grow((void **)&gr->comp_status, &cap, (size_t)v + 1, 1) != 0) return -1;
   memset(gr->comp_status + old, 0, cap - old);
   cap = gr->comp_cap;
-  if (grow((void **)&gr->comp_nim, &cap, (size_t)v + 1, 1) != 0) return -1;
+  if (grow((void **)&gr->comp_star, &cap, (size_t)v + 1, 1) != 0) return -1;
   gr->comp_cap = cap;
   return 0;
 }
@@ -390,7 +390,7 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
         gr->misere = 0;
       }
       gr->comp_val[v] = 0;
-      gr->comp_nim[v] = 1;
+      gr->comp_star[v] = 1;
       gr->comp_status[v] = 2;
       gr->positions++;
       gr->stack_len--;
@@ -399,7 +399,7 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
     if (v == 0)
       return fail(gr, EXIT_USAGE, "--grundy: the components' empty position (every entry of "
                   "the array 0) has moves: an entry of 0 must be an empty game");
-    int first = gr->comp_status[v] == 0, waiting = 0, nim = 1;
+    int first = gr->comp_status[v] == 0, waiting = 0, star = 1;
     memcpy(before, game_state(g), sb);
     for (int i = 0; i < n; i++) {
       game_apply(g, &gr->mbuf[i]);
@@ -437,8 +437,8 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
         int parts = 0;
         gr->child[i] = (uint32_t)sum_value(gr, &miss);
         for (int j = 0; j < g->comp_count; j++)
-          if (e[j] != 0) { parts++; nim &= gr->comp_nim[e[j]]; }
-        nim &= parts <= 1;
+          if (e[j] != 0) { parts++; star &= gr->comp_star[e[j]]; }
+        star &= parts <= 1;
       }
       game_undo(g);
     }
@@ -447,8 +447,8 @@ static int value_component(Grundy *gr, const unsigned char *base, int32_t v0) {
     if (waiting) { gr->comp_status[v] = 1; continue; }
     gr->comp_val[v] = mex(gr, gr->child, n);
     /* A Nim heap of G: its options are Nim heaps of exactly 0..G-1. */
-    for (int i = 0; i < n; i++) nim &= gr->child[i] < gr->comp_val[v];
-    gr->comp_nim[v] = (unsigned char)nim;
+    for (int i = 0; i < n; i++) star &= gr->child[i] < gr->comp_val[v];
+    gr->comp_star[v] = (unsigned char)star;
     gr->comp_status[v] = 2;
     gr->positions++;
     gr->stack_len--;
@@ -472,7 +472,7 @@ static int value_entries(Grundy *gr, const unsigned char *base, const int32_t *e
 /* The XOR of the entries' values; *loses: Bouton's misère rule for Nim
 ** heaps: the player to move loses when the XOR is 0 and some heap is 2 or
 ** more, or when every heap is 0 or 1 and the XOR is 1.  Entries that are
-** not Nim heaps are counted in gr->not_nim (misere_check). */
+** not Nim heaps are counted in gr->not_star (misere_check). */
 static uint32_t sum_entries(Grundy *gr, const int32_t *e, int *loses) {
   uint32_t x = 0;
   int big = 0;
@@ -480,7 +480,7 @@ static uint32_t sum_entries(Grundy *gr, const int32_t *e, int *loses) {
     if (e[j] == 0) continue;
     x ^= gr->comp_val[e[j]];
     big |= gr->comp_val[e[j]] >= 2;
-    if (!gr->comp_nim[e[j]] && gr->not_nim == 0) gr->not_nim = e[j];
+    if (!gr->comp_star[e[j]] && gr->not_star == 0) gr->not_star = e[j];
   }
   *loses = big ? x == 0 : x == 1;
   return x;
@@ -488,10 +488,10 @@ static uint32_t sum_entries(Grundy *gr, const int32_t *e, int *loses) {
 
 /* Misère play needs Nim heaps: the root's and its moves' entries. */
 static int misere_check(Grundy *gr) {
-  if (gr->not_nim == 0) return EXIT_OK;
+  if (gr->not_star == 0) return EXIT_OK;
   return fail(gr, EXIT_USAGE, "--grundy: misère play is solved for sums of Nim heaps only "
               "(Bouton's rule); the component %d is not a Nim heap (docs/cgt.md)",
-              (int)gr->not_nim);
+              (int)gr->not_star);
 }
 
 /* The root as a sum: every entry valued, XORed; each root move's value. */

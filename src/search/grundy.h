@@ -53,7 +53,7 @@ typedef struct Grundy {
   int components;         /* the game declares components: solved as a sum */
   uint32_t *comp_val;
   unsigned char *comp_status;   /* 0 unknown, 1 expanded (waiting), 2 known */
-  unsigned char *comp_nim;      /* the component is a Nim heap (misère play) */
+  unsigned char *comp_star;      /* the component is a Nim heap (misère play) */
   int misere_win;         /* misère: the player to move wins */
   int misere;             /* a position without moves wins (components only);
                           ** -1 not known yet.  Bouton's misère rule then
@@ -64,7 +64,7 @@ typedef struct Grundy {
   Move *mbuf;             /* the moves of one component position */
   uint64_t *kids;         /* digests of the positions they lead to */
   int32_t cur_entry;      /* the entry value being valued (messages) */
-  int32_t not_nim;        /* an entry met that is not a Nim heap; 0: none */
+  int32_t not_star;        /* an entry met that is not a Nim heap; 0: none */
   /* --grundy-sequence N: G of the entry values 0..N (seq_n; -1: the
   ** position's value instead), the most tokens a move took (the largest
   ** drop of the entries' sum), and the period and pre-period proven by
