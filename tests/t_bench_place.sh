@@ -146,10 +146,11 @@ for pl_g in "$rev" "$rev -D size=6" "$hex -D size=7" "$gom -D size=9" "$c6 -D si
 done
 
 # --- gsolve play draws each board ------------------------------------
-# pl_board FILE ARGS...: the first board `gsolve play` draws (a person
-# plays the first player, the computer the second: it only quits here).
+# pl_board FILE ARGS...: the first board `gsolve play` draws, to its
+# column letters (a person plays the first player declared, the computer
+# the other, which moves first in connect6: its move and board follow).
 pl_board() {
-  printf 'quit\n' | gs play "$@" --level 1 2>&1 | sed -n '4,$p' | sed '/to move>/,$d'
+  printf 'quit\n' | gs play "$@" --level 1 2>&1 | sed -n '4,$p' | sed '/to move>/,$d' | sed '/^     a /q'
 }
 check "play reversi: the board, Black to move, d4 and e5 White" \
   "$(printf '%s\n' '  8  . . . . . . . .' '  7  . . . . . . . .' '  6  . . . . . . . .' \
