@@ -204,6 +204,22 @@ static int oom(Grundy *gr) {
               (unsigned long long)gr->positions);
 }
 
+/* The walk's buffers: one position's moves, marks and children, and 7
+** states (check_swap's 4, before, the root, a component).  0, or what
+** oom() returns. */
+static int alloc_buffers(Grundy *gr, size_t sb) {
+  gr->mover_checked = 1;
+  gr->mark = malloc(GAME_MAX_MOVES + 1);
+  gr->buf = malloc(7 * sb);
+  gr->swapped = malloc(GAME_MAX_MOVES * sizeof *gr->swapped);
+  gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
+  gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
+  gr->child_cap = GAME_MAX_MOVES;
+  gr->kids = malloc(GAME_MAX_MOVES * sizeof *gr->kids);
+  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child || !gr->kids) return oom(gr);
+  return 0;
+}
+
 static int grundy_walk(Grundy *gr) {
   Game *g = gr->g;
   Walk *w = &gr->walk;
@@ -502,15 +518,8 @@ static int grundy_sum(Grundy *gr) {
   int code;
   gr->status = EXIT_OK;
   gr->components = 1;
-  gr->mover_checked = 1;
-  gr->mark = malloc(GAME_MAX_MOVES + 1);
-  gr->buf = malloc(7 * sb);   /* check_swap's 4, before, the root, a component */
-  gr->swapped = malloc(GAME_MAX_MOVES * sizeof *gr->swapped);
-  gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
-  gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
-  gr->child_cap = GAME_MAX_MOVES;
-  gr->kids = malloc(GAME_MAX_MOVES * sizeof *gr->kids);
-  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child || !gr->kids) return oom(gr);
+  int st = alloc_buffers(gr, sb);
+  if (st != 0) return st;
   base = gr->buf + 5 * sb;
   memcpy(base, game_state(g), sb);
   /* The root's moves. */
@@ -590,15 +599,8 @@ static int grundy_sequence(Grundy *gr) {
   int code;
   gr->status = EXIT_OK;
   gr->components = 1;
-  gr->mover_checked = 1;
-  gr->mark = malloc(GAME_MAX_MOVES + 1);
-  gr->buf = malloc(7 * sb);
-  gr->swapped = malloc(GAME_MAX_MOVES * sizeof *gr->swapped);
-  gr->mbuf = malloc(GAME_MAX_MOVES * sizeof *gr->mbuf);
-  gr->child = malloc(GAME_MAX_MOVES * sizeof *gr->child);
-  gr->child_cap = GAME_MAX_MOVES;
-  gr->kids = malloc(GAME_MAX_MOVES * sizeof *gr->kids);
-  if (!gr->mark || !gr->buf || !gr->swapped || !gr->mbuf || !gr->child || !gr->kids) return oom(gr);
+  int st = alloc_buffers(gr, sb);
+  if (st != 0) return st;
   unsigned char *base = gr->buf + 5 * sb;
   memcpy(base, game_state(g), sb);
   for (int32_t v = 0; v <= gr->seq_n; v++) {
