@@ -8,6 +8,21 @@
 #include "cli/cli.h"
 
 /* --grundy-sequence N: G(0..N), the period and pre-period. */
+/* The fields both JSON reports end with, and the object's end. */
+static void json_tail(JsonWriter *w, const Run *r) {
+  const Grundy *gr = &r->grundy;
+  json_key(w, "positions");
+  json_uint(w, gr->positions);
+  json_key(w, "nodes");
+  json_uint(w, gr->nodes);
+  json_key(w, "seconds");
+  json_double(w, r->seconds);
+  json_key(w, "engine");
+  json_string(w, r->g->engine);
+  json_end_object(w);
+  fputc('\n', stdout);
+}
+
 static void text_sequence(const Run *r) {
   const Grundy *gr = &r->grundy;
   report_header(r);
@@ -34,16 +49,7 @@ static void json_sequence(const Run *r) {
   if (gr->period) json_int(&w, gr->preperiod); else json_null(&w);
   json_key(&w, "max_take");
   json_int(&w, gr->max_drop);
-  json_key(&w, "positions");
-  json_uint(&w, gr->positions);
-  json_key(&w, "nodes");
-  json_uint(&w, gr->nodes);
-  json_key(&w, "seconds");
-  json_double(&w, r->seconds);
-  json_key(&w, "engine");
-  json_string(&w, r->g->engine);
-  json_end_object(&w);
-  fputc('\n', stdout);
+  json_tail(&w, r);
 }
 
 static void text_grundy(const Run *r) {
@@ -97,16 +103,7 @@ static void json_grundy(const Run *r) {
     json_end_object(&w);
   }
   json_end_array(&w);
-  json_key(&w, "positions");
-  json_uint(&w, gr->positions);
-  json_key(&w, "nodes");
-  json_uint(&w, gr->nodes);
-  json_key(&w, "seconds");
-  json_double(&w, r->seconds);
-  json_key(&w, "engine");
-  json_string(&w, r->g->engine);
-  json_end_object(&w);
-  fputc('\n', stdout);
+  json_tail(&w, r);
 }
 
 void report_grundy(const Run *r) {
