@@ -25,7 +25,7 @@ GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
 # src/ holds one folder per layer (docs/architecture.md), engines one
 # folder deeper.
 # The MPI build's own files (make mpi) stay out of the plain build.
-MPI_SRC := src/search/retro_mpi.c src/search/retro_mpi_vector.c src/search/retro_mpi_db.c \
+MPI_SRC := src/retro/retro_mpi.c src/retro/retro_mpi_vector.c src/retro/retro_mpi_db.c \
            src/cli/main_mpi.c
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
@@ -112,12 +112,12 @@ $(BUILD):
 
 # Generated code is compiled without -Werror on unused functions flex emits.
 $(BUILD)/lexer.o: $(BUILD)/lexer.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wno-unused-function -Wno-sign-compare -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
 $(BUILD)/parser.o: $(BUILD)/parser.c
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 $(BUILD)/%.o: src/%.c $(BUILD)/parser.h $(BUILD)/lexer.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
 
 # The compiled tier's runtime header, embedded as a string (src/vm/aot_gen.h)
 # so that the installed gsolve needs no source tree.
@@ -146,14 +146,16 @@ demo: gsolve
 	./gsolve games/nim.game --solve
 
 # Unit tests of the solvers against hand-written C engines (tests/unit).
-UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(filter-out $(MPI_SRC),$(wildcard src/search/*.c)) \
+# The search frame and the solvers' rooms (docs/architecture.md).
+SOLVER_ROOMS := search solve retro cfr mcts driver
+UNIT_SRC := tests/unit/test_solvers.c tests/unit/testgames.c $(filter-out $(MPI_SRC),$(wildcard $(SOLVER_ROOMS:%=src/%/*.c))) \
             src/game/position.c src/game/trap.c src/util/diag.c src/util/json.c src/util/stop.c src/util/file.c \
             src/util/units.c
 $(BUILD)/test_solvers: $(UNIT_SRC) $(wildcard tests/unit/*.h src/*.h src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) -Itests/unit $(CFLAGS) $(WARN) -o $@ $(UNIT_SRC) $(LDLIBS)
 
 # CFR and the tree expansion on poker engines written in C (tests/unit/test_cfr.c).
-CFR_UNIT_SRC := tests/unit/test_cfr.c src/search/gametree.c src/search/cfr.c src/search/walk.c \
+CFR_UNIT_SRC := tests/unit/test_cfr.c src/cfr/gametree.c src/cfr/cfr.c src/search/walk.c \
                 src/search/progress.c src/game/trap.c src/util/diag.c src/util/stop.c src/util/units.c
 $(BUILD)/test_cfr: $(CFR_UNIT_SRC) $(wildcard src/*/*.h) | $(BUILD)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(CFR_UNIT_SRC) $(LDLIBS)

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 #include "gsolve.h"
-#include "search/db.h"
-#include "search/retro.h"
+#include "retro/db.h"
+#include "retro/retro.h"
 #include "search/search.h"
 #include "fuzz_checksum.h"
 

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gsolve.h"
-#include "search/alphabeta.h"
+#include "solve/alphabeta.h"
 #include "search/search.h"
 #include "search/tt.h"
 

@@ -4,7 +4,8 @@
     check_shape.py sizes   every file of src/ has at most 1000 lines (split
                            by job beyond that)
     check_shape.py games   the command (src/cli/) and the solvers
-                           (src/search/) name no game in their code: what a
+                           (src/driver, search, solve,
+                           retro, cfr, mcts) name no game in their code: what a
                            game offers comes through the engine registry and
                            the game interface.  Comments and messages may
                            give a game as an example.
@@ -40,7 +41,8 @@ def sizes():
 
 def games():
     bad = 0
-    for path in files("cli/*.c", "cli/*.h", "search/*.c", "search/*.h"):
+    rooms = ("cli", "driver", "search", "solve", "retro", "cfr", "mcts")
+    for path in files(*("%s/*.%s" % (room, ext) for room in rooms for ext in "ch")):
         with open(path) as f:
             text = f.read()
         code = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)

@@ -3,10 +3,23 @@
 # in the code of the command or the solvers (tests/check_shape.py).
 check "src/ includes respect the layers" "layers: 0 violations" \
   "$(python3 tests/check_layers.py 2>&1 | tail -n 1)"
+# The rooms side by side do not see each other: an exact solver that
+# includes CFR's header, or the frame that includes a solver, is refused.
+layers_tmp=$(mktemp -d)
+mkdir -p "$layers_tmp/solve" "$layers_tmp/search"
+printf '#include "cfr/cfr.h"\n' > "$layers_tmp/solve/peer.c"
+printf '#include "retro/retro.h"\n' > "$layers_tmp/search/up.c"
+layers_out=$(python3 tests/check_layers.py "$layers_tmp" 2>&1)
+rm -rf "$layers_tmp"
+check "a room including a peer's header is refused" \
+  "src/solve/peer.c:1: the solve room includes \"cfr/cfr.h\" from cfr, which it may not reach" \
+  "$(printf '%s\n' "$layers_out" | grep peer.c)"
+check "the frame including a solver's header is refused" "layers: 2 violations" \
+  "$(printf '%s\n' "$layers_out" | tail -n 1)"
 # Split by job: no file of src/ above 1000 lines.
 check "src/: no file above 1000 lines" "sizes: 0 files above 1000 lines" \
   "$(python3 tests/check_shape.py sizes 2>&1 | tail -n 1)"
 # The command and the solvers name no game in their code: what an engine
 # offers comes through the registry and the game interface.
-check "src/cli and src/search name no game in their code" "games: 0 names" \
+check "src/cli and the solvers' rooms name no game in their code" "games: 0 names" \
   "$(python3 tests/check_shape.py games 2>&1 | tail -n 1)"

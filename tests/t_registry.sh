@@ -1,4 +1,4 @@
-# The solver registry (src/search/solvers.c) and the engines' own solvers
+# The solver registry (src/driver/solvers.c) and the engines' own solvers
 # (GameVtable.solve): which solver answers by default and why, what a
 # refused combination says, and the engines' answers against the VM's.
 

@@ -13,13 +13,13 @@
 #include "game/fen.h"
 #include "game/position.h"
 #include "search/count.h"
-#include "search/grundy.h"
+#include "solve/grundy.h"
 #include "search/perft.h"
-#include "search/playout.h"
+#include "mcts/playout.h"
 #include "search/pv.h"
-#include "search/retro_stats.h"
-#include "search/solvers.h"
-#include "search/strategy.h"
+#include "retro/retro_stats.h"
+#include "driver/solvers.h"
+#include "cfr/strategy.h"
 #include "util/json.h"
 
 #define TT_MAX_MIB ((size_t)1 << 20)   /* --tt-size limit: 1 TiB */

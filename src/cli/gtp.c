@@ -28,7 +28,7 @@
 
 #include "cli/gtp.h"
 #include "game/position.h"
-#include "search/alphabeta.h"
+#include "solve/alphabeta.h"
 #include "search/search.h"
 #include "search/tt.h"
 #include "util/stop.h"

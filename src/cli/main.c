@@ -2,7 +2,7 @@
 ** main.c -- the gsolve command: parse the options (options.c), compile
 ** the game, make its engine (engines/registry.c), play the position, run
 ** one mode and report (report.c).  Which solver answers is the solver
-** registry's choice (search/solvers.c); this file names no game.
+** registry's choice (driver/solvers.c); this file names no game.
 **
 ** Runtime errors in a game's rules longjmp back here (game->trap); all
 ** that a run allocates hangs off one heap-allocated Run so that it can
@@ -17,7 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/gtp.h"
-#include "search/db.h"
+#include "retro/db.h"
 #include "util/stop.h"
 #include "util/file.h"
 #include "lang/ast.h"

@@ -4,7 +4,7 @@
 ** `make mpi` compiles main.c with its main renamed gsolve_main; this
 ** file and retro_mpi*.c are the only ones that see MPI.
 */
-#include "search/retro_mpi.h"
+#include "retro/retro_mpi.h"
 #include "util/status.h"
 
 int gsolve_main(int argc, char **argv);

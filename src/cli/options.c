@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
-#include "search/alphabeta.h"
+#include "solve/alphabeta.h"
 #include "util/stop.h"
 
 /* Modes as bits, for the modes an option goes with. */

@@ -1,12 +1,12 @@
 /*
 ** play_mcts.c -- the computer's moves in `gsolve play` for games with
 ** chance or payoffs too large to solve: information-set MCTS
-** (search/ismcts.c) at the budget of --level, and what --show-evals
+** (mcts/ismcts.c) at the budget of --level, and what --show-evals
 ** prints of its search.
 */
 #include <inttypes.h>
 #include "cli/play.h"
-#include "search/ismcts.h"
+#include "mcts/ismcts.h"
 
 int play_mcts_think(Game *g, int level, uint64_t seed, const int64_t *base, IsmctsResult *r) {
   IsmctsOptions o;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/play.h"
-#include "search/alphabeta.h"
+#include "solve/alphabeta.h"
 #include "util/status.h"
 
 void play_defaults(PlayOptions *o) {

@@ -1,7 +1,7 @@
 /*
 ** match.c -- games between two computer players on a .game file, for
 ** `make bench` (tests/bench.sh): the information-set MCTS player
-** (src/search/ismcts.c) against a random player and a one-ply greedy one.
+** (src/mcts/ismcts.c) against a random player and a one-ply greedy one.
 **
 **   match GAMEFILE A B GAMES LEVEL SEED [-D name=value ...]
 **
@@ -24,9 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gsolve.h"
-#include "search/alphabeta.h"
-#include "search/ismcts.h"
-#include "search/playout.h"
+#include "solve/alphabeta.h"
+#include "mcts/ismcts.h"
+#include "mcts/playout.h"
 #include "util/file.h"
 #include "loadgame.h"
 #include "util/status.h"

@@ -21,8 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "search/cfr.h"
-#include "search/gametree.h"
+#include "cfr/cfr.h"
+#include "cfr/gametree.h"
 
 static int checks, failures;
 

@@ -14,11 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/alphabeta.h"
+#include "solve/alphabeta.h"
 #include "search/count.h"
 #include "gsolve.h"
 #include "util/json.h"
-#include "search/minimax.h"
+#include "solve/minimax.h"
 #include "search/perft.h"
 #include "game/position.h"
 #include "search/search.h"

@@ -1,0 +1,418 @@
+/*
+** valueiter.c -- value iteration over the enumerated move graph (see
+** valueiter.h).
+**
+** Step 1 is retro's enumeration (retro_enumerate, with payoff vectors).
+** Step 2 splits the move graph into strongly connected components
+** (Tarjan), which come out children first.  Step 3 lays the graph out in
+** that order for the sweeps: per position its moves' successors,
+** probabilities and payoffs side by side, in generation order; retro's
+** edge lists are freed.  Step 4 sweeps each component in turn until it
+** converges: an acyclic game is solved in one update per position, and
+** a cyclic one iterates only within its cycles (Pig: the positions of
+** one pair of banked scores), whose exits are final, in memory close by.
+*/
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "mcts/playout.h"
+#include "search/progress.h"
+#include "retro/valueiter.h"
+#include "util/status.h"
+#include "util/stop.h"
+
+void vi_init(ValueIter *v, Retro *r, FILE *err) {
+  memset(v, 0, sizeof *v);
+  v->r = r;
+  v->err = err;
+  v->epsilon = VI_EPSILON;
+}
+
+void vi_free(ValueIter *v) {
+  free(v->start);
+  free(v->to);
+  free(v->prob);
+  free(v->pay);
+  free(v->order);
+  free(v->comp);
+  free(v->kind);
+  free(v->val);
+  free(v->plies);
+  free(v->moving);
+  Retro *r = v->r;
+  FILE *err = v->err;
+  vi_init(v, r, err);
+}
+
+static int fail(ValueIter *v, int status, const char *fmt, ...) {
+  va_list ap;
+  if (v->err) {
+    va_start(ap, fmt);
+    fputs("gsolve: error: ", v->err);
+    vfprintf(v->err, fmt, ap);
+    fputc('\n', v->err);
+    va_end(ap);
+  }
+  return v->status = status;
+}
+
+static int out_of_memory(ValueIter *v) {
+  return fail(v, EXIT_LIMIT, "out of memory laying out the move graph of %llu positions and "
+              "%llu moves for value iteration (raise --memory, or a smaller game)",
+              (unsigned long long)v->r->stored, (unsigned long long)v->r->edges);
+}
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+size_t vi_memory(const ValueIter *v) {
+  const Retro *r = v->r;
+  size_t n = r->stored, e = r->edges;
+  size_t total = (n + 1) * (sizeof(uint32_t) * 2 + 1 + sizeof(double) * (size_t)(r->g->nplayers + 1))
+                 + e * (sizeof(uint32_t) + sizeof(double));
+  if (v->pay) total += e * (size_t)r->g->nplayers * sizeof(int32_t);
+  return total;
+}
+
+static int by_key(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Step 2: the strongly connected components (Tarjan's algorithm, with
+** an explicit stack), from the root (stored position 0) over retro's
+** forward graph (start, out).  Tarjan completes a component only after
+** every component it reaches, so v->order lists the positions component
+** by component, the ones that lead nowhere back first; v->comp[c] is
+** where component c begins in it. */
+static int components(ValueIter *v, const uint32_t *start, const uint32_t *out) {
+  const Retro *r = v->r;
+  const uint32_t unset = UINT32_MAX;
+  size_t n = r->stored, k = 0, ncomp = 0, top = 0, ttop = 0;
+  uint32_t counter = 0, finished = 0;
+  uint64_t *keys = malloc((n + 1) * sizeof *keys);
+  uint32_t *index = malloc((n + 1) * sizeof *index), *low = malloc((n + 1) * sizeof *low);
+  uint32_t *next = malloc((n + 1) * sizeof *next);     /* next move to follow */
+  uint32_t *calls = malloc((n + 1) * sizeof *calls), *tstack = malloc((n + 1) * sizeof *tstack);
+  unsigned char *on = calloc(n + 1, 1);
+  v->order = malloc((n + 1) * sizeof *v->order);
+  v->comp = malloc((n + 2) * sizeof *v->comp);
+  if (!keys || !index || !low || !next || !calls || !tstack || !on || !v->order || !v->comp) {
+    free(keys); free(index); free(low); free(next); free(calls); free(tstack); free(on);
+    return out_of_memory(v);
+  }
+  for (size_t i = 0; i < n; i++) index[i] = unset;
+  index[0] = low[0] = counter++;
+  next[0] = start[0];
+  calls[top++] = tstack[ttop++] = 0;
+  on[0] = 1;
+  while (top > 0) {
+    uint32_t p = calls[top - 1];
+    if (next[p] < start[p + 1]) {
+      uint32_t c = r->edge_to[out[next[p]++]];
+      if (index[c] == unset) {
+        index[c] = low[c] = counter++;
+        next[c] = start[c];
+        calls[top++] = tstack[ttop++] = c;
+        on[c] = 1;
+      } else if (on[c] && index[c] < low[p]) {
+        low[p] = index[c];
+      }
+      continue;
+    }
+    top--;
+    next[p] = finished++;              /* (next[p] is free now) */
+    if (top > 0 && low[p] < low[calls[top - 1]]) low[calls[top - 1]] = low[p];
+    if (low[p] == index[p]) {
+      /* p roots a component: pop it, its positions in the order they
+      ** finished (a postorder: what a position reaches comes first). */
+      size_t m = 0;
+      uint32_t c;
+      v->comp[ncomp++] = (uint32_t)k;
+      do {
+        c = tstack[--ttop];
+        on[c] = 0;
+        keys[m++] = (uint64_t)next[c] << 32 | c;
+      } while (c != p);
+      if (m > 1) qsort(keys, m, sizeof *keys, by_key);
+      for (size_t i = 0; i < m; i++) v->order[k++] = (uint32_t)keys[i];
+    }
+  }
+  v->comp[ncomp] = (uint32_t)k;
+  v->ncomp = ncomp;
+  free(keys);
+  free(index); free(low); free(next); free(calls); free(tstack); free(on);
+  return k == n ? EXIT_OK : fail(v, EXIT_LIMIT, "value iteration: %zu of %zu positions are "
+                                 "not reachable from the root", n - k, n);
+}
+
+/* Step 3: the compact graph in sweep order: each position's moves'
+** successors (renumbered), probabilities and payoffs side by side, in
+** generation order; each position's kind and starting value (its
+** outcome at an end, else 0).  Retro's edge lists are freed after. */
+static int lay_out(ValueIter *v, const uint32_t *ostart, const uint32_t *out) {
+  Retro *r = v->r;
+  size_t n = r->stored, np = (size_t)r->g->nplayers, e_all = r->edges;
+  uint32_t *rank = malloc((n + 1) * sizeof *rank);
+  v->start = malloc((n + 1) * sizeof *v->start);
+  v->to = malloc((e_all + 1) * sizeof *v->to);
+  v->prob = malloc((e_all + 1) * sizeof *v->prob);
+  v->kind = malloc(n + 1);
+  v->val = calloc(n * np + 1, sizeof *v->val);
+  v->plies = calloc(n + 1, sizeof *v->plies);
+  v->moving = calloc(n + 1, 1);
+  if (r->edge_pay) v->pay = malloc((e_all + 1) * np * sizeof *v->pay);
+  if (!rank || !v->start || !v->to || !v->prob || !v->kind || !v->val || !v->plies || !v->moving
+      || (r->edge_pay && !v->pay)) {
+    free(rank);
+    return out_of_memory(v);
+  }
+  for (size_t k = 0; k < n; k++) rank[v->order[k]] = (uint32_t)k;
+  v->start[0] = 0;
+  for (size_t k = 0; k < n; k++) {
+    uint32_t p = v->order[k], j = v->start[k];
+    double total = 0;
+    int chance = r->mover[p] == (uint8_t)GAME_CHANCE;
+    if (chance) for (uint32_t i = ostart[p]; i < ostart[p + 1]; i++) total += r->edge_weight[out[i]];
+    for (uint32_t i = ostart[p]; i < ostart[p + 1]; i++, j++) {
+      uint32_t e = out[i];
+      v->to[j] = rank[r->edge_to[e]];
+      v->prob[j] = chance ? r->edge_weight[e] / total : 1.0;
+      if (v->pay) memcpy(v->pay + (size_t)j * np, r->edge_pay + (size_t)e * np, np * sizeof *v->pay);
+    }
+    v->start[k + 1] = j;
+    v->kind[k] = r->terminal[p] ? VI_END : chance ? VI_CHANCE : (int8_t)r->mover[p];
+    if (r->terminal[p]) memcpy(v->val + k * np, r->vec[p].pay, np * sizeof *v->val);
+  }
+  free(rank);
+  /* The edge lists are not needed any more: give their memory back. */
+  free(r->edge_from); free(r->edge_to); free(r->edge_weight); free(r->edge_pay);
+  r->edge_from = r->edge_to = r->edge_weight = NULL;
+  r->edge_pay = NULL;
+  r->nedges_cap = 0;
+  return EXIT_OK;
+}
+
+/* a is better than b for `mover`: the larger score exactly (a tolerance
+** here could keep a choice flipping between two near-equal moves and a
+** sweep from converging), then on an exact tie the plies rule of
+** expectimax (exp_better). */
+static int vi_better(const Game *g, int mover, const ExpValue *a, const ExpValue *b) {
+  double sa = exp_score(g, a, mover), sb = exp_score(g, b, mover);
+  if (sa != sb) return sa > sb;
+  return exp_better(g, mover, a, b);
+}
+
+/* The score of payoffs x for `mover` (exp_score on the compact values). */
+static double score_of(int np, int mover, const double *x) {
+  return np == 2 ? x[mover] - x[1 - mover] : x[mover];
+}
+
+/* The payoffs of slot j's successor with the move's own pay added, into c. */
+static void child_pay(const ValueIter *v, uint32_t j, int np, double *c) {
+  const double *x = v->val + (size_t)v->to[j] * (size_t)np;
+  for (int i = 0; i < np; i++) c[i] = x[i];
+  if (v->pay) for (int i = 0; i < np; i++) c[i] += v->pay[(size_t)j * (size_t)np + (size_t)i];
+}
+
+/* The new value of sweep position k from its moves' current values, into
+** pay (np) and *plies.  Chance: the weighted mean.  A player: the move of
+** the largest score for him; on an exact tie, the plies rule. */
+static void bellman(const ValueIter *v, size_t k, double *pay, double *plies) {
+  const Game *g = v->r->g;
+  const int np = g->nplayers, mover = v->kind[k];
+  const uint32_t a = v->start[k], b = v->start[k + 1];
+  double c[GAME_MAX_PLAYERS];
+  if (mover == VI_CHANCE) {
+    double p = 0;
+    for (int i = 0; i < np; i++) pay[i] = 0;
+    for (uint32_t j = a; j < b; j++) {
+      double w = v->prob[j];
+      child_pay(v, j, np, c);
+      for (int i = 0; i < np; i++) pay[i] += w * c[i];
+      p += w * v->plies[v->to[j]];
+    }
+    *plies = p + 1;
+    return;
+  }
+  uint32_t best = a;
+  double best_s = 0;
+  for (uint32_t j = a; j < b; j++) {
+    child_pay(v, j, np, c);
+    double sc = score_of(np, mover, c);
+    if (j == a || sc > best_s) {
+      best = j;
+      best_s = sc;
+    } else if (sc == best_s && v->plies[v->to[j]] != v->plies[v->to[best]]) {
+      /* An exact tie: the plies rule of expectimax (exp_better). */
+      ExpValue x, y;
+      memset(&x, 0, sizeof x);
+      memset(&y, 0, sizeof y);
+      child_pay(v, j, np, x.pay);
+      child_pay(v, best, np, y.pay);
+      x.plies = v->plies[v->to[j]];
+      y.plies = v->plies[v->to[best]];
+      if (exp_better(g, mover, &x, &y)) best = j;
+    }
+  }
+  child_pay(v, best, np, pay);
+  *plies = v->plies[v->to[best]] + 1;
+}
+
+/* Step 4: the components in order, each swept Gauss-Seidel until the
+** largest change in a sweep is below epsilon: the positions it leads to
+** outside it have their final values already.  A component of one
+** position without a move to itself needs one update. */
+static int sweep(ValueIter *v) {
+  int np = v->r->g->nplayers;
+  for (size_t c = 0; c < v->ncomp; c++) {
+    size_t a = v->comp[c], b = v->comp[c + 1];
+    int once = b - a == 1;
+    for (uint32_t j = v->start[a]; once && j < v->start[a + 1]; j++)
+      if (v->to[j] == a) once = 0;
+    double residual = INFINITY;
+    uint64_t sweeps = 0;
+    while (residual >= v->epsilon) {
+      double res = 0;
+      if (stop_requested) {
+        char msg[160];
+        /* The most sweeps of a component, this one's included (as the
+        ** report's `sweeps`): v->sweeps alone counts only the finished
+        ** ones, and said 0 or 1 while a large component was swept. */
+        int st = stop_message(msg, sizeof msg, sweeps > v->sweeps ? sweeps : v->sweeps, "sweeps");
+        return fail(v, st, "%s (residual %.3g)", msg, residual);
+      }
+      if (sweeps >= VI_MAX_SWEEPS)
+        return fail(v, EXIT_LIMIT, "value iteration did not converge in %d sweeps (the largest "
+                    "change in the last one is %.3g, --epsilon %.3g): a cycle that pays "
+                    "something on every round has no finite value; else raise --epsilon",
+                    VI_MAX_SWEEPS, residual, v->epsilon);
+      for (size_t k = a; k < b; k++) {
+        double pay[GAME_MAX_PLAYERS], plies, *x = v->val + k * (size_t)np;
+        if (v->kind[k] == VI_END) continue;
+        bellman(v, k, pay, &plies);
+        for (int i = 0; i < np; i++) {
+          double d = fabs(pay[i] - x[i]);
+          if (d > res) res = d;
+          x[i] = pay[i];
+        }
+        double dp = fabs(plies - v->plies[k]);
+        v->moving[k] = dp >= 0.5;
+        v->plies[k] = plies;
+      }
+      sweeps++;
+      v->updates += b - a;
+      residual = once ? 0 : res;
+    }
+    /* Plies that still grow once the payoffs have converged belong to
+    ** play that need not end (a drawn cycle): no distance. */
+    for (size_t k = a; k < b && !once; k++)
+      if (v->moving[k]) v->plies[k] = EXP_ENDLESS;
+    if (sweeps > v->sweeps) v->sweeps = sweeps;
+    if (residual > v->residual) v->residual = residual;
+    if (v->progress && (c & 0xfff) == 0) {
+      char how[64];
+      snprintf(how, sizeof how, "component %zu of %zu", c, v->ncomp);
+      progress_note(v->progress, "value iteration, sweeping", how, v->updates, "updates",
+                    v->ncomp ? (double)c / (double)v->ncomp : -1);
+    }
+  }
+  return EXIT_OK;
+}
+
+/* The values back into retro's per-position array (by stored position),
+** where the root's answer and the sampled line read them. */
+static void store_values(ValueIter *v) {
+  Retro *r = v->r;
+  int np = r->g->nplayers;
+  for (size_t k = 0; k < r->stored; k++) {
+    ExpValue *x = &r->vec[v->order[k]];
+    memset(x, 0, sizeof *x);
+    for (int i = 0; i < np; i++) x->pay[i] = v->val[k * (size_t)np + (size_t)i];
+    x->plies = v->plies[k];
+  }
+}
+
+int vi_solve(ValueIter *v, ExpSolver *s) {
+  Retro *r = v->r;
+  Game *g = r->g;
+  if (g->has_history)
+    return fail(v, EXIT_USAGE, "value iteration gives each position one value: this game has "
+                "a repetition rule, under which a position's value depends on the line of play "
+                "(use --solver expectimax or alphabeta)");
+  r->vector = 1;
+  r->label = "value iteration, enumerating";
+  v->status = EXIT_OK;
+  double t0 = seconds_now();
+  if (retro_enumerate(r) != EXIT_OK) return v->status = r->status;
+  progress_note(v->progress, "value iteration, sweeping", NULL, r->stored, "positions", -1);
+  double t1 = seconds_now();
+  r->enumerate_seconds = t1 - t0;
+  uint32_t *ostart, *out;
+  if (retro_out_edges(r, &ostart, &out) < 0) return out_of_memory(v);
+  v->residual = 0;
+  int st = components(v, ostart, out);
+  if (st == EXIT_OK) st = lay_out(v, ostart, out);
+  free(ostart);
+  free(out);
+  if (st != EXIT_OK || sweep(v) != EXIT_OK) return v->status;
+  store_values(v);
+  v->sweep_seconds = seconds_now() - t1;
+  r->label_seconds = v->sweep_seconds;
+  if (retro_vector_answer(r, s) != EXIT_OK) return v->status = r->status;
+  return EXIT_OK;
+}
+
+int vi_sample_line(ValueIter *v, Pv *pv, int base_ply, uint64_t seed) {
+  Retro *r = v->r;
+  Game *g = r->g;
+  MoveStack *ms = &r->ms;
+  uint64_t rng = seed;
+  int st = EXIT_OK;
+  Outcome o;
+  pv->repeats_from = -1;
+  ms->top = 0;
+  /* Without chance a repeated position goes round for ever: the line
+  ** stops there (with chance, play goes on: Pig's 1s). */
+  if (!g->has_chance && pv_seen(pv, g) == -2) return fail(v, EXIT_LIMIT, "out of memory");
+  while (!game_ended(g, &o) && base_ply + pv->n < GAME_MAX_PLY - 1) {
+    int n = movestack_generate(ms, g), pick = 0;
+    if (n < 0) { st = fail(v, EXIT_LIMIT, "out of memory"); break; }
+    if (n == 0) break;
+    if (game_to_move(g) == GAME_CHANCE) {
+      pick = random_move(g, ms->moves, n, &rng);
+    } else {
+      ExpValue best;
+      int mover = game_to_move(g);
+      for (int i = 0; i < n; i++) {
+        int32_t pay[GAME_MAX_PLAYERS];
+        uint32_t c;
+        game_apply(g, &ms->moves[i]);
+        if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
+        int found = retro_lookup(r, &c);
+        ExpValue cv = found ? r->vec[c] : best;
+        game_undo(g);
+        if (!found) { st = fail(v, EXIT_LIMIT, "a move leads out of the enumerated positions"); break; }
+        for (int k = 0; k < g->nplayers; k++) cv.pay[k] += pay[k];
+        cv.plies += 1;
+        if (i == 0 || vi_better(g, mover, &cv, &best)) { best = cv; pick = i; }
+      }
+      if (st != EXIT_OK) break;
+    }
+    Move m = ms->moves[pick];
+    ms->top = 0;
+    if (pv_push(pv, g, &m) != 0) { st = fail(v, EXIT_LIMIT, "out of memory"); break; }
+    game_apply(g, &m);
+    if (g->has_chance) continue;
+    int rep = pv_seen(pv, g);
+    if (rep == -2) { st = fail(v, EXIT_LIMIT, "out of memory"); break; }
+    if (rep >= 0) { pv->repeats_from = rep; break; }
+  }
+  for (int i = 0; i < pv->n; i++) game_undo(g);
+  return st;
+}
