@@ -12,6 +12,7 @@
 #include "cli/play.h"
 #include "game/fen.h"
 #include "game/position.h"
+#include "game/symcheck.h"
 #include "search/count.h"
 #include "solve/grundy.h"
 #include "search/perft.h"
@@ -26,7 +27,7 @@
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
                    MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK,
-                   MODE_INFOSTATE, MODE_GRUNDY } Mode;
+                   MODE_INFOSTATE, MODE_GRUNDY, MODE_SYMCHECK } Mode;
 
 typedef struct Options {
   const char *file;
@@ -57,6 +58,7 @@ typedef struct Options {
   const char *make_book;    /* --make-book FILE */
   int book_depth;           /* --book-depth N (-1: not given, 4) */
   long grundy_seq;          /* --grundy-sequence N: N + 1; 0: not given */
+  long symcheck;            /* --check-symmetry N: positions to test */
 } Options;
 
 /* Everything a run allocates after the engine exists. */

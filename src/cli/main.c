@@ -172,6 +172,12 @@ static int run(void *arg) {
   if (o->position && *o->position) st = check_position(r, "--position", o->position);
   else if (!o->fen) st = check_position(r, "the start position", NULL);
   if (st != EXIT_OK) return st;
+  /* A position from outside must also be one the declared symmetries
+  ** hold on (a flip with a pawn on the board): else every table's
+  ** answer about it would be wrong. */
+  if (o->mode != MODE_SYMCHECK && !o->solve.no_symmetry && (o->fen || (o->position && *o->position))
+      && (st = position_check_symmetry(g, o->fen ? "--fen" : "--position", stderr)) != EXIT_OK)
+    return st;
 
   switch (o->mode) {
   case MODE_PERFT:
@@ -207,6 +213,8 @@ static int run(void *arg) {
                       o->solve.progress ? &r->progress : NULL);
     progress_end(&r->progress);
     break;
+  case MODE_SYMCHECK:
+    return symmetry_walk(g, o->symcheck, o->play.seed_set ? o->play.seed : 1, stdout, stderr);
   case MODE_TESTSET:
     return run_test_set(r);
   case MODE_MAKEBOOK:

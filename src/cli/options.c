@@ -169,6 +169,12 @@ SETTER(set_grundy_seq) {
   o->grundy_seq = n + 1;
   return set_mode(o, MODE_GRUNDY, spec->name);
 }
+SETTER(set_symcheck) {
+  int st = int_arg(spec->name, val, 1, 100000000, "a number of positions from %ld to %ld",
+                   &o->symcheck);
+  if (st != EXIT_OK) return st;
+  return set_mode(o, MODE_SYMCHECK, spec->name);
+}
 SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
 SETTER(set_info_state) { return set_mode(o, MODE_INFOSTATE, spec->name); }
 SETTER(set_perft) {
@@ -311,6 +317,8 @@ static const OptionSpec option_table[] = {
     set_grundy, 0 },
   { "--grundy-sequence", "N", SEC_MODE, M_ANY, NULL,
     "G(0..N) of a game's components, its period and pre-period", set_grundy_seq, 0 },
+  { "--check-symmetry", "N", SEC_MODE, M_ANY, NULL,
+    "test the declared symmetries on N positions of random lines (--seed S)", set_symcheck, 0 },
   { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts, 0 },
   { "--tree-dot", "OUT", SEC_MODE, M_ANY, NULL,
     "the game tree as DOT (Graphviz only to draw .svg/.png/.pdf)", set_tree_dot, 0 },
@@ -405,8 +413,8 @@ static const OptionSpec option_table[] = {
     set_play, 0 },
   { "--self-play", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer plays both sides",
     set_play, 0 },
-  { "--seed", "N", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS) | M_SOLVE,
-    "--seed goes with gsolve play FILE, --playouts N or --pv", "the random seed", set_play, 0 },
+  { "--seed", "N", SEC_PLAY, M(MODE_PLAY) | M(MODE_PLAYOUTS) | M(MODE_SYMCHECK) | M_SOLVE,
+    "--seed goes with gsolve play FILE, --playouts N, --check-symmetry N or --pv", "the random seed", set_play, 0 },
   { "--show-evals", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "the computer's evaluations",
     set_play, 0 },
   { "--ascii", NULL, SEC_PLAY, M(MODE_PLAY), PLAY_ONLY, "plain ASCII boards", set_play, 0 },
@@ -438,7 +446,8 @@ static const char *mode_name(Mode m) {
     [MODE_COUNT] = "--count", [MODE_DUMPDB] = "--dump-db", [MODE_TESTSET] = "--test-set",
     [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
     [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book",
-    [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy"
+    [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy",
+    [MODE_SYMCHECK] = "--check-symmetry"
   };
   return names[m];
 }
