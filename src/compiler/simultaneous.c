@@ -144,8 +144,12 @@ static int player_index(Lower *l, const Node *e) {
     for (const Node *p = l->players; p; p = p->next, i++)
       if (strcmp(p->name, e->name) == 0) return i;
   }
-  diag_error(l->ps->diag, e->span, "a simultaneous move is made by declared players (names from "
-             "'players'), not this");
+  if (e->kind == NODE_NAME)
+    diag_error(l->ps->diag, e->span, "'%s' is not a player: a simultaneous move is made by players "
+               "named in 'players'", e->name);
+  else
+    diag_error(l->ps->diag, e->span, "a simultaneous move is made by players named in 'players', "
+               "not by an expression");
   return -1;
 }
 
