@@ -217,6 +217,8 @@ static int run(void *arg) {
     return run_tree_dot(r);
   case MODE_INFOSTATE:
     return run_info_state(r);
+  case MODE_EXPORT:
+    return run_export(r);
   case MODE_DUMPDB:
     retro_init(&r->job.retro, g, r->pos.n, stderr);
     st = db_read(&r->job.retro, o->solve.db, g->name, r->params, gs_rules_hash(r->prog), stderr);
