@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/gtp.h"
+#include "engines/efg.h"
 #include "retro/db.h"
 #include "util/stop.h"
 #include "util/file.h"
@@ -280,7 +281,15 @@ int main(int argc, char **argv) {
     st = gtp_run_timed(&go, opt.move_time, stdin, stdout);
     goto done;
   }
-  prog = gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);
+  /* A Gambit .efg file is a game of its own engine (engines/efg.h). */
+  if (efg_is_file(opt.file)) {
+    if ((g = efg_new(opt.file, text, len, stderr, &st)) == NULL) goto done;
+    if (opt.ndefs > 0) {
+      st = usage_error("-D sets a .game file's parameters; %s has none", opt.file);
+      goto done;
+    }
+  }
+  prog = g ? efg_program(g, stderr, &st) : gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);
   if (prog == NULL) goto done;
   st = EXIT_OK;
   if (opt.dump_ast) gs_dump_ast(prog, stdout);
@@ -309,7 +318,7 @@ int main(int argc, char **argv) {
   /* Ctrl-C and SIGTERM are handled from here: making the engine may run
   ** a C compiler (the compiled tier), which a stop must kill. */
   stop_install(0);
-  if ((g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
+  if (g == NULL && (g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
     st = out_of_memory();
     goto done;
