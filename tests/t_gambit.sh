@@ -38,6 +38,18 @@ check "leduc.efg: CFR gives the .game's report (936 information sets)" "$a" "$b"
 gs "$gb_tmp/leduc.efg" --export efg "$gb_tmp/leduc2.efg" >/dev/null
 check "leduc.efg: exported again, the same file" "" "$(cmp "$gb_tmp/leduc.efg" "$gb_tmp/leduc2.efg" 2>&1)"
 
+# ---- perfect information: each node its own set, alphabeta's values ----------
+# Transpositions share a position but not a node: Hexapawn and Nim 1,2,3
+# read back as games of perfect information, with the same values.
+gs games/hexapawn.game --export efg "$gb_tmp/hexapawn.efg" >/dev/null
+check "hexapawn.efg: alphabeta's answer, as on the .game" \
+  "$(gs games/hexapawn.game | grep -E '^(value|score|plies|best):')" \
+  "$(gs "$gb_tmp/hexapawn.efg" | grep -E '^(value|score|plies|best):')"
+gs games/nim.game -D heaps=1,2,3 --export efg "$gb_tmp/nim.efg" >/dev/null
+check "nim 1,2,3 .efg: every move loses, as on the .game" \
+  "$(gs games/nim.game -D heaps=1,2,3 --all-moves | awk 'NR > 1 && /^take/ { print $1, $2, $3, $4, $5 }' | tail -n 6)" \
+  "$(gs "$gb_tmp/nim.efg" --all-moves | awk '/^take/ { print $1, $2, $3, $4, $5 }')"
+
 # ---- the strategic form of a one-shot game ---------------------------------
 gs games/rps.game --export nfg "$gb_tmp/rps.nfg" >/dev/null
 check "rps.nfg: players and strategies" \

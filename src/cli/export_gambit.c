@@ -5,7 +5,8 @@
 ** Both are built on the tree CFR expands (cfr/gametree.h): its nodes in
 ** preorder are the .efg's nodes in the order the format lists them, its
 ** information sets the .efg's (numbered per player in the order they
-** first appear), its ends' payoffs (the moves' payoffs summed in) the
+** first appear; in a game without views, where the tree's sets are
+** positions, each node its own), its ends' payoffs (the moves' payoffs summed in) the
 ** outcomes.  The engine is walked alongside for what the tree does not
 ** keep: chance moves' names and exact weights (a probability is written
 ** as the fraction weight / total).  A one-shot game, where each player
@@ -32,6 +33,8 @@ typedef struct Export {
   uint32_t *weights;
   uint32_t outcomes;            /* written so far */
   uint32_t chance_sets;         /* chance nodes written so far */
+  uint32_t own[GAME_MAX_PLAYERS];   /* perfect information: each player's
+                                ** nodes so far, each its own set */
   FILE *err;
   int status;
 } Export;
@@ -116,7 +119,10 @@ static void write_node(Export *x, uint32_t n) {
   } else {
     uint32_t set = t->data[n];
     const GtInfoset *I = &t->infosets[set];
-    fprintf(f, "p \"\" %d %" PRIu32 " ", kind + 1, x->number[set]);
+    /* Without views the tree's sets are positions, which transpositions
+    ** share; in the .efg each node is its own set (perfect information,
+    ** perfect recall). */
+    fprintf(f, "p \"\" %d %" PRIu32 " ", kind + 1, t->positional ? ++x->own[kind] : x->number[set]);
     put_label(f, gametree_infoset_text(t, set));
     fputs(" {", f);
     for (int a = 0; a < I->nactions; a++) {
