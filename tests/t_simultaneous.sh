@@ -36,8 +36,8 @@ b_paper=$(gs games/rps.game --position paper --info-state | sed -n 's/^info-stat
 check "rps: B's information state is the same after rock and after paper" "$b_rock" "$b_paper"
 check "rps: B sees that A has chosen" "yes" \
   "$(printf '%s' "$b_rock" | grep -q '| A simultaneous.round=1$' && echo yes)"
-check "rps: A sees his own hand" "yes" \
-  "$(gs games/rps.game --position rock --info-state | grep -q '^info-state A: .*show.h=\[rock,?\] | A rock' && echo yes)"
+check "rps: A recalls his own hand (his move), the cells are hidden from all" "yes" \
+  "$(gs games/rps.game --position rock --info-state | grep -q '^info-state A: .*show.h=\[?,?\] | A rock simultaneous.round=1' && echo yes)"
 check "rps: after the round both see the outcome" "over=true winner=B" \
   "$(gs games/rps.game --position 'rock, paper' --info-state | sed -n 's/^info-state A: \(over=true winner=B\).*/\1/p')"
 check "rps: the perfect-information solvers refuse it" "2" \

@@ -12,7 +12,8 @@
 **
 **   state simultaneous.round: 0..R;        // public: who has chosen
 **   state bid.c[NPLAYERS]: T;              // the choices made so far,
-**   hidden bid.c[i] seen by player(i);     // each seen by its maker
+**   hidden bid.c;                          // seen by no one (each maker
+**                                          // recalls his own move)
 **   move bid(c: T) when (simultaneous.round == 0 && mover == A
 **                        || simultaneous.round == K + 1 && mover == B) && COND {
 **     bid.c[mover] = c;
@@ -195,16 +196,12 @@ static int lower_move(Lower *l, Node *m, int base, Node **extra) {
   for (Node *pd = m->a; pd; pd = pd->next) {
     const char *store = joined(l, m->name, pd->name);
     Node *st = node(l, NODE_STATE, pd->span), *hd = node(l, NODE_HIDDEN, pd->span);
-    Node *seen = node(l, NODE_CALL, pd->span);
-    if (!store || !st || !hd || !seen) return 0;
+    if (!store || !st || !hd) return 0;
     st->name = store;
     st->a = copy_type(l, pd->a);
     st->c = integer(l, pd->span, l->nplayers);
+    /* Hidden from everyone: the maker knows his choice as his own move. */
     hd->name = store;
-    hd->a = name(l, pd->span, "i");
-    seen->name = "player";
-    seen->a = name(l, pd->span, "i");
-    hd->b = seen;
     *extra = ast_append(*extra, st);
     *extra = ast_append(*extra, hd);
   }
