@@ -73,7 +73,6 @@ typedef struct Efg {
   uint32_t *path;                                /* nodes above, root first */
   uint16_t *taken;                               /* the action taken at each */
   uint32_t depth;
-  char *scratch; size_t nscratch;
 } Efg;
 
 /* ---- reading ------------------------------------------------------------ */
@@ -233,7 +232,7 @@ static int next(Reader *r) {
       if (add_char(r, ch == 0 || (unsigned char)ch < 32 ? ' ' : ch) != EXIT_OK) return r->status;
       i++;
     }
-    if (r->nstr == 0 && add_char(r, 0) == EXIT_OK) r->nstr = 0;
+    if (r->nstr == 0 && add_char(r, 0) == EXIT_OK) r->nstr = 0;   /* "": str holds "" */
     r->at = i + 1;
     r->tend = r->at;
     r->tok = 's';
@@ -400,8 +399,7 @@ static int read_set(Reader *r, int player, int64_t number, uint32_t *set) {
     int same = s->nactions == n;
     for (int i = 0; same && i < n; i++)
       same = strcmp(e->text + e->names[s->action + (uint32_t)i], e->text + e->names[first + (uint32_t)i]) == 0
-             && (player >= 0 || e->weights[s->action + (uint32_t)i] * (uint64_t)1
-                 == e->weights[first + (uint32_t)i]);
+             && (player >= 0 || e->weights[s->action + (uint32_t)i] == e->weights[first + (uint32_t)i]);
     e->nnames = first;
     if (!same)
       return fail_at(r, at0, at1, EXIT_BAD_GAME, "information set %lld of %s is described again "
@@ -501,7 +499,6 @@ static int read_nodes(Reader *r) {
       break;
     }
     char kind = r->str[0];
-    size_t at0 = r->tstart;
     if (e->nnodes > 0 && depth == 0) {
       FAIL(r, "the tree is complete: this node is one too many");
       break;
@@ -530,7 +527,6 @@ static int read_nodes(Reader *r) {
       if (read_set(r, player, number, &nd.set) != EXIT_OK) break;
     }
     if (read_outcome(r, &nd.outcome) != EXIT_OK) break;
-    (void)at0;
     /* Attach. */
     if (grow(r, (void **)&e->nodes, &e->capnodes, (size_t)e->nnodes + 1, sizeof *e->nodes) != 0) break;
     uint32_t id = e->nnodes++;
@@ -797,7 +793,6 @@ static void efg_free(Game *g) {
   free(e->oslots);
   free(e->path);
   free(e->taken);
-  free(e->scratch);
   free(e);
 }
 
