@@ -65,6 +65,8 @@ check "odd-or-even.nfg (--export FILE.nfg): payoffs" '-2, 2|3, -3|3, -3|-4, 4' \
   "$(grep '^{ "" ' "$gb_tmp/oddeven.nfg" | sed 's/^{ "" \(.*\) }$/\1/' | paste -sd '|')"
 check "kuhn: --export nfg refused (not one-shot), exit 2" 2 \
   "$(gs games/kuhn.game --export nfg "$gb_tmp/k.nfg" >/dev/null 2>&1; echo $?)"
+check "--export: the tree within --memory (Tic-tac-toe in 10 MiB: exit 5)" 5 \
+  "$(gs games/tictactoe.game --export efg "$gb_tmp/ttt.efg" --memory 10 >/dev/null 2>&1; echo $?)"
 check "--export without a format: exit 2" 2 \
   "$(gs games/rps.game --export "$gb_tmp/x.txt" >/dev/null 2>&1; echo $?)"
 

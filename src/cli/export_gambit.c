@@ -249,13 +249,14 @@ static int write_nfg(Export *x) {
   return EXIT_OK;
 }
 
-int export_gambit(Game *g, const char *format, const char *path, ExportStats *stats, FILE *err) {
+int export_gambit(Game *g, const char *format, const char *path, size_t memory_limit,
+                  ExportStats *stats, FILE *err) {
   GameTree t;
   Export x;
   memset(&t, 0, sizeof t);
   memset(&x, 0, sizeof x);
   int efg = strcmp(format, "efg") == 0;
-  int st = gametree_build(&t, g, 0, NULL, err);
+  int st = gametree_build(&t, g, memory_limit, NULL, err);
   if (st != EXIT_OK) { gametree_free(&t); return st; }
   FileOut out;
   x.t = &t;
@@ -287,7 +288,9 @@ int run_export(Run *r) {
   const Options *o = r->opt;
   ExportStats es;
   double t0 = now();
-  int st = export_gambit(r->g, o->export_format, o->export_path, &es, stderr);
+  /* The tree within --memory, or CFR's default. */
+  size_t limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
+  int st = export_gambit(r->g, o->export_format, o->export_path, limit, &es, stderr);
   if (st != EXIT_OK) return st;
   r->seconds = now() - t0;
   if (o->json) {

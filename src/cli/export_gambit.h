@@ -17,7 +17,9 @@ typedef struct ExportStats {
 
 /* Writes g's game from its current position to path (through util/file.h)
 ** as format "efg" (the extensive form) or "nfg" (the strategic form of a
-** one-shot game).  EXIT_OK or a status reported on err. */
-int export_gambit(Game *g, const char *format, const char *path, ExportStats *stats, FILE *err);
+** one-shot game), its tree within memory_limit bytes (0: none).  EXIT_OK
+** or a status reported on err. */
+int export_gambit(Game *g, const char *format, const char *path, size_t memory_limit,
+                  ExportStats *stats, FILE *err);
 
 #endif

@@ -381,7 +381,7 @@ static const OptionSpec option_table[] = {
     "retro writes a database, others answer from it", set_db, 0 },
   { "--max-positions", "N", SEC_SOLVER, M_SOLVE, NULL, "retro stops beyond N positions",
     set_max_positions, 0 },
-  { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT), NULL,
+  { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT) | M(MODE_EXPORT), NULL,
     "memory limit of retro and --count; caps --tt-size",
     set_memory, 0 },
   { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro stores every position; alphabeta searches every move of a symmetric line",
