@@ -97,4 +97,15 @@ GAME
 check "error: a 'by' name that is not a player" \
   "bad.game:4:36: error: 'none' is not a player: a simultaneous move is made by players named in 'players'" \
   "$(gs "$sim_tmp/bad.game" 2>&1 | head -n 1 | sed "s|^$sim_tmp/||")"
+# `simultaneous` is a keyword only where a declaration starts (as `valid`):
+# a name elsewhere.
+cat > "$sim_tmp/name.game" <<'GAME'
+game "Names";
+players A, B;
+state simultaneous: 0..1;
+function by(): int { var simultaneous = 1; return simultaneous; }
+move m() when simultaneous == 0 { simultaneous = by(); }
+GAME
+check "the word 'simultaneous' as a name outside a declaration's start" "1 0" \
+  "$(field 'perft 1' "$(gs "$sim_tmp/name.game" --perft 1)") $(gs "$sim_tmp/name.game" --perft 1 >/dev/null 2>&1; echo $?)"
 rm -rf "$sim_tmp"
