@@ -60,6 +60,11 @@ tools:
 	    echo "installing flex and bison"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq flex bison >/dev/null; \
 	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
+	@[ -f /usr/include/glpk.h ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing GLPK (libglpk-dev)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq libglpk-dev >/dev/null; \
+	  else echo "gsolve needs GLPK: sudo apt-get install libglpk-dev" >&2; exit 1; fi; }
 
 # The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
 # Go against GNU Go (gnugo) over GTP and run the manual's examples with
