@@ -108,4 +108,6 @@ check "an .efg with fractional payoffs: scaled by 2, with a note" "yes win 2" \
 printf 'EFG 2 R "Short" { "A" }\np "" 1 1 "" { "x" "y" } 0\nt "" 1 "" { 1 }\n' >"$gb_tmp/short.efg"
 check "an .efg that ends before its tree: exit 3" "3" \
   "$(gs "$gb_tmp/short.efg" >/dev/null 2>&1; echo $?)"
+check "an .efg takes no -D, exit 2" "2" "$(gs tests/data/gambit/e10.efg -D n=1 >/dev/null 2>&1; echo $?)"
+check "an .efg has no rules to dump, exit 2" "2" "$(gs tests/data/gambit/e10.efg --dump-bytecode >/dev/null 2>&1; echo $?)"
 rm -rf "$gb_tmp"

@@ -284,8 +284,10 @@ int main(int argc, char **argv) {
   /* A Gambit .efg file is a game of its own engine (engines/efg.h). */
   if (efg_is_file(opt.file)) {
     if ((g = efg_new(opt.file, text, len, stderr, &st)) == NULL) goto done;
-    if (opt.ndefs > 0) {
-      st = usage_error("-D sets a .game file's parameters; %s has none", opt.file);
+    if (opt.ndefs > 0 || opt.dump_ast || opt.dump_bytecode) {
+      st = usage_error(opt.ndefs ? "-D sets a .game file's parameters; %s has none"
+                                 : "--dump-ast and --dump-bytecode show a .game file's rules; %s has none",
+                       opt.file);
       goto done;
     }
   }
