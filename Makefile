@@ -6,7 +6,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
-LDLIBS  := -lm -pthread -ldl
+LDLIBS  := -lm -pthread -ldl -lglpk
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
@@ -60,6 +60,11 @@ tools:
 	    echo "installing flex and bison"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq flex bison >/dev/null; \
 	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
+	@[ -f /usr/include/glpk.h ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing GLPK (libglpk-dev)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq libglpk-dev >/dev/null; \
+	  else echo "gsolve needs GLPK: sudo apt-get install libglpk-dev" >&2; exit 1; fi; }
 
 # The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
 # Go against GNU Go (gnugo) over GTP and run the manual's examples with
@@ -233,7 +238,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 # the VM and a short bounded search), fuzz_gtp (the input as GTP commands
 # to Go and Tic-tac-toe), fuzz_db and fuzz_book (the database and
 # opening-book readers), fuzz_position (--fen and --position, and the
-# check of the position).  Seeds: the bundled games, the error tests,
+# check of the position), fuzz_efg (the Gambit .efg reader, its engine).  Seeds: the bundled games, the error tests,
 # the malformed inputs and the saved corpus (fuzz/corpus_db,
 # fuzz/corpus_book and fuzz/corpus_position for the last three); new inputs go to
 # build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
@@ -242,7 +247,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 262144
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= parse compile pipeline gtp db book position
+FUZZ_TARGETS ?= parse compile pipeline gtp db book position efg
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz-build: tools
@@ -250,13 +255,13 @@ fuzz-build: tools
 	  DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq clang libclang-rt-14-dev >/dev/null; }
 	$(MAKE) BUILD=build-fuzz CC=clang CFLAGS="$(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link" build-fuzz/libgsolve.a
 	for t in $(FUZZ_TARGETS); do \
-	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm -pthread -ldl || exit 1; \
+	  clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Ibuild-fuzz -o build-fuzz/fuzz_$$t fuzz/fuzz_$$t.c build-fuzz/libgsolve.a -lm -pthread -ldl -lglpk || exit 1; \
 	done
 
 fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t; \
-	  case $$t in db|book|position) seeds=fuzz/corpus_$$t; dict= ;; \
+	  case $$t in db|book|position|efg) seeds=fuzz/corpus_$$t; dict= ;; \
 	    *) seeds="$(FUZZ_SEEDS)"; dict=-dict=fuzz/game.dict ;; esac; \
 	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
 	    -max_total_time=$(FUZZ_SECS) $$dict -artifact_prefix=build-fuzz/crash-$$t- \
@@ -264,7 +269,7 @@ fuzz: fuzz-build
 	done
 
 FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_gtp.c \
-                  fuzz/fuzz_db.c fuzz/fuzz_book.c fuzz/fuzz_position.c
+                  fuzz/fuzz_db.c fuzz/fuzz_book.c fuzz/fuzz_position.c fuzz/fuzz_efg.c
 $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) fuzz/fuzz_checksum.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 

@@ -84,6 +84,12 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
   if (strcmp(w2, "by") != 0) { diag_error(ps->diag, sp(l2), "expected 'by' after 'seen', not '%s'", w2); return NULL; }
   return players;
 }
+
+/* The players after a simultaneous move's "by" (not a keyword). */
+static Node *by_players(ParseState *ps, GSLTYPE l, const char *w, Node *players) {
+  if (strcmp(w, "by") != 0) { diag_error(ps->diag, sp(l), "expected 'by' and the players who choose at once, not '%s'", w); return NULL; }
+  return players;
+}
 }
 
 %token <str> IDENT "identifier" STRING "string"
@@ -94,7 +100,7 @@ static Node *seen_by(ParseState *ps, GSLTYPE l1, const char *w1, GSLTYPE l2, con
 %token ELSE "else" FOR "for" IN "in" WHILE "while" RETURN "return"
 %token BREAK "break" CONTINUE "continue" WIN "win" LOSE "lose" DRAW "draw"
 %token SCORE "score" NEXT "next" AS "as" WHEN "when" CHANCE "chance" PAY "pay" WEIGHT "weight" REPETITION "repetition" ILLEGAL "illegal" HIDDEN "hidden" PIECES "pieces" VALID "valid" COMPONENTS "components"
-%token PRIORITY "priority"
+%token PRIORITY "priority" SIMULTANEOUS "simultaneous"
 %token TINT "int" TBOOL "bool" TPLAYER "player" TCELL "cell" TDIR "dir"
 %token DOTDOT ".." EQ "==" NE "!=" LE "<=" GE ">=" AND "&&" OR "||"
 %token ADDEQ "+=" SUBEQ "-=" MULEQ "*="
@@ -143,6 +149,9 @@ decl
   | CHANCE MOVE IDENT '(' opt_params ')' opt_as opt_weight opt_when block
                                 { $$ = mk_decl(ps, NODE_MOVE, @3, $3, $5, $9, $10, $7);
                                   if ($$) { $$->op = 1; $$->e = $8; } }
+  | SIMULTANEOUS MOVE IDENT '(' opt_params ')' opt_as IDENT expr_list opt_when block
+                                { $$ = mk_decl(ps, NODE_MOVE, @3, $3, $5, $10, $11, $7);
+                                  if ($$) { $$->op = 2; $$->e = by_players(ps, @8, $8, $9); } }
   | FUNCTION IDENT '(' opt_params ')' opt_type block
                                 { $$ = mk_decl(ps, NODE_FUNC, @2, $2, $4, $6, $7, NULL); }
   | END block                   { $$ = mk_decl(ps, NODE_END, @1, "end", NULL, NULL, $2, NULL); }

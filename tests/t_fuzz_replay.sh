@@ -2,8 +2,8 @@
 # process with a timeout (fuzz_timeout seconds): fuzz_parse, fuzz_compile and
 # fuzz_pipeline over the bundled games, the error tests, the malformed
 # inputs and the saved corpus; fuzz_gtp over its sessions and the games;
-# fuzz_db, fuzz_book and fuzz_position over their corpora (fuzz/corpus_db,
-# fuzz/corpus_book, fuzz/corpus_position).  Past crashes stay regression tests.
+# fuzz_db, fuzz_book, fuzz_position and fuzz_efg over their corpora (fuzz/corpus_db,
+# fuzz/corpus_book, fuzz/corpus_position, fuzz/corpus_efg).  Past crashes stay regression tests.
 #
 # The timeout: a rule that loops runs to the VM's step budget (10^7
 # steps, 0.6 s here); under make asan, with VM_CHECK_STACK checking every
@@ -37,6 +37,14 @@ if [ -x "$BUILD/replay" ]; then
   # shellcheck disable=SC2086
   out=$("$BUILD/replay" -t "$fuzz_timeout" -h position $files 2>&1)
   check "fuzz replay over $nfiles --fen and --position inputs, the position harness" "replayed $nfiles input(s)" "$(printf '%s\n' "$out" | tail -n 1)"
+  printf '%s\n' "$out" | grep '^replay: ' | head -n 20
+  # fuzz_efg: the Gambit .efg reader over its corpus (fuzz/corpus_efg) and
+  # the malformed inputs.
+  files=$(ls fuzz/corpus_efg/* tests/malformed/* 2>/dev/null)
+  nfiles=$(printf '%s\n' $files | wc -l | tr -d ' ')
+  # shellcheck disable=SC2086
+  out=$("$BUILD/replay" -t "$fuzz_timeout" -h efg $files 2>&1)
+  check "fuzz replay over $nfiles .efg inputs, the efg harness" "replayed $nfiles input(s)" "$(printf '%s\n' "$out" | tail -n 1)"
   printf '%s\n' "$out" | grep '^replay: ' | head -n 20
 else
   check "replay driver $BUILD/replay exists" yes no

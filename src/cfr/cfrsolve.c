@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "cfr/cfrsolve.h"
+#include "cfr/matrix.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -40,7 +41,7 @@ void cfrsolve_free(CfrSolver *s) {
 }
 
 const char *cfrsolve_name(const CfrSolver *s) {
-  return s->plus ? "cfr+" : "cfr";
+  return s->matrix ? "matrix" : s->plus ? "cfr+" : "cfr";
 }
 
 /* The average strategy and its exploitability, now; kept when it is the
@@ -129,6 +130,19 @@ int cfrsolve_run(CfrSolver *s) {
     return diag_fail(s->err, EXIT_LIMIT, "out of memory for CFR's tables");
   t0 = now();
   double c0 = cpu_now();
+  if (s->matrix) {
+    /* The strategy of backward induction, measured as CFR's would be. */
+    double value;
+    if ((st = matrix_solve(&s->tree, s->avg, &value, s->err)) != EXIT_OK) return st;
+    s->nash_conv = cfr_gains(&s->cfr, s->avg, s->gain);
+    s->exploitability = s->nash_conv / s->tree.nplayers;
+    s->measures = 1;
+    s->iterate_seconds = now() - t0;
+    s->iterate_cpu = cpu_now() - c0;
+    cfr_expected(&s->tree, s->avg, s->util, s->pay);
+    s->score = s->util[0];
+    return EXIT_OK;
+  }
   measure(s);
   /* Measures after iteration 1, 10, 20, ..., at most 1/8 apart. */
   uint64_t next = 1;

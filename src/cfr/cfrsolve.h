@@ -24,6 +24,8 @@ typedef struct CfrSolver {
   FILE *err;
   /* Settings. */
   int plus;                     /* CFR+ (the default); else vanilla */
+  int matrix;                   /* no iterations: backward induction with
+                                ** matrix games (matrix.h, --solver matrix) */
   uint64_t max_iterations;      /* stop after these (CFR_MAX_ITERATIONS) */
   double target;                /* stop at this exploitability; 0: none */
   size_t memory_limit;          /* for the tree, bytes; 0: none */

@@ -27,7 +27,7 @@
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
                    MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK,
-                   MODE_INFOSTATE, MODE_GRUNDY, MODE_SYMCHECK } Mode;
+MODE_INFOSTATE, MODE_GRUNDY, MODE_SYMCHECK, MODE_EXPORT } Mode;
 
 typedef struct Options {
   const char *file;
@@ -59,6 +59,8 @@ typedef struct Options {
   int book_depth;           /* --book-depth N (-1: not given, 4) */
   long grundy_seq;          /* --grundy-sequence N: N + 1; 0: not given */
   long symcheck;            /* --check-symmetry N: positions to test */
+  const char *export_format;  /* --export efg|nfg FILE: "efg" or "nfg" */
+  const char *export_path;
 } Options;
 
 /* Everything a run allocates after the engine exists. */
@@ -111,5 +113,7 @@ int run_make_book(Run *r);
 int run_tree_dot(Run *r);
 int run_info_state(Run *r);
 int run_play(Run *r);
+/* export_gambit.c: --export efg|nfg FILE. */
+int run_export(Run *r);
 
 #endif

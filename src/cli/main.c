@@ -17,6 +17,7 @@
 
 #include "cli/cli.h"
 #include "cli/gtp.h"
+#include "engines/efg.h"
 #include "retro/db.h"
 #include "util/stop.h"
 #include "util/file.h"
@@ -225,6 +226,8 @@ static int run(void *arg) {
     return run_tree_dot(r);
   case MODE_INFOSTATE:
     return run_info_state(r);
+  case MODE_EXPORT:
+    return run_export(r);
   case MODE_DUMPDB:
     retro_init(&r->job.retro, g, r->pos.n, stderr);
     st = db_read(&r->job.retro, o->solve.db, g->name, r->params, gs_rules_hash(r->prog), stderr);
@@ -286,7 +289,17 @@ int main(int argc, char **argv) {
     st = gtp_run_timed(&go, opt.move_time, stdin, stdout);
     goto done;
   }
-  prog = gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);
+  /* A Gambit .efg file is a game of its own engine (engines/efg.h). */
+  if (efg_is_file(opt.file)) {
+    if ((g = efg_new(opt.file, text, len, stderr, &st)) == NULL) goto done;
+    if (opt.ndefs > 0 || opt.dump_ast || opt.dump_bytecode) {
+      st = usage_error(opt.ndefs ? "-D sets a .game file's parameters; %s has none"
+                                 : "--dump-ast and --dump-bytecode show a .game file's rules; %s has none",
+                       opt.file);
+      goto done;
+    }
+  }
+  prog = g ? efg_program(g, stderr, &st) : gs_compile(opt.file, text, len, opt.defs, opt.ndefs, stderr, &st);
   if (prog == NULL) goto done;
   st = EXIT_OK;
   if (opt.dump_ast) gs_dump_ast(prog, stdout);
@@ -315,7 +328,7 @@ int main(int argc, char **argv) {
   /* Ctrl-C and SIGTERM are handled from here: making the engine may run
   ** a C compiler (the compiled tier), which a stop must kill. */
   stop_install(0);
-  if ((g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
+  if (g == NULL && (g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
     st = out_of_memory();
     goto done;

@@ -199,6 +199,17 @@ SETTER(set_tree_dot) {
   o->tree_dot = val;
   return set_mode(o, MODE_TREEDOT, spec->name);
 }
+/* --export efg FILE, --export nfg FILE, or --export FILE.efg / FILE.nfg. */
+SETTER(set_export) {
+  const char *dot = strrchr(val, '.');
+  o->export_path = val;
+  if (o->export_format == NULL && dot && (strcmp(dot, ".efg") == 0 || strcmp(dot, ".nfg") == 0))
+    o->export_format = dot + 1;
+  if (o->export_format == NULL)
+    return usage_error("--export takes a format and a file, 'efg FILE' or 'nfg FILE' (or a FILE "
+                       "ending in .efg or .nfg), not '%s'", val);
+  return set_mode(o, MODE_EXPORT, spec->name);
+}
 SETTER(set_make_book) {
   o->make_book = val;
   return set_mode(o, MODE_MAKEBOOK, spec->name);
@@ -322,6 +333,8 @@ static const OptionSpec option_table[] = {
   { "--playouts", "N", SEC_MODE, M_ANY, NULL, "N random games (--seed S)", set_playouts, 0 },
   { "--tree-dot", "OUT", SEC_MODE, M_ANY, NULL,
     "the game tree as DOT (Graphviz only to draw .svg/.png/.pdf)", set_tree_dot, 0 },
+  { "--export", "efg|nfg FILE", SEC_MODE, M_ANY, NULL,
+    "the game in Gambit's extensive (.efg) or strategic (.nfg) form", set_export, 0 },
   { "--test-set", "FILE", SEC_MODE, M_ANY, NULL, "solve lines \"moves score\", check scores",
     set_test_set, 0 },
   { "--make-book", "FILE", SEC_MODE, M_ANY, NULL, "an opening book of the engine's solver",
@@ -376,7 +389,7 @@ static const OptionSpec option_table[] = {
     "retro writes a database, others answer from it", set_db, 0 },
   { "--max-positions", "N", SEC_SOLVER, M_SOLVE, NULL, "retro stops beyond N positions",
     set_max_positions, 0 },
-  { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT), NULL,
+  { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT) | M(MODE_EXPORT), NULL,
     "memory limit of retro and --count; caps --tt-size",
     set_memory, 0 },
   { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro stores every position; alphabeta searches every move of a symmetric line",
@@ -447,7 +460,7 @@ static const char *mode_name(Mode m) {
     [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
     [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book",
     [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy",
-    [MODE_SYMCHECK] = "--check-symmetry"
+    [MODE_SYMCHECK] = "--check-symmetry", [MODE_EXPORT] = "--export"
   };
   return names[m];
 }
@@ -576,6 +589,11 @@ int options_parse(int argc, char **argv, Options *o) {
         st = usage_error("option '%s' needs an argument", name);
         break;
       }
+      val = argv[++i];
+    }
+    /* --export's two words: the format, then the file. */
+    if (s->set == set_export && (strcmp(val, "efg") == 0 || strcmp(val, "nfg") == 0) && i + 1 < argc) {
+      o->export_format = val;
       val = argv[++i];
     }
     given[ngiven++] = s;

@@ -3,6 +3,7 @@
 ** Program, free it, and describe its parameters and values.
 */
 #include "compiler/resolve.h"
+#include "compiler/simultaneous.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,6 +43,14 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   }
   if (d.errors) {
     if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
+    gs_program_free(p);
+    return NULL;
+  }
+
+  if (!simul_lower(&ps) || ps.oom || d.errors) {
+    if (ps.oom) fprintf(err, "gsolve: error: out of memory while parsing\n");
+    else if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
+    *status = ps.oom ? EXIT_LIMIT : EXIT_BAD_GAME;
     gs_program_free(p);
     return NULL;
   }

@@ -28,6 +28,7 @@ static int run_engine(SolveJob *j);
 static int run_valueiter(SolveJob *j);
 static int run_cfr(SolveJob *j);
 static int run_ismcts(SolveJob *j);
+static int run_matrix(SolveJob *j);
 
 #define NEEDS_ALL (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY)
 
@@ -47,6 +48,9 @@ const SolverInfo solver_table[] = {
   { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db, 0 },
   { "cfr", NEEDS_ALL | NEEDS_VIEWS, 0,
     "counterfactual regret minimisation (CFR+ or vanilla): hidden information", run_cfr, 0 },
+  { "matrix", NEEDS_ALL | NEEDS_VIEWS, 0,
+    "backward induction with a matrix game per simultaneous round (two players, zero-sum)",
+    run_matrix, 1 },
   { "ismcts", NEEDS_ALL, 0,
     "information-set Monte Carlo tree search: a move for games too large to solve",
     run_ismcts, 1 },
@@ -255,7 +259,7 @@ static int check_options(SolveJob *j) {
   if (o->depth && !ab)
     return usage(j, "%s", "--depth is a search of the alphabeta solver "
                  "(with --solve or --all-moves) or the depth of --tree-dot");
-  int cfr = strcmp(name, "cfr") == 0;
+  int cfr = strcmp(name, "cfr") == 0 || strcmp(name, "matrix") == 0;
   const char *cfr_flag = o->iterations_set && !ismcts ? "--iterations" : o->exploitability > 0
                        ? "--exploitability" : o->cfr_vanilla ? "--cfr-variant" : o->strategy
                        ? "--strategy" : NULL;
@@ -476,6 +480,13 @@ static int run_cfr(SolveJob *j) {
   snprintf(note, sizeof note, "%s%s%s%s: %s, %llu iterations, exploitability %.6g", j->g->name,
            params ? " (" : "", params ? j->db_params : "", params ? ")" : "", cfrsolve_name(s), (unsigned long long)s->iterations, s->exploitability);
   return strategy_write(o->strategy, j->g, &s->tree, s->avg, note, j->err);
+}
+
+/* Simultaneous rounds solved as matrix games (cfr/matrix.h), reported
+** as CFR's strategy is. */
+static int run_matrix(SolveJob *j) {
+  j->cfr.matrix = 1;
+  return run_cfr(j);
 }
 
 static int run_db(SolveJob *j) {
