@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "cfr/cfrsolve.h"
+#include "cfr/lp.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -37,10 +38,13 @@ void cfrsolve_free(CfrSolver *s) {
   free(s->avg);
   free(s->best);
   s->avg = s->best = NULL;
+  if (s->lp != NULL) lp_result_free(s->lp);
+  free(s->lp);
+  s->lp = NULL;
 }
 
 const char *cfrsolve_name(const CfrSolver *s) {
-  return s->plus ? "cfr+" : "cfr";
+  return s->lp != NULL ? "lp" : s->plus ? "cfr+" : "cfr";
 }
 
 /* The average strategy and its exploitability, now; kept when it is the
