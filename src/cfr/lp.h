@@ -62,6 +62,7 @@ typedef struct LpResult {
   int rows[2], cols[2];         /* each program's size */
   size_t nonzeros[2];
   int simplex_iterations[2];
+  int from_duals;               /* the second player's plan: the first program's duals */
   double build_seconds, lp_seconds, exact_lp_seconds, check_seconds;
 } LpResult;
 

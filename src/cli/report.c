@@ -707,7 +707,7 @@ static void lp_stats(const Run *r) {
   fprintf(stderr, "stats: sequence form: %u + %u sequences, %u payoff entries, built in %.3f s\n",
           lp->seq[0], lp->seq[1], lp->entries, lp->build_seconds);
   if (!lp->best_response)
-    for (int i = 0; i < r->g->nplayers && i < 2; i++)
+    for (int i = 0; i < r->g->nplayers && i < 2 - lp->from_duals; i++)
       fprintf(stderr, "stats: %s's program: %d rows, %d columns, %zu nonzeros, %d simplex "
               "iterations\n", r->g->player_names[i], lp->rows[i], lp->cols[i], lp->nonzeros[i],
               lp->simplex_iterations[i]);
@@ -715,6 +715,9 @@ static void lp_stats(const Run *r) {
     fprintf(stderr, "stats: GLPK simplex %.3f s, exact simplex %.3f s (%s); programs' gap %.3g, "
             "float strategies' NashConv %.3g\n", lp->lp_seconds, lp->exact_lp_seconds,
             lp->exact_tried ? "run" : "skipped: too many payoff entries", lp->gap, s->nash_conv);
+  if (lp->from_duals)
+    fprintf(stderr, "stats: %s's strategy: the duals of %s's program (its dual is %s's)\n",
+            r->g->player_names[1], r->g->player_names[0], r->g->player_names[1]);
   fprintf(stderr, "stats: exact check %.3f s: %s\n", lp->check_seconds,
           !lp->exact_tried ? "skipped (more than LP_EXACT_MAX_ENTRIES ends)"
           : lp->best_response ? "best responses in fractions"
