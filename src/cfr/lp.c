@@ -131,7 +131,7 @@ static int walk(SeqForm *f, uint32_t n, const uint32_t last[2], double reach, mp
   uint32_t k = t->data[n];
   const GtInfoset *I = &t->infosets[k];
   if (last[kind] != f->up[k])
-    return sf_fail(f, EXIT_BAD_GAME, "the lp solver needs perfect recall, and a player reaches "
+    return sf_fail(f, EXIT_USAGE, "the lp solver needs perfect recall, and a player reaches "
                    "one of his positions after different moves of his own (a game without "
                    "views whose lines meet): --solver alphabeta or retro solve it");
   uint32_t next[2] = { last[0], last[1] };
