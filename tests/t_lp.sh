@@ -55,11 +55,18 @@ check "kuhn always bet/call: profile 0, best responses 1/3 and 1/3" \
   "0 P1 1/3 (0.333333), P2 1/3 (0.333333)" "$(field score "$out") $(field best_response "$out")"
 
 # ---- Leduc hold'em: -0.085606424078 ------------------------------------
+# The exact value: the fraction both best responses give (the rational
+# check of lp.c), which is OpenSpiel's published decimal to its 12 digits.
 out=$(gs games/leduc.game --solver lp --json)
-check "leduc lp: value -0.085606424078 to 1e-11" yes \
-  "$(within "$(jfield value "$out")" -0.085606424089 -0.085606424067)"
-check "leduc lp: the float strategies' NashConv below 1e-12" yes \
-  "$(within "$(jfield residual "$out")" -1e-12 1e-12)"
+leduc_q=-1454920850547486749701863871533/16995463438839962469905132501930
+check "leduc lp: value_exact" "\"value_exact\":\"$leduc_q\"" \
+  "$(printf '%s' "$out" | grep -o '"value_exact":"[^"]*"')"
+check "leduc lp: the fraction is -0.085606424078 to 1e-12" yes \
+  "$(within "$(echo "$leduc_q" | awk -F/ '{ printf "%.15f", $1 / $2 }')" -0.085606424079 -0.085606424077)"
+check "leduc lp: value -0.085606424078 to 1e-12" yes \
+  "$(within "$(jfield value "$out")" -0.085606424079 -0.085606424077)"
+check "leduc lp: exploitability 0 exactly" '"exploitability_exact":"0"' \
+  "$(printf '%s' "$out" | grep -o '"exploitability_exact":"[^"]*"')"
 cfr=$(gs games/leduc.game --exploitability 2e-3 --json)
 check "leduc: lp's value within CFR's interval" yes \
   "$(within "$(jfield value "$out")" $(printf '%s' "$cfr" | sed -n 's/.*"score_interval":\[\([^,]*\),\([^]]*\)\].*/\1 \2/p'))"

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include "cfr/lp.h"
+#include "cfr/lp_exact.h"
 #include "cfr/strategy.h"
 #include "util/diag.h"
 #include "util/status.h"
@@ -197,6 +198,9 @@ static int sf_build(SeqForm *f, const GameTree *t, FILE *err) {
   return EXIT_OK;
 }
 
+static mpq_t *qalloc(size_t n);
+static void qfree(mpq_t *q, size_t n);
+
 /* ---- the linear programs ---------------------------------------------- */
 
 static jmp_buf glpk_trap;
@@ -222,9 +226,11 @@ static void put(Triplets *m, int row, int col, double v) {
 /* Player me's program (see lp.h): his realization plan into plan (n[me]
 ** long) and his value (his utility) into *value; with dual, the duals of
 ** the rows of the other's sequences, which are the other's realization
-** plan (the program's dual is the other's program). */
+** plan (the program's dual is the other's program); with qplan (and
+** exact), the plan in fractions, the exact simplex's basis solved again
+** in GMP (lp_exact.c). */
 static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan, double *value,
-                        double *dual) {
+                        double *dual, mpq_t *qplan) {
   const GameTree *t = f->t;
   int o = 1 - me;
   uint32_t nme = f->n[me], no = f->n[o];
@@ -232,7 +238,9 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   size_t nz = (size_t)nme + f->nsets[me] + no + f->nsets[o] + f->nmerged + 2;
   Triplets m = { malloc((nz + 1) * sizeof(int)), malloc((nz + 1) * sizeof(int)),
                  malloc((nz + 1) * sizeof(double)), 0 };
-  if (!m.ia || !m.ja || !m.ar) {
+  mpq_t *qa = qplan != NULL && exact ? qalloc(nz + 1) : NULL, sum;
+  if (!m.ia || !m.ja || !m.ar || (qplan != NULL && exact && qa == NULL)) {
+    qfree(qa, nz + 1);
     free(m.ia);
     free(m.ja);
     free(m.ar);
@@ -257,14 +265,27 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   put(&m, row_o, (int)nme + 1, 1.0);
   /* The payoffs, merged by pair of sequences: -(A^T x) for the first
   ** player, +(A y) (his utility is -A) for the second. */
+  /* The exact coefficients so far: +-1. */
+  for (size_t k = 1; qa != NULL && k <= m.n; k++) mpq_set_si(qa[k], (long)m.ar[k], 1);
+  mpq_init(sum);
   for (size_t i = 0; i < f->ne;) {
     size_t j = i;
     double v = 0;
-    for (; j < f->ne && entry_order(&f->e[j], &f->e[i]) == 0; j++) v += f->e[j].v;
-    if (v != 0)
+    mpq_set_ui(sum, 0, 1);
+    for (; j < f->ne && entry_order(&f->e[j], &f->e[i]) == 0; j++) {
+      v += f->e[j].v;
+      if (qa != NULL) mpq_add(sum, sum, f->q[f->e[j].q]);
+    }
+    if (v != 0 || (qa != NULL && mpq_sgn(sum) != 0)) {
       put(&m, row_o + (int)f->e[i].s[o], 1 + (int)f->e[i].s[me], me == 0 ? -v : v);
+      if (qa != NULL) {
+        if (me == 0) mpq_neg(qa[m.n], sum);
+        else mpq_set(qa[m.n], sum);
+      }
+    }
     i = j;
   }
+  mpq_clear(sum);
   glp_prob *volatile P = NULL;
   int st = EXIT_OK;
   glp_error_hook(glpk_error, NULL);
@@ -274,6 +295,7 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
     free(m.ia);
     free(m.ja);
     free(m.ar);
+    qfree(qa, nz + 1);
     return diag_fail(f->err, EXIT_LIMIT, "GLPK failed solving the linear program (%d rows, %d "
                      "columns): out of memory?", rows, cols);
   }
@@ -292,9 +314,6 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   r->rows[me] = rows;
   r->cols[me] = cols;
   r->nonzeros[me] = m.n;
-  free(m.ia);
-  free(m.ja);
-  free(m.ar);
   glp_smcp parm;
   glp_init_smcp(&parm);
   parm.msg_lev = GLP_MSG_OFF;
@@ -320,7 +339,22 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
     for (uint32_t s = 0; s < nme; s++) plan[s] = glp_get_col_prim(P, 1 + (int)s);
     for (uint32_t s = 0; dual != NULL && s < no; s++) dual[s] = glp_get_row_dual(P, row_o + (int)s);
     r->simplex_iterations[me] = glp_get_it_cnt(P);
+    if (qa != NULL) {
+      mpq_t *col = qalloc((size_t)cols);
+      t0 = now();
+      if (col == NULL || lp_exact_vertex(P, rows, cols, m.ia, m.ja, qa, m.n, col) != 0) {
+        st = -1;                /* no exact plan: the float value stands */
+      } else {
+        for (uint32_t s = 0; s < nme; s++) mpq_set(qplan[s], col[s]);
+      }
+      r->vertex_seconds += now() - t0;
+      qfree(col, (size_t)cols);
+    }
   }
+  free(m.ia);
+  free(m.ja);
+  free(m.ar);
+  qfree(qa, nz + 1);
   glp_delete_prob(P);
   glp_error_hook(NULL, NULL);
   return st;
@@ -483,15 +517,24 @@ static void qfree(mpq_t *q, size_t n) {
 ** each player's best response and gain, NashConv and exploitability,
 ** into r's strings; s made the doubles of the fractions.  Returns
 ** whether NashConv is 0 (s is an equilibrium), or -1 out of memory. */
-static int exact_values(const SeqForm *f, double *s, LpResult *r) {
+static int exact_values_q(const SeqForm *f, mpq_t *b, double *s, LpResult *r) {
   const GameTree *t = f->t;
-  mpq_t *b = qalloc(t->nactions), *r0 = qalloc(f->n[0]), *r1 = qalloc(f->n[1]);
+  mpq_t *r0 = qalloc(f->n[0]), *r1 = qalloc(f->n[1]);
   mpq_t *w = qalloc(f->n[0] > f->n[1] ? f->n[0] : f->n[1]);
   mpq_t ev, x, br[2], gain[2], conv;
   int zero = -1;
-  if (!b || !r0 || !r1 || !w) goto done;
+  if (!r0 || !r1 || !w) goto done;
+  for (int i = 0; i < 2; i++) {
+    free(r->br_exact[i]);
+    free(r->gain_exact[i]);
+    r->br_exact[i] = r->gain_exact[i] = NULL;
+  }
+  free(r->expected_exact);
+  free(r->nash_conv_exact);
+  free(r->exploitability_exact);
+  free(r->value_exact);
+  r->expected_exact = r->nash_conv_exact = r->exploitability_exact = r->value_exact = NULL;
   mpq_inits(ev, x, br[0], br[1], gain[0], gain[1], conv, NULL);
-  exact_strategy(t, s, b);
   for (uint32_t a = 0; a < t->nactions; a++) s[a] = mpq_get_d(b[a]);
   exact_plan(f, 0, b, r0);
   exact_plan(f, 1, b, r1);
@@ -519,11 +562,58 @@ static int exact_values(const SeqForm *f, double *s, LpResult *r) {
   r->exact = 1;
   mpq_clears(ev, x, br[0], br[1], gain[0], gain[1], conv, NULL);
 done:
-  qfree(b, t->nactions);
   qfree(r0, f->n[0]);
   qfree(r1, f->n[1]);
   qfree(w, f->n[0] > f->n[1] ? f->n[0] : f->n[1]);
   return zero;
+}
+
+static int exact_values(const SeqForm *f, double *s, LpResult *r) {
+  mpq_t *b = qalloc(f->t->nactions);
+  if (b == NULL) return -1;
+  exact_strategy(f->t, s, b);
+  int rc = exact_values_q(f, b, s, r);
+  qfree(b, f->t->nactions);
+  return rc;
+}
+
+/* Player p's behaviour strategy from his exact plan x into b. */
+static void behaviour_q(const SeqForm *f, int p, mpq_t *x, mpq_t *b) {
+  const GameTree *t = f->t;
+  for (uint32_t k = 0; k < t->ninfosets; k++) {
+    const GtInfoset *I = &t->infosets[k];
+    if (I->player != p) continue;
+    for (int a = 0; a < I->nactions; a++) {
+      uint32_t y = I->action + (uint32_t)a;
+      if (mpq_sgn(x[f->up[k]]) == 0) mpq_set_ui(b[y], 1, (unsigned long)I->nactions);
+      else mpq_div(b[y], x[f->seq[y]], x[f->up[k]]);
+    }
+  }
+}
+
+/* The exact vertices of both programs (lp_exact.c), their values: 1 when
+** they certify the value, 0 when not (or the system failed), -1 out of
+** memory. */
+static int exact_vertices(CfrSolver *s, SeqForm *f, double *plan) {
+  LpResult *r = s->lp;
+  mpq_t *x[2] = { qalloc(f->n[0]), qalloc(f->n[1]) }, *b = qalloc(s->tree.nactions);
+  double v;
+  int rc = -1;
+  if (x[0] && x[1] && b) {
+    rc = 0;
+    for (int p = 0; p < f->np && rc == 0; p++)
+      if (solve_player(f, p, 1, r, plan, &v, NULL, x[p]) != EXIT_OK) rc = 1;
+    if (rc == 0) {
+      for (int p = 0; p < f->np; p++) behaviour_q(f, p, x[p], b);
+      rc = exact_values_q(f, b, s->avg, r);
+    } else {
+      rc = 0;
+    }
+  }
+  qfree(x[0], f->n[0]);
+  qfree(x[1], f->n[1]);
+  qfree(b, s->tree.nactions);
+  return rc;
 }
 
 /* ---- the solver ------------------------------------------------------- */
@@ -597,7 +687,7 @@ int lp_solve(CfrSolver *s) {
                s->g->player_names[p], f.n[p], f.n[1 - p]);
       progress_show(s->progress, line);
     }
-    st = solve_player(&f, p, f.exact, r, plan, &v[p], p == 0 && f.np > 1 ? dual : NULL);
+    st = solve_player(&f, p, f.exact, r, plan, &v[p], p == 0 && f.np > 1 ? dual : NULL, NULL);
     if (st == EXIT_OK) behaviour(&f, p, plan, s->avg);
   }
   if (st != EXIT_OK) goto out;
@@ -611,6 +701,24 @@ int lp_solve(CfrSolver *s) {
       goto out;
     }
     r->check_seconds = now() - t0;
+    /* The doubles' fractions no equilibrium: the exact basis's. */
+    if (r->value_exact == NULL && !stop_requested) {
+      r->vertex_tried = 1;
+      double *keep = malloc(s->tree.nactions * sizeof *keep);
+      if (keep == NULL) {
+        st = diag_fail(s->err, EXIT_LIMIT, "out of memory");
+        goto out;
+      }
+      memcpy(keep, s->avg, s->tree.nactions * sizeof *keep);
+      int rc = exact_vertices(s, &f, plan);
+      if (rc < 0) {
+        free(keep);
+        st = diag_fail(s->err, EXIT_LIMIT, "out of memory");
+        goto out;
+      }
+      if (r->value_exact == NULL) memcpy(s->avg, keep, s->tree.nactions * sizeof *keep);
+      free(keep);
+    }
     if (r->value_exact != NULL) {
       /* The strategies reported are the exact ones, rounded. */
       measure(s, &f);

@@ -63,7 +63,8 @@ typedef struct LpResult {
   size_t nonzeros[2];
   int simplex_iterations[2];
   int from_duals;               /* the second player's plan: the first program's duals */
-  double build_seconds, lp_seconds, exact_lp_seconds, check_seconds;
+  int vertex_tried;             /* the exact basis solved again in fractions */
+  double build_seconds, lp_seconds, exact_lp_seconds, check_seconds, vertex_seconds;
 } LpResult;
 
 /* Expands s->g's game at its position into s->tree and solves it: the

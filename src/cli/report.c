@@ -718,6 +718,10 @@ static void lp_stats(const Run *r) {
   if (lp->from_duals)
     fprintf(stderr, "stats: %s's strategy: the duals of %s's program (its dual is %s's)\n",
             r->g->player_names[1], r->g->player_names[0], r->g->player_names[1]);
+  if (lp->vertex_tried)
+    fprintf(stderr, "stats: the doubles read as fractions were no exact equilibrium: both "
+            "programs' exact bases solved again in fractions (GMP) in %.3f s\n",
+            lp->vertex_seconds);
   fprintf(stderr, "stats: exact check %.3f s: %s\n", lp->check_seconds,
           !lp->exact_tried ? "skipped (more than LP_EXACT_MAX_ENTRIES ends)"
           : lp->best_response ? "best responses in fractions"
