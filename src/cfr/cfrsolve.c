@@ -115,7 +115,12 @@ int cfrsolve_run(CfrSolver *s) {
   double t0 = now();
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
   s->expand_seconds = now() - t0;
-  if (st != EXIT_OK) return st;
+  return st != EXIT_OK ? st : cfrsolve_iterate(s);
+}
+
+int cfrsolve_iterate(CfrSolver *s) {
+  double t0;
+  int st;
   /* CFR's tables: eight doubles an action (cfr.h, the average and the
   ** best average measured), two
   ** doubles and an index a node, four indices a set. */

@@ -60,6 +60,8 @@ void cfrsolve_free(CfrSolver *s);
 
 /* Expands and solves; EXIT_OK or a status reported on s->err. */
 int cfrsolve_run(CfrSolver *s);
+/* The iterations alone, on the tree s->tree expanded already. */
+int cfrsolve_iterate(CfrSolver *s);
 
 /* The name the report gives: "cfr+", "cfr" or "lp". */
 const char *cfrsolve_name(const CfrSolver *s);

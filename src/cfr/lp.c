@@ -652,13 +652,34 @@ static void measure(CfrSolver *s, SeqForm *f) {
   s->measure_seconds = now() - t0;
 }
 
-int lp_solve(CfrSolver *s) {
+/* lp_solve and lp_solve_auto: why NULL for lp_solve. */
+static int solve(CfrSolver *s, char *why, size_t size) {
   SeqForm f;
   memset(&f, 0, sizeof f);
   int st = begin(s, &f);
   LpResult *r = s->lp;
   double *plan = NULL, *dual = NULL, v[2] = { 0, 0 };
   if (st != EXIT_OK) goto out;
+  if (why != NULL) {
+    uint32_t most = f.n[0] > f.n[1] ? f.n[0] : f.n[1];
+    int small = most <= LP_AUTO_MAX_SEQUENCES;
+    snprintf(why, size, "hidden information, %s: %u + %u sequences, %s %u a player: %s",
+             f.np == 1 ? "one player" : "two players", f.n[0], f.np > 1 ? f.n[1] : 0,
+             small ? "at most" : "more than", LP_AUTO_MAX_SEQUENCES,
+             small ? "the exact value by linear programming"
+                   : "CFR+ to exploitability 0.001 (--solver lp for the exact value)");
+    if (!small) {
+      /* CFR on the tree expanded: lp's tables go. */
+      sf_free(&f);
+      cfr_free(&s->cfr);
+      free(s->avg);
+      s->avg = NULL;
+      lp_result_free(s->lp);
+      free(s->lp);
+      s->lp = NULL;
+      return cfrsolve_iterate(s);
+    }
+  }
   plan = malloc((f.n[0] > f.n[1] ? f.n[0] : f.n[1]) * sizeof *plan);
   dual = malloc(f.n[1] * sizeof *dual);
   if (plan == NULL || dual == NULL) {
@@ -734,6 +755,14 @@ out:
   free(dual);
   sf_free(&f);
   return st;
+}
+
+int lp_solve(CfrSolver *s) {
+  return solve(s, NULL, 0);
+}
+
+int lp_solve_auto(CfrSolver *s, char *why, size_t size) {
+  return solve(s, why, size);
 }
 
 int lp_best_response(CfrSolver *s, const char *path) {

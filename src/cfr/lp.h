@@ -38,6 +38,7 @@
 #include "cfr/cfrsolve.h"
 
 #define LP_EXACT_MAX_ENTRIES 2000000u     /* payoff entries, for exact values */
+#define LP_AUTO_MAX_SEQUENCES 10000u      /* auto: lp up to this, else CFR */
 #define LP_RATIONAL_TOLERANCE 5e-10       /* a probability read as a fraction */
 #define LP_MAX_DENOMINATOR 1000000000L    /* ... of at most this denominator */
 
@@ -80,6 +81,12 @@ int lp_solve(CfrSolver *s);
 ** player's best response and gain into s->lp (exact where small) and
 ** s->gain, s->nash_conv, s->exploitability. */
 int lp_best_response(CfrSolver *s, const char *path);
+
+/* --solver auto's choice for hidden information: lp_solve when each
+** player has at most LP_AUTO_MAX_SEQUENCES sequences, else CFR+ on the
+** same tree to CFR_DEFAULT_TARGET (s->lp then NULL); which and why in
+** why. */
+int lp_solve_auto(CfrSolver *s, char *why, size_t size);
 
 void lp_result_free(LpResult *r);
 

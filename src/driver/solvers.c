@@ -205,6 +205,12 @@ int solver_choose(SolveJob *j) {
     s = solver_find("lp");
     snprintf(j->why, sizeof j->why, "--best-response FILE: the strategy's best responses, "
              "exact where the game is small");
+  } else if ((needs & NEEDS_VIEWS) && !(needs & NEEDS_PLAYERS) && !o->iterations_set
+             && o->exploitability <= 0 && !o->cfr_vanilla) {
+    /* Two players or one, no CFR option: lp when the tree is small, else
+    ** CFR (run_lp decides once the tree is expanded, and says why). */
+    s = solver_find("lp");
+    snprintf(j->why, sizeof j->why, "hidden information: lp or CFR by the size of the tree");
   } else if (needs & NEEDS_VIEWS) {
     s = solver_find("cfr");
     snprintf(j->why, sizeof j->why, "hidden information (views): counterfactual regret "
@@ -505,8 +511,22 @@ static int run_lp(SolveJob *j) {
   s->progress = o->progress ? &j->progress : NULL;
   j->strategic = 1;
   if (o->best_response) return lp_best_response(s, o->best_response);
-  int st = lp_solve(s);
+  int st;
+  if (o->solver == NULL || strcmp(o->solver, "auto") == 0) {
+    s->target = CFR_DEFAULT_TARGET;     /* if the tree is too big for lp */
+    st = lp_solve_auto(s, j->why, sizeof j->why);
+  } else {
+    st = lp_solve(s);
+  }
   if (st != EXIT_OK || o->strategy == NULL) return st;
+  if (s->lp == NULL) {
+    char note[200];
+    int params = j->db_params && j->db_params[0];
+    snprintf(note, sizeof note, "%s%s%s%s: %s, %llu iterations, exploitability %.6g", j->g->name,
+             params ? " (" : "", params ? j->db_params : "", params ? ")" : "", cfrsolve_name(s),
+             (unsigned long long)s->iterations, s->exploitability);
+    return strategy_write(o->strategy, j->g, &s->tree, s->avg, note, j->err);
+  }
   char note[200];
   int params = j->db_params && j->db_params[0];
   snprintf(note, sizeof note, "%s%s%s%s: lp, value %s (%.9g)", j->g->name, params ? " (" : "",
