@@ -110,4 +110,13 @@ check "lp refuses CFR's --iterations" yes "$(printf '%s' "$err" | grep -q 'optio
 err=$(gs games/kuhn.game --best-response /nonexistent/x.strat 2>&1 >/dev/null); st=$?
 check "--best-response of a missing file: an I/O error" yes "$(printf '%s' "$err" | grep -q 'x.strat' && echo yes)"
 
+# --time-limit reaches into GLPK's simplex (through its output hook): Leduc
+# with 5 ranks needs several seconds of simplex.
+gs games/leduc.game -D ranks=5 --solver lp --time-limit 2 >/dev/null 2>"$lp_tmp/err"; st=$?
+check "lp --time-limit 2 on Leduc 5 ranks: exit 5 with the message" "5 yes" \
+  "$st $(grep -q 'time limit of 2 seconds reached' "$lp_tmp/err" && echo yes)"
+gs games/leduc.game --solver lp --memory 3 >/dev/null 2>"$lp_tmp/err"; st=$?
+check "lp over --memory 3: GLPK's memory limit, exit 5" "5 yes" \
+  "$st $(grep -q 'over the memory limit (--memory MB)' "$lp_tmp/err" && echo yes)"
+
 rm -rf "$lp_tmp"

@@ -12,6 +12,7 @@
 */
 #include <glpk.h>
 #include <gmp.h>
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
@@ -210,6 +211,17 @@ static void glpk_error(void *info) {
   longjmp(glpk_trap, 1);
 }
 
+/* GLPK's output, every LP_OUTPUT_MS while the simplex runs: where a stop
+** (Ctrl-C, --time-limit) is seen, which GLPK itself never looks at; the
+** text itself is dropped. */
+#define LP_OUTPUT_MS 100
+static int glpk_output(void *info, const char *s) {
+  (void)info;
+  (void)s;
+  if (stop_requested) longjmp(glpk_trap, 2);
+  return 1;
+}
+
 typedef struct Triplets {
   int *ia, *ja;
   double *ar;
@@ -230,7 +242,7 @@ static void put(Triplets *m, int row, int col, double v) {
 ** exact), the plan in fractions, the exact simplex's basis solved again
 ** in GMP (lp_exact.c). */
 static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan, double *value,
-                        double *dual, mpq_t *qplan) {
+                        double *dual, mpq_t *qplan, size_t memory_limit) {
   const GameTree *t = f->t;
   int o = 1 - me;
   uint32_t nme = f->n[me], no = f->n[o];
@@ -289,17 +301,26 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   glp_prob *volatile P = NULL;
   int st = EXIT_OK;
   glp_error_hook(glpk_error, NULL);
-  if (setjmp(glpk_trap) != 0) {
-    /* GLPK failed (out of memory); its environment is freed with it. */
+  int jumped = setjmp(glpk_trap);
+  if (jumped != 0) {
+    /* GLPK failed (out of memory), or a stop: its environment, with all
+    ** it allocated, is freed. */
     glp_free_env();
     free(m.ia);
     free(m.ja);
     free(m.ar);
     qfree(qa, nz + 1);
+    if (jumped == 2) {
+      char msg[160];
+      st = stop_message(msg, sizeof msg, (uint64_t)me, "linear programs solved");
+      return diag_fail(f->err, st, "%s", msg);
+    }
     return diag_fail(f->err, EXIT_LIMIT, "GLPK failed solving the linear program (%d rows, %d "
-                     "columns): out of memory?", rows, cols);
+                     "columns): out of memory, or over the memory limit (--memory MB)?", rows, cols);
   }
-  glp_term_out(GLP_OFF);
+  glp_term_hook(glpk_output, NULL);
+  glp_term_out(GLP_ON);
+  if (memory_limit) glp_mem_limit((int)(memory_limit >> 20 < INT_MAX ? memory_limit >> 20 : INT_MAX));
   P = glp_create_prob();
   glp_set_obj_dir(P, GLP_MAX);
   glp_add_rows(P, rows);
@@ -316,7 +337,8 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   r->nonzeros[me] = m.n;
   glp_smcp parm;
   glp_init_smcp(&parm);
-  parm.msg_lev = GLP_MSG_OFF;
+  parm.msg_lev = GLP_MSG_ON;      /* to glpk_output, which drops it */
+  parm.out_frq = LP_OUTPUT_MS;
   /* The primal simplex after GLPK's presolver: on Leduc and Liar's Dice
   ** the fastest of its choices (the dual simplex took 1.5 to 8 times as
   ** long, unscaled or without the presolver up to twice). */
@@ -357,6 +379,7 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   qfree(qa, nz + 1);
   glp_delete_prob(P);
   glp_error_hook(NULL, NULL);
+  glp_term_hook(NULL, NULL);
   return st;
 }
 
@@ -602,7 +625,7 @@ static int exact_vertices(CfrSolver *s, SeqForm *f, double *plan) {
   if (x[0] && x[1] && b) {
     rc = 0;
     for (int p = 0; p < f->np && rc == 0; p++)
-      if (solve_player(f, p, 1, r, plan, &v, NULL, x[p]) != EXIT_OK) rc = 1;
+      if (solve_player(f, p, 1, r, plan, &v, NULL, x[p], s->memory_limit) != EXIT_OK) rc = 1;
     if (rc == 0) {
       for (int p = 0; p < f->np; p++) behaviour_q(f, p, x[p], b);
       rc = exact_values_q(f, b, s->avg, r);
@@ -708,7 +731,8 @@ static int solve(CfrSolver *s, char *why, size_t size) {
                s->g->player_names[p], f.n[p], f.n[1 - p]);
       progress_show(s->progress, line);
     }
-    st = solve_player(&f, p, f.exact, r, plan, &v[p], p == 0 && f.np > 1 ? dual : NULL, NULL);
+    st = solve_player(&f, p, f.exact, r, plan, &v[p], p == 0 && f.np > 1 ? dual : NULL, NULL,
+                      s->memory_limit);
     if (st == EXIT_OK) behaviour(&f, p, plan, s->avg);
   }
   if (st != EXIT_OK) goto out;
