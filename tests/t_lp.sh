@@ -80,9 +80,17 @@ for n in 2 3 4; do
 done
 
 # ---- Liar's Dice, one die each: lp exact, CFR within its bound ----------
+# Information sets: a bid history is a set of the 2F bids (they rise), the
+# player to move given by its size's parity: 2^(2F - 1) histories a player,
+# times his F dice, for two players F * 4^F (Lanctot's Bluff(1,1): 12,288
+# a player with six faces).
+check "liar's dice 6 faces: 6 * 4^6 = 24576 information sets" 24576 \
+  "$(field infosets "$(gs games/liarsdice.game --perft 15)")"
 for f in 3:1/9 4:1/16 5:1/125; do
   faces=${f%%:*} v=${f#*:}
   out=$(gs games/liarsdice.game -D faces=$faces --solver lp --json)
+  check "liar's dice $faces faces: $faces * 4^$faces information sets" \
+    $((faces * (1 << (2 * faces)))) "$(jfield infosets "$out")"
   check "liar's dice $faces faces: value $v exactly" "\"value_exact\":\"$v\"" \
     "$(printf '%s' "$out" | grep -o '"value_exact":"[^"]*"')"
   cfr=$(gs games/liarsdice.game -D faces=$faces --exploitability 1e-3 --json)
