@@ -243,11 +243,29 @@ static void put(Triplets *m, int row, int col, double v) {
 /* Player me's program (see lp.h): his realization plan into plan (n[me]
 ** long) and his value (his utility) into *value; with dual, the duals of
 ** the rows of the other's sequences, which are the other's realization
-** plan (the program's dual is the other's program); with qplan (and
-** exact), the plan in fractions, the exact simplex's basis solved again
-** in GMP (lp_exact.c). */
+** plan (the program's dual is the other's program); with keep (and
+** exact), the solved program is kept there, with its coefficients in
+** fractions, for its exact vertex and duals (lp_exact.c). */
+/* A program kept after its solve, for its exact basis (lp_exact.c). */
+typedef struct Program {
+  glp_prob *P;
+  int rows, cols, row_o;
+  Triplets m;
+  mpq_t *qa;                    /* the coefficients in fractions, m's order */
+  size_t nz;                    /* qa's size */
+} Program;
+
+static void program_free(Program *g) {
+  if (g->P != NULL) glp_delete_prob(g->P);
+  free(g->m.ia);
+  free(g->m.ja);
+  free(g->m.ar);
+  qfree(g->qa, g->nz);
+  memset(g, 0, sizeof *g);
+}
+
 static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan, double *value,
-                        double *dual, mpq_t *qplan, size_t memory_limit) {
+                        double *dual, Program *keep, size_t memory_limit) {
   const GameTree *t = f->t;
   int o = 1 - me;
   uint32_t nme = f->n[me], no = f->n[o];
@@ -255,8 +273,8 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   size_t nz = (size_t)nme + f->nsets[me] + no + f->nsets[o] + f->nmerged + 2;
   Triplets m = { malloc((nz + 1) * sizeof(int)), malloc((nz + 1) * sizeof(int)),
                  malloc((nz + 1) * sizeof(double)), 0 };
-  mpq_t *qa = qplan != NULL && exact ? qalloc(nz + 1) : NULL, sum;
-  if (!m.ia || !m.ja || !m.ar || (qplan != NULL && exact && qa == NULL)) {
+  mpq_t *qa = keep != NULL && exact ? qalloc(nz + 1) : NULL, sum;
+  if (!m.ia || !m.ja || !m.ar || (keep != NULL && exact && qa == NULL)) {
     qfree(qa, nz + 1);
     free(m.ia);
     free(m.ja);
@@ -378,25 +396,19 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
     for (uint32_t s = 0; s < nme; s++) plan[s] = glp_get_col_prim(P, 1 + (int)s);
     for (uint32_t s = 0; dual != NULL && s < no; s++) dual[s] = glp_get_row_dual(P, row_o + (int)s);
     r->simplex_iterations[me] = glp_get_it_cnt(P);
-    if (qa != NULL) {
-      mpq_t *col = qalloc((size_t)cols);
-      t0 = now();
-      if (col == NULL || lp_exact_vertex(P, rows, cols, m.ia, m.ja, qa, m.n, col) != 0) {
-        st = -1;                /* no exact plan: the float value stands */
-      } else {
-        for (uint32_t s = 0; s < nme; s++) mpq_set(qplan[s], col[s]);
-      }
-      r->vertex_seconds += now() - t0;
-      qfree(col, (size_t)cols);
-    }
+  }
+  glp_error_hook(NULL, NULL);
+  glp_term_hook(NULL, NULL);
+  if (st == EXIT_OK && qa != NULL) {
+    *keep = (Program){ .P = P, .rows = rows, .cols = cols, .row_o = row_o, .m = m, .qa = qa,
+                       .nz = nz + 1 };
+    return st;
   }
   free(m.ia);
   free(m.ja);
   free(m.ar);
   qfree(qa, nz + 1);
   glp_delete_prob(P);
-  glp_error_hook(NULL, NULL);
-  glp_term_hook(NULL, NULL);
   return st;
 }
 
@@ -631,28 +643,39 @@ static void behaviour_q(const SeqForm *f, int p, mpq_t *x, mpq_t *b) {
   }
 }
 
-/* The exact vertices of both programs (lp_exact.c), their values: 1 when
-** they certify the value, 0 when not (or the system failed), -1 out of
-** memory. */
-static int exact_vertices(CfrSolver *s, SeqForm *f, double *plan) {
+/* The exact plans at the first player's program's exact basis: his own
+** its vertex, the second player's its duals (the sign that makes the
+** empty sequence's weight 1); their values.  1 when they certify the
+** value, 0 when not (or the system failed), -1 out of memory. */
+static int exact_basis(CfrSolver *s, SeqForm *f, Program *g) {
   LpResult *r = s->lp;
-  mpq_t *x[2] = { qalloc(f->n[0]), qalloc(f->n[1]) }, *b = qalloc(s->tree.nactions);
-  double v;
+  mpq_t *col = qalloc((size_t)g->cols), *row = qalloc((size_t)g->rows);
+  mpq_t *b = qalloc(s->tree.nactions), *y = qalloc(f->n[1]);
   int rc = -1;
-  if (x[0] && x[1] && b) {
+  if (col && row && b && y) {
+    double t0 = now();
     rc = 0;
-    for (int p = 0; p < f->np && rc == 0; p++)
-      if (solve_player(f, p, 1, r, plan, &v, NULL, x[p], s->memory_limit) != EXIT_OK) rc = 1;
-    if (rc == 0) {
-      for (int p = 0; p < f->np; p++) behaviour_q(f, p, x[p], b);
+    if (lp_exact_vertex(g->P, g->rows, g->cols, g->m.ia, g->m.ja, g->qa, g->m.n, col) == 0
+        && (f->np == 1
+            || lp_exact_duals(g->P, g->rows, g->cols, g->m.ia, g->m.ja, g->qa, g->m.n, row) == 0)) {
+      mpq_set_ui(y[0], 1, 1);
+      if (f->np > 1) {
+        int sign = mpq_sgn(row[g->row_o - 1]);
+        for (uint32_t q = 0; q < f->n[1]; q++) {
+          mpq_set(y[q], row[g->row_o - 1 + (int)q]);
+          if (sign < 0) mpq_neg(y[q], y[q]);
+        }
+      }
+      r->vertex_seconds += now() - t0;
+      behaviour_q(f, 0, col, b);
+      behaviour_q(f, 1, y, b);
       rc = exact_values_q(f, b, s->avg, r);
-    } else {
-      rc = 0;
     }
   }
-  qfree(x[0], f->n[0]);
-  qfree(x[1], f->n[1]);
+  qfree(col, (size_t)g->cols);
+  qfree(row, (size_t)g->rows);
   qfree(b, s->tree.nactions);
+  qfree(y, f->n[1]);
   return rc;
 }
 
@@ -699,6 +722,8 @@ static int solve(CfrSolver *s, char *why, size_t size) {
   int st = begin(s, &f);
   LpResult *r = s->lp;
   double *plan = NULL, *dual = NULL, v[2] = { 0, 0 };
+  Program prog;
+  memset(&prog, 0, sizeof prog);
   if (st != EXIT_OK) goto out;
   if (why != NULL) {
     uint32_t most = f.n[0] > f.n[1] ? f.n[0] : f.n[1];
@@ -748,8 +773,8 @@ static int solve(CfrSolver *s, char *why, size_t size) {
                s->g->player_names[p], f.n[p], f.n[1 - p]);
       progress_show(s->progress, line);
     }
-    st = solve_player(&f, p, f.exact, r, plan, &v[p], p == 0 && f.np > 1 ? dual : NULL, NULL,
-                      s->memory_limit);
+    st = solve_player(&f, p, f.exact, r, plan, &v[p], p == 0 && f.np > 1 ? dual : NULL,
+                      p == 0 && f.exact ? &prog : NULL, s->memory_limit);
     if (st == EXIT_OK) behaviour(&f, p, plan, s->avg);
   }
   if (st != EXIT_OK) goto out;
@@ -772,7 +797,7 @@ static int solve(CfrSolver *s, char *why, size_t size) {
         goto out;
       }
       memcpy(keep, s->avg, s->tree.nactions * sizeof *keep);
-      int rc = exact_vertices(s, &f, plan);
+      int rc = prog.P != NULL ? exact_basis(s, &f, &prog) : 0;
       if (rc < 0) {
         free(keep);
         st = diag_fail(s->err, EXIT_LIMIT, "out of memory");
@@ -792,6 +817,7 @@ static int solve(CfrSolver *s, char *why, size_t size) {
     }
   }
 out:
+  program_free(&prog);
   free(plan);
   free(dual);
   sf_free(&f);

@@ -16,16 +16,17 @@
 **   maximise q0  over x >= 0 and free q (one per constraint of y):
 **   E x = e,  and for each sequence s of the second player  (F^T q)_s <= (A^T x)_s
 **
-** (the inner minimisation over y replaced by its dual); the second
-** player's the same with the roles swapped.  Both are solved with GLPK's
-** simplex, then, where the payoff matrix has at most LP_EXACT_MAX_ENTRIES
-** entries, again with its exact (rational) simplex so that the solution
-** is the exact optimal vertex rounded to doubles.
+** (the inner minimisation over y replaced by its dual), whose own dual
+** is the second player's program: his strategy is its duals.  It is
+** solved with GLPK's simplex, then, where the tree has at most
+** LP_EXACT_MAX_ENTRIES ends, again with its exact (rational) simplex so
+** that the basis is exactly optimal.
 **
 ** Exactness is certified, not assumed: the behaviour strategies are read
-** as the simplest fractions within LP_RATIONAL_TOLERANCE, and each
-** player's best response against the other's is computed in rational
-** arithmetic (GMP).  When the best the second player can do against the
+** as the simplest fractions within LP_RATIONAL_TOLERANCE (or, when that
+** fails, made from the exact basis: its vertex and duals solved in
+** fractions, lp_exact.h), and each player's best response against the
+** other's is computed in rational arithmetic (GMP).  When the best the second player can do against the
 ** first's strategy equals the best the first can do against the
 ** second's, both strategies are optimal and that number is the game's
 ** value, exactly.  Otherwise the value is the float the programs give,

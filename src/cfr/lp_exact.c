@@ -110,40 +110,29 @@ static void free_row(QRow *r) {
   mpq_clear(r->rhs);
 }
 
-int lp_exact_vertex(glp_prob *P, int nrows, int ncols, const int *ia, const int *ja, mpq_t *qa,
-                    size_t nz, mpq_t *colval) {
-  /* Unknowns: the basic columns, numbered; equations: the tight rows. */
-  int *unknown = malloc((size_t)(ncols + 1) * sizeof *unknown);
-  int *eq = malloc((size_t)(nrows + 1) * sizeof *eq);
-  uint32_t nu = 0, ne = 0;
+/* Solves the square system of n equations in n unknowns given as
+** triplets (eq[k], var[k], val[k]), k < nz, with right-hand sides rhs:
+** the unknowns into out.  0, or -1 (singular, stopped, out of memory). */
+static int qsolve(uint32_t n, size_t nz, const uint32_t *eq, const uint32_t *var, mpq_t *val,
+                  mpq_t *rhs, mpq_t *out) {
   int rc = -1;
-  QRow *rows = NULL, scratch;
-  QCol *cols = NULL;
+  QRow *rows = calloc(n ? n : 1, sizeof *rows), scratch;
+  QCol *cols = calloc(n ? n : 1, sizeof *cols);
   mpq_t tmp, factor;
   memset(&scratch, 0, sizeof scratch);
   mpq_init(scratch.rhs);
   mpq_init(tmp);
   mpq_init(factor);
-  if (!unknown || !eq) goto out;
-  for (int c = 1; c <= ncols; c++) unknown[c] = glp_get_col_stat(P, c) == GLP_BS ? (int)nu++ : -1;
-  for (int r = 1; r <= nrows; r++) eq[r] = glp_get_row_stat(P, r) == GLP_BS ? -1 : (int)ne++;
-  if (nu != ne) goto out;
-  rows = calloc(ne ? ne : 1, sizeof *rows);
-  cols = calloc(nu ? nu : 1, sizeof *cols);
   if (!rows || !cols) goto out;
-  for (uint32_t i = 0; i < ne; i++) mpq_init(rows[i].rhs);
-  for (int r = 1; r <= nrows; r++) {
-    if (eq[r] < 0) continue;
-    int st = glp_get_row_stat(P, r);
-    double b = st == GLP_NU ? glp_get_row_ub(P, r) : glp_get_row_lb(P, r);
-    mpq_set_d(rows[eq[r]].rhs, b);
+  for (uint32_t i = 0; i < n; i++) {
+    mpq_init(rows[i].rhs);
+    mpq_set(rows[i].rhs, rhs[i]);
   }
-  /* The triplets of tight rows and basic columns (the other columns are
-  ** 0), as sorted rows. */
-  for (size_t k = 1; k <= nz; k++) {
-    if (eq[ia[k]] < 0 || unknown[ja[k]] < 0 || mpq_sgn(qa[k]) == 0) continue;
-    QRow *r = &rows[eq[ia[k]]];
-    uint32_t c = (uint32_t)unknown[ja[k]];
+  /* The triplets as sorted rows. */
+  for (size_t k = 0; k < nz; k++) {
+    if (mpq_sgn(val[k]) == 0) continue;
+    QRow *r = &rows[eq[k]];
+    uint32_t c = var[k];
     if (reserve(r, r->n + 1) != 0) goto out;
     uint32_t at = r->n;
     while (at > 0 && r->col[at - 1] > c) {
@@ -152,15 +141,15 @@ int lp_exact_vertex(glp_prob *P, int nrows, int ncols, const int *ia, const int 
       at--;
     }
     r->col[at] = c;
-    mpq_set(r->v[at], qa[k]);
+    mpq_set(r->v[at], val[k]);
     r->n++;
-    if (col_add(&cols[c], (uint32_t)eq[ia[k]]) != 0) goto out;
+    if (col_add(&cols[c], eq[k]) != 0) goto out;
   }
-  for (uint32_t step = 0; step < ne; step++) {
+  for (uint32_t step = 0; step < n; step++) {
     if (stop_requested) goto out;
     /* The shortest row left, its column held by the fewest rows. */
     int64_t best = -1;
-    for (uint32_t i = 0; i < ne; i++)
+    for (uint32_t i = 0; i < n; i++)
       if (!rows[i].done && (best < 0 || rows[i].n < rows[best].n)) best = i;
     QRow *p = &rows[best];
     if (p->n == 0) goto out;                     /* singular */
@@ -173,8 +162,8 @@ int lp_exact_vertex(glp_prob *P, int nrows, int ncols, const int *ia, const int 
     /* Each other row holding the column loses it (the list may grow
     ** meanwhile with rows already in it: its length taken first). */
     QCol *c = &cols[pc];
-    uint32_t n = c->n;
-    for (uint32_t t = 0; t < n; t++) {
+    uint32_t len = c->n;
+    for (uint32_t t = 0; t < len; t++) {
       uint32_t ri = c->row[t];
       if (ri == (uint32_t)best) continue;
       int64_t at = find(&rows[ri], pc);
@@ -184,29 +173,110 @@ int lp_exact_vertex(glp_prob *P, int nrows, int ncols, const int *ia, const int 
       p = &rows[best];
       pv = p->v[find(p, pc)];
     }
-    /* The list is now the pivot row alone. */
-    c->row[0] = (uint32_t)best;
+    c->row[0] = (uint32_t)best;           /* the list is now the pivot row alone */
     c->n = 1;
   }
-  for (int col = 1; col <= ncols; col++) mpq_set_ui(colval[col - 1], 0, 1);
-  for (uint32_t i = 0; i < ne; i++) {
-    QRow *r = &rows[i];
-    if (r->n != 1) goto out;
-    for (int col = 1; col <= ncols; col++)
-      if (unknown[col] == (int)r->pivot) mpq_div(colval[col - 1], r->rhs, r->v[0]);
+  for (uint32_t i = 0; i < n; i++) {
+    if (rows[i].n != 1) goto out;
+    mpq_div(out[rows[i].pivot], rows[i].rhs, rows[i].v[0]);
   }
   rc = 0;
 out:
   if (rows != NULL)
-    for (uint32_t i = 0; i < ne; i++) free_row(&rows[i]);
+    for (uint32_t i = 0; i < n; i++) free_row(&rows[i]);
   if (cols != NULL)
-    for (uint32_t i = 0; i < nu; i++) free(cols[i].row);
+    for (uint32_t i = 0; i < n; i++) free(cols[i].row);
   free(rows);
   free(cols);
   free_row(&scratch);
   mpq_clear(tmp);
   mpq_clear(factor);
-  free(unknown);
-  free(eq);
   return rc;
+}
+
+/* The basis's system: basic columns and tight rows numbered (-1 the
+** others); 0 when they are as many, else -1. */
+static int number(glp_prob *P, int nrows, int ncols, int *colno, int *rowno, uint32_t *n) {
+  uint32_t nu = 0, ne = 0;
+  for (int c = 1; c <= ncols; c++) colno[c] = glp_get_col_stat(P, c) == GLP_BS ? (int)nu++ : -1;
+  for (int r = 1; r <= nrows; r++) rowno[r] = glp_get_row_stat(P, r) == GLP_BS ? -1 : (int)ne++;
+  *n = nu;
+  return nu == ne ? 0 : -1;
+}
+
+/* The solve of lp_exact_vertex (dual 0) or lp_exact_duals (dual 1). */
+static int basis_solve(glp_prob *P, int nrows, int ncols, const int *ia, const int *ja,
+                       mpq_t *qa, size_t nz, mpq_t *out, int dual) {
+  int *colno = malloc((size_t)(ncols + 1) * sizeof *colno);
+  int *rowno = malloc((size_t)(nrows + 1) * sizeof *rowno);
+  uint32_t *eq = malloc((nz ? nz : 1) * sizeof *eq), *var = malloc((nz ? nz : 1) * sizeof *var);
+  mpq_t *val = malloc((nz ? nz : 1) * sizeof *val), *rhs = NULL, *x = NULL;
+  uint32_t n = 0;
+  size_t m = 0;
+  int rc = -1;
+  if (!colno || !rowno || !eq || !var || !val || number(P, nrows, ncols, colno, rowno, &n) != 0)
+    goto out;
+  rhs = malloc((n ? n : 1) * sizeof *rhs);
+  x = malloc((n ? n : 1) * sizeof *x);
+  if (!rhs || !x) goto out;
+  for (uint32_t i = 0; i < n; i++) {
+    mpq_init(rhs[i]);
+    mpq_init(x[i]);
+  }
+  /* Primal: tight rows' equations in the basic columns (the others are
+  ** 0), right-hand sides the rows' bounds.  Dual: the basic columns'
+  ** equations (reduced cost 0) in the tight rows' duals (the basic rows'
+  ** are 0), right-hand sides the objective's coefficients. */
+  for (size_t k = 1; k <= nz; k++) {
+    if (rowno[ia[k]] < 0 || colno[ja[k]] < 0) continue;
+    eq[m] = (uint32_t)(dual ? colno[ja[k]] : rowno[ia[k]]);
+    var[m] = (uint32_t)(dual ? rowno[ia[k]] : colno[ja[k]]);
+    val[m][0] = qa[k][0];       /* shared, not copied: read only */
+    m++;
+  }
+  if (dual) {
+    for (int c = 1; c <= ncols; c++)
+      if (colno[c] >= 0) mpq_set_d(rhs[colno[c]], glp_get_obj_coef(P, c));
+  } else {
+    for (int r = 1; r <= nrows; r++)
+      if (rowno[r] >= 0)
+        mpq_set_d(rhs[rowno[r]], glp_get_row_stat(P, r) == GLP_NU ? glp_get_row_ub(P, r)
+                                                                  : glp_get_row_lb(P, r));
+  }
+  if (qsolve(n, m, eq, var, val, rhs, x) != 0) goto out;
+  if (dual) {
+    for (int r = 1; r <= nrows; r++) {
+      if (rowno[r] >= 0) mpq_set(out[r - 1], x[rowno[r]]);
+      else mpq_set_ui(out[r - 1], 0, 1);
+    }
+  } else {
+    for (int c = 1; c <= ncols; c++) {
+      if (colno[c] >= 0) mpq_set(out[c - 1], x[colno[c]]);
+      else mpq_set_ui(out[c - 1], 0, 1);
+    }
+  }
+  rc = 0;
+out:
+  for (uint32_t i = 0; rhs && x && i < n; i++) {
+    mpq_clear(rhs[i]);
+    mpq_clear(x[i]);
+  }
+  free(rhs);
+  free(x);
+  free(colno);
+  free(rowno);
+  free(eq);
+  free(var);
+  free(val);
+  return rc;
+}
+
+int lp_exact_vertex(glp_prob *P, int nrows, int ncols, const int *ia, const int *ja, mpq_t *qa,
+                    size_t nz, mpq_t *colval) {
+  return basis_solve(P, nrows, ncols, ia, ja, qa, nz, colval, 0);
+}
+
+int lp_exact_duals(glp_prob *P, int nrows, int ncols, const int *ia, const int *ja, mpq_t *qa,
+                   size_t nz, mpq_t *rowdual) {
+  return basis_solve(P, nrows, ncols, ia, ja, qa, nz, rowdual, 1);
 }

@@ -719,9 +719,10 @@ static void lp_stats(const Run *r) {
     fprintf(stderr, "stats: %s's strategy: the duals of %s's program (its dual is %s's)\n",
             r->g->player_names[1], r->g->player_names[0], r->g->player_names[1]);
   if (lp->vertex_tried)
-    fprintf(stderr, "stats: the doubles read as fractions were no exact equilibrium: both "
-            "programs' exact bases solved again in fractions (GMP) in %.3f s\n",
-            lp->vertex_seconds);
+    fprintf(stderr, "stats: the doubles read as fractions were no exact equilibrium: the "
+            "program's exact basis solved again in fractions (GMP), its vertex %s's plan and its "
+            "duals %s's, in %.3f s\n", r->g->player_names[0],
+            r->g->nplayers > 1 ? r->g->player_names[1] : "-", lp->vertex_seconds);
   fprintf(stderr, "stats: exact check %.3f s: %s\n", lp->check_seconds,
           !lp->exact_tried ? "skipped (more than LP_EXACT_MAX_ENTRIES ends)"
           : lp->best_response ? "best responses in fractions"
