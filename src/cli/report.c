@@ -666,9 +666,11 @@ static void json_lp(const Run *r) {
   json_real(&w, lp->value_exact ? 0.0 : exact_or(lp->nash_conv_exact, s->nash_conv));
   json_exact(&w, "nash_conv_exact", lp->value_exact ? "0" : lp->nash_conv_exact);
   if (!lp->best_response) {
-    /* The float strategies' NashConv and the two programs' disagreement. */
+    /* The float strategies' NashConv (0 when the value is exact: the
+    ** doubles' rounding noise would only vary with GLPK's version) and
+    ** the two programs' disagreement. */
     json_key(&w, "residual");
-    json_real(&w, s->nash_conv);
+    json_real(&w, lp->value_exact ? 0.0 : s->nash_conv);
     json_key(&w, "lp_gap");
     json_real(&w, lp->gap);
   } else {
