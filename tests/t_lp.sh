@@ -54,6 +54,18 @@ out=$(gs games/kuhn.game --best-response "$lp_tmp/aggressive.strat")
 check "kuhn always bet/call: profile 0, best responses 1/3 and 1/3" \
   "0 P1 1/3 (0.333333), P2 1/3 (0.333333)" "$(field score "$out") $(field best_response "$out")"
 
+# CFR's own measure of its strategy and --best-response's of the file it
+# wrote agree (to the file's nine digits, read as fractions within 5e-10).
+cfr=$(gs games/leduc.game --solver cfr --exploitability 1e-2 --strategy "$lp_tmp/leduc.strat" --json)
+out=$(gs games/leduc.game --best-response "$lp_tmp/leduc.strat" --json)
+e=$(jfield exploitability "$cfr")
+check "leduc: --best-response of CFR's file gives CFR's exploitability to 1e-8" yes \
+  "$(within "$(jfield exploitability "$out")" "$(awk -v e="$e" 'BEGIN { print e - 1e-8 }')" \
+     "$(awk -v e="$e" 'BEGIN { print e + 1e-8 }')")"
+out=$(gs games/leduc.game --best-response "$lp_tmp/leduc.strat")
+check "leduc: a long exact exploitability is given by its size in text" yes \
+  "$(field exploitability "$out" | grep -qE '^0\.00[0-9]+ \(a fraction of [0-9]+/[0-9]+ digits: --json\)$' && echo yes)"
+
 # ---- Leduc hold'em: -0.085606424078 ------------------------------------
 # The exact value: the fraction both best responses give (the rational
 # check of lp.c), which is OpenSpiel's published decimal to its 12 digits.

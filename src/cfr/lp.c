@@ -875,6 +875,14 @@ int lp_best_response(CfrSolver *s, const char *path) {
   return st;
 }
 
+double lp_exact_double(const char *exact) {
+  mpq_t q;
+  mpq_init(q);
+  double x = mpq_set_str(q, exact, 10) == 0 ? mpq_get_d(q) : 0.0;
+  mpq_clear(q);
+  return x;
+}
+
 void lp_result_free(LpResult *r) {
   free(r->value_exact);
   free(r->expected_exact);

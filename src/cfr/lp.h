@@ -40,6 +40,7 @@
 
 #define LP_EXACT_MAX_ENTRIES 2000000u     /* payoff entries, for exact values */
 #define LP_AUTO_MAX_SEQUENCES 10000u      /* auto: lp up to this, else CFR */
+#define LP_TEXT_MAX_CHARS 100             /* a longer fraction: text gives its size */
 #define LP_RATIONAL_TOLERANCE 5e-10       /* a probability read as a fraction */
 #define LP_MAX_DENOMINATOR 1000000000L    /* ... of at most this denominator */
 
@@ -88,6 +89,9 @@ int lp_best_response(CfrSolver *s, const char *path);
 ** same tree to CFR_DEFAULT_TARGET (s->lp then NULL); which and why in
 ** why. */
 int lp_solve_auto(CfrSolver *s, char *why, size_t size);
+
+/* An exact value's string ("-1/18") as the nearest double below it. */
+double lp_exact_double(const char *exact);
 
 void lp_result_free(LpResult *r);
 

@@ -558,18 +558,21 @@ static void json_strategic(const Run *r) {
 
 /* ---- the lp solver: exact values (lp.h) ---------------------------- */
 
-/* "-1/18 (-0.0555556)" when exact, else the decimal alone. */
+/* "-1/18 (-0.0555556)" when exact, else the decimal alone; a fraction
+** longer than LP_TEXT_MAX_CHARS by its size (JSON has it). */
 static void text_exact(const char *exact, double x) {
-  if (exact != NULL && strchr(exact, '/') == NULL) printf("%s", exact);
-  else if (exact != NULL) printf("%s (%.6g)", exact, x);
+  const char *slash = exact ? strchr(exact, '/') : NULL;
+  if (exact != NULL && slash == NULL) printf("%s", exact);
+  else if (exact != NULL && strlen(exact) <= LP_TEXT_MAX_CHARS) printf("%s (%.6g)", exact, x);
+  else if (exact != NULL)
+    printf("%.10g (a fraction of %zu/%zu digits: --json)",
+           exp_shown(lp_exact_double(exact)), (size_t)(slash - exact) - (exact[0] == '-'),
+           strlen(slash + 1));
   else printf("%.10g", exp_shown(x));
 }
 
 static double exact_or(const char *exact, double x) {
-  if (exact == NULL) return x;
-  double num = strtod(exact, NULL);
-  const char *slash = strchr(exact, '/');
-  return slash ? num / strtod(slash + 1, NULL) : num;
+  return exact == NULL ? x : lp_exact_double(exact);
 }
 
 /* Players' numbers "P1 a, P2 b", exact where known. */
