@@ -90,7 +90,7 @@ int lp_best_response(CfrSolver *s, const char *path);
 ** why. */
 int lp_solve_auto(CfrSolver *s, char *why, size_t size);
 
-/* An exact value's string ("-1/18") as the nearest double below it. */
+/* An exact value's string ("-1/18") as a double, rounded toward zero. */
 double lp_exact_double(const char *exact);
 
 void lp_result_free(LpResult *r);
