@@ -6,7 +6,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
-LDLIBS  := -lm -pthread -ldl -lglpk
+LDLIBS  := -lm -pthread -ldl -lglpk -lgmp
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
@@ -53,18 +53,19 @@ help:
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
-# Flex, Bison: installed with apt-get when missing and running as root.
+# Flex, Bison and GLPK (with GMP: the lp solver's exact arithmetic):
+# installed with apt-get when missing and running as root.
 tools:
 	@command -v bison >/dev/null && command -v flex >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing flex and bison"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq flex bison >/dev/null; \
 	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
-	@[ -f /usr/include/glpk.h ] || { \
+	@[ -e /usr/include/glpk.h ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    echo "installing GLPK (libglpk-dev)"; \
+	    echo "installing libglpk-dev (GLPK and GMP: --solver lp)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq libglpk-dev >/dev/null; \
-	  else echo "gsolve needs GLPK: sudo apt-get install libglpk-dev" >&2; exit 1; fi; }
+	  else echo "gsolve needs GLPK (--solver lp): sudo apt-get install libglpk-dev" >&2; exit 1; fi; }
 
 # The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
 # Go against GNU Go (gnugo) over GTP and run the manual's examples with
@@ -120,6 +121,8 @@ $(BUILD)/lexer.o: $(BUILD)/lexer.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
 $(BUILD)/parser.o: $(BUILD)/parser.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+# The lp solver includes glpk.h and gmp.h (installed by tools).
+$(patsubst src/%.c,$(BUILD)/%.o,$(wildcard src/cfr/lp*.c)): | tools
 $(BUILD)/%.o: src/%.c $(BUILD)/parser.h $(BUILD)/lexer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
@@ -231,6 +234,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_games.sh
 	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
+	sh tests/bench_lp.sh
 
 # Fuzzing: seven harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,

@@ -27,7 +27,7 @@ check "kuhn: the solver is cfr+" "cfr+" "$(field solver "$out")"
 # and the interval the value lies in, which holds -1/18.
 check "kuhn: score with its bound" yes \
   "$(field score "$out" | grep -qE '^-0\.0555[0-9]* ± 0\.0000[0-9]+$' && echo yes || field score "$out")"
-out=$(gs games/kuhn.game --json)
+out=$(gs games/kuhn.game --solver cfr --json)
 check "kuhn JSON: score_bound and score_interval" yes \
   "$(printf '%s' "$out" | grep -qE '"score":-0\.05[0-9]+,.*"score_bound":0\.00[0-9]+,"score_interval":\[-0\.05[0-9]+,-0\.05[0-9]+\]' && echo yes || echo "$out")"
 check "kuhn JSON: the interval holds the value -1/18" yes \
@@ -148,7 +148,7 @@ check "--cfr-variant other: the message" "gsolve: error: unknown CFR variant 'fa
   "$(gs games/kuhn.game --cfr-variant fast 2>&1)"
 check "--play-strategy with --solve: exit 2" 2 "$(gs games/kuhn.game --play-strategy x >/dev/null 2>&1; echo $?)"
 check "alphabeta on kuhn names cfr" \
-  "gsolve: error: the alphabeta solver does not handle hidden information (views): use --solver cfr" \
+  "gsolve: error: the alphabeta solver does not handle hidden information (views): use --solver cfr or lp" \
   "$(gs games/kuhn.game --solver alphabeta 2>&1)"
 out=$(gs games/tictactoe.game --solver cfr --memory 1 2>&1); st=$?
 check "a tree over --memory: exit 5" 5 "$st"

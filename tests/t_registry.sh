@@ -54,7 +54,7 @@ check "native without a native engine" \
 check "db without --db" "gsolve: error: --solver db needs --db FILE" \
   "$(gs games/tictactoe.game --solver db 2>&1)"
 check "unknown solver" \
-  "gsolve: error: unknown solver 'fast' (auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native, db, cfr, matrix or ismcts)" \
+  "gsolve: error: unknown solver 'fast' (auto, alphabeta, minimax, retro, expectimax (maxn), value-iteration, native, db, cfr, matrix, lp or ismcts)" \
   "$(gs games/tictactoe.game --solver fast 2>&1)"
 check "--solver auto is the default" "$(gs games/tictactoe.game --json | sed 's/"seconds":[0-9.]*//')" \
   "$(gs games/tictactoe.game --solver auto --json | sed 's/"seconds":[0-9.]*//')"

@@ -7,6 +7,7 @@
 #include <time.h>
 #include "cfr/cfrsolve.h"
 #include "cfr/matrix.h"
+#include "cfr/lp.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
@@ -38,10 +39,13 @@ void cfrsolve_free(CfrSolver *s) {
   free(s->avg);
   free(s->best);
   s->avg = s->best = NULL;
+  if (s->lp != NULL) lp_result_free(s->lp);
+  free(s->lp);
+  s->lp = NULL;
 }
 
 const char *cfrsolve_name(const CfrSolver *s) {
-  return s->matrix ? "matrix" : s->plus ? "cfr+" : "cfr";
+  return s->lp != NULL ? "lp" : s->matrix ? "matrix" : s->plus ? "cfr+" : "cfr";
 }
 
 /* The average strategy and its exploitability, now; kept when it is the
@@ -112,7 +116,12 @@ int cfrsolve_run(CfrSolver *s) {
   double t0 = now();
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
   s->expand_seconds = now() - t0;
-  if (st != EXIT_OK) return st;
+  return st != EXIT_OK ? st : cfrsolve_iterate(s);
+}
+
+int cfrsolve_iterate(CfrSolver *s) {
+  double t0;
+  int st;
   /* CFR's tables: eight doubles an action (cfr.h, the average and the
   ** best average measured), two
   ** doubles and an index a node, four indices a set. */

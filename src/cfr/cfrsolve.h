@@ -51,6 +51,8 @@ typedef struct CfrSolver {
   double score;                 /* the first player's utility (gametree.h) */
   uint64_t measures;            /* exploitability measured this often */
   uint64_t measured_at;         /* the iteration of the last measure */
+  struct LpResult *lp;          /* the lp solver's (lp.h): it fills this
+                                ** struct as CFR would, and that; else NULL */
   double expand_seconds, iterate_seconds, measure_seconds;
   double iterate_cpu;           /* CPU seconds of the iterations and measures */
 } CfrSolver;
@@ -60,8 +62,10 @@ void cfrsolve_free(CfrSolver *s);
 
 /* Expands and solves; EXIT_OK or a status reported on s->err. */
 int cfrsolve_run(CfrSolver *s);
+/* The iterations alone, on the tree s->tree expanded already. */
+int cfrsolve_iterate(CfrSolver *s);
 
-/* The name the report gives: "cfr+" or "cfr". */
+/* The name the report gives: "cfr+", "cfr" or "lp". */
 const char *cfrsolve_name(const CfrSolver *s);
 
 /* How far the score is known (cfrsolve.c): a bound on the distance

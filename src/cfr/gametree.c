@@ -109,6 +109,20 @@ static int grow_nodes(Expansion *x, size_t need) {
   return 0;
 }
 
+/* The chance probabilities and their integer weights, together. */
+static int grow_probs(Expansion *x, size_t need) {
+  GameTree *t = x->t;
+  size_t n = new_cap(t, CAP_PROB, need), per = sizeof *t->prob + sizeof *t->weight;
+  if (n == 0) return 0;
+  if (within_limit(x, (n - t->caps[CAP_PROB]) * per) != 0
+      || resize(x, (void **)&t->prob, n, sizeof *t->prob) != 0
+      || resize(x, (void **)&t->weight, n, sizeof *t->weight) != 0)
+    return -1;
+  t->memory += (n - t->caps[CAP_PROB]) * per;
+  t->caps[CAP_PROB] = n;
+  return 0;
+}
+
 /* The two action arrays too. */
 static int grow_actions(Expansion *x, size_t need) {
   GameTree *t = x->t;
@@ -375,13 +389,15 @@ static int make_chance(Expansion *x, uint32_t n, int nmoves) {
   GameTree *t = x->t;
   const Move *m = x->walk.ms.moves + x->walk.ms.top - nmoves;
   double total = 0;
-  if (grow(x, (void **)&t->prob, CAP_PROB, (size_t)t->nprob + (size_t)nmoves, sizeof *t->prob) != 0)
-    return -1;
+  if (grow_probs(x, (size_t)t->nprob + (size_t)nmoves) != 0) return -1;
   if (x->weights == NULL && (x->weights = malloc(GAME_MAX_MOVES * sizeof *x->weights)) == NULL)
     return fail(x, EXIT_LIMIT, "out of memory"), -1;
   game_weights(x->g, m, nmoves, x->weights);
   for (int i = 0; i < nmoves; i++) total += x->weights[i];
-  for (int i = 0; i < nmoves; i++) t->prob[t->nprob + (uint32_t)i] = x->weights[i] / total;
+  for (int i = 0; i < nmoves; i++) {
+    t->prob[t->nprob + (uint32_t)i] = x->weights[i] / total;
+    t->weight[t->nprob + (uint32_t)i] = x->weights[i];
+  }
   t->kind[n] = GT_CHANCE;
   t->data[n] = t->nprob;
   t->nprob += (uint32_t)nmoves;
@@ -521,6 +537,7 @@ void gametree_free(GameTree *t) {
   free(t->next);
   free(t->data);
   free(t->prob);
+  free(t->weight);
   free(t->util);
   free(t->pay);
   free(t->infosets);

@@ -61,6 +61,8 @@ typedef struct GameTree {
   uint32_t *next;               /* per node: the node after its subtree */
   uint32_t *data;               /* per node: infoset, prob or util offset */
   double *prob;                 /* chance nodes' children's probabilities */
+  uint32_t *weight;             /* ... as the game's integer weights (prob =
+                                ** weight / the siblings' sum), for exact values */
   double *util;                 /* per end: nplayers zero-sum utilities */
   double *pay;                  /* per end: nplayers payoffs */
   uint32_t nprob;

@@ -45,8 +45,7 @@ static uint64_t text_hash(int player, const char *s) {
   return h ^ (h >> 29);
 }
 
-/* The entry for (player, text), or -1. */
-static int64_t find(const Strategy *st, int player, const char *text) {
+int64_t strategy_find(const Strategy *st, int player, const char *text) {
   if (st->nslots == 0) return -1;
   for (size_t k = text_hash(player, text) & (st->nslots - 1);; k = (k + 1) & (st->nslots - 1)) {
     uint32_t e = st->slots[k];
@@ -134,7 +133,7 @@ int strategy_read(Strategy *st, const char *path, Game *g, FILE *err) {
       rc = EXIT_USAGE;
       break;
     }
-    if (find(st, player, field[1]) >= 0) {
+    if (strategy_find(st, player, field[1]) >= 0) {
       rc = bad_line(err, path, lineno, "this player's information state has a line already");
       break;
     }
@@ -198,7 +197,7 @@ int strategy_probs(Strategy *st, Game *g, const Move *moves, int n, double *prob
   double total = 0;
   for (int i = 0; i < n; i++) prob[i] = 0;
   if (strategy_state_text(g, player, &st->scratch, &st->scratch_size) != 0) return -1;
-  int64_t e = find(st, player, st->scratch);
+  int64_t e = strategy_find(st, player, st->scratch);
   if (e >= 0) {
     const StrategyEntry *x = &st->entries[e];
     found = 1;

@@ -54,6 +54,9 @@ int strategy_write(const char *path, Game *g, const GameTree *t, const double *s
 int strategy_read(Strategy *st, const char *path, Game *g, FILE *err);
 void strategy_free(Strategy *st);
 
+/* The entry of (player, information state text), or -1. */
+int64_t strategy_find(const Strategy *st, int player, const char *text);
+
 /* The probabilities of the n legal moves (moves) of g's current
 ** position, a decision of its mover, under st, into prob: 1 when st has
 ** the mover's information state (moves it does not name get 0; all

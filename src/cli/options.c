@@ -260,6 +260,10 @@ SETTER(set_strategy) {
   o->solve.strategy = val;
   return EXIT_OK;
 }
+SETTER(set_best_response) {
+  o->solve.best_response = val;
+  return EXIT_OK;
+}
 SETTER(set_play_strategy) {
   o->play.strategy = val;
   return EXIT_OK;
@@ -379,7 +383,7 @@ static const OptionSpec option_table[] = {
     "test-set columns from 0", set_flag, offsetof(Options, zero_based) },
 
   { "--solver", "NAME", SEC_SOLVER, M_SOLVE | M(MODE_TESTSET), NULL,
-    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db, cfr",
+    "auto, alphabeta, minimax, retro, expectimax, value-iteration, native, db, cfr, lp",
     set_solver, 0 },
   { "--epsilon", "E", SEC_SOLVER, M_SOLVE, NULL,
     "value-iteration stops when no value changes by E (1e-12)", set_epsilon, 0 },
@@ -406,8 +410,10 @@ static const OptionSpec option_table[] = {
     "cfr: stop at exploitability E (default 0.001)", set_exploitability, 0 },
   { "--cfr-variant", "plus|vanilla", SEC_SOLVER, M_SOLVE, NULL, "cfr: CFR+ (default) or CFR",
     set_cfr_variant, 0 },
-  { "--strategy", "FILE", SEC_SOLVER, M_SOLVE, NULL, "cfr: write the average strategy",
+  { "--strategy", "FILE", SEC_SOLVER, M_SOLVE, NULL, "cfr, lp: write the strategy found",
     set_strategy, 0 },
+  { "--best-response", "FILE", SEC_SOLVER, M_SOLVE, NULL,
+    "lp: best responses to FILE's strategy, its exploitability", set_best_response, 0 },
 
   { "--weak", NULL, SEC_ENGINE, M_SOLVE | M(MODE_TESTSET), NULL,
     "win/draw/loss only (Connect Four)", set_flag, offsetof(Options, solve.engine.weak) },

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "cfr/lp.h"
 #include "search/value.h"
 #include "util/file.h"
 #include "util/json.h"
@@ -555,6 +556,185 @@ static void json_strategic(const Run *r) {
   fputc('\n', stdout);
 }
 
+/* ---- the lp solver: exact values (lp.h) ---------------------------- */
+
+/* "-1/18 (-0.0555556)" when exact, else the decimal alone; a fraction
+** longer than LP_TEXT_MAX_CHARS by its size (JSON has it). */
+static void text_exact(const char *exact, double x) {
+  const char *slash = exact ? strchr(exact, '/') : NULL;
+  if (exact != NULL && slash == NULL) printf("%s", exact);
+  else if (exact != NULL && strlen(exact) <= LP_TEXT_MAX_CHARS) printf("%s (%.6g)", exact, x);
+  else if (exact != NULL)
+    printf("%.10g (a fraction of %zu/%zu digits: --json)",
+           exp_shown(lp_exact_double(exact)), (size_t)(slash - exact) - (exact[0] == '-'),
+           strlen(slash + 1));
+  else printf("%.10g", exp_shown(x));
+}
+
+static double exact_or(const char *exact, double x) {
+  return exact == NULL ? x : lp_exact_double(exact);
+}
+
+/* Players' numbers "P1 a, P2 b", exact where known. */
+static void text_players(const Run *r, const char *const *exact, const double *x) {
+  for (int i = 0; i < r->g->nplayers; i++) {
+    printf("%s %s ", i ? "," : "", r->g->player_names[i]);
+    text_exact(exact ? exact[i] : NULL, x[i]);
+  }
+  putchar('\n');
+}
+
+static void text_lp(const Run *r) {
+  const CfrSolver *s = &r->job.cfr;
+  const LpResult *lp = s->lp;
+  const GameTree *t = &s->tree;
+  int np = r->g->nplayers;
+  if (lp->best_response) {
+    fputs("value: -\nscore: ", stdout);
+    text_exact(lp->expected_exact, s->score);
+  } else {
+    fputs("value: ", stdout);
+    if (lp->value_exact) text_exact(lp->value_exact, lp->value);
+    else printf("%.10g (floating point; the strategies' NashConv %.2g)", lp->value, s->nash_conv);
+    printf("\nscore: %.10g", exp_shown(lp->value));
+  }
+  fputs("\npayoffs:", stdout);
+  for (int i = 0; i < np; i++) printf("%s %s %.10g", i ? "," : "", r->g->player_names[i], exp_shown(s->pay[i]));
+  if (lp->best_response) {
+    double gain[2] = { s->gain[0], np > 1 ? s->gain[1] : 0 };
+    fputs("\nbest_response:", stdout);
+    text_players(r, lp->exact ? (const char *const *)lp->br_exact : NULL, lp->br);
+    fputs("gains:", stdout);
+    text_players(r, lp->exact ? (const char *const *)lp->gain_exact : NULL, gain);
+    fputs("nash_conv: ", stdout);
+    text_exact(lp->nash_conv_exact, s->nash_conv);
+    fputs("\nexploitability: ", stdout);
+    text_exact(lp->exploitability_exact, s->exploitability);
+    printf("\nmissing: %u\n", lp->missing);
+  } else {
+    fputs("\nexploitability: ", stdout);
+    if (lp->value_exact) fputs("0", stdout);
+    else printf("%.3g", s->exploitability);
+    putchar('\n');
+  }
+  printf("infosets: %u\nhistories: %u\n", t->ninfosets, t->nnodes);
+  int64_t root = cfr_root_set(r);
+  if (!lp->best_response) {
+    fputs("strategy:", stdout);
+    if (root < 0) fputs(" -", stdout);
+    for (int a = 0; root >= 0 && a < t->infosets[root].nactions; a++) {
+      uint32_t x = t->infosets[root].action + (uint32_t)a;
+      printf("%s %s %.6f", a ? "," : "", gametree_move_name(t, x), s->avg[x]);
+    }
+    putchar('\n');
+  }
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, solver_report_name(&r->job),
+         r->g->engine);
+}
+
+/* An exact number as a JSON string, or null. */
+static void json_exact(JsonWriter *w, const char *key, const char *exact) {
+  json_key(w, key);
+  if (exact) json_string(w, exact); else json_null(w);
+}
+
+static void json_lp(const Run *r) {
+  const CfrSolver *s = &r->job.cfr;
+  const LpResult *lp = s->lp;
+  const GameTree *t = &s->tree;
+  int np = r->g->nplayers;
+  JsonWriter w;
+  report_json_head(&w, r);
+  json_key(&w, "value");
+  if (lp->best_response) json_null(&w); else json_real(&w, exp_shown(lp->value));
+  json_exact(&w, "value_exact", lp->value_exact);
+  json_key(&w, "score");
+  json_real(&w, exp_shown(lp->best_response ? exact_or(lp->expected_exact, s->score) : lp->value));
+  json_key(&w, "plies");
+  json_null(&w);
+  json_key(&w, "best");
+  json_null(&w);
+  json_run_fields(&w, r, t->nnodes, solver_report_name(&r->job));
+  static const char *const nulls[] = { "perft", "depth", "positions", "stored", "terminal",
+                                       "canonical", "games", "boards", "playouts" };
+  json_nulls(&w, nulls, 9);
+  json_key(&w, "payoffs");
+  json_begin_array(&w);
+  for (int i = 0; i < np; i++) json_real(&w, exp_shown(s->pay[i]));
+  json_end_array(&w);
+  json_key(&w, "exploitability");
+  json_real(&w, lp->value_exact ? 0.0 : exact_or(lp->exploitability_exact, s->exploitability));
+  json_exact(&w, "exploitability_exact", lp->value_exact ? "0" : lp->exploitability_exact);
+  json_key(&w, "nash_conv");
+  json_real(&w, lp->value_exact ? 0.0 : exact_or(lp->nash_conv_exact, s->nash_conv));
+  json_exact(&w, "nash_conv_exact", lp->value_exact ? "0" : lp->nash_conv_exact);
+  if (!lp->best_response) {
+    /* The float strategies' NashConv (0 when the value is exact: the
+    ** doubles' rounding noise would only vary with GLPK's version) and
+    ** the two programs' disagreement. */
+    json_key(&w, "residual");
+    json_real(&w, lp->value_exact ? 0.0 : s->nash_conv);
+    json_key(&w, "lp_gap");
+    json_real(&w, lp->gap);
+  } else {
+    json_key(&w, "best_response");
+    json_begin_array(&w);
+    for (int i = 0; i < np; i++)
+      json_real(&w, exact_or(lp->exact ? lp->br_exact[i] : NULL, lp->br[i]));
+    json_end_array(&w);
+    json_key(&w, "best_response_exact");
+    if (lp->exact) {
+      json_begin_array(&w);
+      for (int i = 0; i < np; i++) json_string(&w, lp->br_exact[i]);
+      json_end_array(&w);
+    } else {
+      json_null(&w);
+    }
+    json_key(&w, "missing");
+    json_uint(&w, lp->missing);
+  }
+  json_key(&w, "infosets");
+  json_uint(&w, t->ninfosets);
+  json_key(&w, "histories");
+  json_uint(&w, t->nnodes);
+  json_end_object(&w);
+  fputc('\n', stdout);
+}
+
+/* --stats for an lp solve. */
+static void lp_stats(const Run *r) {
+  const CfrSolver *s = &r->job.cfr;
+  const LpResult *lp = s->lp;
+  const GameTree *t = &s->tree;
+  fprintf(stderr, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
+          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
+          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
+  fprintf(stderr, "stats: sequence form: %u + %u sequences, %u payoff entries, built in %.3f s\n",
+          lp->seq[0], lp->seq[1], lp->entries, lp->build_seconds);
+  if (!lp->best_response)
+    for (int i = 0; i < r->g->nplayers && i < 2 - lp->from_duals; i++)
+      fprintf(stderr, "stats: %s's program: %d rows, %d columns, %zu nonzeros, %d simplex "
+              "iterations\n", r->g->player_names[i], lp->rows[i], lp->cols[i], lp->nonzeros[i],
+              lp->simplex_iterations[i]);
+  if (!lp->best_response)
+    fprintf(stderr, "stats: GLPK simplex %.3f s, exact simplex %.3f s (%s); programs' gap %.3g, "
+            "float strategies' NashConv %.3g\n", lp->lp_seconds, lp->exact_lp_seconds,
+            lp->exact_tried ? "run" : "skipped: too many payoff entries", lp->gap, s->nash_conv);
+  if (lp->from_duals)
+    fprintf(stderr, "stats: %s's strategy: the duals of %s's program (its dual is %s's)\n",
+            r->g->player_names[1], r->g->player_names[0], r->g->player_names[1]);
+  if (lp->vertex_tried)
+    fprintf(stderr, "stats: the doubles read as fractions were no exact equilibrium: the "
+            "program's exact basis solved again in fractions (GMP), its vertex %s's plan and its "
+            "duals %s's, in %.3f s\n", r->g->player_names[0],
+            r->g->nplayers > 1 ? r->g->player_names[1] : "-", lp->vertex_seconds);
+  fprintf(stderr, "stats: exact check %.3f s: %s\n", lp->check_seconds,
+          !lp->exact_tried ? "skipped (more than LP_EXACT_MAX_ENTRIES ends)"
+          : lp->best_response ? "best responses in fractions"
+          : lp->value_exact ? "each strategy's best response equals the value: exact"
+          : "the rationalized strategies are no exact equilibrium: the float value");
+}
+
 /* --stats for a CFR solve. */
 static void cfr_stats(const Run *r) {
   const CfrSolver *s = &r->job.cfr;
@@ -697,6 +877,9 @@ static void retro_stats(const Run *r) {
 void report_result(const Run *r) {
   if (r->opt->mode == MODE_GRUNDY) {
     report_grundy(r);
+  } else if (r->job.strategic && r->job.cfr.lp != NULL) {
+    if (r->opt->json) json_lp(r);
+    else { report_header(r); text_lp(r); }
   } else if (r->job.strategic) {
     if (r->opt->json) json_strategic(r);
     else { report_header(r); text_strategic(r); }
@@ -717,7 +900,9 @@ void report_stats(const Run *r) {
   if (!r->opt->stats || j->solver == NULL) return;
   fflush(stdout);
   const char *name = j->solver->name;
-  if (j->strategic) {
+  if (j->strategic && j->cfr.lp != NULL) {
+    lp_stats(r);
+  } else if (j->strategic) {
     cfr_stats(r);
   } else if (strcmp(name, "retro") == 0) {
     retro_stats(r);

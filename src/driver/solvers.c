@@ -17,6 +17,7 @@
 #include "util/diag.h"
 #include "util/file.h"
 #include "cfr/strategy.h"
+#include "cfr/lp.h"
 #include "util/status.h"
 
 static int run_alphabeta(SolveJob *j);
@@ -29,6 +30,7 @@ static int run_valueiter(SolveJob *j);
 static int run_cfr(SolveJob *j);
 static int run_ismcts(SolveJob *j);
 static int run_matrix(SolveJob *j);
+static int run_lp(SolveJob *j);
 
 #define NEEDS_ALL (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY)
 
@@ -51,6 +53,9 @@ const SolverInfo solver_table[] = {
   { "matrix", NEEDS_ALL | NEEDS_VIEWS, 0,
     "backward induction with a matrix game per simultaneous round (two players, zero-sum)",
     run_matrix, 1 },
+  { "lp", NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY | NEEDS_VIEWS, 0,
+    "sequence-form linear program (GLPK): exact equilibria of two-player zero-sum games",
+    run_lp, 0 },
   { "ismcts", NEEDS_ALL, 0,
     "information-set Monte Carlo tree search: a move for games too large to solve",
     run_ismcts, 1 },
@@ -184,7 +189,7 @@ int solver_choose(SolveJob *j) {
   if (o->solver && strcmp(o->solver, "auto") != 0) {
     if ((s = solver_find(o->solver)) == NULL)
       return usage(j, "unknown solver '%s' (auto, alphabeta, minimax, retro, expectimax, "
-                   "value-iteration, native, db, cfr or ismcts)", o->solver);
+                   "value-iteration, native, db, cfr, lp or ismcts)", o->solver);
     /* retro with --db builds the database; the others read it. */
     if (s != solver_find("retro") && s != solver_find("db") && o->db)
       return usage(j, "--db FILE is read by the db solver and written by retro, not by %s",
@@ -200,6 +205,16 @@ int solver_choose(SolveJob *j) {
   } else if (needs & NEEDS_DB) {
     s = solver_find("db");
     snprintf(j->why, sizeof j->why, "--db FILE: answered from the database");
+  } else if (o->best_response) {
+    s = solver_find("lp");
+    snprintf(j->why, sizeof j->why, "--best-response FILE: the strategy's best responses, "
+             "exact where the game is small");
+  } else if ((needs & NEEDS_VIEWS) && !(needs & NEEDS_PLAYERS) && !o->iterations_set
+             && o->exploitability <= 0 && !o->cfr_vanilla) {
+    /* Two players or one, no CFR option: lp when the tree is small, else
+    ** CFR (run_lp decides once the tree is expanded, and says why). */
+    s = solver_find("lp");
+    snprintf(j->why, sizeof j->why, "hidden information: lp or CFR by the size of the tree");
   } else if (needs & NEEDS_VIEWS) {
     s = solver_find("cfr");
     snprintf(j->why, sizeof j->why, "hidden information (views): counterfactual regret "
@@ -259,10 +274,19 @@ static int check_options(SolveJob *j) {
   if (o->depth && !ab)
     return usage(j, "%s", "--depth is a search of the alphabeta solver "
                  "(with --solve or --all-moves) or the depth of --tree-dot");
-  int cfr = strcmp(name, "cfr") == 0 || strcmp(name, "matrix") == 0;
+  int cfr = strcmp(name, "cfr") == 0 || strcmp(name, "matrix") == 0, lp = strcmp(name, "lp") == 0;
   const char *cfr_flag = o->iterations_set && !ismcts ? "--iterations" : o->exploitability > 0
                        ? "--exploitability" : o->cfr_vanilla ? "--cfr-variant" : o->strategy
-                       ? "--strategy" : NULL;
+                       && !lp ? "--strategy" : NULL;
+  if (o->best_response && !lp)
+    return usage(j, "--best-response FILE is evaluated by the lp solver (--solver lp), not by %s",
+                 name);
+  if (lp && (o->all_moves || o->pv || o->db))
+    return usage(j, "%s", "the lp solver finds the value and both players' strategies: "
+                 "--solve, and --strategy FILE for the strategies");
+  if (o->best_response && o->strategy)
+    return usage(j, "%s", "--best-response FILE reads a strategy, --strategy FILE writes the one "
+                 "lp finds: one or the other");
   if (cfr_flag && !cfr) {
     fprintf(j->err, "gsolve: error: %s is an option of the cfr solver (--solver cfr); the %s "
             "solver does not use it\n", cfr_flag, name);
@@ -487,6 +511,39 @@ static int run_cfr(SolveJob *j) {
 static int run_matrix(SolveJob *j) {
   j->cfr.matrix = 1;
   return run_cfr(j);
+}
+
+/* The sequence-form linear program (lp.c), or the best responses to a
+** strategy file; --strategy FILE as CFR's. */
+static int run_lp(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  CfrSolver *s = &j->cfr;
+  s->memory_limit = o->memory_mib ? o->memory_mib << 20 : solver_default_memory();
+  s->progress = o->progress ? &j->progress : NULL;
+  j->strategic = 1;
+  if (o->best_response) return lp_best_response(s, o->best_response);
+  int st;
+  if (o->solver == NULL || strcmp(o->solver, "auto") == 0) {
+    s->target = CFR_DEFAULT_TARGET;     /* if the tree is too big for lp */
+    st = lp_solve_auto(s, j->why, sizeof j->why);
+  } else {
+    st = lp_solve(s);
+  }
+  if (st != EXIT_OK || o->strategy == NULL) return st;
+  if (s->lp == NULL) {
+    char note[200];
+    int params = j->db_params && j->db_params[0];
+    snprintf(note, sizeof note, "%s%s%s%s: %s, %llu iterations, exploitability %.6g", j->g->name,
+             params ? " (" : "", params ? j->db_params : "", params ? ")" : "", cfrsolve_name(s),
+             (unsigned long long)s->iterations, s->exploitability);
+    return strategy_write(o->strategy, j->g, &s->tree, s->avg, note, j->err);
+  }
+  char note[200];
+  int params = j->db_params && j->db_params[0];
+  snprintf(note, sizeof note, "%s%s%s%s: lp, value %s (%.9g)", j->g->name, params ? " (" : "",
+           params ? j->db_params : "", params ? ")" : "",
+           s->lp->value_exact ? s->lp->value_exact : "not exact", s->lp->value);
+  return strategy_write(o->strategy, j->g, &s->tree, s->avg, note, j->err);
 }
 
 static int run_db(SolveJob *j) {

@@ -63,7 +63,8 @@ typedef struct SolveOptions {
   int iterations_set;       /* ... given */
   double exploitability;    /* --exploitability E (cfr); 0: not given */
   int cfr_vanilla;          /* --cfr-variant vanilla */
-  const char *strategy;     /* --strategy FILE: cfr writes its strategy */
+  const char *strategy;     /* --strategy FILE: cfr and lp write their strategy */
+  const char *best_response;   /* --best-response FILE: lp evaluates its strategy */
   EngineSolveOptions engine;   /* --threads, --without, --book, --weak */
 } SolveOptions;
 
