@@ -4,24 +4,11 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cfr/cfrsolve.h"
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The process's CPU time: the iterations' cost on a busy machine. */
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void cfrsolve_init(CfrSolver *s, Game *g, FILE *err) {
   memset(s, 0, sizeof *s);
@@ -46,7 +33,7 @@ const char *cfrsolve_name(const CfrSolver *s) {
 /* The average strategy and its exploitability, now; kept when it is the
 ** best so far. */
 static void measure(CfrSolver *s) {
-  double t0 = now();
+  double t0 = clock_seconds();
   s->measured_at = s->iterations;
   cfr_average(&s->cfr, s->avg);
   s->nash_conv = cfr_gains(&s->cfr, s->avg, s->gain);
@@ -59,7 +46,7 @@ static void measure(CfrSolver *s) {
     s->best_at = s->iterations;
   }
   s->measures++;
-  s->measure_seconds += now() - t0;
+  s->measure_seconds += clock_seconds() - t0;
 }
 
 /* --time-limit before the target: the best strategy measured, with a
@@ -99,7 +86,7 @@ int cfrsolve_score_bound(const CfrSolver *s, double *bound, double *lo, double *
 
 static void show_progress(CfrSolver *s, double t0) {
   char line[160];
-  double el = now() - t0;
+  double el = clock_seconds() - t0;
   if (!progress_due(s->progress)) return;
   snprintf(line, sizeof line, "%s: %llu iterations, %.0f/s, exploitability %.3g, %.1f s",
            cfrsolve_name(s), (unsigned long long)s->iterations,
@@ -108,9 +95,9 @@ static void show_progress(CfrSolver *s, double t0) {
 }
 
 int cfrsolve_run(CfrSolver *s) {
-  double t0 = now();
+  double t0 = clock_seconds();
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
-  s->expand_seconds = now() - t0;
+  s->expand_seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   /* CFR's tables: eight doubles an action (cfr.h, the average and the
   ** best average measured), two
@@ -127,16 +114,16 @@ int cfrsolve_run(CfrSolver *s) {
       || (s->best = malloc((s->tree.nactions ? s->tree.nactions : 1) * sizeof *s->best)) == NULL
       || cfr_init(&s->cfr, &s->tree, s->plus) != EXIT_OK)
     return diag_fail(s->err, EXIT_LIMIT, "out of memory for CFR's tables");
-  t0 = now();
-  double c0 = cpu_now();
+  t0 = clock_seconds();
+  double c0 = clock_cpu_seconds();
   measure(s);
   /* Measures after iteration 1, 10, 20, ..., at most 1/8 apart. */
   uint64_t next = 1;
   while (s->iterations < s->max_iterations && !(s->target > 0 && s->exploitability <= s->target)) {
     if (stop_requested) {
       char msg[160];
-      s->iterate_seconds = now() - t0;
-      s->iterate_cpu = cpu_now() - c0;
+      s->iterate_seconds = clock_seconds() - t0;
+      s->iterate_cpu = clock_cpu_seconds() - c0;
       if (stop_requested == STOP_TIME) {
         keep_best(s);
         break;
@@ -154,8 +141,8 @@ int cfrsolve_run(CfrSolver *s) {
     show_progress(s, t0);
   }
   if (!s->time_stopped) {
-    s->iterate_seconds = now() - t0;
-    s->iterate_cpu = cpu_now() - c0;
+    s->iterate_seconds = clock_seconds() - t0;
+    s->iterate_cpu = clock_cpu_seconds() - c0;
     s->ran = s->iterations;
     if (s->measured_at != s->iterations) measure(s);
   }

@@ -31,6 +31,7 @@
 #include "solve/alphabeta.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "util/clock.h"
 #include "util/stop.h"
 
 #define GTP_MAX_WORDS 16        /* words of a command looked at */
@@ -330,14 +331,7 @@ static void deadline_destroy(Deadline *d) {
 
 /* Starts the watchdog for `seconds` from now; -1 if no thread. */
 static int deadline_start(Deadline *d, double seconds) {
-  double whole = floor(seconds);
-  clock_gettime(CLOCK_MONOTONIC, &d->at);
-  d->at.tv_sec += (time_t)whole;
-  d->at.tv_nsec += (long)((seconds - whole) * 1e9);
-  if (d->at.tv_nsec >= 1000000000L) {
-    d->at.tv_sec++;
-    d->at.tv_nsec -= 1000000000L;
-  }
+  d->at = clock_deadline(seconds);
   d->done = d->fired = 0;
   if (pthread_create(&d->thread, NULL, watch, d) != 0) return -1;
   d->running = 1;
@@ -363,13 +357,6 @@ static int deadline_end(Deadline *d) {
 }
 
 /* ---- genmove -------------------------------------------------------- */
-
-/* Seconds on a monotonic clock. */
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* One alpha-beta search of the position, `depth` plies (0: exact). */
 static int search_once(Gtp *t, int depth, AbOptions *ab) {
@@ -440,7 +427,7 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
     *why = "out of memory";
     return -1;
   }
-  double budget = move_budget(t, c), start = now(), began;
+  double budget = move_budget(t, c), start = clock_seconds(), began;
   if (deadline_start(&t->deadline, budget) != 0) {
     *why = "cannot start the move timer";
     return -1;
@@ -449,14 +436,14 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
     AbOptions ab;
     int depth = d <= level ? d : 0;
     if (depth == 0 && !exact_too) break;
-    began = now();
+    began = clock_seconds();
     if ((st = search_once(t, depth, &ab)) != EXIT_OK) break;
     have |= first_best(&t->search.result, &m);
     if (depth == 0 || ab.stats.iterations < (uint64_t)d) break;
     /* The next search costs at least as much as this one (it repeats
     ** it, and goes a ply deeper): not worth starting if it cannot end
     ** in time (and a search starts with work the flag does not stop). */
-    if (now() - start + (now() - began) > budget) break;
+    if (clock_seconds() - start + (clock_seconds() - began) > budget) break;
   }
   late = deadline_end(&t->deadline);
   if (st != EXIT_OK && !late) {

@@ -12,12 +12,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/gtp.h"
 #include "retro/db.h"
+#include "util/clock.h"
 #include "util/stop.h"
 #include "util/file.h"
 #include "lang/ast.h"
@@ -45,12 +45,6 @@ static const char *installed_game(const char *path, char *buf, size_t size) {
   *slash = '\0';
   if (snprintf(buf, size, "%s/share/gsolve/games/%s", exe, path) >= (int)size) return path;
   return access(buf, R_OK) == 0 ? buf : path;
-}
-
-double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* --pv on a two-player game with pieces: the line in standard algebraic
@@ -87,9 +81,9 @@ static int run_solve(Run *r) {
   j->rules_hash = gs_rules_hash(r->prog);
   int st = solver_choose(j);
   if (st != EXIT_OK) return st;
-  double t0 = now();
+  double t0 = clock_seconds();
   st = solver_run(j);
-  r->seconds = now() - t0;
+  r->seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
   if (o->stats && !j->expected && !j->strategic && (j->from_db || strcmp(j->solver->name, "retro") == 0)
@@ -162,7 +156,7 @@ static int run(void *arg) {
   const Options *o = r->opt;
   Game *g = r->g;
   int st;
-  double t0 = now();
+  double t0 = clock_seconds();
 
   if (o->fen && (st = read_fen(r)) != EXIT_OK) return st;
   st = position_play(g, o->position ? o->position : "", &r->pos, stderr);
@@ -177,7 +171,7 @@ static int run(void *arg) {
   case MODE_PERFT:
     perft_init(&r->perft, g, r->pos.n, stderr);
     if (o->solve.progress) progress_start(r->perft.progress = &r->progress, stderr);
-    t0 = now();
+    t0 = clock_seconds();
     st = perft_run(&r->perft, o->perft_depth);
     progress_end(&r->progress);
     break;
@@ -185,7 +179,7 @@ static int run(void *arg) {
     count_init(&r->count, g, r->pos.n, stderr);
     r->count.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
     if (o->solve.progress) progress_start(r->count.progress = &r->progress, stderr);
-    t0 = now();
+    t0 = clock_seconds();
     st = count_run(&r->count);
     progress_end(&r->progress);
     break;
@@ -193,14 +187,14 @@ static int run(void *arg) {
     grundy_init(&r->grundy, g, r->pos.n, stderr);
     r->grundy.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
     r->grundy.seq_n = o->grundy_seq - 1;
-    t0 = now();
+    t0 = clock_seconds();
     st = grundy_run(&r->grundy);
     break;
   case MODE_PLAYOUTS:
     if (o->play.strategy
         && (st = strategy_read(&r->strategy, o->play.strategy, g, stderr)) != EXIT_OK)
       return st;
-    t0 = now();
+    t0 = clock_seconds();
     if (o->solve.progress) progress_start(&r->progress, stderr);
     st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
                       o->play.strategy ? &r->strategy : NULL, &r->playouts, stderr,
@@ -226,7 +220,7 @@ static int run(void *arg) {
   default:
     return run_solve(r);
   }
-  r->seconds = now() - t0;
+  r->seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   report_result(r);
   return EXIT_OK;

@@ -54,6 +54,7 @@
 #include "search/search.h"
 #include "search/tt.h"
 #include "search/value.h"
+#include "util/clock.h"
 
 #define LINE_MAX_LEN PLAY_LINE_MAX
 #define UNUSABLE_MAX 100         /* lines in a row that are no move nor command
@@ -109,12 +110,6 @@ typedef struct Play {
 } Play;
 
 /* ---- small helpers ------------------------------------------------- */
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static const char *move_name(Game *g, const Move *m, char *buf, size_t size) {
   buf[0] = '\0';
@@ -454,11 +449,11 @@ static int think_expected(Play *p) {
 ** score of every move. */
 static int computer_move_expected(Play *p) {
   char buf[256];
-  double t0 = now(), seconds;
+  double t0 = clock_seconds(), seconds;
   int st = think_expected(p), k, i;
   const ExpResult *r = &p->exp.result;
   if (st != EXIT_OK) return st;
-  seconds = now() - t0;
+  seconds = clock_seconds() - t0;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) {
     explain_evals(p, r->mover, 1);
@@ -487,11 +482,11 @@ static int think_ismcts(Play *p, IsmctsResult *r) {
 
 static int computer_move_ismcts(Play *p) {
   IsmctsResult r;
-  double t0 = now();
+  double t0 = clock_seconds();
   int st = think_ismcts(p, &r);
   if (st != EXIT_OK || r.best < 0) return st;
   if (p->o->show_evals) play_mcts_show(p->g, &r, p->out);
-  say_move(p, r.mover, &r.moves[r.best], now() - t0);
+  say_move(p, r.mover, &r.moves[r.best], clock_seconds() - t0);
   game_apply(p->g, &r.moves[r.best]);
   ismcts_result_free(&r);
   return record(p, 0);
@@ -608,13 +603,13 @@ static int times_seen(const Play *p) {
 /* The computer chooses among the optimal moves at random and plays. */
 static int computer_move(Play *p, int n) {
   const SolveResult *r;
-  double t0 = now(), seconds;
+  double t0 = clock_seconds(), seconds;
   if (strategic_game(p)) return computer_move_strategy(p, n);
   if (p->large > 0) return computer_move_ismcts(p);
   if (expected_game(p->g)) return computer_move_expected(p);
   int st = think(p, p->o->show_evals), k, i;
   if (st != EXIT_OK) return st;
-  seconds = now() - t0;
+  seconds = clock_seconds() - t0;
   r = &p->search.result;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) show_evals(p, seconds);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "search/value.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -125,7 +126,7 @@ int run_test_set(Run *r) {
     line_note(&lp, NULL, 0);
     Position *pos = &r->line;
     if ((st = position_play(r->g, moves, pos, stderr)) != EXIT_OK) { position_free(pos); break; }
-    double t0 = now();
+    double t0 = clock_seconds();
     int64_t score = 0, plies;
     uint64_t used = 0;
     Outcome out;
@@ -153,9 +154,9 @@ int run_test_set(Run *r) {
         /* The solver and its table made, and the table's memory mapped,
         ** before the first line is timed (as the peers' own harnesses
         ** clear their tables before they time a position). */
-        double p0 = now();
+        double p0 = clock_seconds();
         st = r->g->vt->prepare(r->g, &eo);
-        t0 += now() - p0;
+        t0 += clock_seconds() - p0;
         prepared = 1;
       }
       if (st == EXIT_OK) st = r->g->vt->solve(r->g, &eo, &a);
@@ -166,7 +167,7 @@ int run_test_set(Run *r) {
       value_decode(r->job.search.result.value, &score, &plies);
       used = r->job.search.nodes;
     }
-    seconds += now() - t0;
+    seconds += clock_seconds() - t0;
     if (st == EXIT_OK) {
       nodes += used;
       if (o->solve.engine.weak) { score = score > 0 ? 1 : score < 0 ? -1 : 0; want = want > 0 ? 1 : want < 0 ? -1 : 0; }

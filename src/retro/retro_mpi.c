@@ -76,7 +76,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "retro/db.h"
 #include "search/progress.h"
@@ -85,6 +84,7 @@
 #include "retro/retro_mpi_int.h"
 #include "retro/retro_stats.h"
 #include "search/value.h"
+#include "util/clock.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -800,12 +800,6 @@ static int mpi_children(Retro *r) {
   return rmpi_children();
 }
 
-double rmpi_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One line per rank on rank 0's stderr: what each holds and sent. */
 static void report_ranks(void) {
   uint64_t mine[6] = { rmpi.owned, rmpi.r->states.n, rmpi.nedges, rmpi_memory(), rmpi.messages, rmpi.bytes };
@@ -882,12 +876,12 @@ static int mpi_enumerate(Retro *r) {
 
 static int mpi_solve(Retro *r, Search *s) {
   int st;
-  double t0 = rmpi_seconds();
+  double t0 = clock_seconds();
   if ((st = mpi_enumerate(r)) != EXIT_OK) return st;
-  double t1 = rmpi_seconds();
+  double t1 = clock_seconds();
   if ((st = label()) != EXIT_OK) return st;
   r->enumerate_seconds = t1 - t0;
-  r->label_seconds = rmpi_seconds() - t1;
+  r->label_seconds = clock_seconds() - t1;
   report_ranks();
   rmpi.ready = 1;
   s->nodes = r->positions;
@@ -897,12 +891,12 @@ static int mpi_solve(Retro *r, Search *s) {
 /* Payoff vectors (retro_mpi_vector.c labels them). */
 static int mpi_solve_vector(Retro *r, ExpSolver *s) {
   int st;
-  double t0 = rmpi_seconds();
+  double t0 = clock_seconds();
   if ((st = mpi_enumerate(r)) != EXIT_OK) return st;
-  double t1 = rmpi_seconds();
+  double t1 = clock_seconds();
   if ((st = rmpi_label_vectors()) != EXIT_OK) return st;
   r->enumerate_seconds = t1 - t0;
-  r->label_seconds = rmpi_seconds() - t1;
+  r->label_seconds = clock_seconds() - t1;
   report_ranks();
   rmpi.ready = 1;
   return retro_vector_answer(r, s);

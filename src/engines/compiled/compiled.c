@@ -40,6 +40,7 @@
 ** a newly built object stays beside it (NAME.c).
 */
 #include "engines/engines.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/sha256.h"
 #include "util/status.h"
@@ -236,15 +237,13 @@ static int run_compiler(char *const argv[], long seconds) {
   posix_spawnattr_destroy(&at);
   if (err != 0) { errno = err; return CC_MISSING; }
   stop_set_child(pid);                  /* a second Ctrl-C kills it too */
-  struct timespec t0, now, nap = { 0, 10 * 1000 * 1000 };
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct timespec nap = { 0, 10 * 1000 * 1000 };
+  double t0 = clock_seconds();
   int st, r;
   for (;;) {
     r = waitpid(pid, &st, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) break;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    int late = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >=
-               (double)seconds;
+    int late = clock_seconds() - t0 >= (double)seconds;
     if (stop_requested != STOP_NONE || late) {
       kill(-pid, SIGKILL);
       while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
