@@ -62,11 +62,12 @@ static void keep_best(CfrSolver *s) {
   s->iterations = s->best_at;
   s->time_stopped = 1;
   stop_head(head, sizeof head);
-  fprintf(s->err, "gsolve: note: %s after %llu CFR iterations and %.2f seconds; the best strategy "
-          "measured is reported (iteration %llu, exploitability %.3g", head,
-          (unsigned long long)s->ran, stop_elapsed(), (unsigned long long)s->best_at, s->exploitability);
-  if (s->target > 0) fprintf(s->err, "; the target was %g", s->target);
-  fputs(")\n", s->err);
+  char target[64] = "";
+  if (s->target > 0) snprintf(target, sizeof target, "; the target was %g", s->target);
+  diag_plain(s->err, "note", "%s after %llu CFR iterations and %.2f seconds; the best strategy "
+             "measured is reported (iteration %llu, exploitability %.3g%s)", head,
+             (unsigned long long)s->ran, stop_elapsed(), (unsigned long long)s->best_at,
+             s->exploitability, target);
 }
 
 int cfrsolve_score_bound(const CfrSolver *s, double *bound, double *lo, double *hi) {

@@ -371,7 +371,7 @@ static int search_once(Gtp *t, int depth, AbOptions *ab) {
 
 /* The message of the search that failed, without "gsolve: error: ". */
 static const char *search_error(Gtp *t) {
-  static const char head[] = "gsolve: error: ";
+  static const char head[] = DIAG_ERROR_HEAD;
   long len;
   if (t->errf == NULL || fflush(t->errf) != 0 || (len = ftell(t->errf)) <= 0)
     return "the search failed";
@@ -721,8 +721,7 @@ int gtp_run_timed(const GtpOptions *o, double move_time, FILE *in, FILE *out) {
   int st;
   if (t == NULL || deadline_init(&t->deadline) != 0) {
     free(t);
-    fputs("gsolve: error: out of memory\n", stderr);
-    return EXIT_LIMIT;
+    return diag_out_of_memory(stderr);
   }
   memset(&none, 0, sizeof none);
   t->o = o;
@@ -733,7 +732,7 @@ int gtp_run_timed(const GtpOptions *o, double move_time, FILE *in, FILE *out) {
   if (st == EXIT_OK) {
     st = session(t, in);
   } else if (why != NULL) {
-    fprintf(stderr, "gsolve: error: %s\n", why);
+    diag_plain(stderr, "error", "%s", why);
   }
   drop_game(t);
   free(t->moves);

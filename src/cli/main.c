@@ -90,7 +90,7 @@ static int run_solve(Run *r) {
       && j->retro.stored) {
     /* Counts over every record of a file: every record checked first. */
     if (j->retro.db_path && (st = db_verify_all(&j->retro, stderr)) != EXIT_OK) return st;
-    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return out_of_memory();
+    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return diag_out_of_memory(stderr);
     r->has_table = 1;
   }
   report_result(r);
@@ -130,21 +130,19 @@ static int read_fen(Run *r) {
   FenBoard b;
   b.letters = gs_pieces(r->prog, &b);
   if (!b.letters) {
-    fprintf(stderr, "gsolve: error: --fen needs a game that declares its pieces "
-            "(pieces NAME \"LETTERS\";)\n");
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "--fen needs a game that declares its pieces "
+                     "(pieces NAME \"LETTERS\";)");
   }
   int st = fen_read(r->g, &b, r->opt->fen, stderr), unused;
   if (st != EXIT_OK) return st;
   if ((st = check_position(r, "--fen", r->opt->fen)) != EXIT_OK) return st;
   RulesTry t = { r->g, malloc(GAME_MAX_MOVES * sizeof(Move)) };
-  if (!t.moves) return out_of_memory();
+  if (!t.moves) return diag_out_of_memory(stderr);
   int failed = game_call_trapped(r->g, try_rules, &t, &unused);
   free(t.moves);
   if (failed) {
-    fprintf(stderr, "gsolve: error: --fen \"%s\": not a legal position of this game "
-            "(its rules fail on it: above)\n", r->opt->fen);
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "--fen \"%s\": not a legal position of this game "
+                     "(its rules fail on it: above)", r->opt->fen);
   }
   return EXIT_OK;
 }
@@ -303,7 +301,7 @@ int main(int argc, char **argv) {
   stop_install(0);
   if ((g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
-    st = out_of_memory();
+    st = diag_out_of_memory(stderr);
     goto done;
   }
   r->opt = &opt;
@@ -319,8 +317,7 @@ done:
   free(text);
   options_free(&opt);
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "gsolve: error: cannot write the output: %s\n",
-            strerror(errno));
+    diag_plain(stderr, "error", "cannot write the output: %s", strerror(errno));
     if (st == EXIT_OK) st = EXIT_IO;
   }
   return st;

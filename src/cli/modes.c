@@ -121,7 +121,7 @@ int run_info_state(Run *r) {
     uint64_t key[2];
     size_t len = g->vt->infostate(g, p, key, NULL, 0);
     char *text = malloc(len + 1);
-    if (!text) return out_of_memory();
+    if (!text) return diag_out_of_memory(stderr);
     g->vt->infostate(g, p, key, text, len + 1);
     if (r->opt->json) {
       char hex[40];

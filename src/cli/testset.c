@@ -89,8 +89,7 @@ int run_test_set(Run *r) {
   const Options *o = r->opt;
   FILE *f = fopen(o->test_set, "r");
   if (f == NULL) {
-    fprintf(stderr, "gsolve: error: cannot read '%s': %s\n", o->test_set, strerror(errno));
-    return EXIT_IO;
+    return diag_fail(stderr, EXIT_IO, "cannot read '%s': %s", o->test_set, strerror(errno));
   }
   char line[4096];
   long n = 0, bad = 0, lineno = 0;
@@ -116,9 +115,8 @@ int run_test_set(Run *r) {
     if (strchr(line, '\n') == NULL && !feof(f)) k = -2;
     if (k == 0) continue;
     if (k < 0) {
-      fprintf(stderr, "gsolve: error: %s:%ld: %s\n", o->test_set, lineno,
-              k == -2 ? "a line longer than 4095 bytes" : "expected \"moves score\"");
-      st = EXIT_USAGE;
+      st = diag_fail(stderr, EXIT_USAGE, "%s:%ld: %s", o->test_set, lineno,
+                     k == -2 ? "a line longer than 4095 bytes" : "expected \"moves score\"");
       break;
     }
     lp.line = n + 1;
@@ -137,8 +135,7 @@ int run_test_set(Run *r) {
     }
     const char *name = r->job.solver->name;
     if (strcmp(name, "retro") == 0 || strcmp(name, "db") == 0) {
-      fprintf(stderr, "gsolve: error: --test-set takes the alphabeta, minimax or native solver\n");
-      st = EXIT_USAGE;
+      st = diag_fail(stderr, EXIT_USAGE, "--test-set takes the alphabeta, minimax or native solver");
     } else if (strcmp(name, "native") == 0 && !game_ended(r->g, &out)) {
       /* The engine's solver on the root alone, its table cleared per line. */
       EngineSolveOptions eo = o->solve.engine;

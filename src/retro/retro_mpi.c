@@ -85,6 +85,7 @@
 #include "retro/retro_stats.h"
 #include "search/value.h"
 #include "util/clock.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -103,10 +104,10 @@ int rmpi_fail(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (rmpi.err) {
-    if (rmpi.size > 1) fprintf(rmpi.err, "gsolve: error: rank %d: ", rmpi.rank);
-    else fputs("gsolve: error: ", rmpi.err);
-    vfprintf(rmpi.err, fmt, ap);
-    fputc('\n', rmpi.err);
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (rmpi.size > 1) diag_fail(rmpi.err, status, "rank %d: %s", rmpi.rank, msg);
+    else diag_fail(rmpi.err, status, "%s", msg);
     fflush(rmpi.err);
   }
   va_end(ap);
@@ -118,9 +119,7 @@ int rmpi_job_fail(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (rmpi.rank == 0 && rmpi.err) {
-    fputs("gsolve: error: ", rmpi.err);
-    vfprintf(rmpi.err, fmt, ap);
-    fputc('\n', rmpi.err);
+    diag_vfail(rmpi.err, status, fmt, ap);
     fflush(rmpi.err);
   }
   va_end(ap);
@@ -919,8 +918,7 @@ static const RetroDistributed retro_mpi = { mpi_solve, rmpi_write, rmpi_stats, m
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-    fputs("gsolve: error: MPI_Init failed\n", stderr);
-    return EXIT_IO;
+    return diag_fail(stderr, EXIT_IO, "MPI_Init failed");
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rmpi.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rmpi.size);

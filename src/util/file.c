@@ -370,14 +370,20 @@ size_t file_memory_free(int *limited) {
 int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what) {
   int limited;
   size_t free_mib = file_memory_free(&limited) >> 20;
-  if (err == NULL) return EXIT_LIMIT;
-  fprintf(err, "gsolve: error: out of memory for %s %zu: %s of %zu MiB does not fit", flag, mib,
-          what, mib);
+  char room[96] = "";
   if (free_mib > 0)
-    fprintf(err, " (about %zu MiB %s)", free_mib,
-            limited ? "left under the address-space limit, ulimit -v" : "free");
-  fprintf(err, "; give a smaller %s\n", flag);
-  return EXIT_LIMIT;
+    snprintf(room, sizeof room, " (about %zu MiB %s)", free_mib,
+             limited ? "left under the address-space limit, ulimit -v" : "free");
+  return diag_fail(err, EXIT_LIMIT, "out of memory for %s %zu: %s of %zu MiB does not fit%s; "
+                   "give a smaller %s", flag, mib, what, mib, room, flag);
+}
+
+void file_memory_shrunk(FILE *err, size_t mib, size_t got) {
+  int limited;
+  size_t free_bytes = file_memory_free(&limited);
+  if (limited) free_bytes += got;
+  diag_plain(err, "note", "--tt-size %zu MiB does not fit in memory (about %zu MiB %s): the table "
+             "has %zu MiB", mib, free_bytes >> 20, limited ? "left under ulimit -v" : "free", got >> 20);
 }
 
 char *file_text_of(void (*write)(void *arg, FILE *f), void *arg) {

@@ -39,7 +39,7 @@ void stop_set_child(int pgid) {
 ** write, _exit) -- a child's group is killed, the temporary file goes, a
 ** message says why. */
 static void stop_at_once(void) {
-  static const char msg[] = "gsolve: error: interrupted again; stopped at once, no result\n";
+  static const char msg[] = DIAG_ERROR_HEAD "interrupted again; stopped at once, no result\n";
   if (child_group > 0) kill(-(pid_t)child_group, SIGKILL);
   if (cleanup_set) unlink(cleanup_path);
   ssize_t w = write(2, msg, sizeof msg - 1);

@@ -137,8 +137,8 @@ static int cache_dir(char *dir, size_t n, int make) {
   if (!cache_path(dir, n)) return 0;
   if (make && !make_dirs(dir)) {
     if (!warned_folder++)
-      fprintf(stderr, "gsolve: warning: the compiled tier's cache '%s' cannot be made (%s); "
-              "using a private temporary folder\n", dir, strerror(errno));
+      diag_plain(stderr, "warning", "the compiled tier's cache '%s' cannot be made (%s); "
+                 "using a private temporary folder", dir, strerror(errno));
     return 0;
   }
   struct stat sb;
@@ -146,9 +146,9 @@ static int cache_dir(char *dir, size_t n, int make) {
   const char *why = unsafe_folder(dir, buf, sizeof buf);
   if (why == NULL) return 1;
   if (!warned_folder++)
-    fprintf(stderr, "gsolve: warning: the compiled tier's cache '%s' is not used: %s (it must "
-            "be a folder of yours that no one else may write: chmod 700 it, or set "
-            "GSOLVE_CACHE)%s\n", dir, why, make ? "; using a private temporary folder" : "");
+    diag_plain(stderr, "warning", "the compiled tier's cache '%s' is not used: %s (it must "
+               "be a folder of yours that no one else may write: chmod 700 it, or set "
+               "GSOLVE_CACHE)%s", dir, why, make ? "; using a private temporary folder" : "");
   return 0;
 }
 
@@ -318,9 +318,9 @@ static void *open_cached(const char *dir, const char *name, const char *source, 
   if (lstat(so_path, &sb) != 0) return NULL;
   if (!object_recorded(rec_path, so_path, source)) {
     if (!warned_record++)
-      fprintf(stderr, "gsolve: warning: '%s' is not an object this gsolve built from these "
-              "rules (its record '%s' is missing or disagrees); not loaded%s\n", so_path, rec_path,
-              build ? ", built again" : "");
+      diag_plain(stderr, "warning", "'%s' is not an object this gsolve built from these "
+                 "rules (its record '%s' is missing or disagrees); not loaded%s", so_path, rec_path,
+                 build ? ", built again" : "");
     return NULL;
   }
   return open_object(so_path, p, m);
