@@ -132,8 +132,8 @@ static int frame_height(const VM *vm, const int32_t *sp, int depth) {
 
 static void stack_fault(const VM *vm, const StackCheck *k, const char *what, int want, int got) {
   const char *name = k->op >= 0 && k->op < OP__COUNT ? op_names[k->op] : "?";
-  fprintf(stderr, "gsolve: internal error: stack check: %s at pc %d: %s %d, found %d\n",
-          name, k->pc, what, want, got);
+  diag_plain(stderr, "internal error", "stack check: %s at pc %d: %s %d, found %d", name, k->pc,
+             what, want, got);
   abort();
 }
 
@@ -309,13 +309,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   /* Dispatch: computed goto with GCC and clang, a switch elsewhere. */
 #if defined(__GNUC__)
   static const void *const dispatch[OPF__END] = {
-#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = &&do_##name,
+#define OPCODE(name, shape, pops, pushes, flow, syn) [OP_##name] = &&do_##name,
 #include "compiler/opcodes.def"
 #undef OPCODE
-    [OPF_LOADSXYLK_JEQK] = &&do_LOADSXYLK_JEQK, [OPF_LOADSXYLK_JNEK] = &&do_LOADSXYLK_JNEK,
-    [OPF_INCL_LOOP] = &&do_INCL_LOOP, [OPF_JSNEK_EMITK] = &&do_JSNEK_EMITK,
-    [OPF_LOADL_LINEK] = &&do_LOADL_LINEK, [OPF_ATLK_TEEL] = &&do_ATLK_TEEL,
-    [OPF_STORESIS_INCS] = &&do_STORESIS_INCS,
+#define FUSED_LABEL(a, b) [OPF_##a##_##b] = &&do_##a##_##b,
+    VM_FUSED_PAIRS(FUSED_LABEL)
+#undef FUSED_LABEL
   };
 #define CASE(name) do_##name:
 #define FUSED(name) do_##name:
