@@ -1,11 +1,13 @@
 /*
-** native.h -- native engines (see native.c).  Each implements game.h for
-** one game family exactly as its .game file defines it: same moves in the
-** same order and notation, same outcomes, so every solver gives the same
+** engines.h -- the engines that run a game's rules, and the choice among
+** them (registry.c): the VM (vm/), its compiled tier (compiled/) and the
+** native engines.  Each native engine implements game.h for one game
+** family exactly as its .game file defines it: same moves in the same
+** order and notation, same outcomes, so every solver gives the same
 ** answers with either engine (tests/unit/test_native.c checks this).
 */
-#ifndef GSOLVE_NATIVE_H
-#define GSOLVE_NATIVE_H
+#ifndef GSOLVE_ENGINES_H
+#define GSOLVE_ENGINES_H
 
 #include <stdio.h>
 #include "compiler/compiler.h"

@@ -1,5 +1,5 @@
 /*
-** native_sticks.c -- the matchsticks family (games/matchsticks.game): n
+** matchsticks.c -- the matchsticks family (games/matchsticks.game): n
 ** sticks, a move takes 1..k, whoever takes the last stick wins.
 **
 ** State as the VM lays it out: word 0 the player to move (1-based), word

@@ -1,5 +1,5 @@
 /*
-** native_nim.c -- Nim (games/nim.game) in C: heaps of matches, a move
+** nim.c -- Nim (games/nim.game) in C: heaps of matches, a move
 ** takes n >= 1 from one heap, normal play (the player who cannot move
 ** loses) or misere (he wins).
 **

@@ -1,8 +1,9 @@
 /*
-** native.c -- the registry of native engines: hand-written C
-** implementations of the game interface for games where speed matters.
-** A .game file names its engine with `native "name" when COND;`; the
-** command line picks it with --engine (auto by default).
+** registry.c -- the choice of an engine for a compiled game: the VM, its
+** compiled tier, or one of the native engines (hand-written C
+** implementations of the game interface for games where speed matters).
+** A .game file names its native engine with `native "name" when COND;`;
+** the command line picks with --engine (auto by default).
 */
 #include <setjmp.h>
 #include <stdlib.h>
