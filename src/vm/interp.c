@@ -336,6 +336,10 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 ** pc - 1 there, and the dispatch need not keep it. */
 #define OP_PC (pc - 1)
 #define FAIL(...) vm_fail(vm, OP_PC, depth, EXIT_RUNTIME, __VA_ARGS__)
+/* An index i into an array of n: fails unless 0 <= i < n. */
+#define CHECK_INDEX(i, n) do { \
+    if ((uint32_t)(i) >= (uint32_t)(n)) FAIL("index %d out of range 0..%d", (i), (n) - 1); \
+  } while (0)
 /* A board cell's coordinates, as AT and every instruction fused with it
 ** check them. */
 #define CHECK_XY(x, y) do { \
@@ -360,14 +364,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(CLEARL) memset(locals + code[pc], 0, (size_t)code[pc + 1] * sizeof(int32_t)); pc += 2; NEXT();
       CASE(LOADLI) {
         int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         TOP() = locals[code[pc] + i];
         pc += 2;
         NEXT();
       }
       CASE(STORELI) {
         int32_t v = POP(), i = POP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         locals[code[pc] + i] = v;
         pc += 2;
         NEXT();
@@ -376,28 +380,28 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, OP_PC); pc++; NEXT(); }
       CASE(LOADSI) {
         int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         TOP() = vm->slots[code[pc] + i];
         pc += 2;
         NEXT();
       }
       CASE(STORESI) {
         int32_t v = POP(), i = POP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         store_slot(vm, code[pc] + i, v, OP_PC);
         pc += 2;
         NEXT();
       }
       CASE(LOADK) {
         int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         TOP() = p->konst[code[pc] + i];
         pc += 2;
         NEXT();
       }
       CASE(CHECK) {
         int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc]) FAIL("index %d out of range 0..%d", i, code[pc] - 1);
+        CHECK_INDEX(i, code[pc]);
         pc++;
         NEXT();
       }
@@ -635,7 +639,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(TEEL) locals[code[pc]] = TOP(); pc++; NEXT();
       CASE(LOADSL) {
         int32_t i = locals[code[pc + 2]];
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         PUSH(vm->slots[code[pc] + i]);
         pc += 3;
         NEXT();
@@ -650,7 +654,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       /* STORESIS and ATLK as they start a superinstruction too. */
 #define STORE_SIS() do { \
         int32_t i_ = POP(); \
-        if ((uint32_t)i_ >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i_, code[pc + 1] - 1); \
+        CHECK_INDEX(i_, code[pc + 1]); \
         store_slot(vm, code[pc] + i_, vm->slots[code[pc + 2]], OP_PC); \
       } while (0)
 #define AT_LK() do { \

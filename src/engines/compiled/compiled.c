@@ -412,9 +412,9 @@ static Game *compiled_open(const Program *p, int build, char *why, size_t n, int
   size_t len;
   *status = EXIT_OK;
   *why = 0;
-  char *text = aot_generate(p, &len, why, n);
+  char *text = aot_generate(p, &len, why, n, status);
   if (!text) {   /* a look in the cache: a rule the tier cannot take is just not cached */
-    *status = strcmp(why, "out of memory") ? build ? EXIT_USAGE : EXIT_OK : EXIT_LIMIT;
+    if (*status != EXIT_LIMIT && !build) *status = EXIT_OK;
     return NULL;
   }
   const char *cc = getenv("GSOLVE_CC");
