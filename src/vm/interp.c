@@ -378,13 +378,14 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       }
       CASE(LOADS) PUSH(vm->slots[code[pc]]); pc++; NEXT();
       CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, OP_PC); pc++; NEXT(); }
-      CASE(LOADSI) {
-        int32_t i = TOP();
-        CHECK_INDEX(i, code[pc + 1]);
-        TOP() = vm->slots[code[pc] + i];
-        pc += 2;
-        NEXT();
-      }
+      /* LOADSI and LOADK: A, B an array of `base` (first element, size). */
+#define LOAD_INDEXED(base) do { \
+        int32_t i_ = TOP(); \
+        CHECK_INDEX(i_, code[pc + 1]); \
+        TOP() = (base)[code[pc] + i_]; \
+        pc += 2; \
+      } while (0)
+      CASE(LOADSI) LOAD_INDEXED(vm->slots); NEXT();
       CASE(STORESI) {
         int32_t v = POP(), i = POP();
         CHECK_INDEX(i, code[pc + 1]);
@@ -392,13 +393,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
         pc += 2;
         NEXT();
       }
-      CASE(LOADK) {
-        int32_t i = TOP();
-        CHECK_INDEX(i, code[pc + 1]);
-        TOP() = p->konst[code[pc] + i];
-        pc += 2;
-        NEXT();
-      }
+      CASE(LOADK) LOAD_INDEXED(p->konst); NEXT();
       CASE(CHECK) {
         int32_t i = TOP();
         CHECK_INDEX(i, code[pc]);
