@@ -216,7 +216,7 @@ static int file_create_unique(const char *prefix, const char *suffix, int mode, 
 static int create_temporary(FileOut *o, FILE *err) {
   size_t n = strlen(o->path) + 8;
   char *prefix = malloc(n);
-  if (prefix == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  if (prefix == NULL) return diag_out_of_memory(err);
   snprintf(prefix, n, "%s.tmp-", o->path);
   int fd = file_create_unique(prefix, "", 0644, &o->tmp);
   int e = errno;
@@ -232,7 +232,7 @@ static int create_temporary(FileOut *o, FILE *err) {
     free(o->tmp);
     o->tmp = NULL;
   }
-  if (e == ENOMEM) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  if (e == ENOMEM) return diag_out_of_memory(err);
   return diag_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
 }
 
@@ -241,7 +241,7 @@ int file_create(FileOut *o, const char *path, const char *magic, size_t magic_le
   memset(o, 0, sizeof *o);
   int st = check_target(path, magic, magic_len, kind, err);
   if (st != EXIT_OK) return st;
-  if ((o->path = strdup(path)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  if ((o->path = strdup(path)) == NULL) return diag_out_of_memory(err);
   if ((st = create_temporary(o, err)) != EXIT_OK) file_abort(o);
   return st;
 }
