@@ -116,7 +116,7 @@ int fuzz_pipeline_one(const uint8_t *data, size_t size) {
     ** give it: it must refuse those it cannot handle, not crash. */
     int allowed;
     char why[256];
-    if (gs_native_name(p, &allowed) && allowed && (g = native_new(p, why, sizeof why)) != NULL) {
+    if (gs_native_name(p, &allowed) && allowed && (g = native_new(p, why, sizeof why, &status)) != NULL) {
       exercise(g, moves, devnull);
       game_free(g);
     }

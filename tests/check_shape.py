@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/check_shape.py -- two rules of src/'s shape (docs/architecture.md).
+"""tests/check_shape.py -- three rules of src/'s shape (docs/architecture.md).
 
     check_shape.py sizes   every file of src/ has at most 1000 lines (split
                            by job beyond that)
@@ -9,9 +9,21 @@
                            game offers comes through the engine registry and
                            the game interface.  Comments and messages may
                            give a game as an example.
+    check_shape.py headers [DIR]
+                           every file of src/ (or DIR) opens with a comment
+                           whose first word is its own name ("nim.c --
+                           ..."), and every file that comment names (a
+                           bare "vm.c", "vm/vm.c", "docs/cli.md",
+                           "games/nim.game" ...) exists: a name with a
+                           folder from the repository, src/ or the file's
+                           own folder; a bare name anywhere.  Names in <>
+                           (system headers), under build/ (generated) and
+                           in capitals ("NAME.c": a pattern) are not looked
+                           up.
 
 Prints each file that breaks the rule, then a last line "sizes: N files
-above 1000 lines" or "games: N names"; exits 1 if N > 0."""
+above 1000 lines", "games: N names" or "headers: N stale"; exits 1 if
+N > 0."""
 import glob, os, re, sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
@@ -57,10 +69,60 @@ def games():
     return bad
 
 
+# A file name as a header comment would write it.
+FILE_NAME = re.compile(r"(?<![\w./<-])((?:[\w-]+/)*[\w-]+\.(?:c|h|def|y|l|md|game|py|sh))(?![\w/])")
+
+
+def tree_files(top):
+    """Every file below top, as paths relative to it (build/ and hidden
+    folders left out)."""
+    out = set()
+    for d, subdirs, names in os.walk(top):
+        subdirs[:] = [s for s in subdirs if not s.startswith(".") and not s.startswith("build")]
+        out.update(os.path.relpath(os.path.join(d, n), top) for n in names)
+    return out
+
+
+def headers(src=ROOT):
+    repo = os.path.normpath(os.path.join(ROOT, ".."))
+    mine = tree_files(src)
+    known = mine | {"src/" + f for f in mine} | {f for f in tree_files(repo) if not f.startswith("src/")}
+    bases = {os.path.basename(f) for f in known}
+    bad = 0
+    for rel in sorted(mine):
+        if not re.search(r"\.(c|h|def)$", rel):
+            continue
+        with open(os.path.join(src, rel)) as f:
+            text = f.read()
+        m = re.match(r"/\*[\s*]*(.*?)\*/", text, re.S)
+        own = os.path.basename(rel)
+        if m is None or not m.group(1).startswith(own + " -- "):
+            print("src/%s:1: the header comment does not open with \"%s -- \"" % (rel, own))
+            bad += 1
+        if m is None:
+            continue
+        folder = os.path.dirname(rel)
+        for n in FILE_NAME.findall(m.group(1)):
+            stem = os.path.splitext(os.path.basename(n))[0]
+            if n.startswith("build/") or stem.isupper():
+                continue
+            if "/" in n:
+                ok = n in known or "src/" + n in known or os.path.normpath(os.path.join(folder, n)) in mine
+            else:
+                ok = n in bases
+            if not ok:
+                print("src/%s: the header comment names %s, which does not exist" % (rel, n))
+                bad += 1
+    print("headers: %d stale" % bad)
+    return bad
+
+
 if __name__ == "__main__":
     what = sys.argv[1:2]
     if what == ["sizes"]:
         sys.exit(1 if sizes() else 0)
     if what == ["games"]:
         sys.exit(1 if games() else 0)
+    if what == ["headers"]:
+        sys.exit(1 if headers(*sys.argv[2:3]) else 0)
     sys.exit(__doc__)

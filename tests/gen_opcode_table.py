@@ -18,10 +18,10 @@ END = "<!-- end of the instruction table -->"
 
 def read_def(path):
     text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
-    shapes = {m.group(1): m.group(3) for m in
-              re.finditer(r'OPSHAPE\((\w+),\s*(\d+),\s*"([^"]*)"\)', text)}
+    shapes = {m.group(1): m.group(4) for m in
+              re.finditer(r'OPSHAPE\((\w+),\s*(\d+),\s*(\d+),\s*"([^"]*)"\)', text)}
     ops = []
-    for m in re.finditer(r'OPCODE\((\w+),\s*(\w+),\s*(\w+),\s*(\w+),\s*((?:"[^"]*"\s*)+)\)', text):
+    for m in re.finditer(r'OPCODE\((\w+),\s*(\w+),\s*(\w+),\s*(\w+),\s*(?:NEXT|END),\s*((?:"[^"]*"\s*)+)\)', text):
         synopsis = "".join(re.findall(r'"([^"]*)"', m.group(5)))
         if m.group(2) not in shapes:
             sys.exit("opcodes.def: %s has an unknown shape %s" % (m.group(1), m.group(2)))

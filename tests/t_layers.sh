@@ -1,6 +1,7 @@
 # The include graph of src/ against its layers (docs/architecture.md): no
 # folder includes a header of a folder above it; file sizes; no game named
-# in the code of the command or the solvers (tests/check_shape.py).
+# in the code of the command or the solvers; no header comment naming a
+# file that is not there (tests/check_shape.py).
 check "src/ includes respect the layers" "layers: 0 violations" \
   "$(python3 tests/check_layers.py 2>&1 | tail -n 1)"
 # The rooms side by side do not see each other: an exact solver that
@@ -23,3 +24,21 @@ check "src/: no file above 1000 lines" "sizes: 0 files above 1000 lines" \
 # offers comes through the registry and the game interface.
 check "src/cli and the solvers' rooms name no game in their code" "games: 0 names" \
   "$(python3 tests/check_shape.py games 2>&1 | tail -n 1)"
+# Each file's header comment opens with its own name and names only files
+# that exist (a file renamed or moved to another room leaves none behind).
+check "src/: every header names its own file and files that exist" "headers: 0 stale" \
+  "$(python3 tests/check_shape.py headers 2>&1 | tail -n 1)"
+headers_tmp=$(mktemp -d)
+mkdir -p "$headers_tmp/engines" "$headers_tmp/solve"
+printf '/*\n** native.c -- the registry of native engines.\n*/\n' > "$headers_tmp/engines/registry.c"
+printf '/*\n** walk.c -- the walk (see search/alphabeta.c and docs/cli.md).\n*/\n' > "$headers_tmp/solve/walk.c"
+headers_out=$(python3 tests/check_shape.py headers "$headers_tmp" 2>&1)
+rm -rf "$headers_tmp"
+check "a header under another file's name is refused" \
+  "src/engines/registry.c:1: the header comment does not open with \"registry.c -- \"" \
+  "$(printf '%s\n' "$headers_out" | grep 'does not open')"
+check "a header naming a file moved to another room is refused" \
+  "src/solve/walk.c: the header comment names search/alphabeta.c, which does not exist" \
+  "$(printf '%s\n' "$headers_out" | grep walk.c)"
+check "stale headers: the old name, the moved file, the old name's file" "headers: 3 stale" \
+  "$(printf '%s\n' "$headers_out" | tail -n 1)"

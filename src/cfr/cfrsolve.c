@@ -4,26 +4,13 @@
 */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "cfr/cfrsolve.h"
 #include "cfr/matrix.h"
 #include "cfr/lp.h"
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* The process's CPU time: the iterations' cost on a busy machine. */
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 void cfrsolve_init(CfrSolver *s, Game *g, FILE *err) {
   memset(s, 0, sizeof *s);
@@ -51,7 +38,7 @@ const char *cfrsolve_name(const CfrSolver *s) {
 /* The average strategy and its exploitability, now; kept when it is the
 ** best so far. */
 static void measure(CfrSolver *s) {
-  double t0 = now();
+  double t0 = clock_seconds();
   s->measured_at = s->iterations;
   cfr_average(&s->cfr, s->avg);
   s->nash_conv = cfr_gains(&s->cfr, s->avg, s->gain);
@@ -64,7 +51,7 @@ static void measure(CfrSolver *s) {
     s->best_at = s->iterations;
   }
   s->measures++;
-  s->measure_seconds += now() - t0;
+  s->measure_seconds += clock_seconds() - t0;
 }
 
 /* --time-limit before the target: the best strategy measured, with a
@@ -80,11 +67,12 @@ static void keep_best(CfrSolver *s) {
   s->iterations = s->best_at;
   s->time_stopped = 1;
   stop_head(head, sizeof head);
-  fprintf(s->err, "gsolve: note: %s after %llu CFR iterations and %.2f seconds; the best strategy "
-          "measured is reported (iteration %llu, exploitability %.3g", head,
-          (unsigned long long)s->ran, stop_elapsed(), (unsigned long long)s->best_at, s->exploitability);
-  if (s->target > 0) fprintf(s->err, "; the target was %g", s->target);
-  fputs(")\n", s->err);
+  char target[64] = "";
+  if (s->target > 0) snprintf(target, sizeof target, "; the target was %g", s->target);
+  diag_plain(s->err, "note", "%s after %llu CFR iterations and %.2f seconds; the best strategy "
+             "measured is reported (iteration %llu, exploitability %.3g%s)", head,
+             (unsigned long long)s->ran, stop_elapsed(), (unsigned long long)s->best_at,
+             s->exploitability, target);
 }
 
 int cfrsolve_score_bound(const CfrSolver *s, double *bound, double *lo, double *hi) {
@@ -104,7 +92,7 @@ int cfrsolve_score_bound(const CfrSolver *s, double *bound, double *lo, double *
 
 static void show_progress(CfrSolver *s, double t0) {
   char line[160];
-  double el = now() - t0;
+  double el = clock_seconds() - t0;
   if (!progress_due(s->progress)) return;
   snprintf(line, sizeof line, "%s: %llu iterations, %.0f/s, exploitability %.3g, %.1f s",
            cfrsolve_name(s), (unsigned long long)s->iterations,
@@ -113,9 +101,9 @@ static void show_progress(CfrSolver *s, double t0) {
 }
 
 int cfrsolve_run(CfrSolver *s) {
-  double t0 = now();
+  double t0 = clock_seconds();
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
-  s->expand_seconds = now() - t0;
+  s->expand_seconds = clock_seconds() - t0;
   return st != EXIT_OK ? st : cfrsolve_iterate(s);
 }
 
@@ -137,8 +125,8 @@ int cfrsolve_iterate(CfrSolver *s) {
       || (s->best = malloc((s->tree.nactions ? s->tree.nactions : 1) * sizeof *s->best)) == NULL
       || cfr_init(&s->cfr, &s->tree, s->plus) != EXIT_OK)
     return diag_fail(s->err, EXIT_LIMIT, "out of memory for CFR's tables");
-  t0 = now();
-  double c0 = cpu_now();
+  t0 = clock_seconds();
+  double c0 = clock_cpu_seconds();
   if (s->matrix) {
     /* The strategy of backward induction, measured as CFR's would be. */
     double value;
@@ -146,8 +134,8 @@ int cfrsolve_iterate(CfrSolver *s) {
     s->nash_conv = cfr_gains(&s->cfr, s->avg, s->gain);
     s->exploitability = s->nash_conv / s->tree.nplayers;
     s->measures = 1;
-    s->iterate_seconds = now() - t0;
-    s->iterate_cpu = cpu_now() - c0;
+    s->iterate_seconds = clock_seconds() - t0;
+    s->iterate_cpu = clock_cpu_seconds() - c0;
     cfr_expected(&s->tree, s->avg, s->util, s->pay);
     s->score = s->util[0];
     return EXIT_OK;
@@ -158,8 +146,8 @@ int cfrsolve_iterate(CfrSolver *s) {
   while (s->iterations < s->max_iterations && !(s->target > 0 && s->exploitability <= s->target)) {
     if (stop_requested) {
       char msg[160];
-      s->iterate_seconds = now() - t0;
-      s->iterate_cpu = cpu_now() - c0;
+      s->iterate_seconds = clock_seconds() - t0;
+      s->iterate_cpu = clock_cpu_seconds() - c0;
       if (stop_requested == STOP_TIME) {
         keep_best(s);
         break;
@@ -177,8 +165,8 @@ int cfrsolve_iterate(CfrSolver *s) {
     show_progress(s, t0);
   }
   if (!s->time_stopped) {
-    s->iterate_seconds = now() - t0;
-    s->iterate_cpu = cpu_now() - c0;
+    s->iterate_seconds = clock_seconds() - t0;
+    s->iterate_cpu = clock_cpu_seconds() - c0;
     s->ran = s->iterations;
     if (s->measured_at != s->iterations) measure(s);
   }

@@ -20,15 +20,10 @@
 #include "cfr/lp.h"
 #include "cfr/lp_exact.h"
 #include "cfr/strategy.h"
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
-
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* One end of the tree: the players' sequences leading to it and chance's
 ** probability times the first player's utility (q: its index in the
@@ -379,13 +374,13 @@ static int solve_player(SeqForm *f, int me, int exact, LpResult *r, double *plan
   ** long, unscaled or without the presolver up to twice). */
   parm.presolve = GLP_ON;
   glp_scale_prob(P, GLP_SF_AUTO);
-  double t0 = now();
+  double t0 = clock_seconds();
   int ret = glp_simplex(P, &parm);
-  r->lp_seconds += now() - t0;
+  r->lp_seconds += clock_seconds() - t0;
   if (ret == 0 && glp_get_status(P) == GLP_OPT && exact && !stop_requested) {
-    t0 = now();
+    t0 = clock_seconds();
     ret = glp_exact(P, &parm);
-    r->exact_lp_seconds += now() - t0;
+    r->exact_lp_seconds += clock_seconds() - t0;
   }
   if (ret != 0 || glp_get_status(P) != GLP_OPT) {
     st = diag_fail(f->err, EXIT_LIMIT, "GLPK found no optimal solution of the linear program "
@@ -653,7 +648,7 @@ static int exact_basis(CfrSolver *s, SeqForm *f, Program *g) {
   mpq_t *b = qalloc(s->tree.nactions), *y = qalloc(f->n[1]);
   int rc = -1;
   if (col && row && b && y) {
-    double t0 = now();
+    double t0 = clock_seconds();
     rc = 0;
     if (lp_exact_vertex(g->P, g->rows, g->cols, g->m.ia, g->m.ja, g->qa, g->m.n, col) == 0
         && (f->np == 1
@@ -666,7 +661,7 @@ static int exact_basis(CfrSolver *s, SeqForm *f, Program *g) {
           if (sign < 0) mpq_neg(y[q], y[q]);
         }
       }
-      r->vertex_seconds += now() - t0;
+      r->vertex_seconds += clock_seconds() - t0;
       behaviour_q(f, 0, col, b);
       behaviour_q(f, 1, y, b);
       rc = exact_values_q(f, b, s->avg, r);
@@ -683,14 +678,14 @@ static int exact_basis(CfrSolver *s, SeqForm *f, Program *g) {
 
 /* The expansion and the tables both modes share. */
 static int begin(CfrSolver *s, SeqForm *f) {
-  double t0 = now();
+  double t0 = clock_seconds();
   if ((s->lp = calloc(1, sizeof *s->lp)) == NULL) return diag_fail(s->err, EXIT_LIMIT, "out of memory");
   int st = gametree_build(&s->tree, s->g, s->memory_limit, s->progress, s->err);
-  s->expand_seconds = now() - t0;
+  s->expand_seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
-  t0 = now();
+  t0 = clock_seconds();
   if ((st = sf_build(f, &s->tree, s->err)) != EXIT_OK) return st;
-  s->lp->build_seconds = now() - t0;
+  s->lp->build_seconds = clock_seconds() - t0;
   s->lp->seq[0] = f->n[0];
   s->lp->seq[1] = f->np > 1 ? f->n[1] : 0;
   s->lp->entries = (uint32_t)f->nmerged;
@@ -705,14 +700,14 @@ static int begin(CfrSolver *s, SeqForm *f) {
 /* s->avg's values in floats (the CFR solver's measures), then exactly. */
 static void measure(CfrSolver *s, SeqForm *f) {
   LpResult *r = s->lp;
-  double t0 = now();
+  double t0 = clock_seconds();
   s->nash_conv = cfr_gains(&s->cfr, s->avg, s->gain);
   s->exploitability = s->nash_conv / s->tree.nplayers;
   s->measures = 1;
   cfr_expected(&s->tree, s->avg, s->util, s->pay);
   s->score = s->util[0];
   for (int i = 0; i < f->np; i++) r->br[i] = s->util[i] + s->gain[i];
-  s->measure_seconds = now() - t0;
+  s->measure_seconds = clock_seconds() - t0;
 }
 
 /* lp_solve and lp_solve_auto: why NULL for lp_solve. */
@@ -782,12 +777,12 @@ static int solve(CfrSolver *s, char *why, size_t size) {
   r->gap = f.np > 1 ? fabs(v[0] + v[1]) : 0;
   measure(s, &f);
   if (f.exact) {
-    double t0 = now();
+    double t0 = clock_seconds();
     if (exact_values(&f, s->avg, r) < 0) {
       st = diag_fail(s->err, EXIT_LIMIT, "out of memory");
       goto out;
     }
-    r->check_seconds = now() - t0;
+    r->check_seconds = clock_seconds() - t0;
     /* The doubles' fractions no equilibrium: the exact basis's. */
     if (r->value_exact == NULL && !stop_requested) {
       r->vertex_tried = 1;
@@ -864,9 +859,9 @@ int lp_best_response(CfrSolver *s, const char *path) {
     if (f.exact) {
       /* The file's probabilities as fractions (exact_values), measured
       ** below as the doubles nearest them. */
-      double t0 = now();
+      double t0 = clock_seconds();
       if (exact_values(&f, s->avg, r) < 0) st = diag_fail(s->err, EXIT_LIMIT, "out of memory");
-      r->check_seconds = now() - t0;
+      r->check_seconds = clock_seconds() - t0;
     }
     if (st == EXIT_OK) measure(s, &f);
   }

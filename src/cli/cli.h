@@ -93,8 +93,6 @@ void options_free(Options *o);
 
 /* Reports "gsolve: error: " fmt (with arg) on stderr; EXIT_USAGE. */
 int usage_error(const char *fmt, const char *arg);
-int out_of_memory(void);
-double now(void);
 char *move_text(Game *g, const Move *m, char *buf, size_t size);
 /* The parameters as text ("heaps=1,3,5,7"), or NULL out of memory. */
 char *params_text(const Program *p);

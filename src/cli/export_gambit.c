@@ -20,6 +20,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "cli/export_gambit.h"
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/file.h"
 #include "util/status.h"
@@ -287,12 +288,12 @@ int export_gambit(Game *g, const char *format, const char *path, size_t memory_l
 int run_export(Run *r) {
   const Options *o = r->opt;
   ExportStats es;
-  double t0 = now();
+  double t0 = clock_seconds();
   /* The tree within --memory, or CFR's default. */
   size_t limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
   int st = export_gambit(r->g, o->export_format, o->export_path, limit, &es, stderr);
   if (st != EXIT_OK) return st;
-  r->seconds = now() - t0;
+  r->seconds = clock_seconds() - t0;
   if (o->json) {
     JsonWriter w;
     report_json_head(&w, r);

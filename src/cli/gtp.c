@@ -31,6 +31,7 @@
 #include "solve/alphabeta.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "util/clock.h"
 #include "util/stop.h"
 
 #define GTP_MAX_WORDS 16        /* words of a command looked at */
@@ -330,14 +331,7 @@ static void deadline_destroy(Deadline *d) {
 
 /* Starts the watchdog for `seconds` from now; -1 if no thread. */
 static int deadline_start(Deadline *d, double seconds) {
-  double whole = floor(seconds);
-  clock_gettime(CLOCK_MONOTONIC, &d->at);
-  d->at.tv_sec += (time_t)whole;
-  d->at.tv_nsec += (long)((seconds - whole) * 1e9);
-  if (d->at.tv_nsec >= 1000000000L) {
-    d->at.tv_sec++;
-    d->at.tv_nsec -= 1000000000L;
-  }
+  d->at = clock_deadline(seconds);
   d->done = d->fired = 0;
   if (pthread_create(&d->thread, NULL, watch, d) != 0) return -1;
   d->running = 1;
@@ -364,13 +358,6 @@ static int deadline_end(Deadline *d) {
 
 /* ---- genmove -------------------------------------------------------- */
 
-/* Seconds on a monotonic clock. */
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One alpha-beta search of the position, `depth` plies (0: exact). */
 static int search_once(Gtp *t, int depth, AbOptions *ab) {
   search_free(&t->search);
@@ -384,7 +371,7 @@ static int search_once(Gtp *t, int depth, AbOptions *ab) {
 
 /* The message of the search that failed, without "gsolve: error: ". */
 static const char *search_error(Gtp *t) {
-  static const char head[] = "gsolve: error: ";
+  static const char head[] = DIAG_ERROR_HEAD;
   long len;
   if (t->errf == NULL || fflush(t->errf) != 0 || (len = ftell(t->errf)) <= 0)
     return "the search failed";
@@ -440,7 +427,7 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
     *why = "out of memory";
     return -1;
   }
-  double budget = move_budget(t, c), start = now(), began;
+  double budget = move_budget(t, c), start = clock_seconds(), began;
   if (deadline_start(&t->deadline, budget) != 0) {
     *why = "cannot start the move timer";
     return -1;
@@ -449,14 +436,14 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
     AbOptions ab;
     int depth = d <= level ? d : 0;
     if (depth == 0 && !exact_too) break;
-    began = now();
+    began = clock_seconds();
     if ((st = search_once(t, depth, &ab)) != EXIT_OK) break;
     have |= first_best(&t->search.result, &m);
     if (depth == 0 || ab.stats.iterations < (uint64_t)d) break;
     /* The next search costs at least as much as this one (it repeats
     ** it, and goes a ply deeper): not worth starting if it cannot end
     ** in time (and a search starts with work the flag does not stop). */
-    if (now() - start + (now() - began) > budget) break;
+    if (clock_seconds() - start + (clock_seconds() - began) > budget) break;
   }
   late = deadline_end(&t->deadline);
   if (st != EXIT_OK && !late) {
@@ -734,8 +721,7 @@ int gtp_run_timed(const GtpOptions *o, double move_time, FILE *in, FILE *out) {
   int st;
   if (t == NULL || deadline_init(&t->deadline) != 0) {
     free(t);
-    fputs("gsolve: error: out of memory\n", stderr);
-    return EXIT_LIMIT;
+    return diag_out_of_memory(stderr);
   }
   memset(&none, 0, sizeof none);
   t->o = o;
@@ -746,7 +732,7 @@ int gtp_run_timed(const GtpOptions *o, double move_time, FILE *in, FILE *out) {
   if (st == EXIT_OK) {
     st = session(t, in);
   } else if (why != NULL) {
-    fprintf(stderr, "gsolve: error: %s\n", why);
+    diag_plain(stderr, "error", "%s", why);
   }
   drop_game(t);
   free(t->moves);

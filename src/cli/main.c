@@ -12,13 +12,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/gtp.h"
 #include "engines/efg.h"
 #include "retro/db.h"
+#include "util/clock.h"
 #include "util/stop.h"
 #include "util/file.h"
 #include "lang/ast.h"
@@ -46,12 +46,6 @@ static const char *installed_game(const char *path, char *buf, size_t size) {
   *slash = '\0';
   if (snprintf(buf, size, "%s/share/gsolve/games/%s", exe, path) >= (int)size) return path;
   return access(buf, R_OK) == 0 ? buf : path;
-}
-
-double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 /* --pv on a two-player game with pieces: the line in standard algebraic
@@ -88,16 +82,16 @@ static int run_solve(Run *r) {
   j->rules_hash = gs_rules_hash(r->prog);
   int st = solver_choose(j);
   if (st != EXIT_OK) return st;
-  double t0 = now();
+  double t0 = clock_seconds();
   st = solver_run(j);
-  r->seconds = now() - t0;
+  r->seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
   if (o->stats && !j->expected && !j->strategic && (j->from_db || strcmp(j->solver->name, "retro") == 0)
       && j->retro.stored) {
     /* Counts over every record of a file: every record checked first. */
     if (j->retro.db_path && (st = db_verify_all(&j->retro, stderr)) != EXIT_OK) return st;
-    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return out_of_memory();
+    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return diag_out_of_memory(stderr);
     r->has_table = 1;
   }
   report_result(r);
@@ -137,21 +131,19 @@ static int read_fen(Run *r) {
   FenBoard b;
   b.letters = gs_pieces(r->prog, &b);
   if (!b.letters) {
-    fprintf(stderr, "gsolve: error: --fen needs a game that declares its pieces "
-            "(pieces NAME \"LETTERS\";)\n");
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "--fen needs a game that declares its pieces "
+                     "(pieces NAME \"LETTERS\";)");
   }
   int st = fen_read(r->g, &b, r->opt->fen, stderr), unused;
   if (st != EXIT_OK) return st;
   if ((st = check_position(r, "--fen", r->opt->fen)) != EXIT_OK) return st;
   RulesTry t = { r->g, malloc(GAME_MAX_MOVES * sizeof(Move)) };
-  if (!t.moves) return out_of_memory();
+  if (!t.moves) return diag_out_of_memory(stderr);
   int failed = game_call_trapped(r->g, try_rules, &t, &unused);
   free(t.moves);
   if (failed) {
-    fprintf(stderr, "gsolve: error: --fen \"%s\": not a legal position of this game "
-            "(its rules fail on it: above)\n", r->opt->fen);
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "--fen \"%s\": not a legal position of this game "
+                     "(its rules fail on it: above)", r->opt->fen);
   }
   return EXIT_OK;
 }
@@ -163,7 +155,7 @@ static int run(void *arg) {
   const Options *o = r->opt;
   Game *g = r->g;
   int st;
-  double t0 = now();
+  double t0 = clock_seconds();
 
   if (o->fen && (st = read_fen(r)) != EXIT_OK) return st;
   st = position_play(g, o->position ? o->position : "", &r->pos, stderr);
@@ -184,7 +176,7 @@ static int run(void *arg) {
   case MODE_PERFT:
     perft_init(&r->perft, g, r->pos.n, stderr);
     if (o->solve.progress) progress_start(r->perft.progress = &r->progress, stderr);
-    t0 = now();
+    t0 = clock_seconds();
     st = perft_run(&r->perft, o->perft_depth);
     progress_end(&r->progress);
     break;
@@ -192,7 +184,7 @@ static int run(void *arg) {
     count_init(&r->count, g, r->pos.n, stderr);
     r->count.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
     if (o->solve.progress) progress_start(r->count.progress = &r->progress, stderr);
-    t0 = now();
+    t0 = clock_seconds();
     st = count_run(&r->count);
     progress_end(&r->progress);
     break;
@@ -200,14 +192,14 @@ static int run(void *arg) {
     grundy_init(&r->grundy, g, r->pos.n, stderr);
     r->grundy.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
     r->grundy.seq_n = o->grundy_seq - 1;
-    t0 = now();
+    t0 = clock_seconds();
     st = grundy_run(&r->grundy);
     break;
   case MODE_PLAYOUTS:
     if (o->play.strategy
         && (st = strategy_read(&r->strategy, o->play.strategy, g, stderr)) != EXIT_OK)
       return st;
-    t0 = now();
+    t0 = clock_seconds();
     if (o->solve.progress) progress_start(&r->progress, stderr);
     st = playouts_run(g, (uint64_t)o->playouts, o->play.seed_set ? o->play.seed : 1,
                       o->play.strategy ? &r->strategy : NULL, &r->playouts, stderr,
@@ -237,7 +229,7 @@ static int run(void *arg) {
   default:
     return run_solve(r);
   }
-  r->seconds = now() - t0;
+  r->seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   report_result(r);
   return EXIT_OK;
@@ -330,7 +322,7 @@ int main(int argc, char **argv) {
   stop_install(0);
   if (g == NULL && (g = engine_new(prog, choice, opt.quiet, stderr, &st)) == NULL) goto done;
   if ((r = calloc(1, sizeof *r)) == NULL || (r->params = params_text(prog)) == NULL) {
-    st = out_of_memory();
+    st = diag_out_of_memory(stderr);
     goto done;
   }
   r->opt = &opt;
@@ -346,8 +338,7 @@ done:
   free(text);
   options_free(&opt);
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "gsolve: error: cannot write the output: %s\n",
-            strerror(errno));
+    diag_plain(stderr, "error", "cannot write the output: %s", strerror(errno));
     if (st == EXIT_OK) st = EXIT_IO;
   }
   return st;

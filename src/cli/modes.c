@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "cli/cli.h"
 #include "cli/treedot.h"
+#include "util/clock.h"
 #include "util/json.h"
 
 /* The book's progress line (on a terminal, or with --progress). */
@@ -29,7 +30,7 @@ int run_make_book(Run *r) {
   EngineBookInfo b = { 0 };
   eo.table_mib = o->solve.tt_mib;
   eo.err = stderr;
-  double t0 = now();
+  double t0 = clock_seconds();
   Progress progress;
   if (o->solve.progress) {
     progress_start(&progress, stderr);
@@ -38,7 +39,7 @@ int run_make_book(Run *r) {
   }
   int st = g->vt->make_book(g, &eo, depth, o->make_book, &b);
   if (o->solve.progress) progress_end(&progress);
-  double secs = now() - t0;
+  double secs = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   if (o->json) {
     JsonWriter w;
@@ -77,10 +78,10 @@ int run_play(Run *r) {
 int run_tree_dot(Run *r) {
   const Options *o = r->opt;
   TreeDotStats ts;
-  double t0 = now();
+  double t0 = clock_seconds();
   int st = treedot_write(r->g, o->solve.depth, o->tree_prune, o->tree_dot, &ts, stderr);
   if (st != EXIT_OK) return st;
-  r->seconds = now() - t0;
+  r->seconds = clock_seconds() - t0;
   if (o->json) {
     JsonWriter w;
     report_json_head(&w, r);
@@ -120,7 +121,7 @@ int run_info_state(Run *r) {
     uint64_t key[2];
     size_t len = g->vt->infostate(g, p, key, NULL, 0);
     char *text = malloc(len + 1);
-    if (!text) return out_of_memory();
+    if (!text) return diag_out_of_memory(stderr);
     g->vt->infostate(g, p, key, text, len + 1);
     if (r->opt->json) {
       char hex[40];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "solve/alphabeta.h"
+#include "util/diag.h"
 #include "util/stop.h"
 
 /* Modes as bits, for the modes an option goes with. */
@@ -37,15 +38,9 @@ typedef struct OptionSpec {
 } OptionSpec;
 
 int usage_error(const char *fmt, const char *arg) {
-  fputs("gsolve: error: ", stderr);
-  fprintf(stderr, fmt, arg);
-  fputc('\n', stderr);
-  return EXIT_USAGE;
-}
-
-int out_of_memory(void) {
-  fputs("gsolve: error: out of memory\n", stderr);
-  return EXIT_LIMIT;
+  char msg[512];
+  snprintf(msg, sizeof msg, fmt, arg);
+  return diag_fail(stderr, EXIT_USAGE, "%s", msg);
 }
 
 void options_free(Options *o) {
@@ -80,17 +75,15 @@ static int parse_double(const char *s, double *out) {
 static int int_arg(const char *name, const char *val, long lo, long hi, const char *what,
                    long *out) {
   if (parse_int(val, lo, hi, out) == 0) return EXIT_OK;
-  fprintf(stderr, "gsolve: error: %s needs ", name);
-  fprintf(stderr, what, lo, hi);
-  fprintf(stderr, ", not '%s'\n", val);
-  return EXIT_USAGE;
+  char want[128];
+  snprintf(want, sizeof want, what, lo, hi);
+  return diag_fail(stderr, EXIT_USAGE, "%s needs %s, not '%s'", name, want, val);
 }
 
 static int set_mode(Options *o, Mode m, const char *flag) {
   if (o->mode != MODE_NONE && o->mode != m) {
-    fprintf(stderr, "gsolve: error: %s and %s cannot be combined (one mode "
-            "per run)\n", o->mode_flag, flag);
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "%s and %s cannot be combined (one mode "
+                     "per run)", o->mode_flag, flag);
   }
   o->mode = m;
   o->mode_flag = flag;
@@ -105,21 +98,20 @@ static int add_define(Options *o, const char *text) {
   if (o->ndefs % 8 == 0) {
     ParamDef *d = realloc(o->defs, (size_t)(o->ndefs + 8) * sizeof *d);
     char **t;
-    if (d == NULL) return out_of_memory();
+    if (d == NULL) return diag_out_of_memory(stderr);
     o->defs = d;
     t = realloc(o->def_text, (size_t)(o->ndefs + 8) * sizeof *t);
-    if (t == NULL) return out_of_memory();
+    if (t == NULL) return diag_out_of_memory(stderr);
     o->def_text = t;
   }
   /* A second value for the same parameter would silently win: refused. */
   for (int i = 0; i < o->ndefs; i++)
     if (strlen(o->defs[i].name) == (size_t)(eq - text)
         && strncmp(o->defs[i].name, text, (size_t)(eq - text)) == 0) {
-      fprintf(stderr, "gsolve: error: -D %s given twice (%s=%s, then %s): give each parameter "
-              "once\n", o->defs[i].name, o->defs[i].name, o->defs[i].value, text);
-      return EXIT_USAGE;
+      return diag_fail(stderr, EXIT_USAGE, "-D %s given twice (%s=%s, then %s): give each parameter "
+                       "once", o->defs[i].name, o->defs[i].name, o->defs[i].value, text);
     }
-  if ((copy = strdup(text)) == NULL) return out_of_memory();
+  if ((copy = strdup(text)) == NULL) return diag_out_of_memory(stderr);
   copy[eq - text] = '\0';
   o->def_text[o->ndefs] = copy;
   o->defs[o->ndefs].name = copy;
@@ -228,8 +220,7 @@ SETTER(set_fen) {
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
 {
-    fprintf(stderr, "gsolve: error: unknown solver '%s' (%s)\n", val, solver_names());
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "unknown solver '%s' (%s)", val, solver_names());
   }
   o->solve.solver = val;
   return EXIT_OK;
@@ -527,8 +518,7 @@ static int check_modes(const Options *o, const OptionSpec *const *given, int ngi
     const OptionSpec *s = given[i];
     if (s->modes & M(m)) continue;
     if (s->misuse) return usage_error(s->misuse, s->name);
-    fprintf(stderr, "gsolve: error: %s is not used by %s\n", s->name, mode_name(m));
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "%s is not used by %s", s->name, mode_name(m));
   }
   return EXIT_OK;
 }
@@ -537,7 +527,7 @@ int options_parse(int argc, char **argv, Options *o) {
   int only_files = 0, first = 1, ngiven = 0;
   const OptionSpec **given = calloc((size_t)argc + 1, sizeof *given);
   int st = EXIT_OK;
-  if (given == NULL) return out_of_memory();
+  if (given == NULL) return diag_out_of_memory(stderr);
   o->solve.tt_mib = TT_DEFAULT_MIB;
   o->book_depth = -1;
   play_defaults(&o->play);
@@ -556,9 +546,8 @@ int options_parse(int argc, char **argv, Options *o) {
     char name[32];
     if (only_files || a[0] != '-' || a[1] == '\0') {
       if (o->file != NULL) {
-        fprintf(stderr, "gsolve: error: more than one game file ('%s' and "
-                "'%s')\n", o->file, a);
-        st = EXIT_USAGE;
+        st = diag_fail(stderr, EXIT_USAGE, "more than one game file ('%s' and "
+                       "'%s')", o->file, a);
       }
       o->file = a;
       continue;

@@ -54,6 +54,7 @@
 #include "search/search.h"
 #include "search/tt.h"
 #include "search/value.h"
+#include "util/clock.h"
 
 #define LINE_MAX_LEN PLAY_LINE_MAX
 #define UNUSABLE_MAX 100         /* lines in a row that are no move nor command
@@ -110,12 +111,6 @@ typedef struct Play {
 
 /* ---- small helpers ------------------------------------------------- */
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static const char *move_name(Game *g, const Move *m, char *buf, size_t size) {
   buf[0] = '\0';
   game_format_move(g, m, buf, size);
@@ -166,11 +161,6 @@ static void list_moves(Play *p, int n) {
   fputc('\n', p->out);
 }
 
-static int out_of_memory(void) {
-  fputs("gsolve: error: out of memory\n", stderr);
-  return EXIT_LIMIT;
-}
-
 /* ---- the computer's search ----------------------------------------- */
 
 /* The engine's solver's progress, on the computer's progress line. */
@@ -188,7 +178,7 @@ static int solve_by_engine(Play *p) {
   if (search_root_begin(s) != EXIT_OK || res->terminal) return s->status;
   if (p->engine_moves == NULL
       && (p->engine_moves = calloc(GAME_MAX_MOVES, sizeof *p->engine_moves)) == NULL)
-    return out_of_memory();
+    return diag_out_of_memory(stderr);
   EngineSolveOptions eo = { .table_mib = p->tt_mib ? p->tt_mib : 64, .threads = 1,
                             .all_moves = 1, .keep_table = 1, .err = stderr };
   EngineAnswer a = { .moves = p->engine_moves };
@@ -246,7 +236,7 @@ static int think_now(Play *p, int all_moves) {
   if (p->o->level == PLAY_PERFECT && g->vt->solve && (g->vt->features & exact) == exact)
     return solve_by_engine(p);
   if (p->tt == NULL && p->tt_mib > 0 && (p->tt = tt_new(p->tt_mib)) == NULL)
-    return out_of_memory();
+    return diag_out_of_memory(stderr);
   alphabeta_options(&ab);
   ab.all_moves = all_moves;
   ab.depth = p->o->level;
@@ -258,8 +248,7 @@ static int think_now(Play *p, int all_moves) {
   p->depth = ab.depth;
   if (st == EXIT_OK) return EXIT_OK;
   if (st != EXIT_LIMIT) {
-    fprintf(stderr, "gsolve: error: the computer's search failed\n");
-    return st;
+    return diag_fail(stderr, st, "the computer's search failed");
   }
   fputs("(this game has cycles, which the search cannot follow: the "
         "computer solves it by retrograde analysis)\n", p->out);
@@ -354,12 +343,12 @@ static int keep_state(Play *p) {
   if (p->nplayed + 1 >= p->cap) {
     int cap = p->cap ? 2 * p->cap : 64;
     unsigned char *b = realloc(p->by_human, (size_t)cap), *s;
-    if (b == NULL) return out_of_memory();
+    if (b == NULL) return diag_out_of_memory(stderr);
     p->by_human = b;
     int32_t *paid = realloc(p->paid, (size_t)cap * GAME_MAX_PLAYERS * sizeof *paid);
-    if (paid == NULL) return out_of_memory();
+    if (paid == NULL) return diag_out_of_memory(stderr);
     p->paid = paid;
-    if ((s = realloc(p->states, (size_t)cap * (sb ? sb : 1))) == NULL) return out_of_memory();
+    if ((s = realloc(p->states, (size_t)cap * (sb ? sb : 1))) == NULL) return diag_out_of_memory(stderr);
     p->states = s;
     p->cap = cap;
   }
@@ -454,11 +443,11 @@ static int think_expected(Play *p) {
 ** score of every move. */
 static int computer_move_expected(Play *p) {
   char buf[256];
-  double t0 = now(), seconds;
+  double t0 = clock_seconds(), seconds;
   int st = think_expected(p), k, i;
   const ExpResult *r = &p->exp.result;
   if (st != EXIT_OK) return st;
-  seconds = now() - t0;
+  seconds = clock_seconds() - t0;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) {
     explain_evals(p, r->mover, 1);
@@ -487,11 +476,11 @@ static int think_ismcts(Play *p, IsmctsResult *r) {
 
 static int computer_move_ismcts(Play *p) {
   IsmctsResult r;
-  double t0 = now();
+  double t0 = clock_seconds();
   int st = think_ismcts(p, &r);
   if (st != EXIT_OK || r.best < 0) return st;
   if (p->o->show_evals) play_mcts_show(p->g, &r, p->out);
-  say_move(p, r.mover, &r.moves[r.best], now() - t0);
+  say_move(p, r.mover, &r.moves[r.best], clock_seconds() - t0);
   game_apply(p->g, &r.moves[r.best]);
   ismcts_result_free(&r);
   return record(p, 0);
@@ -516,10 +505,9 @@ static double level_target(const Play *p) {
 static int solve_by_cfr(Play *p) {
   if (p->cfr_ready) return EXIT_OK;
   if (p->g->has_views && p->base_ply > 0) {
-    fputs("gsolve: error: gsolve play on a game with hidden information starts from the "
-          "start: the computer would solve it knowing the moves of --position (or give "
-          "--play-strategy FILE)\n", stderr);
-    return EXIT_USAGE;
+    return diag_fail(stderr, EXIT_USAGE, "gsolve play on a game with hidden information starts "
+                     "from the start: the computer would solve it knowing the moves of --position "
+                     "(or give --play-strategy FILE)");
   }
   cfrsolve_init(&p->cfr, p->g, stderr);
   p->cfr.target = level_target(p);
@@ -562,7 +550,7 @@ static int computer_move_strategy(Play *p, int n) {
   char buf[256];
   int st, known;
   if (!p->o->strategy && (st = solve_by_cfr(p)) != EXIT_OK) return st;
-  if ((known = strategy_for_mover(p, n)) < 0) return out_of_memory();
+  if ((known = strategy_for_mover(p, n)) < 0) return diag_out_of_memory(stderr);
   int mover = game_to_move(p->g);
   if (!known)
     fputs("(the strategy has no line for the computer's information state: it draws "
@@ -608,13 +596,13 @@ static int times_seen(const Play *p) {
 /* The computer chooses among the optimal moves at random and plays. */
 static int computer_move(Play *p, int n) {
   const SolveResult *r;
-  double t0 = now(), seconds;
+  double t0 = clock_seconds(), seconds;
   if (strategic_game(p)) return computer_move_strategy(p, n);
   if (p->large > 0) return computer_move_ismcts(p);
   if (expected_game(p->g)) return computer_move_expected(p);
   int st = think(p, p->o->show_evals), k, i;
   if (st != EXIT_OK) return st;
-  seconds = now() - t0;
+  seconds = clock_seconds() - t0;
   r = &p->search.result;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) show_evals(p, seconds);
@@ -723,10 +711,8 @@ static void not_a_move(Play *p, const char *text, int n) {
 ** (`yes | gsolve play`), play stops with an error. */
 static int unusable(Play *p) {
   if (++p->unusable < UNUSABLE_MAX) return 1;
-  diag_clear_transient();
-  fprintf(stderr, "gsolve: error: %d input lines in a row were no move and no command; "
-          "play stops\n", UNUSABLE_MAX);
-  return -EXIT_USAGE;
+  return -diag_fail(stderr, EXIT_USAGE, "%d input lines in a row were no move and no command; "
+                    "play stops", UNUSABLE_MAX);
 }
 
 static int is_command(const char *line, const char *a, const char *b) {
@@ -774,7 +760,7 @@ static int person_turn(Play *p, int n, int *moved) {
   for (int i = 0; i < p->pos.n; i++) game_undo(p->g);
   if (st == EXIT_LIMIT) {
     position_free(&p->pos);
-    return -out_of_memory();
+    return -diag_out_of_memory(stderr);
   }
   if (st == EXIT_OK) {
     fputs("one move at a time, please\n", p->out);
@@ -926,7 +912,7 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
              const PlayOptions *o, const FenBoard *pieces, FILE *in, FILE *out) {
   Play *p;
   int st = EXIT_OK;
-  if ((p = calloc(1, sizeof *p)) == NULL) return out_of_memory();
+  if ((p = calloc(1, sizeof *p)) == NULL) return diag_out_of_memory(stderr);
   p->g = g;
   p->pieces = g->nplayers == 2 ? pieces : NULL;
   p->o = o;

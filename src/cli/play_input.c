@@ -18,9 +18,8 @@
 ** status negated, as person_turn returns it. */
 int play_stopped(void) {
   int time = stop_requested == STOP_TIME;
-  diag_clear_transient();
-  fprintf(stderr, "gsolve: error: %s; play stops\n", time ? "time limit reached" : "interrupted");
-  return -(time ? EXIT_LIMIT : EXIT_INTERRUPTED);
+  return -diag_fail(stderr, time ? EXIT_LIMIT : EXIT_INTERRUPTED, "%s; play stops",
+                    time ? "time limit reached" : "interrupted");
 }
 
 /* Reads a line byte by byte into line (size bytes), trimmed.  PLAY_READ_LINE;
@@ -43,10 +42,8 @@ int play_read_line(FILE *in, FILE *out, int echo, char *line, size_t size) {
     }
     if (c == '\n') break;
     if (++total > PLAY_LINE_SKIP) {
-      diag_clear_transient();
-      fprintf(stderr, "gsolve: error: an input line longer than %d bytes: the input does not "
-              "look like moves and commands; play stops\n", PLAY_LINE_SKIP);
-      return -EXIT_USAGE;
+      return -diag_fail(stderr, EXIT_USAGE, "an input line longer than %d bytes: the input does "
+                        "not look like moves and commands; play stops", PLAY_LINE_SKIP);
     }
     nul |= c == 0;
     if (len + 1 < size) line[len] = (char)c;

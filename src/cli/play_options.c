@@ -9,6 +9,7 @@
 #include <string.h>
 #include "cli/play.h"
 #include "solve/alphabeta.h"
+#include "util/diag.h"
 #include "util/status.h"
 
 void play_defaults(PlayOptions *o) {
@@ -34,8 +35,7 @@ int play_is_option(const char *name) {
 }
 
 static int bad_value(const char *name, const char *want, const char *val) {
-  fprintf(stderr, "gsolve: error: %s needs %s, not '%s'\n", name, want, val);
-  return EXIT_USAGE;
+  return diag_fail(stderr, EXIT_USAGE, "%s needs %s, not '%s'", name, want, val);
 }
 
 int play_set_option(PlayOptions *o, const char *name, const char *val) {

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "search/value.h"
+#include "util/clock.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -88,8 +89,7 @@ int run_test_set(Run *r) {
   const Options *o = r->opt;
   FILE *f = fopen(o->test_set, "r");
   if (f == NULL) {
-    fprintf(stderr, "gsolve: error: cannot read '%s': %s\n", o->test_set, strerror(errno));
-    return EXIT_IO;
+    return diag_fail(stderr, EXIT_IO, "cannot read '%s': %s", o->test_set, strerror(errno));
   }
   char line[4096];
   long n = 0, bad = 0, lineno = 0;
@@ -115,9 +115,8 @@ int run_test_set(Run *r) {
     if (strchr(line, '\n') == NULL && !feof(f)) k = -2;
     if (k == 0) continue;
     if (k < 0) {
-      fprintf(stderr, "gsolve: error: %s:%ld: %s\n", o->test_set, lineno,
-              k == -2 ? "a line longer than 4095 bytes" : "expected \"moves score\"");
-      st = EXIT_USAGE;
+      st = diag_fail(stderr, EXIT_USAGE, "%s:%ld: %s", o->test_set, lineno,
+                     k == -2 ? "a line longer than 4095 bytes" : "expected \"moves score\"");
       break;
     }
     lp.line = n + 1;
@@ -125,7 +124,7 @@ int run_test_set(Run *r) {
     line_note(&lp, NULL, 0);
     Position *pos = &r->line;
     if ((st = position_play(r->g, moves, pos, stderr)) != EXIT_OK) { position_free(pos); break; }
-    double t0 = now();
+    double t0 = clock_seconds();
     int64_t score = 0, plies;
     uint64_t used = 0;
     Outcome out;
@@ -136,8 +135,7 @@ int run_test_set(Run *r) {
     }
     const char *name = r->job.solver->name;
     if (strcmp(name, "retro") == 0 || strcmp(name, "db") == 0) {
-      fprintf(stderr, "gsolve: error: --test-set takes the alphabeta, minimax or native solver\n");
-      st = EXIT_USAGE;
+      st = diag_fail(stderr, EXIT_USAGE, "--test-set takes the alphabeta, minimax or native solver");
     } else if (strcmp(name, "native") == 0 && !game_ended(r->g, &out)) {
       /* The engine's solver on the root alone, its table cleared per line. */
       EngineSolveOptions eo = o->solve.engine;
@@ -153,9 +151,9 @@ int run_test_set(Run *r) {
         /* The solver and its table made, and the table's memory mapped,
         ** before the first line is timed (as the peers' own harnesses
         ** clear their tables before they time a position). */
-        double p0 = now();
+        double p0 = clock_seconds();
         st = r->g->vt->prepare(r->g, &eo);
-        t0 += now() - p0;
+        t0 += clock_seconds() - p0;
         prepared = 1;
       }
       if (st == EXIT_OK) st = r->g->vt->solve(r->g, &eo, &a);
@@ -166,7 +164,7 @@ int run_test_set(Run *r) {
       value_decode(r->job.search.result.value, &score, &plies);
       used = r->job.search.nodes;
     }
-    seconds += now() - t0;
+    seconds += clock_seconds() - t0;
     if (st == EXIT_OK) {
       nodes += used;
       if (o->solve.engine.weak) { score = score > 0 ? 1 : score < 0 ? -1 : 0; want = want > 0 ? 1 : want < 0 ? -1 : 0; }

@@ -543,7 +543,7 @@ static int insert_defers(Program *p, const int *point, const int32_t *bound, int
     }
     int op = p->code[pc], len = 1 + op_operands[op];
     for (int i = 0; i < len; i++) { code[w + i] = p->code[pc + i]; pos[w + i] = p->pos[pc + i]; }
-    int ti = op == OP_FORL || op == OP_FORK ? 3 : 1, t = op_jump_target(p->code, pc);
+    int ti = op_jump_operand(op), t = op_jump_target(p->code, pc);
     if (t >= 0 && t <= n) {
       /* The point's own tail (pc past it) jumps after the DEFER. */
       int is_point = 0, q = -1;

@@ -11,22 +11,22 @@
 #include <ctype.h>
 #include <string.h>
 
-#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = SHAPE_WORDS_##shape,
+#define OPCODE(name, shape, pops, pushes, flow, syn) [OP_##name] = SHAPE_WORDS_##shape,
 const unsigned char op_operands[OP__COUNT] = {
 #include "compiler/opcodes.def"
 };
 #undef OPCODE
-#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = SHAPE_##shape,
+#define OPCODE(name, shape, pops, pushes, flow, syn) [OP_##name] = SHAPE_##shape,
 const unsigned char op_shape[OP__COUNT] = {
 #include "compiler/opcodes.def"
 };
 #undef OPCODE
-#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = #name,
+#define OPCODE(name, shape, pops, pushes, flow, syn) [OP_##name] = #name,
 const char *const op_names[OP__COUNT] = {
 #include "compiler/opcodes.def"
 };
 #undef OPCODE
-#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = syn,
+#define OPCODE(name, shape, pops, pushes, flow, syn) [OP_##name] = syn,
 const char *const op_synopsis[OP__COUNT] = {
 #include "compiler/opcodes.def"
 };

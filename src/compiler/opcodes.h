@@ -1,7 +1,7 @@
 /*
 ** opcodes.h -- the VM's instruction set as C: the OpCode enum, operand
-** shapes and stack effects, all generated from opcodes.def, which lists
-** each instruction once with its synopsis.
+** shapes, stack effects, jumps and ends of runs, all generated from
+** opcodes.def, which lists each instruction once with its synopsis.
 */
 #ifndef GSOLVE_OPCODES_H
 #define GSOLVE_OPCODES_H
@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 typedef enum OpCode {
-#define OPCODE(name, shape, pops, pushes, syn) OP_##name,
+#define OPCODE(name, shape, pops, pushes, flow, syn) OP_##name,
 #include "compiler/opcodes.def"
 #undef OPCODE
   OP__COUNT
@@ -17,7 +17,7 @@ typedef enum OpCode {
 
 /* What an instruction's operand words are (disasm.c prints each shape). */
 typedef enum OpShape {
-#define OPSHAPE(name, n, meaning) SHAPE_##name,
+#define OPSHAPE(name, n, jump, meaning) SHAPE_##name,
 #include "compiler/opcodes.def"
 #undef OPSHAPE
   SHAPE__COUNT
@@ -25,7 +25,7 @@ typedef enum OpShape {
 
 /* The number of operand words of each shape: SHAPE_WORDS_IMM is 1. */
 enum {
-#define OPSHAPE(name, n, meaning) SHAPE_WORDS_##name = n,
+#define OPSHAPE(name, n, jump, meaning) SHAPE_WORDS_##name = n,
 #include "compiler/opcodes.def"
 #undef OPSHAPE
 };
@@ -43,7 +43,7 @@ extern const char *const op_synopsis[OP__COUNT];
 static inline int op_pops(int op, int32_t A, int32_t B) {
   (void)A; (void)B;
   switch (op) {
-#define OPCODE(name, shape, pops, pushes, syn) case OP_##name: return (pops);
+#define OPCODE(name, shape, pops, pushes, flow, syn) case OP_##name: return (pops);
 #include "compiler/opcodes.def"
 #undef OPCODE
     default: return 0;
@@ -53,7 +53,7 @@ static inline int op_pops(int op, int32_t A, int32_t B) {
 static inline int op_pushes(int op, int32_t A, int32_t B, int R) {
   (void)A; (void)B; (void)R;
   switch (op) {
-#define OPCODE(name, shape, pops, pushes, syn) case OP_##name: return (pushes);
+#define OPCODE(name, shape, pops, pushes, flow, syn) case OP_##name: return (pushes);
 #include "compiler/opcodes.def"
 #undef OPCODE
     default: return 0;
@@ -61,12 +61,16 @@ static inline int op_pushes(int op, int32_t A, int32_t B, int R) {
 }
 
 /* For the code analyses of compiler/defer.c and vm/aot_gen.c: whether op
-** ends a run of code (nothing after it runs), whether the instruction at
-** pc writes local a, and the jump target of the one at pc (else -1). */
+** ends a run of code (nothing after it runs: flow END in opcodes.def),
+** whether the instruction at pc writes local a, and the jump target of
+** the one at pc (else -1: its shape's jump column). */
+#define OP_FLOW_NEXT 0
+#define OP_FLOW_END 1
 static inline int op_ends_run(int op) {
   switch (op) {
-    case OP_RET: case OP_RET0: case OP_NORET: case OP_ILLEGAL: case OP_WIN: case OP_LOSE:
-    case OP_DRAW: case OP_SCORE: case OP_HALT: return 1;
+#define OPCODE(name, shape, pops, pushes, flow, syn) case OP_##name: return OP_FLOW_##flow;
+#include "compiler/opcodes.def"
+#undef OPCODE
     default: return 0;
   }
 }
@@ -80,18 +84,26 @@ static inline int op_writes_local(const int32_t *code, int pc, int a) {
   }
 }
 
-static inline int op_jump_target(const int32_t *code, int pc) {
-  switch (code[pc]) {
-    case OP_JMP: case OP_LOOP: case OP_JMPF: case OP_JMPT:
-    case OP_JLT: case OP_JLE: case OP_JGT: case OP_JGE: case OP_JEQ: case OP_JNE:
-    case OP_JLTK: case OP_JLEK: case OP_JGTK: case OP_JGEK: case OP_JEQK: case OP_JNEK:
-    case OP_JSEQK: case OP_JSNEK:
-      return code[pc + 1];
-    case OP_FORL: case OP_FORK:
-      return code[pc + 3];
-    default:
-      return -1;
+/* The operand word of each shape that holds a jump target; 0: none. */
+enum {
+#define OPSHAPE(name, n, jump, meaning) SHAPE_JUMP_##name = jump,
+#include "compiler/opcodes.def"
+#undef OPSHAPE
+};
+
+/* Which operand word of op holds its jump target (1: A, 3: C); 0: none. */
+static inline int op_jump_operand(int op) {
+  switch (op) {
+#define OPCODE(name, shape, pops, pushes, flow, syn) case OP_##name: return SHAPE_JUMP_##shape;
+#include "compiler/opcodes.def"
+#undef OPCODE
+    default: return 0;
   }
+}
+
+static inline int op_jump_target(const int32_t *code, int pc) {
+  int w = op_jump_operand(code[pc]);
+  return w ? code[pc + w] : -1;
 }
 
 #endif

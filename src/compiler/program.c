@@ -12,15 +12,14 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
                     const ParamDef *defs, int ndefs, FILE *err, int *status) {
   *status = EXIT_BAD_GAME;
   Program *p = calloc(1, sizeof *p);
-  if (!p) { fprintf(err, "gsolve: error: out of memory\n"); *status = EXIT_LIMIT; return NULL; }
+  if (!p) { *status = diag_out_of_memory(err); return NULL; }
   p->arena = arena_new();
   p->components_var = -1;
   p->filename = strdup(filename);
   p->source = malloc(len + 1);
   if (!p->arena || !p->filename || !p->source) {
-    fprintf(err, "gsolve: error: out of memory\n");
+    *status = diag_out_of_memory(err);
     gs_program_free(p);
-    *status = EXIT_LIMIT;
     return NULL;
   }
   memcpy(p->source, text, len);
@@ -36,9 +35,8 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   ps.diag = &d;
   p->ast = ast_parse(&ps, p->source, len);
   if (ps.oom) {
-    fprintf(err, "gsolve: error: out of memory while parsing\n");
+    *status = diag_fail(err, EXIT_LIMIT, "out of memory while parsing");
     gs_program_free(p);
-    *status = EXIT_LIMIT;
     return NULL;
   }
   if (d.errors) {
@@ -48,7 +46,7 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   }
 
   if (!simul_lower(&ps) || ps.oom || d.errors) {
-    if (ps.oom) fprintf(err, "gsolve: error: out of memory while parsing\n");
+    if (ps.oom) diag_fail(err, EXIT_LIMIT, "out of memory while parsing");
     else if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
     *status = ps.oom ? EXIT_LIMIT : EXIT_BAD_GAME;
     gs_program_free(p);
@@ -63,14 +61,13 @@ Program *gs_compile(const char *filename, const char *text, size_t len,
   if (r && !usage && !p->oom && d.errors < DIAG_MAX_ERRORS) ok = compile_program(p, &d, r) && ok;
   resolver_free(r);
   if (p->oom) {      /* whatever else failed, and was not reported */
-    fprintf(err, "gsolve: error: out of memory while compiling\n");
+    *status = diag_fail(err, EXIT_LIMIT, "out of memory while compiling");
     gs_program_free(p);
-    *status = EXIT_LIMIT;
     return NULL;
   }
   if (!ok) {
     if (usage && d.errors == 0) *status = EXIT_USAGE;
-    else if (d.errors == 0) { fprintf(err, "gsolve: error: out of memory while compiling\n"); *status = EXIT_LIMIT; }
+    else if (d.errors == 0) *status = diag_fail(err, EXIT_LIMIT, "out of memory while compiling");
     if (d.errors > 1) fprintf(err, "%d errors\n", d.errors);
     gs_program_free(p);
     return NULL;

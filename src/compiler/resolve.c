@@ -248,8 +248,8 @@ static void declare_param_checked(Resolver *r, Node *decl, const ParamDef *defs,
     char why[256];
     if (!apply_override(r, pi, defs[i].value, why, sizeof why)) {
       if (!r->p->oom)   /* else gs_compile reports the lack of memory */
-        fprintf(r->d->out, "gsolve: error: -D %s=%.60s%s: %s\n", defs[i].name, defs[i].value,
-                strlen(defs[i].value) > 60 ? "..." : "", why);
+        diag_plain(r->d->out, "error", "-D %s=%.60s%s: %s", defs[i].name, defs[i].value,
+                   strlen(defs[i].value) > 60 ? "..." : "", why);
       *usage = 1;
     }
     pi->overridden = 1;
@@ -633,14 +633,13 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
     int found = 0;
     for (int k = 0; k < p->nparams && !found; k++) found = !strcmp(p->params[k].name, defs[i].name);
     if (!found) {
-      fprintf(d->out, "gsolve: error: -D %s=%s: the game has no parameter '%s'", defs[i].name,
-              defs[i].value, defs[i].name);
-      if (p->nparams) {
-        fprintf(d->out, " (parameters:");
-        for (int k = 0; k < p->nparams; k++) fprintf(d->out, "%s %s", k ? "," : "", p->params[k].name);
-        fprintf(d->out, ")");
-      }
-      fprintf(d->out, "\n");
+      char names[1024] = "";
+      size_t len = 0;
+      for (int k = 0; k < p->nparams && len < sizeof names; k++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s %s%s", k ? "," : " (parameters:",
+                                p->params[k].name, k == p->nparams - 1 ? ")" : "");
+      diag_plain(d->out, "error", "-D %s=%s: the game has no parameter '%s'%s", defs[i].name,
+                 defs[i].value, defs[i].name, names);
       *usage_error = 1;
     }
   }

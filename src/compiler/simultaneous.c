@@ -6,23 +6,23 @@
 ** into the turn-based game with views that it stands for, so every
 ** engine, view and solver runs it unchanged:
 **
-**   simultaneous move bid(c: T) by A, B when COND { EFFECT }
+**   simultaneous move bid(card: T) by A, B when COND { EFFECT }
 **
 ** becomes
 **
 **   state simultaneous.round: 0..R;        // public: who has chosen
-**   state bid.c[NPLAYERS]: T;              // the choices made so far,
-**   hidden bid.c;                          // seen by no one (each maker
+**   state bid.card[NPLAYERS]: T;           // the choices made so far,
+**   hidden bid.card;                       // seen by no one (each maker
 **                                          // recalls his own move)
-**   move bid(c: T) when (simultaneous.round == 0 && mover == A
+**   move bid(card: T) when (simultaneous.round == 0 && mover == A
 **                        || simultaneous.round == K + 1 && mover == B) && COND {
-**     bid.c[mover] = c;
+**     bid.card[mover] = card;
 **     if mover == A { simultaneous.round = K + 1; next B; }
 **     else {                                // the last chooser
 **       simultaneous.round = 0;
-**       { var c[NPLAYERS]: T;               // shadows the argument
-**         c[A] = bid.c[A]; bid.c[A] = DEFAULT; ... the same for B
-**         EFFECT }                          // c[A], c[B]: the choices
+**       { var card[NPLAYERS]: T;            // shadows the argument
+**         card[A] = bid.card[A]; bid.card[A] = DEFAULT; ... the same for B
+**         EFFECT }                          // card[A], card[B]: the choices
 **     }
 **   }
 **

@@ -288,9 +288,8 @@ static int check_options(SolveJob *j) {
     return usage(j, "%s", "--best-response FILE reads a strategy, --strategy FILE writes the one "
                  "lp finds: one or the other");
   if (cfr_flag && !cfr) {
-    fprintf(j->err, "gsolve: error: %s is an option of the cfr solver (--solver cfr); the %s "
-            "solver does not use it\n", cfr_flag, name);
-    return EXIT_USAGE;
+    return diag_fail(j->err, EXIT_USAGE, "%s is an option of the cfr solver (--solver cfr); the %s "
+                     "solver does not use it", cfr_flag, name);
   }
   if (cfr && o->all_moves)
     return usage(j, "%s", "the cfr solver finds a strategy, not each move's value: "
@@ -400,20 +399,13 @@ static int run_alphabeta(SolveJob *j) {
     return st != EXIT_OK ? st : star1_solve(&j->exp);
   }
   if (o->progress && j->g->has_history)
-    fprintf(j->err, "gsolve: note: %s\n", solver_slow_note(j));
+    diag_plain(j->err, "note", "%s", solver_slow_note(j));
   if (o->tt_mib > 0 && j->tt == NULL) {
     if ((j->tt = tt_new(o->tt_mib)) == NULL)
       return file_memory_refused(j->err, "--tt-size", o->tt_mib, "a table");
-    /* It halved until it fitted: say so, with what was free before it
-    ** (under ulimit -v the table's untouched pages count as used). */
-    if (tt_bytes(j->tt) < (o->tt_mib << 20) && j->err != NULL && !o->quiet) {
-      int limited;
-      size_t free_bytes = file_memory_free(&limited);
-      if (limited) free_bytes += tt_bytes(j->tt);
-      fprintf(j->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
-              "the table has %zu MiB\n", o->tt_mib, free_bytes >> 20,
-              limited ? "left under ulimit -v" : "free", tt_bytes(j->tt) >> 20);
-    }
+    /* It halved until it fitted: say so, with what was free before it. */
+    if (tt_bytes(j->tt) < (o->tt_mib << 20) && !o->quiet)
+      file_memory_shrunk(j->err, o->tt_mib, tt_bytes(j->tt));
   }
   alphabeta_options(&j->ab);
   j->ab.all_moves = o->all_moves;

@@ -834,8 +834,8 @@ Game *efg_new(const char *path, const char *text, size_t len, FILE *err, int *st
     return NULL;
   }
   if (scale > 1)
-    fprintf(err, "gsolve: note: %s: the payoffs are fractions; gsolve's are integers, so all are "
-            "multiplied by %lld (values are %lld times the file's)\n", path, (long long)scale,
+    diag_plain(err, "note", "%s: the payoffs are fractions; gsolve's are integers, so all are "
+            "multiplied by %lld (values are %lld times the file's)", path, (long long)scale,
             (long long)scale);
   /* The deepest line bounds the undo stack. */
   if ((e->path = malloc(((size_t)e->nnodes + 1) * sizeof *e->path)) == NULL

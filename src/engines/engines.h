@@ -1,23 +1,28 @@
 /*
-** native.h -- native engines (see native.c).  Each implements game.h for
-** one game family exactly as its .game file defines it: same moves in the
-** same order and notation, same outcomes, so every solver gives the same
+** engines.h -- the engines that run a game's rules, and the choice among
+** them (registry.c): the VM (vm/), its compiled tier (compiled/) and the
+** native engines.  Each native engine implements game.h for one game
+** family exactly as its .game file defines it: same moves in the same
+** order and notation, same outcomes, so every solver gives the same
 ** answers with either engine (tests/unit/test_native.c checks this).
 */
-#ifndef GSOLVE_NATIVE_H
-#define GSOLVE_NATIVE_H
+#ifndef GSOLVE_ENGINES_H
+#define GSOLVE_ENGINES_H
 
 #include <stdio.h>
 #include "compiler/compiler.h"
 #include "game/game.h"
 
-/* A fresh native engine for the game; NULL with the reason in why when
-** the engine does not exist or does not support these parameters. */
-Game *native_new(const Program *p, char *why, size_t n);
+/* A fresh native engine for the game; else NULL with *status EXIT_USAGE
+** and the reason in why (the engine does not exist or does not support
+** these parameters), or EXIT_LIMIT (out of memory, nothing in why).
+** Each engine's constructor has the same contract; it sets *status only
+** when it fails for lack of memory (native_new sets it first). */
+Game *native_new(const Program *p, char *why, size_t n, int *status);
 
-Game *native_nim_new(const Program *p, char *why, size_t n);
-Game *native_c4_new(const Program *p, char *why, size_t n);
-Game *native_sticks_new(const Program *p, char *why, size_t n);
+Game *native_nim_new(const Program *p, char *why, size_t n, int *status);
+Game *native_c4_new(const Program *p, char *why, size_t n, int *status);
+Game *native_sticks_new(const Program *p, char *why, size_t n, int *status);
 
 /* The fields every native engine of a two-player game sets alike: its
 ** vtable, name ("native-..."), the game's name and players, the size of

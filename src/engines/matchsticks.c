@@ -1,5 +1,5 @@
 /*
-** native_sticks.c -- the matchsticks family (games/matchsticks.game): n
+** matchsticks.c -- the matchsticks family (games/matchsticks.game): n
 ** sticks, a move takes 1..k, whoever takes the last stick wins.
 **
 ** State as the VM lays it out: word 0 the player to move (1-based), word
@@ -127,7 +127,7 @@ static const GameVtable sticks_vtable = {
   .solve = st_solve,
 };
 
-Game *native_sticks_new(const Program *p, char *why, size_t n) {
+Game *native_sticks_new(const Program *p, char *why, size_t n, int *status) {
   int32_t sticks, k;
   if (!gs_param_int(p, "n", &sticks) || !gs_param_int(p, "k", &k)) {
     snprintf(why, n, "native matchsticks needs parameters 'n' and 'k'");
@@ -138,7 +138,7 @@ Game *native_sticks_new(const Program *p, char *why, size_t n) {
     return NULL;
   }
   Sticks *st = calloc(1, sizeof *st);
-  if (!st) { snprintf(why, n, "out of memory"); return NULL; }
+  if (!st) { *status = EXIT_LIMIT; return NULL; }
   st->k = k;
   st->s[0] = 1;
   st->s[1] = sticks;

@@ -1,5 +1,5 @@
 /*
-** native_nim.c -- Nim (games/nim.game) in C: heaps of matches, a move
+** nim.c -- Nim (games/nim.game) in C: heaps of matches, a move
 ** takes n >= 1 from one heap, normal play (the player who cannot move
 ** loses) or misere (he wins).
 **
@@ -159,7 +159,7 @@ static const GameVtable nim_vtable = {
   .solve = nim_solve,
 };
 
-Game *native_nim_new(const Program *p, char *why, size_t n) {
+Game *native_nim_new(const Program *p, char *why, size_t n, int *status) {
   const int32_t *heaps;
   int nheaps;
   int32_t misere = 0;
@@ -177,7 +177,7 @@ Game *native_nim_new(const Program *p, char *why, size_t n) {
     return NULL;
   }
   Nim *nim = calloc(1, sizeof *nim);
-  if (!nim) { snprintf(why, n, "out of memory"); return NULL; }
+  if (!nim) { *status = EXIT_LIMIT; return NULL; }
   nim->nheaps = nheaps;
   nim->misere = misere != 0;
   nim->s[0] = 1;

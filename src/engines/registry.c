@@ -1,17 +1,20 @@
 /*
-** native.c -- the registry of native engines: hand-written C
-** implementations of the game interface for games where speed matters.
-** A .game file names its engine with `native "name" when COND;`; the
-** command line picks it with --engine (auto by default).
+** registry.c -- the choice of an engine for a compiled game: the VM, its
+** compiled tier, or one of the native engines (hand-written C
+** implementations of the game interface for games where speed matters).
+** A .game file names its native engine with `native "name" when COND;`;
+** the command line picks with --engine (auto by default).
 */
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 #include "engines/engines.h"
+#include "util/diag.h"
+#include "util/status.h"
 #include "vm/vm.h"
 
 void native_out_of_memory(Game *g) {
-  fputs("gsolve: error: out of memory\n", stderr);
+  diag_out_of_memory(stderr);
   g->error_status = EXIT_LIMIT;
   if (g->trap) longjmp(*g->trap, 1);
   exit(EXIT_LIMIT);
@@ -33,7 +36,7 @@ Game *native_init(Game *g, const Program *p, const GameVtable *vt, const char *e
 
 typedef struct NativeEntry {
   const char *name;
-  Game *(*create)(const Program *p, char *why, size_t n);
+  Game *(*create)(const Program *p, char *why, size_t n, int *status);
 } NativeEntry;
 
 static const NativeEntry engines[] = {
@@ -42,9 +45,11 @@ static const NativeEntry engines[] = {
   { "matchsticks", native_sticks_new },
 };
 
-Game *native_new(const Program *p, char *why, size_t n) {
+Game *native_new(const Program *p, char *why, size_t n, int *status) {
   int allowed;
   const char *name = gs_native_name(p, &allowed);
+  Game *g;
+  *status = EXIT_USAGE;
   if (!name) {
     snprintf(why, n, "the game declares no native engine");
     return NULL;
@@ -54,7 +59,10 @@ Game *native_new(const Program *p, char *why, size_t n) {
     return NULL;
   }
   for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
-    if (!strcmp(engines[i].name, name)) return engines[i].create(p, why, n);
+    if (!strcmp(engines[i].name, name)) {
+      if ((g = engines[i].create(p, why, n, status)) != NULL) *status = EXIT_OK;
+      return g;
+    }
   snprintf(why, n, "there is no native engine '%s' in this gsolve", name);
   return NULL;
 }
@@ -68,43 +76,39 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
     if ((g = compiled_new(p, why, sizeof why, status)) != NULL || *status == EXIT_RUNTIME)
       return g;
     if (*status != EXIT_OK) {
-      fprintf(err, "gsolve: error: --engine compiled: %s\n", why);
+      diag_fail(err, *status, "--engine compiled: %s", why);
       return NULL;
     }
     /* The compiler ran out of time: the VM answers the same. */
-    fprintf(err, "gsolve: warning: --engine compiled: %s; using the VM\n", why);
+    diag_plain(err, "warning", "--engine compiled: %s; using the VM", why);
     if ((g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
-      fputs("gsolve: error: out of memory\n", err);
+      diag_out_of_memory(err);
     return g;
   }
   if (choice != ENGINE_VM && (gs_native_name(p, &allowed) || choice == ENGINE_NATIVE)) {
-    g = native_new(p, why, sizeof why);
-    if (g == NULL && strcmp(why, "out of memory") == 0) {
-      /* Not a reason to fall back on the VM, whose answers may differ in
-      ** what they give (distances): out of memory is said as such. */
-      fputs("gsolve: error: out of memory\n", err);
-      *status = EXIT_LIMIT;
-      return NULL;
-    }
+    g = native_new(p, why, sizeof why, status);
+    /* Out of memory is not a reason to fall back on the VM, whose answers
+    ** may differ in what they give (distances): it is said as such. */
+    if (g == NULL && *status == EXIT_LIMIT) return diag_out_of_memory(err), NULL;
     if (g == NULL && choice == ENGINE_NATIVE) {
-      fprintf(err, "gsolve: error: --engine native: %s\n", why);
-      *status = EXIT_USAGE;
+      diag_fail(err, EXIT_USAGE, "--engine native: %s", why);
       return NULL;
     }
+    *status = EXIT_OK;
     /* auto, a long job: the compiled tier when its object is cached
     ** (docs/cli.md, "The compiled tier"). */
     if (g == NULL && choice == ENGINE_AUTO_LONG && (g = compiled_cached(p, status)) == NULL && *status != EXIT_OK)
       goto failed;
-    if (g == NULL && !quiet) fprintf(err, "gsolve: note: %s; using the VM\n", why);
+    if (g == NULL && !quiet) diag_plain(err, "note", "%s; using the VM", why);
     else if (choice == ENGINE_AUTO_LONG && !quiet && strcmp(g->engine, "compiled") == 0)
-      fprintf(err, "gsolve: note: %s; using the compiled tier (cached)\n", why);
+      diag_plain(err, "note", "%s; using the compiled tier (cached)", why);
   } else if (choice == ENGINE_AUTO_LONG && (g = compiled_cached(p, status)) == NULL && *status != EXIT_OK) {
     goto failed;
   }
   if (g == NULL && (g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
-    fputs("gsolve: error: out of memory\n", err);
+    diag_out_of_memory(err);
   return g;
 failed:   /* the cached compiled tier: out of memory, or its start block failed (reported) */
-  if (*status == EXIT_LIMIT) fputs("gsolve: error: out of memory\n", err);
+  if (*status == EXIT_LIMIT) diag_out_of_memory(err);
   return NULL;
 }

@@ -3,7 +3,7 @@
 ** drawing.
 **
 ** Every engine's print method draws a rectangular board the same way
-** (vm.c, native_c4.c): one line per row, top row first, its number in
+** (vm.c, the native engines): one line per row, top row first, its number in
 ** three columns and a blank, then " c" for each cell ('.' empty, a
 ** player's initial, a digit...); then a line of four blanks and " x" per
 ** column label.  Other lines (state variables, "to move: P") are free

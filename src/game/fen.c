@@ -9,8 +9,7 @@
 #include "util/status.h"
 
 static int bad(FILE *err, const char *what, const char *fen) {
-  fprintf(err, "gsolve: error: --fen \"%.100s\": %s\n", fen, what);
-  return EXIT_USAGE;
+  return diag_fail(err, EXIT_USAGE, "--fen \"%.100s\": %s", fen, what);
 }
 
 /* A field's number: decimal digits, at most `hi` (no overflow: the
@@ -115,7 +114,7 @@ int fen_read(Game *g, const FenBoard *b, const char *fen, FILE *err) {
   char msg[200];
   if (!g->vt->set_state) return bad(err, "this engine cannot set a position (use --engine vm)", fen);
   int32_t *s = malloc(g->state_bytes);
-  if (!s) return bad(err, "out of memory", fen);
+  if (!s) return diag_out_of_memory(err);
   memcpy(s, game_state(g), g->state_bytes);
   const char *c = fen;
   while (*c == ' ') c++;

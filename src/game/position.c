@@ -59,25 +59,27 @@ static int words_matched(const char *nota, char **tokens, int ntok) {
   return k;
 }
 
-static int fail_memory(FILE *err) { return diag_fail(err, EXIT_LIMIT, "out of memory"); }
-
 /* Reports `what` as not a legal move at ply `ply` (1-based), listing the
 ** moves that are. */
 static int fail_illegal(Game *g, const char *what, int ply, int nlegal,
                         const Move *legal, int over, FILE *err) {
-  char buf[NOTATION_MAX];
+  char buf[NOTATION_MAX], *list = NULL;
+  size_t len;
+  FILE *m;
   if (err == NULL) return EXIT_USAGE;
-  fprintf(err, "gsolve: error: illegal move '%s' at ply %d (", what, ply);
+  if ((m = open_memstream(&list, &len)) == NULL) return diag_out_of_memory(err);
   if (over) {
-    fputs("the game is over", err);
+    fputs("the game is over", m);
   } else if (nlegal == 0) {
-    fputs("no legal moves", err);
+    fputs("no legal moves", m);
   } else {
-    fputs("legal: ", err);
+    fputs("legal: ", m);
     for (int i = 0; i < nlegal; i++)
-      fprintf(err, "%s%s", i ? ", " : "", notation(g, &legal[i], buf));
+      fprintf(m, "%s%s", i ? ", " : "", notation(g, &legal[i], buf));
   }
-  fputs(")\n", err);
+  if (fclose(m) != 0) return free(list), diag_out_of_memory(err);
+  diag_fail(err, EXIT_USAGE, "illegal move '%s' at ply %d (%s)", what, ply, list);
+  free(list);
   return EXIT_USAGE;
 }
 
@@ -149,19 +151,16 @@ int position_play(Game *g, const char *text, Position *pos, FILE *err) {
   int k = 0;
 
   memset(pos, 0, sizeof *pos);
-  if ((pos->text = strdup(text)) == NULL) return fail_memory(err);
+  if ((pos->text = strdup(text)) == NULL) return diag_out_of_memory(err);
   if ((pos->legal = malloc(GAME_MAX_MOVES * sizeof *pos->legal)) == NULL)
-    return fail_memory(err);
-  if (split(pos) != 0) return fail_memory(err);
+    return diag_out_of_memory(err);
+  if (split(pos) != 0) return diag_out_of_memory(err);
 
   while (k < pos->ntokens) {
     int ply = pos->n + 1, found = -1, words = 0, nlegal;
     const char *what = pos->tokens[k];
     if (commas && what[0] == '\0') {
-      if (err != NULL)
-        fprintf(err, "gsolve: error: empty move at ply %d in --position\n",
-                ply);
-      return EXIT_USAGE;
+      return diag_fail(err, EXIT_USAGE, "empty move at ply %d in --position", ply);
     }
     if (game_ended(g, &o)) return fail_illegal(g, what, ply, 0, NULL, 1, err);
     nlegal = game_generate(g, pos->legal);
@@ -199,21 +198,19 @@ int position_play(Game *g, const char *text, Position *pos, FILE *err) {
       return fail_illegal(g, what, ply, nlegal, pos->legal, 0, err);
     }
     if (pos->n >= GAME_MAX_PLY) {
-      if (err != NULL)
-        fprintf(err, "gsolve: error: --position has more than %d moves "
-                "(GAME_MAX_PLY)\n", GAME_MAX_PLY);
-      return EXIT_LIMIT;
+      return diag_fail(err, EXIT_LIMIT, "--position has more than %d moves (GAME_MAX_PLY)",
+                       GAME_MAX_PLY);
     }
     if (pos->n == pos->cap) {
       int cap = pos->cap ? pos->cap * 2 : 16;
       char **m = realloc(pos->moves, (size_t)cap * sizeof *m);
-      if (m == NULL) return fail_memory(err);
+      if (m == NULL) return diag_out_of_memory(err);
       pos->moves = m;
       pos->cap = cap;
     }
     if ((pos->moves[pos->n] = strdup(notation(g, &pos->legal[found], buf)))
         == NULL)
-      return fail_memory(err);
+      return diag_out_of_memory(err);
     pos->n++;
     game_apply(g, &pos->legal[found]);
     if (glued) pos->tokens[k] += glued;   /* the rest of the token is next */
@@ -235,13 +232,11 @@ int position_check(Game *g, const char *what, FILE *err) {
   if (g->vt->invalid == NULL) return EXIT_OK;
   why[0] = '\0';
   if (game_call_trapped(g, check_call, &c, &bad)) {
-    fprintf(err, "gsolve: error: %s: not a position of this game (its valid block fails on it: above)\n",
-            what);
-    return EXIT_USAGE;
+    return diag_fail(err, EXIT_USAGE, "%s: not a position of this game (its valid block fails "
+                     "on it: above)", what);
   }
   if (!bad) return EXIT_OK;
-  fprintf(err, "gsolve: error: %s: not a position of this game: %s\n", what, why);
-  return EXIT_USAGE;
+  return diag_fail(err, EXIT_USAGE, "%s: not a position of this game: %s", what, why);
 }
 
 void position_free(Position *pos) {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "game/symcheck.h"
+#include "util/diag.h"
 #include "util/status.h"
 
 /* What a position shows a solver, reduced to numbers that compare. */
@@ -176,9 +177,8 @@ int symmetry_holds_not(Game *g, char *why, size_t size) {
 int position_check_symmetry(Game *g, const char *what, FILE *err) {
   char why[256];
   if (!symmetry_holds_not(g, why, sizeof why)) return EXIT_OK;
-  fprintf(err, "gsolve: error: %s: the game's symmetries do not hold on this position: %s "
-          "(its values would be wrong; --no-symmetry solves it without them)\n", what, why);
-  return EXIT_USAGE;
+  return diag_fail(err, EXIT_USAGE, "%s: the game's symmetries do not hold on this position: %s "
+                   "(its values would be wrong; --no-symmetry solves it without them)", what, why);
 }
 
 static uint64_t next_random(uint64_t *s) {
@@ -192,30 +192,28 @@ int symmetry_walk(Game *g, long positions, uint64_t seed, FILE *out, FILE *err) 
   if (!testable(g)) {
     const GameVtable *vt = g->vt;
     if (vt->symmetries == NULL && strcmp(g->engine, "vm") != 0)
-      fprintf(err, "gsolve: error: --check-symmetry: the %s engine does not offer its symmetries "
-              "(--engine vm tests the ones the game declares)\n", g->engine);
+      diag_fail(err, EXIT_USAGE, "--check-symmetry: the %s engine does not offer its symmetries "
+                "(--engine vm tests the ones the game declares)", g->engine);
     else if (vt->symmetries == NULL || vt->symmetries(g) <= 1)
-      fprintf(err, "gsolve: error: --check-symmetry: the game declares no board symmetry under "
-              "these parameters (a `permute` symmetry of an array is not tested)\n");
+      diag_fail(err, EXIT_USAGE, "--check-symmetry: the game declares no board symmetry under "
+                "these parameters (a `permute` symmetry of an array is not tested)");
     else
-      fprintf(err, "gsolve: error: --check-symmetry: this game's symmetries cannot be tested "
-              "(%s)\n", g->has_views ? "hidden information" : g->has_history ? "a repetition rule"
+      diag_fail(err, EXIT_USAGE, "--check-symmetry: this game's symmetries cannot be tested "
+                "(%s)", g->has_views ? "hidden information" : g->has_history ? "a repetition rule"
               : "the engine cannot set a position");
     return EXIT_USAGE;
   }
   char why[256];
   Check c;
   if (!check_init(&c, g, why, sizeof why)) {
-    fprintf(err, "gsolve: error: --check-symmetry: out of memory\n");
-    return EXIT_LIMIT;
+    return diag_out_of_memory(err);
   }
   unsigned char *root = malloc(g->state_bytes);
   Move *line = malloc(sizeof *line * 1024);
   int status = EXIT_OK, depth = 0, lines = 1;
   uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
   if (!root || !line) {
-    fprintf(err, "gsolve: error: --check-symmetry: out of memory\n");
-    status = EXIT_LIMIT;
+    status = diag_out_of_memory(err);
     goto done;
   }
   memcpy(root, game_state(g), g->state_bytes);

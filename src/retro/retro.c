@@ -18,7 +18,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "search/progress.h"
@@ -843,12 +843,6 @@ static Value key_of(const Retro *r, uint32_t c, int viewer, int64_t ply) {
   return value_make(score, end, viewer);
 }
 
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Retrograde analysis labels positions: rules that look at the line of
 ** play (a repetition rule) have no value per position. */
 static int refuse_history(Retro *r) {
@@ -863,9 +857,9 @@ int retro_solve(Retro *r, Search *s) {
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
   if (retro_distributed) return retro_distributed->solve(r, s);
-  double t0 = seconds_now();
+  double t0 = clock_seconds();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
-  double t1 = seconds_now();
+  double t1 = clock_seconds();
   progress_note(r->progress, "retrograde analysis, labelling", NULL, r->stored, "positions", -1);
   if (build_parents(r) < 0) return out_of_memory(r);
   if (r->scored) {
@@ -877,7 +871,7 @@ int retro_solve(Retro *r, Search *s) {
       r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
   }
   r->enumerate_seconds = t1 - t0;
-  r->label_seconds = seconds_now() - t1;
+  r->label_seconds = clock_seconds() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
   return retro_answer(r, s);
 }
@@ -887,13 +881,13 @@ int retro_solve_vector(Retro *r, ExpSolver *s) {
   if (g->has_history) return refuse_history(r);
   r->vector = 1;
   if (retro_distributed) return retro_distributed->solve_vector(r, s);
-  double t0 = seconds_now();
+  double t0 = clock_seconds();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
-  double t1 = seconds_now();
+  double t1 = clock_seconds();
   if (build_parents(r) < 0) return out_of_memory(r);
   if (propagate_vectors(r) != EXIT_OK) return r->status;
   r->enumerate_seconds = t1 - t0;
-  r->label_seconds = seconds_now() - t1;
+  r->label_seconds = clock_seconds() - t1;
   return retro_vector_answer(r, s);
 }
 

@@ -76,7 +76,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "retro/db.h"
 #include "search/progress.h"
@@ -85,6 +84,8 @@
 #include "retro/retro_mpi_int.h"
 #include "retro/retro_stats.h"
 #include "search/value.h"
+#include "util/clock.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -103,10 +104,10 @@ int rmpi_fail(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (rmpi.err) {
-    if (rmpi.size > 1) fprintf(rmpi.err, "gsolve: error: rank %d: ", rmpi.rank);
-    else fputs("gsolve: error: ", rmpi.err);
-    vfprintf(rmpi.err, fmt, ap);
-    fputc('\n', rmpi.err);
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (rmpi.size > 1) diag_fail(rmpi.err, status, "rank %d: %s", rmpi.rank, msg);
+    else diag_fail(rmpi.err, status, "%s", msg);
     fflush(rmpi.err);
   }
   va_end(ap);
@@ -118,9 +119,7 @@ int rmpi_job_fail(int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   if (rmpi.rank == 0 && rmpi.err) {
-    fputs("gsolve: error: ", rmpi.err);
-    vfprintf(rmpi.err, fmt, ap);
-    fputc('\n', rmpi.err);
+    diag_vfail(rmpi.err, status, fmt, ap);
     fflush(rmpi.err);
   }
   va_end(ap);
@@ -800,12 +799,6 @@ static int mpi_children(Retro *r) {
   return rmpi_children();
 }
 
-double rmpi_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* One line per rank on rank 0's stderr: what each holds and sent. */
 static void report_ranks(void) {
   uint64_t mine[6] = { rmpi.owned, rmpi.r->states.n, rmpi.nedges, rmpi_memory(), rmpi.messages, rmpi.bytes };
@@ -882,12 +875,12 @@ static int mpi_enumerate(Retro *r) {
 
 static int mpi_solve(Retro *r, Search *s) {
   int st;
-  double t0 = rmpi_seconds();
+  double t0 = clock_seconds();
   if ((st = mpi_enumerate(r)) != EXIT_OK) return st;
-  double t1 = rmpi_seconds();
+  double t1 = clock_seconds();
   if ((st = label()) != EXIT_OK) return st;
   r->enumerate_seconds = t1 - t0;
-  r->label_seconds = rmpi_seconds() - t1;
+  r->label_seconds = clock_seconds() - t1;
   report_ranks();
   rmpi.ready = 1;
   s->nodes = r->positions;
@@ -897,12 +890,12 @@ static int mpi_solve(Retro *r, Search *s) {
 /* Payoff vectors (retro_mpi_vector.c labels them). */
 static int mpi_solve_vector(Retro *r, ExpSolver *s) {
   int st;
-  double t0 = rmpi_seconds();
+  double t0 = clock_seconds();
   if ((st = mpi_enumerate(r)) != EXIT_OK) return st;
-  double t1 = rmpi_seconds();
+  double t1 = clock_seconds();
   if ((st = rmpi_label_vectors()) != EXIT_OK) return st;
   r->enumerate_seconds = t1 - t0;
-  r->label_seconds = rmpi_seconds() - t1;
+  r->label_seconds = clock_seconds() - t1;
   report_ranks();
   rmpi.ready = 1;
   return retro_vector_answer(r, s);
@@ -925,8 +918,7 @@ static const RetroDistributed retro_mpi = { mpi_solve, rmpi_write, rmpi_stats, m
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
-    fputs("gsolve: error: MPI_Init failed\n", stderr);
-    return EXIT_IO;
+    return diag_fail(stderr, EXIT_IO, "MPI_Init failed");
   }
   MPI_Comm_rank(MPI_COMM_WORLD, &rmpi.rank);
   MPI_Comm_size(MPI_COMM_WORLD, &rmpi.size);

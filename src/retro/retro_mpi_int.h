@@ -98,8 +98,6 @@ int rmpi_new_class(uint32_t c);
 ** into rmpi.ckey. */
 void rmpi_keys(void);
 
-double rmpi_seconds(void);
-
 /* Collective: the labels of the current position's children, from their
 ** owners, added to every rank's table (extras past rmpi.owned), so that
 ** retro_answer and retro_vector_answer find them.  The status. */

@@ -12,9 +12,9 @@
 ** searched and the share of that one search.
 */
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "search/progress.h"
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/units.h"
 
@@ -22,23 +22,17 @@
 #define PROGRESS_FIRST 1.0      /* nothing is shown for shorter runs */
 #define PROGRESS_WIDTH 79       /* a redrawn line never wraps */
 
-static double now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void progress_start(Progress *p, FILE *f) {
   memset(p, 0, sizeof *p);
   p->f = f;
   p->tty = isatty(fileno(f));
-  p->start = now();
+  p->start = clock_seconds();
   p->last = p->start - PROGRESS_INTERVAL;
 }
 
 /* Whether to draw now; the time since the start into *elapsed. */
 static int due(Progress *p, int force, double *elapsed) {
-  double t = now();
+  double t = clock_seconds();
   if (p == NULL || p->f == NULL) return 0;
   if (p->tty && t - p->start < PROGRESS_FIRST) return 0;
   if (!force && t - p->last < PROGRESS_INTERVAL) return 0;

@@ -1,10 +1,11 @@
 /*
 ** diag.c -- printing diagnostics: with the offending line and a caret,
-** or the plain "gsolve: error: ..." (diag_fail).
+** or the plain "gsolve: error: ..." (diag_fail, diag_plain).
 */
 #include "util/diag.h"
 
 #include <stdarg.h>
+#include "util/status.h"
 
 void diag_init(Diag *d, const char *filename, const char *text, size_t len,
                FILE *out) {
@@ -94,13 +95,23 @@ void diag_clear_transient(void) {
   transient_f = NULL;
 }
 
-int diag_vfail(FILE *err, int status, const char *fmt, va_list ap) {
+static void vplain(FILE *err, const char *kind, const char *fmt, va_list ap) {
   diag_clear_transient();
-  if (err != NULL) {
-    fputs("gsolve: error: ", err);
-    vfprintf(err, fmt, ap);
-    fputc('\n', err);
-  }
+  if (err == NULL) return;
+  fprintf(err, "gsolve: %s: ", kind);
+  vfprintf(err, fmt, ap);
+  fputc('\n', err);
+}
+
+void diag_plain(FILE *err, const char *kind, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vplain(err, kind, fmt, ap);
+  va_end(ap);
+}
+
+int diag_vfail(FILE *err, int status, const char *fmt, va_list ap) {
+  vplain(err, "error", fmt, ap);
   return status;
 }
 
@@ -110,4 +121,8 @@ int diag_fail(FILE *err, int status, const char *fmt, ...) {
   diag_vfail(err, status, fmt, ap);
   va_end(ap);
   return status;
+}
+
+int diag_out_of_memory(FILE *err) {
+  return diag_fail(err, EXIT_LIMIT, "out of memory");
 }

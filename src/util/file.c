@@ -216,7 +216,7 @@ static int file_create_unique(const char *prefix, const char *suffix, int mode, 
 static int create_temporary(FileOut *o, FILE *err) {
   size_t n = strlen(o->path) + 8;
   char *prefix = malloc(n);
-  if (prefix == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  if (prefix == NULL) return diag_out_of_memory(err);
   snprintf(prefix, n, "%s.tmp-", o->path);
   int fd = file_create_unique(prefix, "", 0644, &o->tmp);
   int e = errno;
@@ -232,7 +232,7 @@ static int create_temporary(FileOut *o, FILE *err) {
     free(o->tmp);
     o->tmp = NULL;
   }
-  if (e == ENOMEM) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  if (e == ENOMEM) return diag_out_of_memory(err);
   return diag_fail(err, EXIT_IO, "cannot write '%s': %s", o->path, strerror(e));
 }
 
@@ -241,7 +241,7 @@ int file_create(FileOut *o, const char *path, const char *magic, size_t magic_le
   memset(o, 0, sizeof *o);
   int st = check_target(path, magic, magic_len, kind, err);
   if (st != EXIT_OK) return st;
-  if ((o->path = strdup(path)) == NULL) return diag_fail(err, EXIT_LIMIT, "out of memory");
+  if ((o->path = strdup(path)) == NULL) return diag_out_of_memory(err);
   if ((st = create_temporary(o, err)) != EXIT_OK) file_abort(o);
   return st;
 }
@@ -370,14 +370,20 @@ size_t file_memory_free(int *limited) {
 int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what) {
   int limited;
   size_t free_mib = file_memory_free(&limited) >> 20;
-  if (err == NULL) return EXIT_LIMIT;
-  fprintf(err, "gsolve: error: out of memory for %s %zu: %s of %zu MiB does not fit", flag, mib,
-          what, mib);
+  char room[96] = "";
   if (free_mib > 0)
-    fprintf(err, " (about %zu MiB %s)", free_mib,
-            limited ? "left under the address-space limit, ulimit -v" : "free");
-  fprintf(err, "; give a smaller %s\n", flag);
-  return EXIT_LIMIT;
+    snprintf(room, sizeof room, " (about %zu MiB %s)", free_mib,
+             limited ? "left under the address-space limit, ulimit -v" : "free");
+  return diag_fail(err, EXIT_LIMIT, "out of memory for %s %zu: %s of %zu MiB does not fit%s; "
+                   "give a smaller %s", flag, mib, what, mib, room, flag);
+}
+
+void file_memory_shrunk(FILE *err, size_t mib, size_t got) {
+  int limited;
+  size_t free_bytes = file_memory_free(&limited);
+  if (limited) free_bytes += got;
+  diag_plain(err, "note", "--tt-size %zu MiB does not fit in memory (about %zu MiB %s): the table "
+             "has %zu MiB", mib, free_bytes >> 20, limited ? "left under ulimit -v" : "free", got >> 20);
 }
 
 char *file_text_of(void (*write)(void *arg, FILE *f), void *arg) {

@@ -107,6 +107,13 @@ size_t file_memory_free(int *limited);
 ** a smaller --tt-size".  Returns EXIT_LIMIT. */
 int file_memory_refused(FILE *err, const char *flag, size_t mib, const char *what);
 
+/* Notes on err (unless NULL) that a table asked for `mib` MiB by --tt-size
+** halved until it fitted, to `got` bytes: "gsolve: note: --tt-size 4096
+** MiB does not fit in memory (about 2100 MiB free): the table has 2048
+** MiB".  Under ulimit -v the table's untouched pages count as used: they
+** are added back to what was free. */
+void file_memory_shrunk(FILE *err, size_t mib, size_t got);
+
 /* What write(arg, f) writes, as a string to free; NULL when out of
 ** memory. */
 char *file_text_of(void (*write)(void *arg, FILE *f), void *arg);

@@ -63,21 +63,17 @@ void json_uint(JsonWriter *w, uint64_t v) {
 }
 
 /* JSON has no NaN or infinities: those become null. */
-void json_double(JsonWriter *w, double v) {
+static void number(JsonWriter *w, const char *format, double v) {
   separate(w);
   if (isfinite(v))
-    fprintf(w->f, "%.6f", v);
+    fprintf(w->f, format, v);
   else
     fputs("null", w->f);
 }
 
-void json_real(JsonWriter *w, double v) {
-  separate(w);
-  if (isfinite(v))
-    fprintf(w->f, "%.15g", v);
-  else
-    fputs("null", w->f);
-}
+void json_double(JsonWriter *w, double v) { number(w, "%.6f", v); }
+
+void json_real(JsonWriter *w, double v) { number(w, "%.15g", v); }
 
 void json_bool(JsonWriter *w, int v) {
   separate(w);

@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/status.h"
 
 volatile sig_atomic_t stop_requested = STOP_NONE;
 static unsigned limit_seconds;
-static struct timespec started;
+static double started;             /* clock_seconds() at stop_install */
 
 /* The temporary file being written: a copy the handler can read at any
 ** time (cleanup_set is cleared while the name changes). */
@@ -39,7 +39,7 @@ void stop_set_child(int pgid) {
 ** write, _exit) -- a child's group is killed, the temporary file goes, a
 ** message says why. */
 static void stop_at_once(void) {
-  static const char msg[] = "gsolve: error: interrupted again; stopped at once, no result\n";
+  static const char msg[] = DIAG_ERROR_HEAD "interrupted again; stopped at once, no result\n";
   if (child_group > 0) kill(-(pid_t)child_group, SIGKILL);
   if (cleanup_set) unlink(cleanup_path);
   ssize_t w = write(2, msg, sizeof msg - 1);
@@ -64,7 +64,7 @@ void stop_install(unsigned seconds) {
   sa.sa_flags = 0;                     /* the second Ctrl-C: stop_at_once */
   sigaction(SIGINT, &sa, NULL);
   sigaction(SIGTERM, &sa, NULL);
-  clock_gettime(CLOCK_MONOTONIC, &started);
+  started = clock_seconds();
   limit_seconds = seconds;
   if (seconds > 0) {
     sigaction(SIGALRM, &sa, NULL);
@@ -73,9 +73,7 @@ void stop_install(unsigned seconds) {
 }
 
 double stop_elapsed(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)(t.tv_sec - started.tv_sec) + (double)(t.tv_nsec - started.tv_nsec) * 1e-9;
+  return clock_seconds() - started;
 }
 
 void stop_head(char *buf, size_t n) {

@@ -13,8 +13,9 @@
 extern const char aot_rt_text[];
 
 /* The C translation of p's chunks (malloc'd, len bytes, NUL-terminated),
-** exporting gsolve_aot_module(); NULL with the reason in why when the
-** code is beyond what the tier translates or out of memory. */
-char *aot_generate(const Program *p, size_t *len, char *why, size_t n);
+** exporting gsolve_aot_module(), *status EXIT_OK; else NULL with the
+** reason in why and *status EXIT_USAGE (the code is beyond what the tier
+** translates) or EXIT_LIMIT (out of memory). */
+char *aot_generate(const Program *p, size_t *len, char *why, size_t n, int *status);
 
 #endif

@@ -132,8 +132,8 @@ static int frame_height(const VM *vm, const int32_t *sp, int depth) {
 
 static void stack_fault(const VM *vm, const StackCheck *k, const char *what, int want, int got) {
   const char *name = k->op >= 0 && k->op < OP__COUNT ? op_names[k->op] : "?";
-  fprintf(stderr, "gsolve: internal error: stack check: %s at pc %d: %s %d, found %d\n",
-          name, k->pc, what, want, got);
+  diag_plain(stderr, "internal error", "stack check: %s at pc %d: %s %d, found %d", name, k->pc,
+             what, want, got);
   abort();
 }
 
@@ -309,13 +309,12 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   /* Dispatch: computed goto with GCC and clang, a switch elsewhere. */
 #if defined(__GNUC__)
   static const void *const dispatch[OPF__END] = {
-#define OPCODE(name, shape, pops, pushes, syn) [OP_##name] = &&do_##name,
+#define OPCODE(name, shape, pops, pushes, flow, syn) [OP_##name] = &&do_##name,
 #include "compiler/opcodes.def"
 #undef OPCODE
-    [OPF_LOADSXYLK_JEQK] = &&do_LOADSXYLK_JEQK, [OPF_LOADSXYLK_JNEK] = &&do_LOADSXYLK_JNEK,
-    [OPF_INCL_LOOP] = &&do_INCL_LOOP, [OPF_JSNEK_EMITK] = &&do_JSNEK_EMITK,
-    [OPF_LOADL_LINEK] = &&do_LOADL_LINEK, [OPF_ATLK_TEEL] = &&do_ATLK_TEEL,
-    [OPF_STORESIS_INCS] = &&do_STORESIS_INCS,
+#define FUSED_LABEL(a, b) [OPF_##a##_##b] = &&do_##a##_##b,
+    VM_FUSED_PAIRS(FUSED_LABEL)
+#undef FUSED_LABEL
   };
 #define CASE(name) do_##name:
 #define FUSED(name) do_##name:
@@ -337,6 +336,10 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 ** pc - 1 there, and the dispatch need not keep it. */
 #define OP_PC (pc - 1)
 #define FAIL(...) vm_fail(vm, OP_PC, depth, EXIT_RUNTIME, __VA_ARGS__)
+/* An index i into an array of n: fails unless 0 <= i < n. */
+#define CHECK_INDEX(i, n) do { \
+    if ((uint32_t)(i) >= (uint32_t)(n)) FAIL("index %d out of range 0..%d", (i), (n) - 1); \
+  } while (0)
 /* A board cell's coordinates, as AT and every instruction fused with it
 ** check them. */
 #define CHECK_XY(x, y) do { \
@@ -361,44 +364,39 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(CLEARL) memset(locals + code[pc], 0, (size_t)code[pc + 1] * sizeof(int32_t)); pc += 2; NEXT();
       CASE(LOADLI) {
         int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         TOP() = locals[code[pc] + i];
         pc += 2;
         NEXT();
       }
       CASE(STORELI) {
         int32_t v = POP(), i = POP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         locals[code[pc] + i] = v;
         pc += 2;
         NEXT();
       }
       CASE(LOADS) PUSH(vm->slots[code[pc]]); pc++; NEXT();
       CASE(STORES) { int32_t v = POP(); store_slot(vm, code[pc], v, OP_PC); pc++; NEXT(); }
-      CASE(LOADSI) {
-        int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        TOP() = vm->slots[code[pc] + i];
-        pc += 2;
-        NEXT();
-      }
+      /* LOADSI and LOADK: A, B an array of `base` (first element, size). */
+#define LOAD_INDEXED(base) do { \
+        int32_t i_ = TOP(); \
+        CHECK_INDEX(i_, code[pc + 1]); \
+        TOP() = (base)[code[pc] + i_]; \
+        pc += 2; \
+      } while (0)
+      CASE(LOADSI) LOAD_INDEXED(vm->slots); NEXT();
       CASE(STORESI) {
         int32_t v = POP(), i = POP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         store_slot(vm, code[pc] + i, v, OP_PC);
         pc += 2;
         NEXT();
       }
-      CASE(LOADK) {
-        int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
-        TOP() = p->konst[code[pc] + i];
-        pc += 2;
-        NEXT();
-      }
+      CASE(LOADK) LOAD_INDEXED(p->konst); NEXT();
       CASE(CHECK) {
         int32_t i = TOP();
-        if ((uint32_t)i >= (uint32_t)code[pc]) FAIL("index %d out of range 0..%d", i, code[pc] - 1);
+        CHECK_INDEX(i, code[pc]);
         pc++;
         NEXT();
       }
@@ -636,7 +634,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       CASE(TEEL) locals[code[pc]] = TOP(); pc++; NEXT();
       CASE(LOADSL) {
         int32_t i = locals[code[pc + 2]];
-        if ((uint32_t)i >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i, code[pc + 1] - 1);
+        CHECK_INDEX(i, code[pc + 1]);
         PUSH(vm->slots[code[pc] + i]);
         pc += 3;
         NEXT();
@@ -651,7 +649,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
       /* STORESIS and ATLK as they start a superinstruction too. */
 #define STORE_SIS() do { \
         int32_t i_ = POP(); \
-        if ((uint32_t)i_ >= (uint32_t)code[pc + 1]) FAIL("index %d out of range 0..%d", i_, code[pc + 1] - 1); \
+        CHECK_INDEX(i_, code[pc + 1]); \
         store_slot(vm, code[pc] + i_, vm->slots[code[pc + 2]], OP_PC); \
       } while (0)
 #define AT_LK() do { \

@@ -21,13 +21,9 @@
 
 /* Each fused opcode's parts: the first instruction, then the second. */
 const int vm_fused_parts[OPF__END - OP__COUNT][2] = {
-  [OPF_LOADSXYLK_JEQK - OP__COUNT] = { OP_LOADSXYLK, OP_JEQK },
-  [OPF_LOADSXYLK_JNEK - OP__COUNT] = { OP_LOADSXYLK, OP_JNEK },
-  [OPF_INCL_LOOP - OP__COUNT] = { OP_INCL, OP_LOOP },
-  [OPF_JSNEK_EMITK - OP__COUNT] = { OP_JSNEK, OP_EMITK },
-  [OPF_LOADL_LINEK - OP__COUNT] = { OP_LOADL, OP_LINEK },
-  [OPF_ATLK_TEEL - OP__COUNT] = { OP_ATLK, OP_TEEL },
-  [OPF_STORESIS_INCS - OP__COUNT] = { OP_STORESIS, OP_INCS },
+#define PARTS(a, b) [OPF_##a##_##b - OP__COUNT] = { OP_##a, OP_##b },
+  VM_FUSED_PAIRS(PARTS)
+#undef PARTS
 };
 
 int32_t *vm_fuse(const Program *p) {

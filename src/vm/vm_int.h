@@ -53,11 +53,20 @@ typedef struct EffectRecord {
   int hint;           /* where to look for the next move played */
 } EffectRecord;
 
-/* The interpreter's superinstructions (vm_fuse.c): opcodes after the
-** program's, each running an instruction and the one after it. */
+/* The interpreter's superinstructions (vm_fuse.c), listed once here:
+** X(FIRST, SECOND) is the pair of instructions that OPF_FIRST_SECOND runs
+** as one dispatch (its handler is FUSED(FIRST_SECOND) in interp.c). */
+#define VM_FUSED_PAIRS(X)                                                  \
+  X(LOADSXYLK, JEQK) X(LOADSXYLK, JNEK) X(INCL, LOOP) X(JSNEK, EMITK)      \
+  X(LOADL, LINEK) X(ATLK, TEEL) X(STORESIS, INCS)
+
+/* Their opcodes, after the program's. */
 enum {
-  OPF_LOADSXYLK_JEQK = OP__COUNT, OPF_LOADSXYLK_JNEK, OPF_INCL_LOOP, OPF_JSNEK_EMITK,
-  OPF_LOADL_LINEK, OPF_ATLK_TEEL, OPF_STORESIS_INCS, OPF__END
+  OPF__BEFORE = OP__COUNT - 1,          /* the first pair is OP__COUNT */
+#define VM_FUSED_ENUM(a, b) OPF_##a##_##b,
+  VM_FUSED_PAIRS(VM_FUSED_ENUM)
+#undef VM_FUSED_ENUM
+  OPF__END
 };
 /* Each fused opcode's two parts. */
 extern const int vm_fused_parts[OPF__END - OP__COUNT][2];

@@ -20,7 +20,8 @@ int main(int argc, char **argv) {
   if (p == NULL) return 3;
   char why[256];
   size_t len = 0;
-  char *text = aot_generate(p, &len, why, sizeof why);
+  int status;
+  char *text = aot_generate(p, &len, why, sizeof why, &status);
   if (text == NULL) {
     fprintf(stderr, "aot_text: %s\n", why);
     gs_program_free(p);

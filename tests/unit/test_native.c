@@ -48,7 +48,7 @@ int main(int argc, char **argv) {
   int status;
   if (!p) return 2;
   char why[256];
-  Game *vm = vm_new(p, &status), *nat = native_new(p, why, sizeof why);
+  Game *vm = vm_new(p, &status), *nat = native_new(p, why, sizeof why, &status);
   if (!vm || !nat) { fprintf(stderr, "no engine: %s\n", why); return 2; }
   static Move mv[GAME_MAX_MOVES], mn[GAME_MAX_MOVES];
   static char sv[1 << 16], sn[1 << 16];

@@ -40,6 +40,7 @@
 ** a newly built object stays beside it (NAME.c).
 */
 #include "engines/engines.h"
+#include "util/clock.h"
 #include "util/file.h"
 #include "util/sha256.h"
 #include "util/status.h"
@@ -136,8 +137,8 @@ static int cache_dir(char *dir, size_t n, int make) {
   if (!cache_path(dir, n)) return 0;
   if (make && !make_dirs(dir)) {
     if (!warned_folder++)
-      fprintf(stderr, "gsolve: warning: the compiled tier's cache '%s' cannot be made (%s); "
-              "using a private temporary folder\n", dir, strerror(errno));
+      diag_plain(stderr, "warning", "the compiled tier's cache '%s' cannot be made (%s); "
+                 "using a private temporary folder", dir, strerror(errno));
     return 0;
   }
   struct stat sb;
@@ -145,9 +146,9 @@ static int cache_dir(char *dir, size_t n, int make) {
   const char *why = unsafe_folder(dir, buf, sizeof buf);
   if (why == NULL) return 1;
   if (!warned_folder++)
-    fprintf(stderr, "gsolve: warning: the compiled tier's cache '%s' is not used: %s (it must "
-            "be a folder of yours that no one else may write: chmod 700 it, or set "
-            "GSOLVE_CACHE)%s\n", dir, why, make ? "; using a private temporary folder" : "");
+    diag_plain(stderr, "warning", "the compiled tier's cache '%s' is not used: %s (it must "
+               "be a folder of yours that no one else may write: chmod 700 it, or set "
+               "GSOLVE_CACHE)%s", dir, why, make ? "; using a private temporary folder" : "");
   return 0;
 }
 
@@ -236,15 +237,13 @@ static int run_compiler(char *const argv[], long seconds) {
   posix_spawnattr_destroy(&at);
   if (err != 0) { errno = err; return CC_MISSING; }
   stop_set_child(pid);                  /* a second Ctrl-C kills it too */
-  struct timespec t0, now, nap = { 0, 10 * 1000 * 1000 };
-  clock_gettime(CLOCK_MONOTONIC, &t0);
+  struct timespec nap = { 0, 10 * 1000 * 1000 };
+  double t0 = clock_seconds();
   int st, r;
   for (;;) {
     r = waitpid(pid, &st, WNOHANG);
     if (r == pid || (r < 0 && errno != EINTR)) break;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    int late = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9 >=
-               (double)seconds;
+    int late = clock_seconds() - t0 >= (double)seconds;
     if (stop_requested != STOP_NONE || late) {
       kill(-pid, SIGKILL);
       while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {}
@@ -319,9 +318,9 @@ static void *open_cached(const char *dir, const char *name, const char *source, 
   if (lstat(so_path, &sb) != 0) return NULL;
   if (!object_recorded(rec_path, so_path, source)) {
     if (!warned_record++)
-      fprintf(stderr, "gsolve: warning: '%s' is not an object this gsolve built from these "
-              "rules (its record '%s' is missing or disagrees); not loaded%s\n", so_path, rec_path,
-              build ? ", built again" : "");
+      diag_plain(stderr, "warning", "'%s' is not an object this gsolve built from these "
+                 "rules (its record '%s' is missing or disagrees); not loaded%s", so_path, rec_path,
+                 build ? ", built again" : "");
     return NULL;
   }
   return open_object(so_path, p, m);
@@ -413,9 +412,9 @@ static Game *compiled_open(const Program *p, int build, char *why, size_t n, int
   size_t len;
   *status = EXIT_OK;
   *why = 0;
-  char *text = aot_generate(p, &len, why, n);
+  char *text = aot_generate(p, &len, why, n, status);
   if (!text) {   /* a look in the cache: a rule the tier cannot take is just not cached */
-    *status = strcmp(why, "out of memory") ? build ? EXIT_USAGE : EXIT_OK : EXIT_LIMIT;
+    if (*status != EXIT_LIMIT && !build) *status = EXIT_OK;
     return NULL;
   }
   const char *cc = getenv("GSOLVE_CC");

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "engines/connect4/c4book.h"
+#include "util/diag.h"
 #include "util/file.h"
 #include "util/status.h"
 
@@ -109,7 +110,7 @@ static uint64_t fnv1a(const unsigned char *p, size_t n) {
 int c4book_save(const C4Book *b, const char *path, FILE *err) {
   size_t size = BOOK_HEAD + b->n * BOOK_RECORD + 8;
   unsigned char *buf = malloc(size), *p = buf;
-  if (!buf) { fprintf(err, "gsolve: error: out of memory writing the book '%s'\n", path); return EXIT_LIMIT; }
+  if (!buf) return diag_fail(err, EXIT_LIMIT, "out of memory writing the book '%s'", path);
   memcpy(p, BOOK_MAGIC, 8);
   put_le(p + 8, BOOK_VERSION, 4);
   put_le(p + 12, (uint32_t)b->width, 4);
@@ -143,16 +144,14 @@ static int read_book(FileIn *in, const char *path, FILE *err) {
   if (st == EXIT_OK) st = file_fill(in, BOOK_HEAD, err);
   if (st != EXIT_OK) return st;
   if (in->len < 8 || memcmp(in->data, BOOK_MAGIC, 8) != 0) {
-    fprintf(err, "gsolve: error: '%s' is not a gsolve Connect Four book\n", path);
-    return EXIT_USAGE;
+    return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve Connect Four book", path);
   }
   if (in->len < BOOK_HEAD) return EXIT_OK;      /* truncated: the caller says so */
   uint64_t n = get_le(in->data + 28, 8);
   size_t mem = file_memory_bytes();
   if (n > (mem ? mem : SIZE_MAX / 2) / (BOOK_RECORD + sizeof(uint64_t) + 1)) {
-    fprintf(err, "gsolve: error: '%s' is too large: its header announces %llu positions, more "
-            "than fit in memory (%zu MiB)\n", path, (unsigned long long)n, mem >> 20);
-    return EXIT_LIMIT;
+    return diag_fail(err, EXIT_LIMIT, "'%s' is too large: its header announces %llu positions, "
+                     "more than fit in memory (%zu MiB)", path, (unsigned long long)n, mem >> 20);
   }
   return file_fill(in, BOOK_HEAD + (size_t)n * BOOK_RECORD + 8 + 1, err);
 }
@@ -175,20 +174,20 @@ int c4book_load(const char *path, int width, int height, C4Book **out, FILE *err
       get_le(buf + size - 8, 8) != fnv1a(buf, size - 8))
     goto corrupt;
   if (get_le(buf + 8, 4) != BOOK_VERSION) {
-    fprintf(err, "gsolve: error: '%s' is a book of another version\n", path);
+    diag_fail(err, st, "'%s' is a book of another version", path);
     goto done;
   }
   int w = (int)get_le(buf + 12, 4), h = (int)get_le(buf + 16, 4);
   if (w != width || h != height) {
-    fprintf(err, "gsolve: error: '%s' is a book for %dx%d, not %dx%d\n", path, w, h, width, height);
+    diag_fail(err, st, "'%s' is a book for %dx%d, not %dx%d", path, w, h, width, height);
     goto done;
   }
-  if (!(b = c4book_new(w, h))) { fprintf(err, "gsolve: error: out of memory\n"); st = EXIT_LIMIT; goto done; }
+  if (!(b = c4book_new(w, h))) { st = diag_out_of_memory(err); goto done; }
   b->from = (int)get_le(buf + 20, 4);
   b->to = (int)get_le(buf + 24, 4);
   b->key = malloc((n ? n : 1) * sizeof *b->key);
   b->score = malloc(n ? n : 1);
-  if (!b->key || !b->score) { fprintf(err, "gsolve: error: out of memory\n"); st = EXIT_LIMIT; goto done; }
+  if (!b->key || !b->score) { st = diag_out_of_memory(err); goto done; }
   b->n = b->cap = n;
   int bound = w * h;
   if (b->from < 0 || b->from > b->to || b->to > bound) goto corrupt;
@@ -204,8 +203,7 @@ int c4book_load(const char *path, int width, int height, C4Book **out, FILE *err
   st = EXIT_OK;
   goto done;
 corrupt:
-  fprintf(err, "gsolve: error: '%s' is corrupt (truncated, altered or checksum mismatch)\n", path);
-  st = EXIT_USAGE;
+  st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt (truncated, altered or checksum mismatch)", path);
 done:
   c4book_free(b);
   file_close(&in);

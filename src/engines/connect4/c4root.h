@@ -17,17 +17,13 @@ static int search(Worker *wk, Word cur, Word mask, int moves, int alpha, int bet
 
 /* The middle of the score range [lo, hi] for a null-window probe,
 ** pulled toward 0 as in Pons' tutorial (probes far from the score are
-** cheap); or 0 itself first.  (Asking "does the player to move win?"
-** first saves a tenth of the nodes on Test_L1_R2 but costs 7 times as
-** many on Test_L1_R1, where quick wins are found faster from above; it
-** pays only in the first plies: ZERO_FIRST_UNTIL.) */
+** cheap); or 0 itself first, which pays only in the first plies
+** (ZERO_FIRST_UNTIL): later, quick wins are found faster from above.
+** The figures behind this and the constants below: docs/performance.md,
+** "The Connect Four engine's constants". */
 /* Within a range of at most PLAIN_MIDDLE_SPAN, the plain middle: the
 ** pull pays while the range is wide, where a probe far from 0 is cheap,
-** not in the last steps next to the score (Test_L2_R2, 28,153.2 ->
-** 26,450.1 mean nodes; Test_L1_R3 first 10, 16,212,333 -> 15,996,771;
-** Test_L1_R2 first 100, +0.4%; Test_L2_R1 +0.9%; Test_L1_R1 the same.
-** Spans of 4, 6, 10, 12, 16 on Test_L2_R2 first 300: -0.3%, -0.3%, -8.6%,
-** -3.4%, -3.5% against -9.0% for 8). */
+** not in the last steps next to the score. */
 #define PLAIN_MIDDLE_SPAN 8
 /* Positions of at most ZERO_FIRST_UNTIL stones, once the
 ** range holds at most WALK_SPAN + 1 scores all on one side of 0: the
@@ -35,24 +31,16 @@ static int search(Worker *wk, Word cur, Word mask, int moves, int alpha, int bet
 ** loss), as early scores lie near 0: if it holds, one probe ends the
 ** search, where the plain middle asks a probe next to the score first
 ** and then the other (the empty board, whose score is 1: "> 2" then
-** "> 1" became "> 1" alone; one thread 446.9 M -> 409.7 M nodes, two
-** threads 375-385 M -> 370 M; the position 4444, 75.6 M -> 70.7 M; a
-** span of 4, 68.1 M on 4444 but +5.6% on a sample of the sets' positions
-** of at most 4 stones, where 2 gave +1%; Test_L1_R1 and Test_L1_R3's
-** first 10 the same nodes). */
+** "> 1" became "> 1" alone).  A wider span costs nodes on the sets'
+** positions of a few stones. */
 #define WALK_SPAN 2
 /* Positions of at most WALK_ALL_UNTIL stones walk from 0 whatever the
 ** range: the empty board is worth 1 and the seven positions of one stone
 ** 2, 1, 0, -1, 0, 1, 2 (John Tromp's values), and a few stones later the
 ** scores still lie near 0, so after "> 0" the next probe is next to the
 ** score, where the range's middle asked "> 11", "> 6" and "> 3" before
-** "> 1" on the empty board.  One thread, 2 GiB table: the empty board
-** 383.2 M -> 364.0 M nodes; the position 1, 322.4 M -> 290.1 M; the
-** position 3, 299.9 M -> 277.9 M.  The sets' default table: their ten
-** positions of two stones, 151.2 M -> 143.4 M mean nodes; twenty of three
-** stones, 107.4 M -> 101.0 M (24 of Test_L1_R3's: 124.4 M -> 115.8 M);
-** sixteen of four (Test_L1_R3), -0.15%.  A score far from 0 pays: "251"
-** (score 4, in Test_L1_R3's first 10), 20.1 M -> 22.7 M. */
+** "> 1" on the empty board.  Past three stones it no longer pays; a
+** score far from 0 pays for it. */
 #define WALK_ALL_UNTIL 3
 static int middle(int lo, int hi, int zero_first, int stones) {
   if (zero_first && lo <= 0 && hi > 0) return 0;
@@ -145,10 +133,7 @@ static int run_job(Solver *s, Worker *w, int *ok, uint64_t *nodes, uint64_t *hit
     ** tie-breaks (odd i) or shifts them, to wander elsewhere.  Thread 1
     ** keeps thread 0's: the threads split the work by putting off each
     ** other's children (negamax_on), and on the same order they search
-    ** neighbouring subtrees, faster per node (two threads, empty board:
-    ** 17.62 -> 16.10 s, 33.9 -> 30.9 s of CPU for 4% more nodes; 4444, five
-    ** runs each in turn: the same nodes, median 3.01 -> 2.57 s, 4 of 5
-    ** faster; session 6, before the eldest was put off, saw no change). */
+    ** neighbouring subtrees, faster per node. */
     int order[64], k = i >= 2 ? (i / 2) % s->g.w : 0;
     for (int c = 0; c < s->g.w; c++) {
       int col = (s->without & C4_NO_CENTRE) ? c : s->g.w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
@@ -225,14 +210,8 @@ static void *solver_new(int width, int height, const C4Config *cfg) {
   }
   /* Mirror images share entries up to a third of the board, or 5/8 of
   ** it (26 stones of 42) with a table of MIRROR_LONG_MIB or more, made
-  ** for big searches: the position 4444, 70.7 M -> 64.6 M nodes (21
-  ** stones: 66.3 M, 30: 64.4 M); the empty board on one thread 409.7 M
-  ** -> 390.1 M.  Not with the test sets' 64 MiB: Test_L2_R2 first 300
-  ** and Test_L1_R2 first 100 within 0.1% of the nodes, +0.5% and +1%
-  ** of the instructions, yet Test_L1_R2 ran slower in 8 of 10 runs
-  ** taken in turn (median 67.8 against 60.3 ms of CPU a position; maybe
-  ** the machine's noise, which later runs of one code spread as wide,
-  ** but not worth risking the sets' times for). */
+  ** for big searches, where it saves nodes; not with the test sets'
+  ** 64 MiB, where it saved none. */
   s->mirror_until = cfg->tt_mib >= MIRROR_LONG_MIB ? s->g.cells * 5 / 8 : s->g.cells / 3;
   pthread_mutex_init(&s->root.lock, NULL);
   for (int col = 0; col < s->g.w; col++)

@@ -73,46 +73,30 @@
 #define INLINE static inline __attribute__((always_inline))
 #define BUSY_BITS 16         /* slots of the table of positions being searched */
 /* Threads split the work (ABDADA, below) where this many cells are
-** empty.  With 16, two threads took 9.7 s on the position 4444 (best of
-** 3), with 24 7.3-7.5 s: the marks cost a shared cache line each, and
-** below 24 empty cells a subtree is too small to pay for them. */
+** empty: the marks cost a shared cache line each, and below 24 empty
+** cells a subtree is too small to pay for them.  (The figures behind
+** these constants: docs/performance.md, "The Connect Four engine's
+** constants".) */
 #define SPLIT_MIN_EMPTY 24
 /* A table of NEAR_FROM_MIB or more lives mostly in DRAM, where each
 ** probe waits on memory: positions with fewer than FAR_EMPTY empty cells
 ** (most nodes, each cheap to search again) then go to a table of NEAR_MIB
-** that the caches hold, and only the others to the big table.  On the
-** first 5 lines of Test_L1_R3 with --tt-size 2048: 3.1 -> 8.6 M nodes/s
-** for 1% more nodes.  4 MiB rather than 16: the position 44444 with
-** --tt-size 1024, 7.4 s instead of 8.3 s (best of 5) for 13% more nodes.
-** Each thread has its own: their entries are cheap to learn again, and
-** a shared one moves cache lines between the cores at every write (two
-** threads on 4444: 7.75 -> 6.9 s, best of 5).  From 32 MiB rather than
-** 128, so that the default 64 MiB (test sets) has them too: Test_L1_R2
-** first 20, 4% fewer nodes and 15-20% less CPU time (3 runs each);
-** Test_L1_R3 first 4, 6% more nodes but 8-15% less time.  1 MiB rather
-** than 4 (2026-11-27, load average 3-3.5, user time of the two binaries
-** in turn): Test_L2_R2 first 300, 1% fewer nodes, 0.80 -> 0.66 s (median
-** of 5, every pair faster); Test_L1_R2 first 20, +2.6% nodes, 1.15 ->
-** 0.93 s; Test_L1_R3 first 3, +9% nodes, 3.70 -> 3.11 s (median of 3);
-** the position 4444, +12% nodes, 7.0-7.7 -> 6.5-7.6 s.  Misses past a
-** 1 MiB cache (cachegrind): Test_L2_R2 first 50, 577 K -> 198 K; Test_L1_R2
-** first 4, 673 K -> 243 K, for 7% more instructions (fuller buckets).
-** (512 KiB: Test_L1_R3 first 3, +17% nodes and slower than 1 MiB.) */
+** that the caches hold, and only the others to the big table.  Each
+** thread has its own: their entries are cheap to learn again, and a
+** shared one moves cache lines between the cores at every write.  From
+** 32 MiB, so that the default 64 MiB (test sets) has them too; 1 MiB, as
+** a smaller near table misses less often past the cache than it loses
+** in nodes. */
 #define NEAR_FROM_MIB 32
 #define NEAR_MIB 1
 #define FAR_EMPTY 20
 /* The windows order the moves up to this many stones, and in the first
-** third of the game (negamax_on): on 10x6 (60 cells), up to
-** 20 stones, midgame_L2 (first 50) took 20% more nodes than without and
-** opening_L2 (first 10) 13% more; up to 14, 3% fewer and the same. */
+** third of the game (negamax_on): on 10x6 (60 cells) a third is too
+** deep. */
 #define WINDOWS_UNTIL 14
 /* The low threats count twice (threat_rank) only where the window lies
 ** within this of a draw (alpha > -4 and beta < 4): in a game one side
-** wins by far, the low threats mislead.  Everywhere past the windows'
-** plies, Test_L2_R2 19,772.4 nodes, but Steininger's 10x6 midgame_L1
-** (scores 15 to 20 away from a draw) 20,926.6 -> 43,751.2 and 9x5
-** midgame_L1 296.7 -> 508.2; within 4, 19,707.3, and those unchanged
-** (within 6: 10x6 midgame_L2 first 30, +12.5%). */
+** wins by far, the low threats mislead. */
 #define CLOSE_WITHIN 4
 /* The rank of the table's best move when it is ordered with the others
 ** (ETC nodes): above any count of threats or windows' key (at most
@@ -120,13 +104,11 @@
 #define HINT_FIRST (1 << 16)
 /* Positions with fewer than TAIL_EMPTY empty cells are searched without
 ** the table: their subtrees cost less to search again than a table probe
-** that misses the caches, and their entries would crowd out dearer ones.
-** With 8: Test_L2_R2 +13% nodes, -22% time; Test_L1_R3 (first 4) +9%
-** nodes, -10% time; Test_L1_R2 (first 100) +3% nodes, time unchanged. */
+** that misses the caches, and their entries would crowd out dearer ones. */
 #define TAIL_EMPTY 8
 /* Positions of at most ZERO_FIRST_UNTIL stones are first asked "does the
 ** player to move win?" (a probe at 0): so early in the game the score is
-** always near 0.  The position 4444: 204 M -> 171 M nodes. */
+** always near 0. */
 #define ZERO_FIRST_UNTIL 4
 #ifndef ETC_MIN_EMPTY
 #define ETC_MIN_EMPTY 20     /* ETC where this many cells are still empty */
@@ -135,8 +117,7 @@
 /* The board's geometry.  The search is compiled twice: once for any
 ** board, reading it from the solver, and once for one board from a
 ** constant (shape_fixed), where every shift and mask is known to the
-** compiler (7x6, Test_L2_R2, first 30 positions: 922 M -> 808 M
-** instructions, same nodes). */
+** compiler. */
 typedef struct Shape {
   int w, h, cells;
   Word bottom, board;    /* bit 0 of every column; every playable cell */
@@ -145,8 +126,7 @@ typedef struct Shape {
 
 /* The board compiled with its geometry as constants: 7x6 on 64-bit
 ** words; 10x6 (Steininger's sets) on 128-bit words, where a shift by a
-** variable takes several instructions (midgame_L2, first 3 lines:
-** 1,566 M -> 1,258 M instructions, same nodes). */
+** variable takes several instructions. */
 #if C4W_BITS == 64
 static const Shape shape_fixed = {
   7, 6, 42, UINT64_C(0x40810204081), UINT64_C(0xfdfbf7efdfbf), UINT64_C(0x54a952a54a95)
@@ -202,9 +182,7 @@ typedef int Search(Worker *wk, Word cur, Word mask, Word mcur, Word mmask,
                    Word opp_wins, int moves, int alpha, int beta);
 /* The search past the plies that share their mirror image's entries:
 ** without the mirror image, and the stones counted from `mask`, its six
-** arguments all in registers (Test_L2_R2, whose positions hold more
-** stones than the test sets' table mirrors: first 30, 378.2 M -> 372.6 M
-** instructions; 6 rounds in turn, 983 -> 972 us a position). */
+** arguments all in registers. */
 typedef int Deep(Worker *wk, Word cur, Word mask, Word opp_wins, int alpha, int beta);
 
 typedef struct Solver {
@@ -231,8 +209,7 @@ typedef struct Solver {
 /* One search thread: its counters and its order of the columns.
 ** Aligned to a cache line: each thread writes its `nodes` at every node,
 ** and a line shared with another thread's would move between the cores
-** at every write (two threads, 4444: 3.6 s -> 5.5 s when `halt` shared a
-** line with the next worker's `nodes`). */
+** at every write. */
 struct Worker {
   _Alignas(64) Solver *s;
   uint64_t nodes, book_hits, etc_cuts;
@@ -263,12 +240,10 @@ INLINE Word column_mask(const Shape *g, int col) {
 /* Cells where `pos` would complete four (whether empty or not), of type
 ** T: a Word, or Lanes (below), eight positions at once.
 ** Inlined, its loop unrolled: the search calls it for every child (a
-** call costs a third; unrolled, the 7x6 search has only constant shifts:
-** Test_L2_R2 first 30, 808 M -> 713 M instructions with has_four).
+** call costs a third; unrolled, the 7x6 search has only constant shifts).
 ** Vertical: three below; then the diagonal, horizontal and other
 ** diagonal (shift d).  p & a | p & b as p & (a | b): one operation fewer
-** twice a direction (Test_L2_R2 first 30, 433.1 M -> 417.0 M
-** instructions).  (pos >> d) & (pos >> 2d) comes from p when its left
+** twice a direction.  (pos >> d) & (pos >> 2d) comes from p when its left
 ** shifts lost no stone (the last column's top cell, w (h + 1) - 2,
 ** shifted by 2 (h + 2) stays in the word: 7x6, 10x6; a constant test on
 ** the fixed shape): 3 fewer operations a direction. */
@@ -347,9 +322,7 @@ INLINE int has_four(const Shape *g, Word b) {
 ** the player to move can get at most every empty cell of the odd ones.
 ** If those and his stones hold no four, he cannot win: his score is at
 ** most 0; and if the opponent's sure cells then hold a four, he loses: at
-** most -1.  Returns that bound, or `hi` (the bound so far).  The odd
-** columns: Test_L2_R2 first 30, 13% fewer nodes and 9% fewer
-** instructions; the position 4444, 191 M -> 156 M nodes. */
+** most -1.  Returns that bound, or `hi` (the bound so far). */
 INLINE int claimeven_bound(const Shape *g, Word cur, Word mask, int moves, int hi) {
   Word odd = possible(g, mask) & ~g->claim_rows;    /* columns with odd empties */
   if (odd && ((g->cells - moves) & 1)) return hi;      /* they do not pair up */
@@ -642,9 +615,7 @@ INLINE int negamax_on(
     /* A forced move: this position is worth minus its child, whose own
     ** entry is all the table needs (no lookup, no entry here).  Before
     ** the static bounds: the child computes its own, and a chain of
-    ** forced moves computed them at every link (Test_L2_R2 first 30,
-    ** 442.1 M -> 433.1 M instructions; Test_L1_R2 first 4, 666.3 M ->
-    ** 652.0 M; 8% more nodes, as each link now counts). */
+    ** forced moves computed them at every link. */
     Word mm = 0;
     if (moves + 1 <= s->mirror_until) {
       int col = column_of(g, next);
@@ -653,16 +624,13 @@ INLINE int negamax_on(
     }
     Word w = winning_cells(g, cur | next, mask | next);
     /* Only a double threat beats alpha here (below): the forced move is
-    ** tested for one instead of searched (Test_L2_R2 first 30, 417.0 M ->
-    ** 415.4 M instructions; Test_L1_R2 first 4, -0.3%). */
+    ** tested for one instead of searched. */
     if (only_double_threat_beats(without, cells, moves, alpha))
       return non_losing(g, mask | next, w) ? (cells - 3 - moves) / 2 : (cells - 1 - moves) / 2;
     return -SEARCH_CHILD(cur ^ mask, mask | next, mcur ^ mmask, mmask | mm, w, -beta, -alpha);
   }
   int hi = (cells - 1 - moves) / 2;                     /* we cannot win next */
-  /* The static bounds are 0 or -1: only a window above -1 needs them
-  ** (the same nodes; Test_L2_R2 first 30, 415.4 M -> 407.1 M
-  ** instructions; Test_L1_R2 first 4, 627.3 M -> 607.5 M). */
+  /* The static bounds are 0 or -1: only a window above -1 needs them. */
   if (hi >= 0 && beta >= 0 && !(without & C4_NO_CLAIMEVEN)) hi = claimeven_bound(g, cur, mask, moves, hi);
   if (hi > -1 && beta >= 0 && ((cells - moves) & 1) && !(without & C4_NO_ODDTHREAT))
     hi = odd_threat_bound(g, cur, mask, opp_wins, hi);
@@ -674,10 +642,7 @@ INLINE int negamax_on(
     ** score of (cells - 3 - moves) / 2 <= alpha.  Each move is tested
     ** here rather than searched: each such child returned at its first
     ** bound, and a search of this node ordered them, probed the table
-    ** and prefetched their buckets first (Test_L2_R2 first 30, 472.2 M ->
-    ** 442.1 M instructions; Test_L1_R2 first 4, 711.7 M -> 666.3 M;
-    ** Test_L1_R1 first 300, 407.4 M -> 353.0 M; mean nodes, Test_L2_R2
-    ** 26,450.1 -> 21,200.2, counting children no longer visited). */
+    ** and prefetched their buckets first. */
     /* non_losing whole, not the ordering's cheaper double-threat test:
     ** a move missed here would make the bound below wrong. */
     for (Word b = next; b; b &= b - 1) {
@@ -709,15 +674,12 @@ INLINE int negamax_on(
   }
 
   /* The static bounds one ply ahead come after the table: an entry that
-  ** answers spares their loops over the moves (Test_L2_R2 first 50, 2.6%
-  ** fewer instructions; Test_L1_R2 first 4, 3.4% fewer; 0.4-0.7% more
-  ** nodes, as forced moves no longer get them). */
+  ** answers spares their loops over the moves. */
   if (beta <= 1 && ((cells - moves) & 1) && !(without & C4_NO_CLAIMEVEN)) {
     /* The same bound one ply ahead, as a lower bound: a move after which
     ** the opponent (then with an even number of empty cells) cannot win
     ** makes this position worth at least 0, and at least 1 if he then
-    ** loses.  Only useful where the window ends at 1 or below: the
-    ** position 4444, 156 M -> 128 M nodes. */
+    ** loses.  Only useful where the window ends at 1 or below. */
     for (Word b = next; b; b &= b - 1) {
       int u = claimeven_bound(g, cur ^ mask, mask | (b & -b), moves + 1, 1);
       if (u < 1 && -u > alpha) {
@@ -768,17 +730,13 @@ INLINE int negamax_on(
   }
   /* Order: more threats created first, then the worker's column order.
   ** The moves are taken from the bits of `next`, not by testing each
-  ** column in the worker's order, whose test for a move mispredicted
-  ** (the same nodes; Test_L2_R2, 7 rounds in turn, 1.03 -> 0.97 s of
-  ** CPU, though 4.3% more instructions).
+  ** column in the worker's order, whose test for a move mispredicted.
   ** On boards of at most 8 columns (`lazy`), a move's place in the order
   ** is a bit of one word, `sel`: bit (7 - threats) * 8 + the column's
   ** place in the worker's order, the move in ch[] at that place (threats
-  ** above 7 count as 7: Test_L2_R2 19,707.3 -> 19,707.4 nodes).  The
-  ** lowest bit is the next move: no sort, and nothing ranked past the
-  ** move that cuts off.  The insertion sort it replaces mispredicted a
-  ** third of the search's mispredicted branches (cachegrind, Test_L2_R2
-  ** first 30: 3.09 M -> 2.24 M in all; 5 rounds in turn, 0.96 -> 0.91 s).
+  ** above 7 count as 7, which changes next to nothing).  The lowest bit
+  ** is the next move: no sort, and nothing ranked past the move that
+  ** cuts off; the insertion sort it replaces mispredicted.
   ** Wider boards, and the nodes that rank the moves again (the windows)
   ** or look at every child (ETC, where the table's best move is still
   ** among them), take rank[]: each rank an int ((threats << 6 | prio) <<
@@ -797,9 +755,7 @@ INLINE int negamax_on(
   /* The cells where each move leaves us a four to complete: the child's
   ** opponent's, and their number orders the moves, but for those right
   ** above one of the opponent's (no one plays under it, so it is not a
-  ** threat while his stands: 4444, 78.8 M -> 74.8 M nodes; Test_L2_R2
-  ** first 100 and Test_L1_R2 first 30, 6% fewer).  (A forced move needs
-  ** no ordering.)
+  ** threat while his stands).  (A forced move needs no ordering.)
   ** A double threat: after a move we would have two cells to win on at
   ** once, or one with another right above it.  The opponent, who cannot
   ** win at once (anticipation: we play neither below his threats nor
@@ -869,10 +825,7 @@ INLINE int negamax_on(
   /* In the first third of the game (at most WINDOWS_UNTIL stones), where
   ** a first move that fails costs the biggest subtrees, the windows of
   ** four each move opens and closes order the moves, and threats only
-  ** add to them: the empty board, one thread, 353.0 M -> 264.7 M nodes;
-  ** Test_L1_R3 lines 11-40, 23.2 M -> 19.7 M; Test_L1_R2 lines 101-400,
-  ** 663 K -> 597 K.  Deeper they cost nodes: up to 18 stones, Test_L2_R2
-  ** 0.9% more than without. */
+  ** add to them.  Deeper they cost nodes. */
   if (windows && n > 1) order_by_windows(g, cur, mask, ch, rank, n);
   if (etc) {
     /* Enhanced transposition cutoff: a child whose upper bound u is
@@ -888,9 +841,7 @@ INLINE int negamax_on(
   /* With threads, high in the tree: a child another thread is searching
   ** is put off to the end (ABDADA), so that threads split the work; the
   ** eldest too, so that a thread reaching a node another is in starts
-  ** on another child instead of following it down the same path (the
-  ** empty board on two threads: 525-532 M nodes -> 376-385 M, fewer than
-  ** one thread's 447 M; the position 4444, 83-87 M -> 71-81 M). */
+  ** on another child instead of following it down the same path. */
   int split = s->busy && cells - moves >= SPLIT_MIN_EMPTY, order[2 * MAX_WIDTH], ndeferred = 0;
   uint64_t deferred = 0;
   for (int k = 0; k < n + ndeferred; k++) {
@@ -941,8 +892,7 @@ SEARCH_PAIR(negamax_any, negamax_any_deep, &wk->s->g, 0, 0, )
 SEARCH_PAIR(negamax_fixed, negamax_fixed_deep, &shape_fixed, 0, 0, )
 /* The board of shape_fixed with every technique and no book, the usual
 ** case, compiled apart so that the tests of s->without and s->book fold
-** away (Test_L2_R2 first 30: 634.0 M -> 601.9 M instructions, same
-** nodes). */
+** away. */
 SEARCH_PAIR(negamax_plain, negamax_plain_deep, &shape_fixed, 1, 0, )
 #if HAVE_AVX2_LANES
 /* The same two for AVX2, with lanes. */

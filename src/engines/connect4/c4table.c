@@ -50,10 +50,8 @@
 ** buckets used since the last such wipe set to zero.  A thread that
 ** reads a bucket another is emptying may still see an entry of an
 ** earlier generation: its key is exact, so its bound still holds.
-** (Before, the table listed the buckets it filled and clear() wiped them,
-** or the whole part in use once the list overflowed: on Test_L2_R2 the
-** 1 MiB table of the last plies did, and the wipes were 2.4% of the
-** instructions; first 30 lines, 406.9 M -> 397.3 M.)
+** (The figures behind this file's choices: docs/performance.md, "The
+** Connect Four engine's constants".)
 */
 #define _DEFAULT_SOURCE 1     /* madvise's MADV_HUGEPAGE */
 #include <stdint.h>
@@ -62,11 +60,9 @@
 #include <sys/mman.h>
 #include "engines/connect4/c4table.h"
 
-/* A search starts on 512 KiB of buckets.  From 4 MiB down to 512 KiB:
-** Test_L1_R1 18% less CPU time (median of 5 runs: 247 -> 203 ms for
-** the 1000 lines), 82% fewer cache misses past a 1 MiB L2 (cachegrind),
-** 0.5% more nodes; Test_L2_R2 and Test_L1_R2 unchanged in time (2-4% more
-** nodes, lost at the doublings). */
+/* A search starts on 512 KiB of buckets, which the L2 cache holds: a
+** short search then misses it less, for the few nodes lost at the
+** doublings. */
 #define START_BITS 13
 
 /* A big table on huge pages where the kernel allows: random probes into
@@ -141,8 +137,7 @@ static inline void put(C4Table *t, uint64_t key, uint64_t hi, int wide, int val,
   }
   /* First the key's own entry or the first empty one (as get finds
   ** them), then, in a full bucket only, the entry to give way: two loops
-  ** rather than one that weighs every entry on the way (Test_L1_R2 first
-  ** 4: 844.2 M -> 839.0 M instructions, same nodes). */
+  ** rather than one that weighs every entry on the way. */
   for (; victim < n; victim++) {
     uint64_t e = c4t_load(&b->e[wide ? 2 * victim : victim]);
     if (e == 0) break;

@@ -69,7 +69,6 @@ static void c4_query(const C4Common *c, C4Query *q) {
   q->moves = c->moves;
 }
 
-static int c4_out_of_memory(FILE *err) { return diag_fail(err, EXIT_LIMIT, "out of memory"); }
 static int c4_stopped(uint64_t nodes, FILE *err);
 
 /* Opening books hold 64-bit keys: none past 64 bits; an exit status. */
@@ -91,9 +90,8 @@ static int c4_solver(C4Common *c, const EngineSolveOptions *o) {
     for (char *t = strtok(list, ","); t; t = strtok(NULL, ",")) {
       unsigned bit = c4_technique(t);
       if (bit == 0) {
-        if (o->err) fprintf(o->err, "gsolve: error: --without: unknown technique '%s' (%s)\n", t,
-                            c4_technique_names);
-        return EXIT_USAGE;
+        return diag_fail(o->err, EXIT_USAGE, "--without: unknown technique '%s' (%s)", t,
+                         c4_technique_names);
       }
       cfg.without |= bit;
     }
@@ -113,14 +111,7 @@ static int c4_solver(C4Common *c, const EngineSolveOptions *o) {
                         : diag_fail(o->err, EXIT_LIMIT, "out of memory for the Connect Four solver");
   /* It halved until it fitted: say so, as the VM solvers' table does. */
   size_t got = c4_table_shrunk_bytes(c->solver);
-  if (got && o->err) {
-    int limited;
-    size_t free_bytes = file_memory_free(&limited);
-    if (limited) free_bytes += got;
-    fprintf(o->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
-            "the table has %zu MiB\n", o->table_mib, free_bytes >> 20,
-            limited ? "left under ulimit -v" : "free", got >> 20);
-  }
+  if (got) file_memory_shrunk(o->err, o->table_mib, got);
   /* A book read from a file is checked against the rules before any
   ** answer comes from it, as a database is (a forged score with its
   ** checksum recomputed was believed). */
@@ -133,7 +124,7 @@ static int c4_solver(C4Common *c, const EngineSolveOptions *o) {
       c->solver = NULL;
       c->book = NULL;
       if (rc == -2) return c4_stopped(0, o->err);
-      if (rc == -1) return c4_out_of_memory(o->err);
+      if (rc == -1) return diag_out_of_memory(o->err);
       return diag_fail(o->err, EXIT_USAGE, "'%s' is corrupt: %s", o->book, why);
     }
   }
@@ -191,7 +182,7 @@ int c4_engine_solve(Game *g, const EngineSolveOptions *o, EngineAnswer *ans) {
   }
   if (!o->keep_table) c4_reset(c->solver);
   if (c4_solve(c->solver, &q, &a) != 0)
-    return stop_requested ? c4_stopped(a.nodes, o->err) : c4_out_of_memory(o->err);
+    return stop_requested ? c4_stopped(a.nodes, o->err) : diag_out_of_memory(o->err);
   int cells = c->w * c->h;
   native_answer_root(ans, a.score, o->weak ? -1 : c4_plies_from_score(cells, q.moves, a.score),
                      a.nodes);
@@ -238,7 +229,7 @@ int c4_engine_make_book(Game *g, const EngineSolveOptions *o, int depth, const c
   return st;
 }
 
-Game *native_c4_new(const Program *p, char *why, size_t n) {
+Game *native_c4_new(const Program *p, char *why, size_t n, int *status) {
   int32_t w, h, k = 4;
   if (!gs_param_int(p, "width", &w) || !gs_param_int(p, "height", &h)) {
     snprintf(why, n, "native connect4 needs parameters 'width' and 'height'");
@@ -262,6 +253,6 @@ Game *native_c4_new(const Program *p, char *why, size_t n) {
     return NULL;
   }
   Game *g = w * (h + 1) <= 64 ? c4_game_new64(p, w, h) : c4_game_new128(p, w, h);
-  if (!g) snprintf(why, n, "out of memory");
+  if (!g) *status = EXIT_LIMIT;
   return g;
 }
