@@ -11,6 +11,7 @@
 #include <string.h>
 #include "cli/cli.h"
 #include "solve/alphabeta.h"
+#include "util/diag.h"
 #include "util/stop.h"
 
 /* Modes as bits, for the modes an option goes with. */
@@ -210,10 +211,7 @@ SETTER(set_fen) {
 }
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
-{
-    fprintf(stderr, "gsolve: error: unknown solver '%s' (%s)\n", val, solver_names());
-    return EXIT_USAGE;
-  }
+    return diag_fail(stderr, EXIT_USAGE, "unknown solver '%s' (%s)", val, solver_names());
   o->solve.solver = val;
   return EXIT_OK;
 }
@@ -581,11 +579,8 @@ int options_parse(int argc, char **argv, Options *o) {
     return usage_error("%s", "--dump-ast has no JSON form (--dump-bytecode --json has)");
   if (o->mode == MODE_DUMPDB && o->solve.db == NULL)
     return usage_error("%s", "--dump-db needs --db FILE");
-  if (o->solve.depth && o->mode != MODE_TREEDOT
-      && ((o->solve.solver && strcmp(o->solve.solver, "alphabeta") != 0
-           && strcmp(o->solve.solver, "auto") != 0) || o->solve.db))
-    return usage_error("%s", "--depth is a search of the alphabeta solver "
-                       "(with --solve or --all-moves) or the depth of --tree-dot");
+  if (o->mode != MODE_TREEDOT && (st = solver_check_named(&o->solve, stderr)) != EXIT_OK)
+    return st;
   /* --memory bounds the transposition tables too. */
   if (o->solve.memory_mib && o->solve.tt_mib > o->solve.memory_mib)
     o->solve.tt_mib = o->solve.memory_mib;
