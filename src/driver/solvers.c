@@ -219,7 +219,15 @@ int solver_choose(SolveJob *j) {
     snprintf(j->why, sizeof j->why, "named by --solver");
     return EXIT_OK;
   }
-  if ((needs & NEEDS_DB) && (asks & (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS))) {
+  if (o->wants) {
+    /* The first row giving what is wanted that takes the game. */
+    for (s = solver_table; s->name; s++)
+      if ((s->gives & o->wants) && !s->approximate && (s->accepts & asks) == asks
+          && !(s->requires & ~needs))
+        break;
+    if (s->name == NULL) return usage(j, "%s", "no solver gives that for this game");
+    snprintf(j->why, sizeof j->why, "the first solver that gives what the caller wants");
+  } else if ((needs & NEEDS_DB) && (asks & (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS))) {
     return usage(j, "%s", "--db takes the retrograde solver, which does not handle chance, "
                  "per-move payoffs or more than two players");
   } else if (needs & NEEDS_DB) {
@@ -229,18 +237,23 @@ int solver_choose(SolveJob *j) {
     s = solver_find("cfr");
     snprintf(j->why, sizeof j->why, "hidden information (views): counterfactual regret "
              "minimisation on the expanded game tree");
-  } else if ((needs & NEEDS_ENGINE) && !o->depth && !o->score_only && !o->no_deepening) {
+  } else if ((needs & NEEDS_ENGINE) && !o->depth && !o->score_only && !o->no_deepening
+             && !(o->distances && !(j->g->vt->features & ENGINE_DISTANCES))) {
     /* (--depth, --score-only and --no-deepening ask for alphabeta.) */
     s = solver_find("native");
     snprintf(j->why, sizeof j->why, "the %s engine solves these positions itself", j->g->engine);
   } else if (!(needs & NEEDS_HISTORY) && !o->depth && !o->score_only && !o->no_deepening
-             && !o->no_cycle_probe && probe_cycles(j) == CYCLE_FOUND) {
+             && (o->repeats || (!o->no_cycle_probe && probe_cycles(j) == CYCLE_FOUND))) {
     /* Positions recur: the searches would go round (chance) or search
     ** transpositions again; the solvers that store every position. */
     int expected = (asks & (NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS)) != 0;
     s = solver_find(expected ? "value-iteration" : "retro");
+    char found[64];
+    if (o->repeats) snprintf(found, sizeof found, "met by a search");
+    else snprintf(found, sizeof found, "found by walking %llu positions",
+                  (unsigned long long)j->probed);
     snprintf(j->why, sizeof j->why, "positions repeat (a line of play returns to a position, "
-             "found by walking %llu positions)%s", (unsigned long long)j->probed,
+             "%s)%s", found,
              expected ? ": value iteration over every reachable position"
                       : ": retrograde analysis of every position, endless play a draw");
   } else if (needs & NEEDS_PLAYERS) {
@@ -424,6 +437,10 @@ SolveAnswer solve_job_answer(const SolveJob *j) {
   case RESULT_EXACT:
     a.exact = &j->search.result;
     a.nodes = j->search.nodes;
+    if (j->solver && (j->solver->takes & TAKES_DEPTH)) {
+      a.depth = j->ab.depth;
+      a.depths = j->ab.stats.iterations;
+    }
     break;
   case RESULT_EXPECTED:
     a.expected = &j->exp.result;
@@ -619,7 +636,7 @@ static int run_db(SolveJob *j) {
 /* The engine's solver's progress, on the job's progress line. */
 static void engine_progress(void *arg, const char *how, uint64_t nodes, double done) {
   SolveJob *j = arg;
-  progress_note(&j->progress, j->doing ? j->doing : "solving", how, nodes, "positions", done);
+  progress_note(&j->progress, "solving", how, nodes, "positions", done);
 }
 
 /* The engine's solver's settings: the options', and the job's progress. */

@@ -102,6 +102,13 @@ typedef struct SolveOptions {
   const char *strategy;     /* --strategy FILE: cfr writes its strategy */
   int root_only;            /* the root's value alone (test sets: the
                             ** engine's solver skips each move's) */
+  /* What auto chooses by, for callers that are not the command (play,
+  ** GTP, the web server): */
+  int distances;            /* values with plies to the end: an engine's
+                            ** solver without them is passed over */
+  int repeats;              /* positions are known to repeat (a search met
+                            ** a cycle): a solver that stores them all */
+  unsigned wants;           /* GIVES(kind): the first row giving it; 0 any */
   EngineSolveOptions engine;   /* --threads, --without, --book, --weak */
 } SolveOptions;
 
@@ -134,10 +141,8 @@ typedef struct SolveJob {
   uint64_t book_hits;       /* positions the engine's solver found in its book */
   int prepared;             /* the engine's solver made its tables (solver_prepare) */
   int stored_ready;         /* retro (or vi) holds every position from a root */
-  /* The progress of an engine's solver: by default on j->progress as
-  ** `doing` ("solving"); a caller with a line of its own (test sets)
-  ** sets note. */
-  const char *doing;
+  /* The progress of an engine's solver: by default on j->progress; a
+  ** caller with a line of its own (test sets, play) sets note. */
   void (*note)(void *arg, const char *how, uint64_t nodes, double done);
   void *note_arg;
 } SolveJob;
@@ -177,6 +182,8 @@ typedef struct SolveAnswer {
   int no_plies;                 /* exact values without distances to the end */
   int stores;                   /* positions and stored are counts of the solve */
   uint64_t positions, stored;
+  int depth;                    /* the horizon of exact values (--depth); 0: proven */
+  uint64_t depths;              /* iterative deepening: the depths it searched */
   const char *solver;           /* the name reports give (solver_report_name) */
 } SolveAnswer;
 
