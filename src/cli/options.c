@@ -345,9 +345,8 @@ static const OptionSpec option_table[] = {
     set_flag, offsetof(Options, stats) },
   { "--pv", NULL, SEC_OPTION, M_SOLVE, "--pv goes with --solve or --all-moves",
     "the best line, as boards", set_flag, offsetof(Options, pv) },
-  { "--depth", "N", SEC_OPTION, M_SOLVE | M(MODE_TREEDOT),
-    "--depth is a search of the alphabeta solver (with --solve or --all-moves) or the depth "
-    "of --tree-dot", "alphabeta to N plies by eval; --tree-dot's depth", set_depth, 0 },
+  { "--depth", "N", SEC_OPTION, M_SOLVE | M(MODE_TREEDOT), SOLVER_DEPTH_REFUSED,
+    "alphabeta to N plies by eval; --tree-dot's depth", set_depth, 0 },
   { "--tree-prune", NULL, SEC_OPTION, M(MODE_TREEDOT), "--tree-prune needs --tree-dot OUT",
     "leave losing moves out of the tree", set_flag, offsetof(Options, tree_prune) },
   { "--limit", "N", SEC_OPTION, M(MODE_TESTSET), "--limit goes with --test-set FILE",

@@ -280,12 +280,10 @@ int solver_choose(SolveJob *j) {
 static int depth_refused(const SolverInfo *s, const SolveOptions *o) {
   return o->depth && (o->db || (s != NULL && !(s->takes & TAKES_DEPTH)));
 }
-#define DEPTH_REFUSED "--depth is a search of the alphabeta solver " \
-                      "(with --solve or --all-moves) or the depth of --tree-dot"
 
 int solver_check_named(const SolveOptions *o, FILE *err) {
   const SolverInfo *s = o->solver && strcmp(o->solver, "auto") != 0 ? solver_find(o->solver) : NULL;
-  return depth_refused(s, o) ? diag_fail(err, EXIT_USAGE, "%s", DEPTH_REFUSED) : EXIT_OK;
+  return depth_refused(s, o) ? diag_fail(err, EXIT_USAGE, "%s", SOLVER_DEPTH_REFUSED) : EXIT_OK;
 }
 
 const char *solver_names_taking(unsigned takes, char *buf, size_t size) {
@@ -321,7 +319,7 @@ static int check_options(SolveJob *j) {
   if (o->seed_set && !((takes & TAKES_SAMPLED_PV) && o->pv) && !(takes & TAKES_SEED))
     return usage(j, "%s", "--seed goes with gsolve play FILE, --playouts N, or --pv of the "
                  "value-iteration solver");
-  if (depth_refused(s, o)) return usage(j, "%s", DEPTH_REFUSED);
+  if (depth_refused(s, o)) return usage(j, "%s", SOLVER_DEPTH_REFUSED);
   const char *cfr_flag = o->iterations_set && !(takes & TAKES_ITERATIONS) ? "--iterations"
                        : (takes & TAKES_CFR) ? NULL : o->exploitability > 0
                        ? "--exploitability" : o->cfr_vanilla ? "--cfr-variant" : o->strategy

@@ -51,6 +51,10 @@ enum {
   NEEDS_VIEWS = 1 << 6      /* hidden information: players' views differ */
 };
 
+/* --depth given where no search to a horizon runs: the rule's one message. */
+#define SOLVER_DEPTH_REFUSED "--depth is a search of the alphabeta solver (with --solve or " \
+                             "--all-moves) or the depth of --tree-dot"
+
 /* The options only some solvers take (SolverInfo.takes); solver_run
 ** refuses one given to a solver whose row does not take it. */
 enum {
