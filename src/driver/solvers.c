@@ -31,6 +31,7 @@ static int run_ismcts(SolveJob *j);
 static int again_retro(SolveJob *j);
 static int again_valueiter(SolveJob *j);
 static int again_engine(SolveJob *j);
+static int pv_sampled(SolveJob *j, Pv *pv);
 static const char *engine_name(const SolveJob *j);
 static void engine_options(SolveJob *j, EngineSolveOptions *eo);
 
@@ -62,7 +63,8 @@ const SolverInfo solver_table[] = {
   { "value-iteration", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS, 0,
     "expected values of games whose positions repeat (Pig): value iteration", run_valueiter, 0,
     .gives = EXPECTED, .takes = SEARCH | TAKES_SAMPLED_PV | TAKES_EPSILON, .stores = 1,
-    .again = again_valueiter, .stats = solver_stats_valueiter, .json = solver_json_valueiter },
+    .again = again_valueiter, .pv = pv_sampled, .stats = solver_stats_valueiter,
+    .json = solver_json_valueiter },
   { "native", NEEDS_ALL | NEEDS_ENGINE, NEEDS_ENGINE,
     "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine, 0,
     .gives = EXACT, .takes = SEARCH | TAKES_ENGINE | TAKES_TEST_SET, .again = again_engine,
@@ -746,8 +748,12 @@ int solver_pv_solve(void *ctx, Search *s, int ply, int depth) {
   return st;
 }
 
+/* Value iteration's line: sampled at chance's moves with --seed. */
+static int pv_sampled(SolveJob *j, Pv *pv) {
+  return vi_sample_line(&j->vi, pv, j->base_ply, j->o->seed_set ? j->o->seed : 1);
+}
+
 int solver_pv(SolveJob *j, Pv *pv) {
-  if (j->kind == RESULT_EXPECTED && (j->solver->takes & TAKES_SAMPLED_PV))
-    return vi_sample_line(&j->vi, pv, j->base_ply, j->o->seed_set ? j->o->seed : 1);
+  if (j->solver->pv) return j->solver->pv(j, pv);
   return pv_find(pv, j->g, &j->search.result, j->o->depth, j->base_ply, solver_pv_solve, j);
 }

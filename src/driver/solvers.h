@@ -167,6 +167,9 @@ struct SolverInfo {
   /* Solves the position `ply` moves past the root from what the job
   ** keeps (its stored positions, its table): --pv and play; NULL: run. */
   int (*again)(SolveJob *j);
+  /* --pv: the line into pv (NULL: solved move by move, pv_find with
+  ** again or run at each position). */
+  int (*pv)(SolveJob *j, Pv *pv);
   /* --stats: what it did, on f after the report (NULL: nothing). */
   void (*stats)(const SolveJob *j, double seconds, FILE *f);
   /* Fields of its own in the JSON report (NULL: none). */
