@@ -385,6 +385,18 @@ static void draw_position(Play *p) {
   }
 }
 
+/* The computer plays one of the nbest best moves (of n), drawn with the
+** game's generator, found in `seconds`. */
+static int play_one_of_best(Play *p, int mover, const Move *moves, const unsigned char *best,
+                            int n, int nbest, double seconds) {
+  int k = (int)(random_next(&p->rng) % (uint64_t)nbest), i;
+  for (i = 0; i < n; i++)
+    if (best[i] && k-- == 0) break;
+  say_move(p, mover, &moves[i], seconds);
+  game_apply(p->g, &moves[i]);
+  return record(p, 0);
+}
+
 /* Games the computer solves on expected values. */
 static int expected_game(const Game *g) {
   return g->has_chance || g->has_rewards || g->nplayers > 2;
@@ -412,7 +424,7 @@ static int think_expected(Play *p) {
 static int computer_move_expected(Play *p) {
   char buf[256];
   double t0 = now(), seconds;
-  int st = think_expected(p), k, i;
+  int st = think_expected(p), i;
   SolveAnswer a = solve_job_answer(&p->job);
   const ExpResult *r = a.expected;
   if (st != EXIT_OK) return st;
@@ -427,12 +439,7 @@ static int computer_move_expected(Play *p) {
       fprintf(p->out, "  %-12s  %+.4f%s\n", move_name(p->g, &r->moves[i], buf, sizeof buf),
               exp_score(p->g, &r->values[i], r->mover), r->best[i] ? "  best" : "");
   }
-  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
-  for (i = 0; i < r->nmoves; i++)
-    if (r->best[i] && k-- == 0) break;
-  say_move(p, r->mover, &r->moves[i], seconds);
-  game_apply(p->g, &r->moves[i]);
-  return record(p, 0);
+  return play_one_of_best(p, r->mover, r->moves, r->best, r->nmoves, r->nbest, seconds);
 }
 
 /* ---- large games with chance: information-set MCTS ---------------- */
@@ -574,18 +581,13 @@ static int computer_move(Play *p, int n) {
   if (strategic_game(p)) return computer_move_strategy(p, n);
   if (p->large > 0) return computer_move_ismcts(p);
   if (expected_game(p->g)) return computer_move_expected(p);
-  int st = think(p, p->o->show_evals), k, i;
+  int st = think(p, p->o->show_evals);
   if (st != EXIT_OK) return st;
   seconds = now() - t0;
   r = solve_job_answer(&p->job).exact;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) show_evals(p, seconds);
-  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
-  for (i = 0; i < r->nmoves; i++)
-    if (r->best[i] && k-- == 0) break;
-  say_move(p, r->mover, &r->moves[i], seconds);
-  game_apply(p->g, &r->moves[i]);
-  return record(p, 0);
+  return play_one_of_best(p, r->mover, r->moves, r->best, r->nmoves, r->nbest, seconds);
 }
 
 /* ---- the person's commands ----------------------------------------- */

@@ -57,32 +57,45 @@ static void decode_value(const Run *r, Value v, int64_t *score,
   alphabeta_decode(v, r->opt->solve.depth, score, plies, proven);
 }
 
+/* The best moves ("-" for none), the counts and the names after them,
+** and the width of the all-moves table's first column: the text
+** reports of exact and of expected values share them. */
+static void text_best_and_tail(const Run *r, const SolveAnswer *a, const Move *moves,
+                               const unsigned char *best, int n, int nbest) {
+  char buf[256];
+  if (nbest == 0) fputs("-", stdout);
+  for (int i = 0, k = 0; i < n; i++)
+    if (best[i]) printf("%s%s", k++ ? ", " : "", move_text(r->g, &moves[i], buf, sizeof buf));
+  printf("\nnodes: %" PRIu64 "\n", a->nodes);
+  if (a->stores) printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", a->positions, a->stored);
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, a->solver, r->g->engine);
+}
+
+static int moves_width(const Run *r, const Move *moves, int n) {
+  char buf[256];
+  int width = 4;
+  for (int i = 0; i < n; i++) {
+    int w = (int)strlen(move_text(r->g, &moves[i], buf, sizeof buf));
+    if (w > width) width = w;
+  }
+  return width;
+}
+
 static void text_solve(const Run *r) {
   SolveAnswer a = solve_job_answer(&r->job);
   const SolveResult *res = a.exact;
   char buf[256];
   int64_t score, plies;
-  int i, k, proven;
+  int i, proven;
   decode_value(r, res->value, &score, &plies, &proven);
   if (r->opt->solve.depth) printf("depth: %d\n", r->opt->solve.depth);
   printf("value: %s\nscore: %" PRId64 "\n",
          proven ? value_verdict(score) : "-", score);
   if (plies >= RETRO_ENDLESS || a.no_plies || !proven) printf("plies: -\nbest: ");   /* a draw forever */
   else printf("plies: %" PRId64 "\nbest: ", plies);
-  if (res->nbest == 0) fputs("-", stdout);
-  for (i = k = 0; i < res->nmoves; i++)
-    if (res->best[i])
-      printf("%s%s", k++ ? ", " : "",
-             move_text(r->g, &res->moves[i], buf, sizeof buf));
-  printf("\nnodes: %" PRIu64 "\n", a.nodes);
-  if (a.stores) printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", a.positions, a.stored);
-  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, a.solver, r->g->engine);
+  text_best_and_tail(r, &a, res->moves, res->best, res->nmoves, res->nbest);
   if (r->opt->solve.all_moves && res->nmoves > 0) {
-    int width = 4;
-    for (i = 0; i < res->nmoves; i++) {
-      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
-      if (w > width) width = w;
-    }
+    int width = moves_width(r, res->moves, res->nmoves);
     printf("%-*s  value  score  plies\n", width, "move");
     for (i = 0; i < res->nmoves; i++) {
       decode_value(r, res->values[i], &score, &plies, &proven);
@@ -321,7 +334,7 @@ static void text_expected(const Run *r) {
   char buf[256];
   double sc = exp_root_score(r, res, &res->value);
   const char *verdict = exp_verdict(r, res, sc);
-  int i, k;
+  int i;
   printf("value: %s\nscore: %.10g\n", verdict ? verdict : "-", sc);
   if (res->vector) {
     fputs("payoffs:", stdout);
@@ -332,19 +345,9 @@ static void text_expected(const Run *r) {
   if (res->deterministic && res->value.plies < EXP_ENDLESS) printf("plies: %.0f\n", res->value.plies);
   else printf("plies: -\n");
   fputs("best: ", stdout);
-  if (res->nbest == 0) fputs("-", stdout);
-  for (i = k = 0; i < res->nmoves; i++)
-    if (res->best[i])
-      printf("%s%s", k++ ? ", " : "", move_text(r->g, &res->moves[i], buf, sizeof buf));
-  printf("\nnodes: %" PRIu64 "\n", a.nodes);
-  if (a.stores) printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", a.positions, a.stored);
-  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, a.solver, r->g->engine);
+  text_best_and_tail(r, &a, res->moves, res->best, res->nmoves, res->nbest);
   if (r->opt->solve.all_moves && res->nmoves > 0) {
-    int width = 4;
-    for (i = 0; i < res->nmoves; i++) {
-      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
-      if (w > width) width = w;
-    }
+    int width = moves_width(r, res->moves, res->nmoves);
     printf("%-*s  value  %12s  plies%s\n", width, "move", "score", res->prob ? "  probability" : "");
     for (i = 0; i < res->nmoves; i++) {
       double s = exp_root_score(r, res, &res->values[i]);
