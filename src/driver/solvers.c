@@ -570,10 +570,8 @@ static int run_retro(SolveJob *j) {
   int st = vector ? retro_solve_vector(&j->retro, &j->exp) : retro_solve(&j->retro, &j->search);
   j->stored_ready = st == EXIT_OK;
   if (vector) return st;
-  if (st == EXIT_OK && o->db) {
-    j->from_db = 1;
+  if (st == EXIT_OK && o->db)
     st = db_write(&j->retro, o->db, g->name, j->db_params, j->rules_hash, j->err);
-  }
   return st;
 }
 
@@ -627,7 +625,6 @@ static int run_cfr(SolveJob *j) {
 }
 
 static int run_db(SolveJob *j) {
-  j->from_db = 1;
   int st = db_read(&j->retro, j->o->db, j->g->name, j->db_params, j->rules_hash, j->err);
   j->stored_ready = st == EXIT_OK;
   return st != EXIT_OK ? st : retro_answer(&j->retro, &j->search);

@@ -141,7 +141,6 @@ typedef struct SolveJob {
   EngineMoveValue *engine_moves;   /* GAME_MAX_MOVES, for the engine's solver */
   ResultKind kind;          /* where the result is: search, exp or cfr */
   int no_plies;             /* the values carry no distance to the end */
-  int from_db;              /* the answer came from, or went to, a database */
   uint64_t book_hits;       /* positions the engine's solver found in its book */
   int prepared;             /* the engine's solver made its tables (solver_prepare) */
   int stored_ready;         /* retro (or vi) holds every position from a root */
@@ -164,8 +163,9 @@ struct SolverInfo {
   unsigned takes;           /* TAKES_*: the options it takes */
   int stores;               /* keeps every position (positions, stored,
                             ** --stats' table); the next position is read */
-  /* Solves the position `ply` moves past the root from what the job
-  ** keeps (its stored positions, its table): --pv and play; NULL: run. */
+  /* Solves the job's position (rerooted, or one of --pv's line) from
+  ** what the job keeps (its stored positions, the engine's table): --pv,
+  ** play; NULL: run again. */
   int (*again)(SolveJob *j);
   /* --pv: the line into pv (NULL: solved move by move, pv_find with
   ** again or run at each position). */
@@ -214,11 +214,13 @@ void solve_job_free(SolveJob *j);
 void solve_job_reroot(SolveJob *j, int base_ply);
 
 /* Chooses the solver: the one --solver names if it accepts the game,
-** else (auto) the first that fits: a database given, CFR for hidden
-** information, the engine's own solver, max^n for more than two
-** players, alphabeta.  Sets j->solver
-** and j->why; else reports an error naming the solvers that would accept
-** the game and returns EXIT_USAGE. */
+** else (auto) the first row giving what `wants` asks, or the first that
+** fits: a database given, CFR for hidden information, the engine's own
+** solver (with distances if asked), retro or value iteration when
+** positions repeat (`repeats`, or the cycle probe), max^n for more than
+** two players, alphabeta.  Sets j->solver and j->why; else reports an
+** error naming the solvers that would accept the game and returns
+** EXIT_USAGE.  It may be called again on the same job (play). */
 int solver_choose(SolveJob *j);
 
 /* Runs the chosen solver on the engine's current position; a status. */
