@@ -88,7 +88,7 @@ static int run_solve(Run *r) {
   int st = solver_choose(j);
   if (st != EXIT_OK) return st;
   double t0 = now();
-  st = solver_run(j);
+  st = solver_solve(j);
   r->seconds = now() - t0;
   if (st != EXIT_OK) return st;
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;

@@ -371,6 +371,17 @@ int solver_run(SolveJob *j) {
   return st;
 }
 
+static int run_trapped(void *arg) {
+  return solver_run(arg);
+}
+
+int solver_solve(SolveJob *j) {
+  int st;
+  if (j->solver == NULL && (st = solver_choose(j)) != EXIT_OK) return st;
+  if (game_call_trapped(j->g, run_trapped, j, &st)) st = j->g->error_status;
+  return st;
+}
+
 const char *solver_report_name(const SolveJob *j) {
   if (j->solver == NULL) return solver_table[0].name;
   return j->solver->report_name ? j->solver->report_name(j) : j->solver->name;

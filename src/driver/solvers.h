@@ -15,12 +15,14 @@
 **
 **   SolveJob j;                      the driver, from any caller
 **   solve_job_init(&j, g, ply, &options, stderr);
-**   if (solver_choose(&j) == EXIT_OK && solver_run(&j) == EXIT_OK)
-**     read solve_job_answer(&j) ...  (solve_job_reroot: the next position,
-**   solve_job_free(&j);               the tables kept)
+**   if (solver_solve(&j) == EXIT_OK)   (solver_choose, then solver_run
+**     read solve_job_answer(&j) ...     under a trap of its own)
+**   solve_job_free(&j);              (solve_job_reroot and solver_again:
+**                                     the next position, tables kept)
 **
-** Adding a solver: one row in the table of solvers.c and one file with
-** its search; its run function takes the job.
+** Adding a solver: one row in the table of solvers.c (with its run
+** function, the glue from the job's options to its module) and one file
+** with its search.
 */
 #ifndef GSOLVE_SOLVERS_H
 #define GSOLVE_SOLVERS_H
@@ -225,6 +227,11 @@ int solver_choose(SolveJob *j);
 
 /* Runs the chosen solver on the engine's current position; a status. */
 int solver_run(SolveJob *j);
+/* solver_choose (unless a solver is chosen) and solver_run, under a trap
+** of their own: a rule that fails at run time returns its status here
+** (the engine can then only be freed, the job too) instead of jumping
+** past the caller.  For callers without a trap of their own (a server). */
+int solver_solve(SolveJob *j);
 /* The same from what the job keeps: the stored positions (their answer;
 ** EXIT_LIMIT, quietly, for a position not among them) or the table; the
 ** row's `again`, else solver_run. */
