@@ -370,9 +370,9 @@ static double now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* One search of the position by the solve driver, `depth` plies (0:
-** exact); the job keeps its table from one search to the next. */
-static int search_once(Gtp *t, int depth) {
+/* The job at the position, its solver chosen for a search of `depth`
+** plies (0: exact); the job keeps its table from one search to the next. */
+static int job_for(Gtp *t, int depth) {
   SolveOptions *o = &t->opts;
   if (!t->job_ready) solve_job_init(&t->job, t->g, t->played, o, t->errf);
   else solve_job_reroot(&t->job, t->played);
@@ -383,7 +383,12 @@ static int search_once(Gtp *t, int depth) {
   o->tt_mib = t->o->tt_mib;
   o->no_cycle_probe = 1;
   o->quiet = 1;
-  int st = solver_choose(&t->job);
+  return solver_choose(&t->job);
+}
+
+/* One search of the position by the solve driver. */
+static int search_once(Gtp *t, int depth) {
+  int st = job_for(t, depth);
   return st != EXIT_OK ? st : solver_run(&t->job);
 }
 
@@ -444,6 +449,11 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
   int exact_too = gs_board_cells(t->prog) <= GTP_EXACT_CELLS;
   int have = 0, st = EXIT_OK, late;
   Move m;
+  /* The search's table is made before the clock starts. */
+  if ((st = job_for(t, 1)) != EXIT_OK || (st = solver_prepare(&t->job)) != EXIT_OK) {
+    *why = st == EXIT_LIMIT ? "out of memory" : search_error(t);
+    return -1;
+  }
   double budget = move_budget(t, c), start = now(), began;
   if (deadline_start(&t->deadline, budget) != 0) {
     *why = "cannot start the move timer";

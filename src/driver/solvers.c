@@ -32,6 +32,8 @@ static int again_retro(SolveJob *j);
 static int again_valueiter(SolveJob *j);
 static int again_engine(SolveJob *j);
 static int pv_sampled(SolveJob *j, Pv *pv);
+static int prepare_alphabeta(SolveJob *j);
+static int prepare_engine(SolveJob *j);
 static const char *engine_name(const SolveJob *j);
 static void engine_options(SolveJob *j, EngineSolveOptions *eo);
 
@@ -49,7 +51,7 @@ static void engine_options(SolveJob *j, EngineSolveOptions *eo);
 const SolverInfo solver_table[] = {
   { "alphabeta", NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
     "negamax alpha-beta with a transposition table (Star1 with chance)", run_alphabeta, 0,
-    .gives = EXACT | EXPECTED, .stats = solver_stats_alphabeta,
+    .gives = EXACT | EXPECTED, .stats = solver_stats_alphabeta, .prepare = prepare_alphabeta,
     .takes = SEARCH | TAKES_DEPTH | TAKES_SEARCH_MODES | TAKES_TEST_SET },
   { "minimax", NEEDS_HISTORY, 0, "plain minimax, the reference", run_minimax, 0,
     .gives = EXACT, .takes = SEARCH | TAKES_TEST_SET },
@@ -68,7 +70,7 @@ const SolverInfo solver_table[] = {
   { "native", NEEDS_ALL | NEEDS_ENGINE, NEEDS_ENGINE,
     "the native engine's own solver (Connect Four, Nim, matchsticks)", run_engine, 0,
     .gives = EXACT, .takes = SEARCH | TAKES_ENGINE | TAKES_TEST_SET, .again = again_engine,
-    .stats = solver_stats_engine, .report_name = engine_name },
+    .prepare = prepare_engine, .stats = solver_stats_engine, .report_name = engine_name },
   { "db", NEEDS_HISTORY | NEEDS_DB, NEEDS_DB, "answers from a database (--db FILE)", run_db, 0,
     .gives = EXACT, .takes = SEARCH | TAKES_DB, .stores = 1, .again = again_retro },
   { "cfr", NEEDS_ALL | NEEDS_VIEWS, 0,
@@ -404,7 +406,11 @@ static void forget_stored(SolveJob *j) {
 
 int solver_again(SolveJob *j) {
   if (j->solver->again && (j->stored_ready || !j->solver->stores)) {
+    /* Quietly: a position not among the stored ones is solved afresh. */
+    FILE *err = j->retro.err;
+    j->retro.err = NULL;
     int st = j->solver->again(j);
+    j->retro.err = err;
     if (st == EXIT_OK || !j->solver->stores) return st;
     /* A position not among them (one from before their root, after an
     ** undo): solved afresh from here. */
@@ -415,10 +421,16 @@ int solver_again(SolveJob *j) {
 }
 
 int solver_prepare(SolveJob *j) {
-  EngineSolveOptions eo;
-  if (!(j->solver->takes & TAKES_ENGINE) || j->prepared || !j->g->vt->prepare) return EXIT_OK;
-  engine_options(j, &eo);
+  if (j->prepared || j->solver->prepare == NULL) return EXIT_OK;
   j->prepared = 1;
+  return j->solver->prepare(j);
+}
+
+/* The engine's solver makes its table and maps its memory. */
+static int prepare_engine(SolveJob *j) {
+  EngineSolveOptions eo;
+  if (!j->g->vt->prepare) return EXIT_OK;
+  engine_options(j, &eo);
   return j->g->vt->prepare(j->g, &eo);
 }
 
@@ -523,6 +535,26 @@ const char *solver_slow_note(const SolveJob *j) {
   return NULL;
 }
 
+/* Alpha-beta's transposition table, kept by the job (--tt-size; none
+** with 0, nor for Star1, whose memo is its own). */
+static int prepare_alphabeta(SolveJob *j) {
+  const SolveOptions *o = j->o;
+  if (o->tt_mib == 0 || j->tt != NULL || j->g->has_chance || j->g->has_rewards) return EXIT_OK;
+  if ((j->tt = tt_new(o->tt_mib)) == NULL)
+    return file_memory_refused(j->err, "--tt-size", o->tt_mib, "a table");
+  /* It halved until it fitted: say so, with what was free before it
+  ** (under ulimit -v the table's untouched pages count as used). */
+  if (tt_bytes(j->tt) < (o->tt_mib << 20) && j->err != NULL && !o->quiet) {
+    int limited;
+    size_t free_bytes = file_memory_free(&limited);
+    if (limited) free_bytes += tt_bytes(j->tt);
+    fprintf(j->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
+            "the table has %zu MiB\n", o->tt_mib, free_bytes >> 20,
+            limited ? "left under ulimit -v" : "free", tt_bytes(j->tt) >> 20);
+  }
+  return EXIT_OK;
+}
+
 static int run_alphabeta(SolveJob *j) {
   const SolveOptions *o = j->o;
   if (j->g->has_chance || j->g->has_rewards) {
@@ -531,20 +563,8 @@ static int run_alphabeta(SolveJob *j) {
   }
   if (o->progress && j->g->has_history)
     fprintf(j->err, "gsolve: note: %s\n", solver_slow_note(j));
-  if (o->tt_mib > 0 && j->tt == NULL) {
-    if ((j->tt = tt_new(o->tt_mib)) == NULL)
-      return file_memory_refused(j->err, "--tt-size", o->tt_mib, "a table");
-    /* It halved until it fitted: say so, with what was free before it
-    ** (under ulimit -v the table's untouched pages count as used). */
-    if (tt_bytes(j->tt) < (o->tt_mib << 20) && j->err != NULL && !o->quiet) {
-      int limited;
-      size_t free_bytes = file_memory_free(&limited);
-      if (limited) free_bytes += tt_bytes(j->tt);
-      fprintf(j->err, "gsolve: note: --tt-size %zu MiB does not fit in memory (about %zu MiB %s): "
-              "the table has %zu MiB\n", o->tt_mib, free_bytes >> 20,
-              limited ? "left under ulimit -v" : "free", tt_bytes(j->tt) >> 20);
-    }
-  }
+  int st = prepare_alphabeta(j);
+  if (st != EXIT_OK) return st;
   alphabeta_options(&j->ab);
   j->ab.all_moves = o->all_moves;
   j->ab.depth = o->depth;
@@ -703,15 +723,12 @@ static int again_engine(SolveJob *j) {
   return run_engine(j);
 }
 
-/* A position among the stored ones (retro, db): its answer, quietly
-** EXIT_LIMIT for one that is not. */
+/* A position among the stored ones (retro, db): its answer; EXIT_LIMIT
+** (said on retro.err, unless solver_again quietens it) for one that is
+** not. */
 static int again_retro(SolveJob *j) {
-  FILE *err = j->retro.err;
-  j->retro.err = NULL;
-  int st = j->kind == RESULT_EXPECTED ? retro_vector_answer(&j->retro, &j->exp)
-                                      : retro_answer(&j->retro, &j->search);
-  j->retro.err = err;
-  return st;
+  return j->kind == RESULT_EXPECTED ? retro_vector_answer(&j->retro, &j->exp)
+                                    : retro_answer(&j->retro, &j->search);
 }
 
 static int again_valueiter(SolveJob *j) {

@@ -172,6 +172,9 @@ struct SolverInfo {
   /* --pv: the line into pv (NULL: solved move by move, pv_find with
   ** again or run at each position). */
   int (*pv)(SolveJob *j, Pv *pv);
+  /* Makes its tables before the first timed solve (solver_prepare; NULL:
+  ** nothing to make). */
+  int (*prepare)(SolveJob *j);
   /* --stats: what it did, on f after the report (NULL: nothing). */
   void (*stats)(const SolveJob *j, double seconds, FILE *f);
   /* Fields of its own in the JSON report (NULL: none). */
@@ -236,8 +239,9 @@ int solver_solve(SolveJob *j);
 ** EXIT_LIMIT, quietly, for a position not among them) or the table; the
 ** row's `again`, else solver_run. */
 int solver_again(SolveJob *j);
-/* An engine's solver makes its tables before the first timed solve (test
-** sets); nothing for the others.  A status. */
+/* The chosen solver makes its tables (alphabeta's, the engine's) before
+** the first timed solve (test sets, GTP's move): its row's `prepare`,
+** once a job.  A status (EXIT_LIMIT: they do not fit). */
 int solver_prepare(SolveJob *j);
 /* The options the named solver does not take, checked before the game is
 ** compiled (--depth: the rule of the rows); EXIT_OK or EXIT_USAGE after
