@@ -85,7 +85,7 @@ check "build.sh as root: what it installs, said" "build.sh: installing gcc libc6
 # file compiled with the Makefile's own command (at -O0: the note comes
 # all the same, in a fraction of the time).
 nu_cc=$(make -s -n -W src/engines/connect4/c4solve64.c BUILD=build CFLAGS=-O0 build/engines/connect4/c4solve64.o 2>/dev/null |
-  grep -e ' -c -o ' | sed "s| -MMD||; s| -o build/engines/connect4/c4solve64.o| -o $nu_tmp/c4solve64.o|")
+  grep -e ' -c -o ' | sed "s| -MMD||; s| -MP||; s| -o build/engines/connect4/c4solve64.o| -o $nu_tmp/c4solve64.o|")
 if [ -n "$nu_cc" ] && [ -f build/parser.h ]; then
   check "the build: c4solve64.c compiles without a note or warning" "" "$(sh -c "$nu_cc" 2>&1)"
 else
