@@ -160,21 +160,28 @@ static int usage(SolveJob *j, const char *fmt, ...) {
   return EXIT_USAGE;
 }
 
+/* The k names after `head` in buf: "a, b or c". */
+static const char *join_names(const char *head, const char *const *names, int k, char *buf,
+                              size_t n) {
+  size_t len = (size_t)snprintf(buf, n, "%s", head);
+  for (int i = 0; i < k && len < n; i++)
+    len += (size_t)snprintf(buf + len, n - len, "%s%s", names[i],
+                            i + 2 < k ? ", " : i + 2 == k ? " or " : "");
+  return buf;
+}
+
 /* "use --solver a, b or c": the solvers that accept what `needs` asks. */
 static void accepting(unsigned needs, char *buf, size_t n) {
   const char *names[16];
   int k = 0;
-  for (const SolverInfo *s = solver_table; s->name; s++) {
+  for (const SolverInfo *s = solver_table; s->name && k < 16; s++) {
     /* CFR takes any finite game, but is the answer to hidden information
     ** only: on others it finds slowly what the other solvers find. */
     if ((s->accepts & NEEDS_VIEWS) && !(needs & NEEDS_VIEWS)) continue;
     if (s->approximate) continue;    /* a move, not a value: never the alternative */
     if ((s->accepts & needs) == needs && !(s->requires & ~needs)) names[k++] = s->name;
   }
-  size_t len = (size_t)snprintf(buf, n, "use --solver ");
-  for (int i = 0; i < k && len < n; i++)
-    len += (size_t)snprintf(buf + len, n - len, "%s%s", names[i],
-                            i + 2 < k ? ", " : i + 2 == k ? " or " : "");
+  join_names("use --solver ", names, k, buf, n);
 }
 
 /* The message for a solver that does not take the game. */
@@ -291,16 +298,11 @@ int solver_check_named(const SolveOptions *o, FILE *err) {
 }
 
 const char *solver_names_taking(unsigned takes, char *buf, size_t size) {
-  const SolverInfo *names[16];
+  const char *names[16];
   int k = 0;
   for (const SolverInfo *s = solver_table; s->name && k < 16; s++)
-    if ((s->takes & takes) == takes) names[k++] = s;
-  size_t len = 0;
-  buf[0] = '\0';
-  for (int i = 0; i < k && len < size; i++)
-    len += (size_t)snprintf(buf + len, size - len, "%s%s", names[i]->name,
-                            i + 2 < k ? ", " : i + 2 == k ? " or " : "");
-  return buf;
+    if ((s->takes & takes) == takes) names[k++] = s->name;
+  return join_names("", names, k, buf, size);
 }
 
 /* Checks of the options that only some solvers take: each against the
