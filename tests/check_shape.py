@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tests/check_shape.py -- three rules of src/'s shape (docs/architecture.md).
+"""tests/check_shape.py -- rules of src/'s shape (docs/architecture.md).
 
     check_shape.py sizes   every file of src/ has at most 1000 lines (split
                            by job beyond that)
@@ -21,8 +21,23 @@
                            in capitals ("NAME.c": a pattern) are not looked
                            up.
 
+    check_shape.py solvers [SRC]
+                           the command (src/cli/) names no solver in its
+                           code: what a solver is and takes comes from its
+                           row of the registry (src/driver/solvers.c).  A
+                           string that is a row's name (or alias), one that
+                           says "--solver NAME", or a comparison with a
+                           solver's name is refused outside the option
+                           table's help text of options.c (and its --engine
+                           list: "native" is an engine's name too).
+                           Comments and prose (a method named in output
+                           text) may name one.  SRC: another src/ to check
+                           (the test's own).
+
+
 Prints each file that breaks the rule, then a last line "sizes: N files
-above 1000 lines", "games: N names" or "headers: N stale"; exits 1 if
+above 1000 lines", "games: N names", "headers: N stale" or "solvers: N
+names"; exits 1 if
 N > 0."""
 import glob, os, re, sys
 
@@ -117,6 +132,74 @@ def headers(src=ROOT):
     return bad
 
 
+def strip_comments(text):
+    """The text with its comments blanked (lines kept), strings kept."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+            out.append("\n" * text.count("\n", i, j))
+            i = j
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+        elif text[i] in "\"'":
+            q, j = text[i], i + 1
+            while j < n and text[j] != q and text[j] != "\n":
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        else:
+            out.append(text[i])
+            i += 1
+    return "".join(out)
+
+
+def solver_names(root):
+    """The names of the registry's rows, and their aliases."""
+    with open(os.path.join(root, "driver", "solvers.c")) as f:
+        text = strip_comments(f.read())
+    table = text[text.index("solver_table[] = {"):]
+    table = table[:table.index("\n};")]
+    names = set(re.findall(r'^\s*\{\s*"([^"]+)"', table, re.M))
+    m = re.search(r"solver_alias\[\]\[2\] = \{(.*?)\};", text, re.S)
+    if m:
+        names |= set(re.findall(r'\{\s*"([^"]+)"', m.group(1)))
+    return names
+
+
+def solvers(root=ROOT):
+    names = solver_names(root)
+    said = re.compile(r"--solver (%s)(?![A-Za-z0-9-])" % "|".join(map(re.escape, sorted(names))))
+    bad = 0
+    for path in sorted(glob.glob(os.path.join(root, "cli", "*.[ch]"))):
+        with open(path) as f:
+            code = strip_comments(f.read())
+        lines = code.split("\n")
+        help_table = (0, 0)
+        if os.path.basename(path) == "options.c" and "option_table[] = {" in code:
+            first = code[:code.index("option_table[] = {")].count("\n") + 1
+            rest = code[code.index("option_table[] = {"):]
+            help_table = (first, first + rest[:rest.index("\n};")].count("\n") + 1)
+        for n, line in enumerate(lines, 1):
+            if line.lstrip().startswith("#include") or help_table[0] <= n <= help_table[1]:
+                continue
+            what = None
+            if re.search(r"solver->name\s*[,)]", line) and "strcmp" in line:
+                what = "compares a solver's name"
+            for m in re.finditer(r'"((?:\\.|[^"\\\n])*)"', line):
+                lit = m.group(1)
+                engine_list = lit == "native" and "ENGINE_NATIVE" in line
+                if (lit in names and not engine_list) or said.search(lit):
+                    what = "names the solver '%s'" % (lit if lit in names else said.search(lit).group(1))
+            if what:
+                print("src/%s:%d: %s" % (os.path.relpath(path, root), n, what))
+                bad += 1
+    print("solvers: %d name%s" % (bad, "" if bad == 1 else "s"))
+    return bad
+
+
 if __name__ == "__main__":
     what = sys.argv[1:2]
     if what == ["sizes"]:
@@ -125,4 +208,6 @@ if __name__ == "__main__":
         sys.exit(1 if games() else 0)
     if what == ["headers"]:
         sys.exit(1 if headers(*sys.argv[2:3]) else 0)
+    if what == ["solvers"]:
+        sys.exit(1 if solvers(*sys.argv[2:3]) else 0)
     sys.exit(__doc__)

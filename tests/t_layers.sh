@@ -42,3 +42,24 @@ check "a header naming a file moved to another room is refused" \
   "$(printf '%s\n' "$headers_out" | grep walk.c)"
 check "stale headers: the old name, the moved file, the old name's file" "headers: 3 stale" \
   "$(printf '%s\n' "$headers_out" | tail -n 1)"
+# What a solver is comes from its registry row (src/driver/solvers.c):
+# the command names none in its code, outside the options' help text.
+check "src/cli names no solver outside the options' help text" "solvers: 0 names" \
+  "$(python3 tests/check_shape.py solvers 2>&1 | tail -n 1)"
+# A report that asks for a solver by name, or a message telling the user
+# to give one, is refused (the rows' names read from the table itself).
+shape_tmp=$(mktemp -d)
+mkdir -p "$shape_tmp/cli" "$shape_tmp/driver"
+cp src/driver/solvers.c "$shape_tmp/driver/"
+printf 'int f(const SolveJob *j) {\n  return strcmp(j->solver->name, "retro") == 0;\n}\n' \
+  > "$shape_tmp/cli/report.c"
+printf 'const char *m = "use --solver cfr";\n/* "minimax" in a comment */\n' \
+  > "$shape_tmp/cli/modes.c"
+shape_out=$(python3 tests/check_shape.py solvers "$shape_tmp" 2>&1)
+rm -rf "$shape_tmp"
+check "a report comparing a solver's name is refused" \
+  "src/cli/report.c:2: names the solver 'retro'" \
+  "$(printf '%s\n' "$shape_out" | grep report.c)"
+check "a message naming --solver NAME is refused, a comment is not" \
+  "src/cli/modes.c:1: names the solver 'cfr'
+solvers: 2 names" "$(printf '%s\n' "$shape_out" | grep -v report.c)"

@@ -220,3 +220,12 @@ for play_sig in TERM INT; do
     "$play_st $(cat "$play_tmp/err") $([ $(( $(date +%s) - play_t0 )) -le 3 ] && echo yes)"
 done
 rm -rf "$play_tmp"
+
+# The computer's stored positions (retro, once the search met a cycle)
+# answer later positions; one from before their root (after an undo) is
+# solved afresh from there.  Token from 5: to 3 lets the other reach 4
+# and win, to 0 enters the cycle 0-1-2 (a draw, endless play).
+check "play: undo past the stored positions' root, the hint solved again" \
+  "hint: to 2 (draw (endless))|hint: to 0 (draw (endless))" \
+  "$(printf 'to 0\nhint\nundo\nhint\nquit\n' | gs play games/token.game -D from=5 --seed 2 --level perfect |
+     grep '^hint' | tr '\n' '|' | sed 's/|$//')"

@@ -58,3 +58,15 @@ check "unknown solver" \
   "$(gs games/tictactoe.game --solver fast 2>&1)"
 check "--solver auto is the default" "$(gs games/tictactoe.game --json | sed 's/"seconds":[0-9.]*//')" \
   "$(gs games/tictactoe.game --solver auto --json | sed 's/"seconds":[0-9.]*//')"
+
+# A test set reads one exact value a line: the rows that give one take it
+# (TAKES_TEST_SET); an expected-value solver was run and its empty exact
+# result read as 0 (a mismatch reported where the set was right).
+reg_tmp=$(mktemp -d)
+printf -- '- -1\n' > "$reg_tmp/hexapawn.txt"   # Hexapawn: Black (second) wins (Gardner 1962)
+check "test set: hexapawn's start is lost for White (alphabeta)" "0" \
+  "$(field mismatches "$(gs games/hexapawn.game --test-set "$reg_tmp/hexapawn.txt")")"
+reg_out=$(gs games/hexapawn.game --test-set "$reg_tmp/hexapawn.txt" --solver expectimax 2>&1)
+check "test set: an expected-value solver is refused, the rows that take it named" \
+  "gsolve: error: --test-set takes the alphabeta, minimax or native solver (exit 2)" "$reg_out (exit $?)"
+rm -rf "$reg_tmp"

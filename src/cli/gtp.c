@@ -10,7 +10,8 @@
 ** without i), so "C3" is the move "c3".  When a colour plays out of turn,
 ** the player whose turn it is passes first, as GTP controllers expect.
 **
-** genmove deepens an alpha-beta search until its time is up: a watchdog
+** genmove deepens a search (the solve driver's, driver/solvers.h: alpha-beta
+** to a depth) until its time is up: a watchdog
 ** thread raises the stop flag of util/stop.h (the one --time-limit
 ** raises, which every search checks) at the deadline, and lowers it again
 ** once the search is over, so the next command runs unstopped.
@@ -27,10 +28,8 @@
 #include <time.h>
 
 #include "cli/gtp.h"
+#include "driver/solvers.h"
 #include "game/position.h"
-#include "solve/alphabeta.h"
-#include "search/search.h"
-#include "search/tt.h"
 #include "util/clock.h"
 #include "util/stop.h"
 
@@ -75,8 +74,10 @@ typedef struct Gtp {
   Program *prog;
   Game *g;
   int played;                   /* moves applied since clear_board */
-  Tt *tt;
-  Search search;
+  SolveJob job;                 /* the solve driver's, kept from move to move
+                                ** with its table (job_ready) */
+  SolveOptions opts;            /* the search under way's */
+  int job_ready;
   Position pos;                 /* play's, freed after a runtime error */
   Move *moves;                  /* genmove's fallback, GAME_MAX_MOVES */
   Clock clock;
@@ -109,9 +110,8 @@ static void reply(Gtp *t, const char *id, int ok, const char *fmt, ...) {
 /* ---- the game ------------------------------------------------------ */
 
 static void drop_game(Gtp *t) {
-  search_free(&t->search);
-  tt_free(t->tt);
-  t->tt = NULL;
+  if (t->job_ready) solve_job_free(&t->job);
+  t->job_ready = 0;
   game_free(t->g);
   t->g = NULL;
   if (t->prog) gs_program_free(t->prog);
@@ -166,7 +166,6 @@ static int build(Gtp *t, const Overrides *ov, const char **why) {
   t->prog = p;
   t->g = g;
   t->ov = *ov;
-  search_init(&t->search, g, 0, t->errf);
   return EXIT_OK;
 }
 
@@ -358,15 +357,26 @@ static int deadline_end(Deadline *d) {
 
 /* ---- genmove -------------------------------------------------------- */
 
-/* One alpha-beta search of the position, `depth` plies (0: exact). */
-static int search_once(Gtp *t, int depth, AbOptions *ab) {
-  search_free(&t->search);
-  search_init(&t->search, t->g, t->played, t->errf);
+/* The job at the position, its solver chosen for a search of `depth`
+** plies (0: exact); the job keeps its table from one search to the next. */
+static int job_for(Gtp *t, int depth) {
+  SolveOptions *o = &t->opts;
+  if (!t->job_ready) solve_job_init(&t->job, t->g, t->played, o, t->errf);
+  else solve_job_reroot(&t->job, t->played);
+  t->job_ready = 1;
   if (t->errf) rewind(t->errf);
-  alphabeta_options(ab);
-  ab->depth = depth;
-  ab->score_only = t->g->score_only;
-  return alphabeta_run(&t->search, t->tt, ab);
+  memset(o, 0, sizeof *o);
+  o->depth = depth;
+  o->tt_mib = t->o->tt_mib;
+  o->no_cycle_probe = 1;
+  o->quiet = 1;
+  return solver_choose(&t->job);
+}
+
+/* One search of the position by the solve driver. */
+static int search_once(Gtp *t, int depth) {
+  int st = job_for(t, depth);
+  return st != EXIT_OK ? st : solver_run(&t->job);
 }
 
 /* The message of the search that failed, without "gsolve: error: ". */
@@ -382,10 +392,13 @@ static const char *search_error(Gtp *t) {
 }
 
 /* The first of the best root moves of the last search; 0 if none. */
-static int first_best(const SolveResult *r, Move *m) {
-  for (int i = 0; i < r->nmoves; i++)
-    if (r->best[i]) {
-      *m = r->moves[i];
+static int first_best(const SolveAnswer *a, Move *m) {
+  int n = a->exact ? a->exact->nmoves : a->expected ? a->expected->nmoves : 0;
+  const unsigned char *best = a->exact ? a->exact->best : a->expected ? a->expected->best : NULL;
+  const Move *moves = a->exact ? a->exact->moves : a->expected ? a->expected->moves : NULL;
+  for (int i = 0; i < n; i++)
+    if (best[i]) {
+      *m = moves[i];
       return 1;
     }
   return 0;
@@ -423,8 +436,9 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
   int exact_too = gs_board_cells(t->prog) <= GTP_EXACT_CELLS;
   int have = 0, st = EXIT_OK, late;
   Move m;
-  if (t->tt == NULL && t->o->tt_mib > 0 && (t->tt = tt_new(t->o->tt_mib)) == NULL) {
-    *why = "out of memory";
+  /* The search's table is made before the clock starts. */
+  if ((st = job_for(t, 1)) != EXIT_OK || (st = solver_prepare(&t->job)) != EXIT_OK) {
+    *why = st == EXIT_LIMIT ? "out of memory" : search_error(t);
     return -1;
   }
   double budget = move_budget(t, c), start = clock_seconds(), began;
@@ -433,13 +447,13 @@ static int choose(Gtp *t, int c, char *buf, size_t n, const char **why) {
     return -1;
   }
   for (int d = 1;; d++) {
-    AbOptions ab;
     int depth = d <= level ? d : 0;
     if (depth == 0 && !exact_too) break;
     began = clock_seconds();
-    if ((st = search_once(t, depth, &ab)) != EXIT_OK) break;
-    have |= first_best(&t->search.result, &m);
-    if (depth == 0 || ab.stats.iterations < (uint64_t)d) break;
+    if ((st = search_once(t, depth)) != EXIT_OK) break;
+    SolveAnswer a = solve_job_answer(&t->job);
+    have |= first_best(&a, &m);
+    if (depth == 0 || a.depths < (uint64_t)d) break;
     /* The next search costs at least as much as this one (it repeats
     ** it, and goes a ply deeper): not worth starting if it cannot end
     ** in time (and a search starts with work the flag does not stop). */

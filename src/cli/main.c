@@ -83,15 +83,15 @@ static int run_solve(Run *r) {
   int st = solver_choose(j);
   if (st != EXIT_OK) return st;
   double t0 = clock_seconds();
-  st = solver_run(j);
+  st = solver_solve(j);
   r->seconds = clock_seconds() - t0;
   if (st != EXIT_OK) return st;
   if (o->pv && (st = solver_pv(j, &r->pv)) != EXIT_OK) return st;
-  if (o->stats && !j->expected && !j->strategic && (j->from_db || strcmp(j->solver->name, "retro") == 0)
-      && j->retro.stored) {
+  Retro *table = solve_job_table(j);
+  if (o->stats && table != NULL) {
     /* Counts over every record of a file: every record checked first. */
-    if (j->retro.db_path && (st = db_verify_all(&j->retro, stderr)) != EXIT_OK) return st;
-    if (retro_stats_compute(&j->retro, &r->table) != EXIT_OK) return diag_out_of_memory(stderr);
+    if (table->db_path && (st = db_verify_all(table, stderr)) != EXIT_OK) return st;
+    if (retro_stats_compute(table, &r->table) != EXIT_OK) return diag_out_of_memory(stderr);
     r->has_table = 1;
   }
   report_result(r);

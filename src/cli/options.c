@@ -219,9 +219,7 @@ SETTER(set_fen) {
 }
 SETTER(set_solver) {
   if (strcmp(val, "auto") != 0 && solver_find(val) == NULL)
-{
     return diag_fail(stderr, EXIT_USAGE, "unknown solver '%s' (%s)", val, solver_names());
-  }
   o->solve.solver = val;
   return EXIT_OK;
 }
@@ -363,9 +361,8 @@ static const OptionSpec option_table[] = {
     set_flag, offsetof(Options, stats) },
   { "--pv", NULL, SEC_OPTION, M_SOLVE, "--pv goes with --solve or --all-moves",
     "the best line, as boards", set_flag, offsetof(Options, pv) },
-  { "--depth", "N", SEC_OPTION, M_SOLVE | M(MODE_TREEDOT),
-    "--depth is a search of the alphabeta solver (with --solve or --all-moves) or the depth "
-    "of --tree-dot", "alphabeta to N plies by eval; --tree-dot's depth", set_depth, 0 },
+  { "--depth", "N", SEC_OPTION, M_SOLVE | M(MODE_TREEDOT), SOLVER_DEPTH_REFUSED,
+    "alphabeta to N plies by eval; --tree-dot's depth", set_depth, 0 },
   { "--tree-prune", NULL, SEC_OPTION, M(MODE_TREEDOT), "--tree-prune needs --tree-dot OUT",
     "leave losing moves out of the tree", set_flag, offsetof(Options, tree_prune) },
   { "--limit", "N", SEC_OPTION, M(MODE_TESTSET), "--limit goes with --test-set FILE",
@@ -603,11 +600,8 @@ int options_parse(int argc, char **argv, Options *o) {
     return usage_error("%s", "--dump-ast has no JSON form (--dump-bytecode --json has)");
   if (o->mode == MODE_DUMPDB && o->solve.db == NULL)
     return usage_error("%s", "--dump-db needs --db FILE");
-  if (o->solve.depth && o->mode != MODE_TREEDOT
-      && ((o->solve.solver && strcmp(o->solve.solver, "alphabeta") != 0
-           && strcmp(o->solve.solver, "auto") != 0) || o->solve.db))
-    return usage_error("%s", "--depth is a search of the alphabeta solver "
-                       "(with --solve or --all-moves) or the depth of --tree-dot");
+  if (o->mode != MODE_TREEDOT && (st = solver_check_named(&o->solve, stderr)) != EXIT_OK)
+    return st;
   /* --memory bounds the transposition tables too. */
   if (o->solve.memory_mib && o->solve.tt_mib > o->solve.memory_mib)
     o->solve.tt_mib = o->solve.memory_mib;

@@ -4,14 +4,15 @@
 **
 ** The person types moves in the game's own notation (the --position
 ** matcher reads them) or a command: undo, hint, help, quit.  The computer
-** moves with the solvers: depth-limited alpha-beta with the game's eval
-** at --level N, an exact solve at --level perfect (the native Connect
-** Four solver when the engine is native, alpha-beta otherwise), and
-** retrograde analysis for a game with cycles, which the searches refuse.
+** moves with the solvers, through the solve driver (driver/solvers.h),
+** which chooses among them: a search to --level N plies with the game's
+** eval, an exact solve at --level perfect (an engine's own solver where
+** it knows distances), and a solver that stores every position for a
+** game with cycles, which the searches refuse.
 ** Among equally good moves it picks one with a seeded generator, so games
 ** differ from seed to seed and repeat with the same seed.  In games with
 ** chance, per-move payoffs or more than two players the computer solves
-** on expected values (Star1 alpha-beta, or max^n), whatever the level,
+** on expected values (Star1, max^n, value iteration), whatever the level,
 ** and chance's moves are drawn by their weights with the same generator.
 ** In games with hidden information (views) the person sees only his own
 ** view, chance's moves and the computer's show only through it, and the
@@ -35,26 +36,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "solve/alphabeta.h"
-#include "cfr/cfrsolve.h"
+#include "driver/solvers.h"
 #include "mcts/ismcts.h"
 #include "cfr/strategy.h"
 #include "game/boardview.h"
 #include "game/fen.h"
-#include "solve/expectimax.h"
 #include "gsolve.h"
 #include "engines/engines.h"
 #include "cli/play.h"
 #include "mcts/playout.h"
 #include "search/progress.h"
 #include "game/position.h"
-#include "retro/retro.h"
 #include "retro/cycle.h"
-#include "retro/valueiter.h"
-#include "search/search.h"
-#include "search/tt.h"
 #include "search/value.h"
 #include "util/clock.h"
+#include "util/diag.h"
 
 #define LINE_MAX_LEN PLAY_LINE_MAX
 #define UNUSABLE_MAX 100         /* lines in a row that are no move nor command
@@ -81,28 +77,24 @@ typedef struct Play {
                             ** last: repetitions end play */
   int nplayed, cap;
   size_t tt_mib;
-  Tt *tt;                   /* alpha-beta's table, kept between moves */
-  EngineMoveValue *engine_moves;   /* the engine's solver's answers */
-  Retro retro;              /* for games with cycles: solved once */
-  int retro_ready;          /* retro holds the labels of every position */
+  /* The solve driver's job, kept from move to move with its tables and
+  ** its stored positions; opts are this solve's options. */
+  SolveJob job;
+  SolveOptions opts;
+  int job_ready;            /* job was initialised */
   int depth;                /* depth of the last search (0: exact) */
   int score_only;           /* its values had no distances (`score only;`) */
   int explained;            /* the evaluations' meaning has been said */
   int show_progress;        /* stderr is a terminal: the computer's long
                             ** searches show their progress there */
   Progress progress;
-  Search search;
-  ExpSolver exp;            /* expected values (chance, pay, n players) */
   int cyclic;               /* 0 unknown, 1 positions recur, -1 they do not */
-  Retro vi_retro;           /* value iteration, solved once for a cyclic game */
-  ValueIter vi;
-  int vi_ready;
   Position pos;
   Move legal[GAME_MAX_MOVES];
   double prob[GAME_MAX_MOVES];   /* a strategy's, for the legal moves */
   Strategy strategy;        /* --play-strategy FILE */
-  CfrSolver cfr;            /* games with views: CFR from the start of play */
-  int cfr_ready;
+  const CfrSolver *cfr;     /* games with views: CFR's strategy (in job),
+                            ** solved from the start of play */
   int large;                /* 1: chance or payoffs, too many positions to
                             ** solve (the probe ran out): ISMCTS plays */
   int unusable;             /* lines in a row that were no move nor command */
@@ -168,94 +160,76 @@ static void engine_progress(void *arg, const char *how, uint64_t nodes, double d
   progress_note(arg, "thinking", how, nodes, "positions", done);
 }
 
-/* The engine's own solver on the current position (an engine that
-** knows distances too: Connect Four, matchsticks): every move's exact
-** value into p->search.result, its table kept from move to move. */
-static int solve_by_engine(Play *p) {
-  Search *s = &p->search;
-  SolveResult *res = &s->result;
-  Game *g = p->g;
-  if (search_root_begin(s) != EXIT_OK || res->terminal) return s->status;
-  if (p->engine_moves == NULL
-      && (p->engine_moves = calloc(GAME_MAX_MOVES, sizeof *p->engine_moves)) == NULL)
-    return diag_out_of_memory(stderr);
-  EngineSolveOptions eo = { .table_mib = p->tt_mib ? p->tt_mib : 64, .threads = 1,
-                            .all_moves = 1, .keep_table = 1, .err = stderr };
-  EngineAnswer a = { .moves = p->engine_moves };
-  if (p->show_progress) {
-    eo.progress = engine_progress;
-    eo.progress_arg = &p->progress;
+/* The job moved to the current position, with this solve's options: the
+** driver's auto chooses by them (a horizon of `depth` plies, each move's
+** value, positions known to repeat, a kind of result wanted). */
+static void job_at(Play *p, int depth, int all_moves, int repeats, unsigned wants) {
+  SolveOptions *o = &p->opts;
+  SolveJob *j = &p->job;
+  int ply = p->base_ply + p->nplayed;
+  if (!p->job_ready) {
+    solve_job_init(j, p->g, ply, o, stderr);
+    if (p->show_progress) {
+      j->note = engine_progress;
+      j->note_arg = &p->progress;
+    }
+    p->job_ready = 1;
+  } else {
+    solve_job_reroot(j, ply);
   }
-  int st = g->vt->solve(g, &eo, &a);
-  if (st != EXIT_OK) return st;
-  s->nodes = a.nodes;
-  for (int i = 0; i < res->nmoves && i < a.nmoves; i++) {
-    res->values[i] = value_make(a.moves[i].margin, a.moves[i].plies, res->mover);
-    res->exact[i] = 1;
-  }
-  search_root_finish(s);
-  return EXIT_OK;
+  memset(o, 0, sizeof *o);
+  o->depth = depth;
+  o->all_moves = all_moves;
+  o->repeats = repeats;
+  o->wants = wants;
+  o->no_cycle_probe = 1;    /* play_game probed once */
+  o->distances = 1;         /* a move's value says "win in N" */
+  o->quiet = 1;
+  o->tt_mib = p->tt_mib;
+  o->engine.keep_table = 1;
+  if (p->show_progress) j->search.progress = &p->progress;
 }
 
-/* Retrograde analysis, for games with cycles: every position reachable
-** from the current one is solved the first time, then looked up. */
-static int solve_retro(Play *p) {
-  int ply = p->base_ply + p->nplayed;
+/* Solves the job's position: by the solver auto chooses, or, once one
+** that stores every position was chosen, from what it stored. */
+static int solve_here(Play *p) {
+  SolveJob *j = &p->job;
   int st;
-  if (p->retro_ready) {
-    /* A position from before the solve (after an undo) is not in it:
-    ** then solve again from here. */
-    p->retro.err = NULL;
-    if (retro_answer(&p->retro, &p->search) == EXIT_OK) return EXIT_OK;
-    retro_free(&p->retro);
-    p->retro_ready = 0;
-    search_free(&p->search);
-    search_init(&p->search, p->g, ply, stderr);
+  if (j->solver == NULL || !j->solver->stores) {
+    if ((st = solver_choose(j)) != EXIT_OK) return st;
+    /* An engine's solver: every move's value, in a table of its own. */
+    if (j->solver->takes & TAKES_ENGINE) {
+      p->opts.all_moves = 1;
+      if (p->opts.tt_mib == 0) p->opts.tt_mib = 64;
+    }
   }
-  retro_init(&p->retro, p->g, ply, stderr);
-  if ((st = retro_solve(&p->retro, &p->search)) != EXIT_OK) return st;
-  p->retro_ready = 1;
-  return EXIT_OK;
+  return solver_again(j);
 }
 
 /* Searches the current position for its mover at the level of play:
-** p->search.result gets the values (of every move with all_moves) and
+** the job's answer gets the values (of every move with all_moves) and
 ** the optimal moves; p->depth the depth they are for. */
 static int think_now(Play *p, int all_moves) {
-  Game *g = p->g;
-  int ply = p->base_ply + p->nplayed, st;
-  AbOptions ab;
-  unsigned exact = ENGINE_SOLVES | ENGINE_DISTANCES;
-
-  search_free(&p->search);
-  search_init(&p->search, g, ply, stderr);
-  if (p->show_progress) p->search.progress = &p->progress;
-  p->depth = 0;
-  p->score_only = 0;
-  if (p->retro_ready) return solve_retro(p);
-  if (p->o->level == PLAY_PERFECT && g->vt->solve && (g->vt->features & exact) == exact)
-    return solve_by_engine(p);
-  if (p->tt == NULL && p->tt_mib > 0 && (p->tt = tt_new(p->tt_mib)) == NULL)
-    return diag_out_of_memory(stderr);
-  alphabeta_options(&ab);
-  ab.all_moves = all_moves;
-  ab.depth = p->o->level;
-  ab.score_only = p->score_only = g->score_only;
+  SolveJob *j = &p->job;
+  job_at(p, p->o->level, all_moves, 0, 0);
   /* Quietly: a line that repeats a position (a game with cycles) stops
-  ** the search, and retrograde analysis takes over. */
-  p->search.err = NULL;
-  st = alphabeta_run(&p->search, p->tt, &ab);
-  p->depth = ab.depth;
-  if (st == EXIT_OK) return EXIT_OK;
-  if (st != EXIT_LIMIT) {
-    return diag_fail(stderr, st, "the computer's search failed");
+  ** the search, and a solver that stores every position takes over. */
+  int stores = j->solver != NULL && j->solver->stores;
+  if (!stores) j->search.err = NULL;
+  int st = solve_here(p);
+  if (st == EXIT_LIMIT && !stores) {
+    fputs("(this game has cycles, which the search cannot follow: the "
+          "computer solves it by retrograde analysis)\n", p->out);
+    job_at(p, 0, all_moves, 1, 0);
+    j->solver = NULL;
+    st = solve_here(p);
+  } else if (st != EXIT_OK && !stores) {
+    diag_fail(stderr, st, "the computer's search failed");
   }
-  fputs("(this game has cycles, which the search cannot follow: the "
-        "computer solves it by retrograde analysis)\n", p->out);
-  search_free(&p->search);
-  search_init(&p->search, g, ply, stderr);
-  p->depth = 0;
-  return solve_retro(p);
+  SolveAnswer a = solve_job_answer(j);
+  p->depth = a.depth;
+  p->score_only = a.no_plies;
+  return st;
 }
 
 /* think_now with the progress display on a terminal: an exact solve of
@@ -316,7 +290,8 @@ static void explain_evals(Play *p, int mover, int expected) {
 
 /* --show-evals: one line per legal move, its value and whether best. */
 static void show_evals(Play *p, double seconds) {
-  const SolveResult *r = &p->search.result;
+  SolveAnswer a = solve_job_answer(&p->job);
+  const SolveResult *r = a.exact;
   char mb[256], vb[64];
   int width = 4;
   for (int i = 0; i < r->nmoves; i++) {
@@ -328,7 +303,7 @@ static void show_evals(Play *p, double seconds) {
   put_player(p, r->mover);
   if (p->depth) fprintf(p->out, " (depth %d", p->depth);
   else fputs(" (exact", p->out);
-  fprintf(p->out, ", %.3f s, %" PRIu64 " nodes):\n", seconds, p->search.nodes);
+  fprintf(p->out, ", %.3f s, %" PRIu64 " nodes):\n", seconds, a.nodes);
   for (int i = 0; i < r->nmoves; i++) {
     move_name(p->g, &r->moves[i], mb, sizeof mb);
     value_words(r->values[i], p->depth, p->score_only, vb, sizeof vb);
@@ -400,6 +375,18 @@ static void draw_position(Play *p) {
   }
 }
 
+/* The computer plays one of the nbest best moves (of n), drawn with the
+** game's generator, found in `seconds`. */
+static int play_one_of_best(Play *p, int mover, const Move *moves, const unsigned char *best,
+                            int n, int nbest, double seconds) {
+  int k = (int)(random_next(&p->rng) % (uint64_t)nbest), i;
+  for (i = 0; i < n; i++)
+    if (best[i] && k-- == 0) break;
+  say_move(p, mover, &moves[i], seconds);
+  game_apply(p->g, &moves[i]);
+  return record(p, 0);
+}
+
 /* Games the computer solves on expected values. */
 static int expected_game(const Game *g) {
   return g->has_chance || g->has_rewards || g->nplayers > 2;
@@ -415,28 +402,11 @@ static int chance_move(Play *p, int n) {
   return record(p, BY_CHANCE);
 }
 
-/* The expected-value solve of the current position into p->exp. */
+/* The expected-value solve of the current position (Star1, max^n, or
+** value iteration over every position once when positions recur). */
 static int think_expected(Play *p) {
-  exp_free(&p->exp);
-  exp_init(&p->exp, p->g, p->base_ply + p->nplayed, stderr);
-  p->exp.table_mib = p->tt_mib;
-  p->exp.all_moves = 1;
-  if (p->cyclic == 0) {
-    uint64_t seen;
-    p->cyclic = cycle_probe(p->g, CYCLE_PROBE_POSITIONS, &seen) == CYCLE_FOUND ? 1 : -1;
-  }
-  if (p->cyclic < 0)
-    return p->g->nplayers > 2 ? expectimax_solve(&p->exp) : star1_solve(&p->exp);
-  /* Positions recur (Pig): value iteration over every position reachable
-  ** from here, once; later positions are read from it. */
-  if (!p->vi_ready) {
-    retro_init(&p->vi_retro, p->g, p->base_ply + p->nplayed, stderr);
-    vi_init(&p->vi, &p->vi_retro, stderr);
-    int st = vi_solve(&p->vi, &p->exp);
-    p->vi_ready = st == EXIT_OK;
-    return st;
-  }
-  return retro_vector_answer(&p->vi_retro, &p->exp);
+  job_at(p, 0, 1, p->cyclic > 0, 0);
+  return solve_here(p);
 }
 
 /* The computer's move in such a game, with --show-evals the expected
@@ -444,8 +414,9 @@ static int think_expected(Play *p) {
 static int computer_move_expected(Play *p) {
   char buf[256];
   double t0 = clock_seconds(), seconds;
-  int st = think_expected(p), k, i;
-  const ExpResult *r = &p->exp.result;
+  int st = think_expected(p), i;
+  SolveAnswer a = solve_job_answer(&p->job);
+  const ExpResult *r = a.expected;
   if (st != EXIT_OK) return st;
   seconds = clock_seconds() - t0;
   if (r->nbest == 0) return EXIT_OK;
@@ -453,17 +424,12 @@ static int computer_move_expected(Play *p) {
     explain_evals(p, r->mover, 1);
     fputs("evaluation by ", p->out);
     put_player(p, r->mover);
-    fprintf(p->out, " (expected, %.3f s, %" PRIu64 " nodes):\n", seconds, p->exp.nodes);
+    fprintf(p->out, " (expected, %.3f s, %" PRIu64 " nodes):\n", seconds, a.nodes);
     for (i = 0; i < r->nmoves; i++)
       fprintf(p->out, "  %-12s  %+.4f%s\n", move_name(p->g, &r->moves[i], buf, sizeof buf),
               exp_score(p->g, &r->values[i], r->mover), r->best[i] ? "  best" : "");
   }
-  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
-  for (i = 0; i < r->nmoves; i++)
-    if (r->best[i] && k-- == 0) break;
-  say_move(p, r->mover, &r->moves[i], seconds);
-  game_apply(p->g, &r->moves[i]);
-  return record(p, 0);
+  return play_one_of_best(p, r->mover, r->moves, r->best, r->nmoves, r->nbest, seconds);
 }
 
 /* ---- large games with chance: information-set MCTS ---------------- */
@@ -503,23 +469,26 @@ static double level_target(const Play *p) {
 ** the start of play, before any hidden move is made (refused after
 ** --position moves in a game with views: they may be hidden ones). */
 static int solve_by_cfr(Play *p) {
-  if (p->cfr_ready) return EXIT_OK;
+  if (p->cfr != NULL) return EXIT_OK;
   if (p->g->has_views && p->base_ply > 0) {
     return diag_fail(stderr, EXIT_USAGE, "gsolve play on a game with hidden information starts "
                      "from the start: the computer would solve it knowing the moves of --position "
                      "(or give --play-strategy FILE)");
   }
-  cfrsolve_init(&p->cfr, p->g, stderr);
-  p->cfr.target = level_target(p);
-  p->cfr.max_iterations = PLAY_CFR_MAX_ITERATIONS;
+  job_at(p, 0, 0, 0, GIVES(RESULT_STRATEGY));
+  p->opts.iterations = PLAY_CFR_MAX_ITERATIONS;
+  p->opts.iterations_set = 1;
+  p->opts.exploitability = level_target(p);
   fprintf(p->out, "(the computer solves the game with CFR+ to exploitability %g ...)\n",
-          p->cfr.target);
+          p->opts.exploitability);
   fflush(p->out);
-  int st = cfrsolve_run(&p->cfr);
+  int st = solver_choose(&p->job);
+  if (st == EXIT_OK) st = solver_run(&p->job);
   if (st != EXIT_OK) return st;
+  const CfrSolver *c = solve_job_answer(&p->job).strategy;
   fprintf(p->out, "(%llu iterations, exploitability %.3g, %u information sets)\n",
-          (unsigned long long)p->cfr.iterations, p->cfr.exploitability, p->cfr.tree.ninfosets);
-  p->cfr_ready = 1;
+          (unsigned long long)c->iterations, c->exploitability, c->tree.ninfosets);
+  p->cfr = c;
   return EXIT_OK;
 }
 
@@ -532,15 +501,16 @@ static int strategy_for_mover(Play *p, int n) {
   if (p->o->strategy) return strategy_probs(&p->strategy, g, p->legal, n, p->prob);
   uint64_t key[2];
   gametree_key(g, mover, key, NULL, 0);
-  int64_t I = gametree_find(&p->cfr.tree, mover, key);
+  const CfrSolver *c = p->cfr;
+  int64_t I = gametree_find(&c->tree, mover, key);
   for (int i = 0; i < n; i++) p->prob[i] = 1.0 / n;
   if (I < 0) return 0;
-  const GtInfoset *set = &p->cfr.tree.infosets[I];
+  const GtInfoset *set = &c->tree.infosets[I];
   for (int i = 0; i < n; i++) {
     p->prob[i] = 0;
     for (int a = 0; a < set->nactions; a++)
-      if (memcmp(&p->cfr.tree.moves[set->action + (uint32_t)a], &p->legal[i], sizeof p->legal[i]) == 0)
-        p->prob[i] = p->cfr.avg[set->action + (uint32_t)a];
+      if (memcmp(&c->tree.moves[set->action + (uint32_t)a], &p->legal[i], sizeof p->legal[i]) == 0)
+        p->prob[i] = c->avg[set->action + (uint32_t)a];
   }
   return 1;
 }
@@ -600,18 +570,13 @@ static int computer_move(Play *p, int n) {
   if (strategic_game(p)) return computer_move_strategy(p, n);
   if (p->large > 0) return computer_move_ismcts(p);
   if (expected_game(p->g)) return computer_move_expected(p);
-  int st = think(p, p->o->show_evals), k, i;
+  int st = think(p, p->o->show_evals);
   if (st != EXIT_OK) return st;
   seconds = clock_seconds() - t0;
-  r = &p->search.result;
+  r = solve_job_answer(&p->job).exact;
   if (r->nbest == 0) return EXIT_OK;
   if (p->o->show_evals) show_evals(p, seconds);
-  k = (int)(random_next(&p->rng) % (uint64_t)r->nbest);
-  for (i = 0; i < r->nmoves; i++)
-    if (r->best[i] && k-- == 0) break;
-  say_move(p, r->mover, &r->moves[i], seconds);
-  game_apply(p->g, &r->moves[i]);
-  return record(p, 0);
+  return play_one_of_best(p, r->mover, r->moves, r->best, r->nmoves, r->nbest, seconds);
 }
 
 /* ---- the person's commands ----------------------------------------- */
@@ -651,15 +616,16 @@ static void hint(Play *p, int n) {
   }
   if (expected_game(p->g)) {
     if (think_expected(p) != EXIT_OK) return;
+    const ExpResult *e = solve_job_answer(&p->job).expected;
     fputs("hint: ", p->out);
-    for (int i = 0; i < p->exp.result.nmoves; i++)
-      if (p->exp.result.best[i])
-        fprintf(p->out, "%s%s", k++ ? ", " : "", move_name(p->g, &p->exp.result.moves[i], buf, sizeof buf));
-    fprintf(p->out, " (expected %+.4f)\n", exp_score(p->g, &p->exp.result.value, p->exp.result.mover));
+    for (int i = 0; i < e->nmoves; i++)
+      if (e->best[i])
+        fprintf(p->out, "%s%s", k++ ? ", " : "", move_name(p->g, &e->moves[i], buf, sizeof buf));
+    fprintf(p->out, " (expected %+.4f)\n", exp_score(p->g, &e->value, e->mover));
     return;
   }
   if (think(p, 0) != EXIT_OK) return;
-  r = &p->search.result;
+  r = solve_job_answer(&p->job).exact;
   fputs("hint: ", p->out);
   for (int i = 0; i < r->nmoves; i++)
     if (r->best[i])
@@ -953,16 +919,9 @@ int play_run(Game *g, int base_ply, const char *title, size_t tt_mib,
   /* A rule failing at run time lands here; what play made is freed. */
   if (game_call_trapped(g, play_game, p, &st)) st = g->error_status;
   fflush(out);
-  search_free(&p->search);
-  exp_free(&p->exp);
-  vi_free(&p->vi);
-  retro_free(&p->vi_retro);
+  if (p->job_ready) solve_job_free(&p->job);
   position_free(&p->pos);
-  retro_free(&p->retro);
-  cfrsolve_free(&p->cfr);
   strategy_free(&p->strategy);
-  tt_free(p->tt);
-  free(p->engine_moves);
   free(p->by_human);
   free(p->paid);
   free(p->states);

@@ -41,8 +41,6 @@ void report_header(const Run *r) {
   printf("\nto move: %s\n", game_mover_name(r->g));
 }
 
-/* The report gives positions and stored for a retrograde solve and
-** for an answer from a database. */
 /* --pv in JSON: "pv", the line's moves, and "pv_repeats_from". */
 static void json_pv(JsonWriter *w, const Pv *pv) {
   json_key(w, "pv");
@@ -53,16 +51,6 @@ static void json_pv(JsonWriter *w, const Pv *pv) {
   if (pv->repeats_from >= 0) json_int(w, pv->repeats_from); else json_null(w);
 }
 
-static int reports_positions(const Run *r) {
-  const SolverInfo *s = r->job.solver;
-  return s != NULL && (r->job.from_db || strcmp(s->name, "retro") == 0
-                       || strcmp(s->name, "value-iteration") == 0);
-}
-
-static int is_value_iteration(const Run *r) {
-  return r->job.solver != NULL && strcmp(r->job.solver->name, "value-iteration") == 0;
-}
-
 /* A solver's value: score and plies; *proven is 0 for the eval of a
 ** position at the --depth horizon (then only the score means anything). */
 static void decode_value(const Run *r, Value v, int64_t *score,
@@ -70,40 +58,52 @@ static void decode_value(const Run *r, Value v, int64_t *score,
   alphabeta_decode(v, r->opt->solve.depth, score, plies, proven);
 }
 
+/* The best moves ("-" for none), the counts and the names after them,
+** and the width of the all-moves table's first column: the text
+** reports of exact and of expected values share them. */
+static void text_best_and_tail(const Run *r, const SolveAnswer *a, const Move *moves,
+                               const unsigned char *best, int n, int nbest) {
+  char buf[256];
+  if (nbest == 0) fputs("-", stdout);
+  for (int i = 0, k = 0; i < n; i++)
+    if (best[i]) printf("%s%s", k++ ? ", " : "", move_text(r->g, &moves[i], buf, sizeof buf));
+  printf("\nnodes: %" PRIu64 "\n", a->nodes);
+  if (a->stores) printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", a->positions, a->stored);
+  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, a->solver, r->g->engine);
+}
+
+static int moves_width(const Run *r, const Move *moves, int n) {
+  char buf[256];
+  int width = 4;
+  for (int i = 0; i < n; i++) {
+    int w = (int)strlen(move_text(r->g, &moves[i], buf, sizeof buf));
+    if (w > width) width = w;
+  }
+  return width;
+}
+
 static void text_solve(const Run *r) {
-  const SolveResult *res = &r->job.search.result;
+  SolveAnswer a = solve_job_answer(&r->job);
+  const SolveResult *res = a.exact;
   char buf[256];
   int64_t score, plies;
-  int i, k, proven;
+  int i, proven;
   decode_value(r, res->value, &score, &plies, &proven);
   if (r->opt->solve.depth) printf("depth: %d\n", r->opt->solve.depth);
   printf("value: %s\nscore: %" PRId64 "\n",
          proven ? value_verdict(score) : "-", score);
-  if (plies >= RETRO_ENDLESS || r->job.no_plies || !proven) printf("plies: -\nbest: ");   /* a draw forever */
+  if (plies >= RETRO_ENDLESS || a.no_plies || !proven) printf("plies: -\nbest: ");   /* a draw forever */
   else printf("plies: %" PRId64 "\nbest: ", plies);
-  if (res->nbest == 0) fputs("-", stdout);
-  for (i = k = 0; i < res->nmoves; i++)
-    if (res->best[i])
-      printf("%s%s", k++ ? ", " : "",
-             move_text(r->g, &res->moves[i], buf, sizeof buf));
-  printf("\nnodes: %" PRIu64 "\n", r->job.search.nodes);
-  if (reports_positions(r))
-    printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->job.retro.positions, r->job.retro.stored);
-  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds,
-         solver_report_name(&r->job), r->g->engine);
+  text_best_and_tail(r, &a, res->moves, res->best, res->nmoves, res->nbest);
   if (r->opt->solve.all_moves && res->nmoves > 0) {
-    int width = 4;
-    for (i = 0; i < res->nmoves; i++) {
-      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
-      if (w > width) width = w;
-    }
+    int width = moves_width(r, res->moves, res->nmoves);
     printf("%-*s  value  score  plies\n", width, "move");
     for (i = 0; i < res->nmoves; i++) {
       decode_value(r, res->values[i], &score, &plies, &proven);
       printf("%-*s  %-5s  %5" PRId64 "  ", width,
              move_text(r->g, &res->moves[i], buf, sizeof buf),
              proven ? value_verdict(score) : "-", score);
-      if (plies >= RETRO_ENDLESS || r->job.no_plies || !proven) printf("%5s\n", "-");
+      if (plies >= RETRO_ENDLESS || a.no_plies || !proven) printf("%5s\n", "-");
       else printf("%5" PRId64 "\n", plies);
     }
   }
@@ -200,7 +200,8 @@ static void json_table(JsonWriter *w, const Run *r);
 
 /* One object with every field; those the mode does not compute are null. */
 static void report_json(const Run *r) {
-  const SolveResult *res = &r->job.search.result;
+  SolveAnswer a = solve_job_answer(&r->job);
+  const SolveResult *res = a.exact;
   Mode mode = r->opt->mode;
   JsonWriter w;
   char buf[256];
@@ -208,7 +209,7 @@ static void report_json(const Run *r) {
   int proven = 1;
   uint64_t nodes = mode == MODE_PLAYOUTS ? r->playouts.moves + r->playouts.games
                  : mode == MODE_PERFT ? r->perft.nodes
-                 : mode == MODE_COUNT ? r->count.nodes : r->job.search.nodes;
+                 : mode == MODE_COUNT ? r->count.nodes : a.nodes;
   int i;
 
   report_json_head(&w, r);
@@ -221,7 +222,7 @@ static void report_json(const Run *r) {
   if (mode == MODE_SOLVE) json_int(&w, score);
   else json_null(&w);
   json_key(&w, "plies");
-  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS && !r->job.no_plies && proven) json_int(&w, plies);
+  if (mode == MODE_SOLVE && plies < RETRO_ENDLESS && !a.no_plies && proven) json_int(&w, plies);
   else json_null(&w);
   json_key(&w, "best");
   if (mode == MODE_SOLVE) {
@@ -234,7 +235,7 @@ static void report_json(const Run *r) {
     json_null(&w);
   }
 
-  json_run_fields(&w, r, nodes, mode == MODE_SOLVE ? solver_report_name(&r->job) : NULL);
+  json_run_fields(&w, r, nodes, mode == MODE_SOLVE ? a.solver : NULL);
   json_uint_if(&w, "perft", mode == MODE_PERFT, r->perft.count);
   json_key(&w, "depth");
   if (mode == MODE_PERFT) json_int(&w, r->opt->perft_depth);
@@ -242,9 +243,9 @@ static void report_json(const Run *r) {
   else json_null(&w);
   json_key(&w, "positions");
   if (mode == MODE_COUNT) json_uint(&w, r->count.positions);
-  else if (mode == MODE_SOLVE && reports_positions(r)) json_uint(&w, r->job.retro.positions);
+  else if (mode == MODE_SOLVE && a.stores) json_uint(&w, a.positions);
   else json_null(&w);
-  json_uint_if(&w, "stored", mode == MODE_SOLVE && reports_positions(r), r->job.retro.stored);
+  json_uint_if(&w, "stored", mode == MODE_SOLVE && a.stores, a.stored);
   json_table(&w, r);
   json_uint_if(&w, "terminal", mode == MODE_COUNT, r->count.terminal);
   json_uint_if(&w, "canonical", mode == MODE_COUNT && r->count.canonical, r->count.canonical);
@@ -294,7 +295,7 @@ static void report_json(const Run *r) {
       json_key(&w, "score");
       json_int(&w, score);
       json_key(&w, "plies");
-      if (plies < RETRO_ENDLESS && !r->job.no_plies && proven) json_int(&w, plies);
+      if (plies < RETRO_ENDLESS && !a.no_plies && proven) json_int(&w, plies);
       else json_null(&w);
       json_key(&w, "probability");
       json_null(&w);
@@ -317,23 +318,24 @@ static double exp_shown(double x) {
 
 /* The score of an expected value for the root's mover; at a chance root,
 ** for the first player. */
-static double exp_root_score(const Run *r, const ExpValue *v) {
-  int m = r->job.exp.result.mover;
+static double exp_root_score(const Run *r, const ExpResult *res, const ExpValue *v) {
+  int m = res->mover;
   return exp_shown(exp_score(r->g, v, m == GAME_CHANCE ? 0 : m));
 }
 
 /* "win", "loss" or "draw" when the value is certain, else NULL. */
-static const char *exp_verdict(const Run *r, double score) {
-  if (!r->job.exp.result.deterministic || r->g->nplayers > 2) return NULL;
+static const char *exp_verdict(const Run *r, const ExpResult *res, double score) {
+  if (!res->deterministic || r->g->nplayers > 2) return NULL;
   return score > 0.5e-9 ? "win" : score < -0.5e-9 ? "loss" : "draw";
 }
 
 static void text_expected(const Run *r) {
-  const ExpResult *res = &r->job.exp.result;
+  SolveAnswer a = solve_job_answer(&r->job);
+  const ExpResult *res = a.expected;
   char buf[256];
-  double sc = exp_root_score(r, &res->value);
-  const char *verdict = exp_verdict(r, sc);
-  int i, k;
+  double sc = exp_root_score(r, res, &res->value);
+  const char *verdict = exp_verdict(r, res, sc);
+  int i;
   printf("value: %s\nscore: %.10g\n", verdict ? verdict : "-", sc);
   if (res->vector) {
     fputs("payoffs:", stdout);
@@ -344,24 +346,13 @@ static void text_expected(const Run *r) {
   if (res->deterministic && res->value.plies < EXP_ENDLESS) printf("plies: %.0f\n", res->value.plies);
   else printf("plies: -\n");
   fputs("best: ", stdout);
-  if (res->nbest == 0) fputs("-", stdout);
-  for (i = k = 0; i < res->nmoves; i++)
-    if (res->best[i])
-      printf("%s%s", k++ ? ", " : "", move_text(r->g, &res->moves[i], buf, sizeof buf));
-  printf("\nnodes: %" PRIu64 "\n", r->job.exp.nodes);
-  if (reports_positions(r))
-    printf("positions: %" PRIu64 "\nstored: %" PRIu64 "\n", r->job.retro.positions, r->job.retro.stored);
-  printf("seconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, solver_report_name(&r->job), r->g->engine);
+  text_best_and_tail(r, &a, res->moves, res->best, res->nmoves, res->nbest);
   if (r->opt->solve.all_moves && res->nmoves > 0) {
-    int width = 4;
-    for (i = 0; i < res->nmoves; i++) {
-      int w = (int)strlen(move_text(r->g, &res->moves[i], buf, sizeof buf));
-      if (w > width) width = w;
-    }
+    int width = moves_width(r, res->moves, res->nmoves);
     printf("%-*s  value  %12s  plies%s\n", width, "move", "score", res->prob ? "  probability" : "");
     for (i = 0; i < res->nmoves; i++) {
-      double s = exp_root_score(r, &res->values[i]);
-      const char *v = exp_verdict(r, s);
+      double s = exp_root_score(r, res, &res->values[i]);
+      const char *v = exp_verdict(r, res, s);
       printf("%-*s  %-5s  %12.10g  ", width, move_text(r->g, &res->moves[i], buf, sizeof buf),
              v ? v : "-", s);
       if (res->deterministic && res->values[i].plies < EXP_ENDLESS) printf("%5.0f", res->values[i].plies);
@@ -373,12 +364,13 @@ static void text_expected(const Run *r) {
 }
 
 static void json_expected(const Run *r) {
-  const ExpResult *res = &r->job.exp.result;
+  SolveAnswer a = solve_job_answer(&r->job);
+  const ExpResult *res = a.expected;
   JsonWriter w;
   char buf[256];
   int i;
-  double sc = exp_root_score(r, &res->value);
-  const char *verdict = exp_verdict(r, sc);
+  double sc = exp_root_score(r, res, &res->value);
+  const char *verdict = exp_verdict(r, res, sc);
   report_json_head(&w, r);
   json_key(&w, "value");
   if (verdict) json_string(&w, verdict); else json_null(&w);
@@ -392,11 +384,11 @@ static void json_expected(const Run *r) {
   for (i = 0; i < res->nmoves; i++)
     if (res->best[i]) json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
   json_end_array(&w);
-  json_run_fields(&w, r, r->job.exp.nodes, solver_report_name(&r->job));
+  json_run_fields(&w, r, a.nodes, a.solver);
   static const char *const nulls[] = { "perft", "depth" };
   json_nulls(&w, nulls, 2);
-  json_uint_if(&w, "positions", reports_positions(r), r->job.retro.positions);
-  json_uint_if(&w, "stored", reports_positions(r), r->job.retro.stored);
+  json_uint_if(&w, "positions", a.stores, a.positions);
+  json_uint_if(&w, "stored", a.stores, a.stored);
   static const char *const nulls2[] = { "terminal", "canonical", "games", "boards", "playouts" };
   json_nulls(&w, nulls2, 5);
   json_key(&w, "payoffs");
@@ -407,19 +399,14 @@ static void json_expected(const Run *r) {
   } else {
     json_null(&w);
   }
-  if (is_value_iteration(r)) {
-    json_key(&w, "sweeps");
-    json_uint(&w, r->job.vi.sweeps);
-    json_key(&w, "residual");
-    json_real(&w, r->job.vi.residual);
-  }
+  solver_json(&r->job, &w);
   if (r->opt->pv) json_pv(&w, &r->pv);
   if (r->opt->solve.all_moves) {
     json_key(&w, "moves");
     json_begin_array(&w);
     for (i = 0; i < res->nmoves; i++) {
-      double s = exp_root_score(r, &res->values[i]);
-      const char *v = exp_verdict(r, s);
+      double s = exp_root_score(r, res, &res->values[i]);
+      const char *v = exp_verdict(r, res, s);
       json_begin_object(&w);
       json_key(&w, "move");
       json_string(&w, move_text(r->g, &res->moves[i], buf, sizeof buf));
@@ -446,8 +433,8 @@ static void json_expected(const Run *r) {
 
 /* The root's information set in the tree, or -1 (the root is an end or
 ** a chance node). */
-static int64_t cfr_root_set(const Run *r) {
-  const GameTree *t = &r->job.cfr.tree;
+static int64_t cfr_root_set(const CfrSolver *s) {
+  const GameTree *t = &s->tree;
   return t->nnodes > 0 && t->kind[0] >= 0 ? (int64_t)t->data[0] : -1;
 }
 
@@ -461,9 +448,10 @@ static int bound_decimals(const CfrSolver *s) {
 }
 
 static void text_strategic(const Run *r) {
-  const CfrSolver *s = &r->job.cfr;
+  SolveAnswer a = solve_job_answer(&r->job);
+  const CfrSolver *s = a.strategy;
   const GameTree *t = &s->tree;
-  int64_t root = cfr_root_set(r);
+  int64_t root = cfr_root_set(s);
   double bound, lo, hi;
   int d = bound_decimals(s);
   /* The score to the digits the exploitability lets it be known, and
@@ -484,14 +472,14 @@ static void text_strategic(const Run *r) {
     uint32_t x = t->infosets[root].action + (uint32_t)a;
     printf("%s %s %.6f", a ? "," : "", gametree_move_name(t, x), s->avg[x]);
   }
-  printf("\nseconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, solver_report_name(&r->job),
-         r->g->engine);
+  printf("\nseconds: %.3f\nsolver: %s\nengine: %s\n", r->seconds, a.solver, r->g->engine);
 }
 
 static void json_strategic(const Run *r) {
-  const CfrSolver *s = &r->job.cfr;
+  SolveAnswer a = solve_job_answer(&r->job);
+  const CfrSolver *s = a.strategy;
   const GameTree *t = &s->tree;
-  int64_t root = cfr_root_set(r);
+  int64_t root = cfr_root_set(s);
   JsonWriter w;
   int i;
   report_json_head(&w, r);
@@ -503,7 +491,7 @@ static void json_strategic(const Run *r) {
   json_null(&w);
   json_key(&w, "best");
   json_null(&w);
-  json_run_fields(&w, r, t->nnodes, solver_report_name(&r->job));
+  json_run_fields(&w, r, a.nodes, a.solver);
   static const char *const nulls[] = { "perft", "depth", "positions", "stored", "terminal",
                                        "canonical", "games", "boards", "playouts" };
   json_nulls(&w, nulls, 9);
@@ -618,7 +606,7 @@ static void text_lp(const Run *r) {
     putchar('\n');
   }
   printf("infosets: %u\nhistories: %u\n", t->ninfosets, t->nnodes);
-  int64_t root = cfr_root_set(r);
+  int64_t root = cfr_root_set(s);
   if (!lp->best_response) {
     fputs("strategy:", stdout);
     if (root < 0) fputs(" -", stdout);
@@ -701,85 +689,6 @@ static void json_lp(const Run *r) {
   fputc('\n', stdout);
 }
 
-/* --stats for an lp solve. */
-static void lp_stats(const Run *r) {
-  const CfrSolver *s = &r->job.cfr;
-  const LpResult *lp = s->lp;
-  const GameTree *t = &s->tree;
-  fprintf(stderr, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
-          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
-          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
-  fprintf(stderr, "stats: sequence form: %u + %u sequences, %u payoff entries, built in %.3f s\n",
-          lp->seq[0], lp->seq[1], lp->entries, lp->build_seconds);
-  if (!lp->best_response)
-    for (int i = 0; i < r->g->nplayers && i < 2 - lp->from_duals; i++)
-      fprintf(stderr, "stats: %s's program: %d rows, %d columns, %zu nonzeros, %d simplex "
-              "iterations\n", r->g->player_names[i], lp->rows[i], lp->cols[i], lp->nonzeros[i],
-              lp->simplex_iterations[i]);
-  if (!lp->best_response)
-    fprintf(stderr, "stats: GLPK simplex %.3f s, exact simplex %.3f s (%s); programs' gap %.3g, "
-            "float strategies' NashConv %.3g\n", lp->lp_seconds, lp->exact_lp_seconds,
-            lp->exact_tried ? "run" : "skipped: too many payoff entries", lp->gap, s->nash_conv);
-  if (lp->from_duals)
-    fprintf(stderr, "stats: %s's strategy: the duals of %s's program (its dual is %s's)\n",
-            r->g->player_names[1], r->g->player_names[0], r->g->player_names[1]);
-  if (lp->vertex_tried)
-    fprintf(stderr, "stats: the doubles read as fractions were no exact equilibrium: the "
-            "program's exact basis solved again in fractions (GMP), its vertex %s's plan and its "
-            "duals %s's, in %.3f s\n", r->g->player_names[0],
-            r->g->nplayers > 1 ? r->g->player_names[1] : "-", lp->vertex_seconds);
-  fprintf(stderr, "stats: exact check %.3f s: %s\n", lp->check_seconds,
-          !lp->exact_tried ? "skipped (more than LP_EXACT_MAX_ENTRIES ends)"
-          : lp->best_response ? "best responses in fractions"
-          : lp->value_exact ? "each strategy's best response equals the value: exact"
-          : "the rationalized strategies are no exact equilibrium: the float value");
-}
-
-/* --stats for a CFR solve. */
-static void cfr_stats(const Run *r) {
-  const CfrSolver *s = &r->job.cfr;
-  const GameTree *t = &s->tree;
-  fprintf(stderr, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
-          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
-          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
-  fprintf(stderr, "stats: utilities: %s\n", t->zero_sum ? "the payoffs (zero-sum)"
-          : t->margins ? "the margins (payoff minus the other's)" : "the payoffs");
-  fprintf(stderr, "stats: %s: %llu iterations in %.3f s (%.0f iterations/s; CPU %.3f s), "
-          "nash_conv %.6g, exploitability measured %llu times (%.3f s)\n", cfrsolve_name(s),
-          (unsigned long long)s->iterations, s->iterate_seconds,
-          s->iterate_seconds > 0 ? (double)s->iterations / s->iterate_seconds : 0.0,
-          s->iterate_cpu, s->nash_conv, (unsigned long long)s->measures, s->measure_seconds);
-}
-
-/* --stats for an alphabeta solve, on stderr, after the report. */
-static void alphabeta_stats(const Run *r) {
-  const AbStats *a = &r->job.ab.stats;
-  uint64_t nodes = r->job.search.nodes;
-  fflush(stdout);
-  fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), evals %" PRIu64
-          ", root searches %" PRIu64 ", depths %" PRIu64 ", bound cutoffs %" PRIu64 "\n", nodes,
-          r->seconds > 0 ? (double)nodes / r->seconds : 0.0, a->evals,
-          a->probes, a->iterations, a->bound_cutoffs);
-  if (r->job.tt != NULL) {
-    const TtStats *t = tt_stats(r->job.tt);
-    size_t cap, used = tt_used(r->job.tt, &cap);
-    double p = t->probes ? (double)t->probes : 1.0;
-    fprintf(stderr, "stats: table probes %" PRIu64 ", hits %" PRIu64
-            " (%.1f%%), cutoffs %" PRIu64 " (%.1f%%), child cutoffs %" PRIu64
-            ", stores %" PRIu64 ", replaced %" PRIu64 "\n", t->probes,
-            t->hits, 100.0 * (double)t->hits / p, t->cutoffs,
-            100.0 * (double)t->cutoffs / p, a->etc_cutoffs, t->stores,
-            t->replaced);
-    fprintf(stderr, "stats: table entries %zu of %zu (%.1f%% full)\n", used,
-            cap, cap ? 100.0 * (double)used / (double)cap : 0.0);
-  } else {
-    fputs("stats: no table (--tt-size 0)\n", stderr);
-  }
-  if (a->symmetry_skips)
-    fprintf(stderr, "stats: symmetry skips %" PRIu64 " (moves whose position a symmetry of the line "
-            "maps onto a sibling's)\n", a->symmetry_skips);
-}
-
 /* An example position of the table: FEN when the game declares its
 ** pieces, else the state as the engine prints slot values. */
 static void example_text(const Run *r, const void *state, char *buf, size_t size) {
@@ -854,87 +763,42 @@ static void json_table(JsonWriter *w, const Run *r) {
   json_end_object(w);
 }
 
-/* --stats for a retrograde solve, on stderr. */
-static void retro_stats(const Run *r) {
-  const Retro *x = &r->job.retro;
-  double mib = (double)retro_memory(x) / (1 << 20);
-  fprintf(stderr, "stats: positions %llu, stored %llu (symmetry factor %.2f), moves %llu\n"
-          "stats: %zu bytes per stored position plus 16 per move; %.1f MiB in all\n"
-          "stats: enumeration %.3f s (%.0f positions/s), labelling %.3f s (%.0f positions/s)\n",
-          (unsigned long long)x->positions, (unsigned long long)x->stored,
-          x->stored ? (double)x->positions / (double)x->stored : 1.0, (unsigned long long)x->edges,
-          retro_bytes_per_position(x), mib, x->enumerate_seconds,
-          x->enumerate_seconds > 0 ? (double)x->positions / x->enumerate_seconds : 0.0,
-          x->label_seconds, x->label_seconds > 0 ? (double)x->stored / x->label_seconds : 0.0);
-  if (x->closure)
-    fprintf(stderr, "stats: note: positions counts every image of a reachable position under the "
-            "symmetries (the root is not symmetric, so some images are not reachable from it)\n");
-  if (r->has_table) table_stats(r);
-}
-
-
 /* The result of the mode, on stdout. */
 void report_result(const Run *r) {
   if (r->opt->mode == MODE_GRUNDY) {
     report_grundy(r);
-  } else if (r->job.strategic && r->job.cfr.lp != NULL) {
-    if (r->opt->json) json_lp(r);
-    else { report_header(r); text_lp(r); }
-  } else if (r->job.strategic) {
+    return;
+  }
+  switch (r->job.kind) {
+  case RESULT_STRATEGY:
+    if (r->job.cfr.lp != NULL) {
+      if (r->opt->json) json_lp(r);
+      else { report_header(r); text_lp(r); }
+      break;
+    }
     if (r->opt->json) json_strategic(r);
     else { report_header(r); text_strategic(r); }
-  } else if (r->job.expected) {
+    break;
+  case RESULT_EXPECTED:
     if (r->opt->json) json_expected(r);
     else { report_header(r); text_expected(r); }
-  } else if (r->opt->json) {
-    report_json(r);
-  } else {
-    report_text(r);
+    break;
+  case RESULT_EXACT:
+    if (r->opt->json) report_json(r);
+    else report_text(r);
+    break;
   }
 }
 
-/* --stats, on stderr after the report: what the solver did, and which
-** solver it was and why it was chosen. */
+/* --stats, on stderr after the report: what the solver did (its row's
+** hook), the table's counts, and which solver it was and why it was
+** chosen. */
 void report_stats(const Run *r) {
   const SolveJob *j = &r->job;
   if (!r->opt->stats || j->solver == NULL) return;
   fflush(stdout);
-  const char *name = j->solver->name;
-  if (j->strategic && j->cfr.lp != NULL) {
-    lp_stats(r);
-  } else if (j->strategic) {
-    cfr_stats(r);
-  } else if (strcmp(name, "retro") == 0) {
-    retro_stats(r);
-  } else if (r->has_table) {
-    table_stats(r);
-  } else if (is_value_iteration(r)) {
-    const Retro *x = &j->retro;
-    retro_stats(r);
-    fprintf(stderr, "stats: sweeps %" PRIu64 " (the most a component needed), residual %.3g "
-            "(--epsilon %.3g); %" PRIu64 " updates (%.1f per position) in %.3f s (%.0f/s); "
-            "compact graph %.1f MiB\n", j->vi.sweeps, j->vi.residual, j->vi.epsilon,
-            j->vi.updates, x->stored ? (double)j->vi.updates / (double)x->stored : 0.0,
-            j->vi.sweep_seconds, j->vi.sweep_seconds > 0
-            ? (double)j->vi.updates / j->vi.sweep_seconds : 0.0,
-            (double)vi_memory(&j->vi) / (1 << 20));
-  } else if (j->expected) {
-    fprintf(stderr, "stats: nodes %" PRIu64 " (%.0f nodes/s), memo hits %" PRIu64
-            ", memo entries %" PRIu64 "%s\n", j->exp.nodes,
-            r->seconds > 0 ? (double)j->exp.nodes / r->seconds : 0.0,
-            j->exp.memo_hits, j->exp.memo_stored, j->exp.memo_grew ? ", table grew" : "");
-    if (j->exp.memo_grew)
-      fprintf(stderr, "stats: the memo table doubled %" PRIu64 " times (from --tt-size %zu)\n",
-              j->exp.memo_grew, r->opt->solve.tt_mib);
-  } else if (strcmp(name, "alphabeta") == 0) {
-    alphabeta_stats(r);
-  } else if (strcmp(name, "native") == 0 && (r->g->vt->features & ENGINE_TABLE)) {
-    const EngineSolveOptions *e = &r->opt->solve.engine;
-    fprintf(stderr, "stats: %s solver: nodes %" PRIu64 " (%.0f nodes/s), "
-            "threads %d, table %zu MiB, book hits %" PRIu64 "\n", r->g->engine, j->search.nodes,
-            r->seconds > 0 ? (double)j->search.nodes / r->seconds : 0.0,
-            e->threads ? e->threads : 1, r->opt->solve.tt_mib, j->book_hits);
-  }
+  solver_stats(j, r->seconds, stderr);
+  if (r->has_table) table_stats(r);
   fprintf(stderr, "stats: solver %s (%s)\n", solver_report_name(j), j->why);
   if (solver_slow_note(j)) fprintf(stderr, "stats: note: %s\n", solver_slow_note(j));
 }

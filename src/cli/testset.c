@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "search/value.h"
 #include "util/clock.h"
+#include "util/diag.h"
 #include "util/json.h"
 #include "util/units.h"
 
@@ -95,18 +96,21 @@ int run_test_set(Run *r) {
   long n = 0, bad = 0, lineno = 0;
   uint64_t nodes = 0;
   double seconds = 0;
-  int prepared = 0;
   int st = EXIT_OK;
   LineProgress lp = { NULL, 0, 0, 0 };
+  int prepared = 0;
   if (o->solve.progress) {
     lp.p = &r->progress;
     lp.lines = count_lines(f, o->limit);
     progress_start(lp.p, stderr);
   }
   /* A test set takes the searches only: auto's cycle probe (which would
-  ** pick retro or value iteration) is not run, once per line. */
+  ** pick retro or value iteration) is not run, once per line; the root's
+  ** value is all a line asks (the engine's solver skips each move's). */
   SolveOptions searches = o->solve;
   searches.no_cycle_probe = 1;
+  searches.root_only = 1;
+  if (lp.p) searches.progress = 0;     /* the engine's solver notes on the line's */
   while (fgets(line, sizeof line, f) != NULL && (o->limit == 0 || n < o->limit)) {
     lineno++;
     char moves[3 * sizeof line];
@@ -127,42 +131,32 @@ int run_test_set(Run *r) {
     double t0 = clock_seconds();
     int64_t score = 0, plies;
     uint64_t used = 0;
-    Outcome out;
-    solve_job_init(&r->job, r->g, pos->n, &searches, stderr);
-    if ((st = solver_choose(&r->job)) != EXIT_OK) {
+    SolveJob *j = &r->job;
+    solve_job_init(j, r->g, pos->n, &searches, stderr);
+    if (lp.p) {
+      j->note = engine_note;
+      j->note_arg = &lp;
+    }
+    if ((st = solver_choose(j)) != EXIT_OK) {
       position_free(pos);
       break;
     }
-    const char *name = r->job.solver->name;
-    if (strcmp(name, "retro") == 0 || strcmp(name, "db") == 0) {
-      st = diag_fail(stderr, EXIT_USAGE, "--test-set takes the alphabeta, minimax or native solver");
-    } else if (strcmp(name, "native") == 0 && !game_ended(r->g, &out)) {
-      /* The engine's solver on the root alone, its table cleared per line. */
-      EngineSolveOptions eo = o->solve.engine;
-      EngineAnswer a = { 0 };
-      eo.table_mib = o->solve.tt_mib;
-      eo.root_only = 1;
-      eo.err = stderr;
-      if (lp.p) {
-        eo.progress = engine_note;
-        eo.progress_arg = &lp;
-      }
-      if (!prepared && r->g->vt->prepare) {
-        /* The solver and its table made, and the table's memory mapped,
-        ** before the first line is timed (as the peers' own harnesses
-        ** clear their tables before they time a position). */
-        double p0 = clock_seconds();
-        st = r->g->vt->prepare(r->g, &eo);
-        t0 += clock_seconds() - p0;
-        prepared = 1;
-      }
-      if (st == EXIT_OK) st = r->g->vt->solve(r->g, &eo, &a);
-      score = a.margin;
+    /* The solver and its table made, and the table's memory mapped,
+    ** before the first line is timed (as the peers' own harnesses clear
+    ** their tables before they time a position). */
+    if (!prepared) {
+      double p0 = clock_seconds();
+      st = solver_prepare(j);
+      t0 += clock_seconds() - p0;
+      prepared = 1;
+    }
+    if (st == EXIT_OK) st = solver_run(j);
+    if (st == EXIT_OK && j->kind != RESULT_EXACT)
+      st = diag_fail(stderr, EXIT_USAGE, "--test-set takes games of exact values");
+    if (st == EXIT_OK) {
+      SolveAnswer a = solve_job_answer(j);
+      value_decode(a.exact->value, &score, &plies);
       used = a.nodes;
-    } else {
-      st = solver_run(&r->job);
-      value_decode(r->job.search.result.value, &score, &plies);
-      used = r->job.search.nodes;
     }
     seconds += clock_seconds() - t0;
     if (st == EXIT_OK) {
