@@ -73,7 +73,7 @@ c=$(gs $H --position "turn a1, oak, turn b1, conifer, turn d5, Fox, turn f5, phe
       --solver ismcts --all-moves --iterations 300 --seed 8 | grep -vE '^(position|seconds):')
 [ "$a" != "$c" ] || check "ismcts: another seed, another search" different same
 gs games/kuhn.game --solver ismcts >/dev/null 2>"$hl_tmp/err"
-check "ismcts: refuses a game with views (exit 2)" "2 gsolve: error: the ismcts solver does not handle hidden information (views): use --solver cfr" \
+check "ismcts: refuses a game with views (exit 2)" "2 gsolve: error: the ismcts solver does not handle hidden information (views): use --solver cfr or lp" \
   "$? $(cat "$hl_tmp/err")"
 check "ismcts: never chosen by auto" alphabeta "$(field solver "$(gs games/dice.game)")"
 gs games/dice.game --solver ismcts >/dev/null 2>"$hl_tmp/err"

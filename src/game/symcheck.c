@@ -165,10 +165,7 @@ static int check_here(Check *c) {
 int symmetry_holds_not(Game *g, char *why, size_t size) {
   Check c;
   if (!testable(g)) return 0;
-  if (!check_init(&c, g, why, size)) {
-    snprintf(why, size, "out of memory");
-    return 1;
-  }
+  if (!check_init(&c, g, why, size)) return -1;
   int bad = check_here(&c);
   check_free(&c);
   return bad;
@@ -176,7 +173,9 @@ int symmetry_holds_not(Game *g, char *why, size_t size) {
 
 int position_check_symmetry(Game *g, const char *what, FILE *err) {
   char why[256];
-  if (!symmetry_holds_not(g, why, sizeof why)) return EXIT_OK;
+  int bad = symmetry_holds_not(g, why, sizeof why);
+  if (bad == 0) return EXIT_OK;
+  if (bad < 0) return diag_out_of_memory(err);
   return diag_fail(err, EXIT_USAGE, "%s: the game's symmetries do not hold on this position: %s "
                    "(its values would be wrong; --no-symmetry solves it without them)", what, why);
 }

@@ -22,13 +22,13 @@
 /* The current position against its images: 0 when every element tested
 ** maps it onto a position with the same mover, end and successors (up
 ** to the symmetries), or when the engine offers nothing to test; else 1
-** with the reason in why (size bytes).  The current position is the
+** with the reason in why (size bytes); -1 out of memory.  The current position is the
 ** same afterwards.  A rule failing at run time is trapped and counted
 ** as a failure with the rule's message already printed. */
 int symmetry_holds_not(Game *g, char *why, size_t size);
 
 /* Refuses g's current position when a declared symmetry does not hold
-** on it: EXIT_OK, or EXIT_USAGE after "gsolve: error: WHAT: the game's
+** on it: EXIT_OK, EXIT_LIMIT out of memory, or EXIT_USAGE after "gsolve: error: WHAT: the game's
 ** symmetries do not hold on this position: REASON" on err. */
 int position_check_symmetry(Game *g, const char *what, FILE *err);
 
