@@ -6,7 +6,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
-LDLIBS  := -lm -pthread -ldl
+LDLIBS  := -lm -pthread -ldl -lmicrohttpd
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
@@ -30,7 +30,8 @@ MPI_SRC := src/retro/retro_mpi.c src/retro/retro_mpi_vector.c src/retro/retro_mp
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))
-OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o $(BUILD)/aot_rt_text.o
+OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o $(BUILD)/aot_rt_text.o \
+           $(BUILD)/web_files.o
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
@@ -53,13 +54,19 @@ help:
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
-# Flex, Bison: installed with apt-get when missing and running as root.
+# Flex, Bison and libmicrohttpd (gsolve serve): installed with apt-get when
+# missing and running as root.
 tools:
 	@command -v bison >/dev/null && command -v flex >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing flex and bison"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq flex bison >/dev/null; \
 	  else echo "gsolve needs flex and bison: sudo apt-get install flex bison" >&2; exit 1; fi; }
+	@[ -e /usr/include/microhttpd.h ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing libmicrohttpd-dev"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq libmicrohttpd-dev >/dev/null; \
+	  else echo "gsolve serve needs libmicrohttpd: sudo apt-get install libmicrohttpd-dev" >&2; exit 1; fi; }
 
 # The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
 # Go against GNU Go (gnugo) over GTP and run the manual's examples with
@@ -127,6 +134,21 @@ $(BUILD)/aot_rt_text.c: src/vm/aot_rt.h | $(BUILD)
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $<; echo '  ;'; } > $@
 $(BUILD)/aot_rt_text.o: $(BUILD)/aot_rt_text.c
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# gsolve serve's page (web/): its files embedded as strings, so that the
+# installed gsolve needs no source tree either.
+WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css))
+$(BUILD)/web_files.c: $(WEB_FILES) Makefile | $(BUILD)
+	{ echo '/* Generated from web/ by the Makefile. */'; echo '#include "cli/serve_request.h"'; \
+	  i=0; for f in $(WEB_FILES); do echo "static const char file_$$i[] ="; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $$f; echo '  ;'; i=$$((i+1)); done; \
+	  echo 'const WebFile web_files[] = {'; i=0; for f in $(WEB_FILES); do \
+	    case $$f in *.html) t='text/html; charset=utf-8';; *.js) t='text/javascript; charset=utf-8';; \
+	      *) t='text/css; charset=utf-8';; esac; \
+	    echo "  { \"$${f#web/}\", \"$$t\", file_$$i },"; i=$$((i+1)); done; \
+	  echo '  { 0, 0, 0 }'; echo '};'; } > $@
+$(BUILD)/web_files.o: $(BUILD)/web_files.c
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libgsolve.a: $(OBJ)
 	rm -f $@; ar rcs $@ $^

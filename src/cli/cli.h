@@ -26,7 +26,7 @@
 
 typedef enum Mode { MODE_NONE, MODE_SOLVE, MODE_PERFT, MODE_COUNT, MODE_DUMPDB, MODE_TESTSET,
                    MODE_PLAY, MODE_TREEDOT, MODE_GTP, MODE_PLAYOUTS, MODE_MAKEBOOK,
-                   MODE_INFOSTATE, MODE_GRUNDY } Mode;
+                   MODE_INFOSTATE, MODE_GRUNDY, MODE_DESCRIBE } Mode;
 
 typedef struct Options {
   const char *file;

@@ -171,6 +171,7 @@ SETTER(set_grundy_seq) {
 }
 SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
 SETTER(set_info_state) { return set_mode(o, MODE_INFOSTATE, spec->name); }
+SETTER(set_describe) { return set_mode(o, MODE_DESCRIBE, spec->name); }
 SETTER(set_perft) {
   long n;
   int st = int_arg(spec->name, val, 0, GAME_MAX_PLY, "a number of plies from %ld to %ld", &n);
@@ -321,6 +322,8 @@ static const OptionSpec option_table[] = {
   { "--dump-db", NULL, SEC_MODE, M_ANY, NULL, "list the database of --db FILE", set_dump_db, 0 },
   { "--info-state", NULL, SEC_MODE, M_ANY, NULL, "each player's information state (views)",
     set_info_state, 0 },
+  { "--describe", NULL, SEC_MODE, M_ANY, NULL, "the position, board and moves for drawing (with --json)",
+    set_describe, 0 },
   { "--dump-ast", NULL, SEC_MODE, M_ANY, NULL, "the parsed game",
     set_flag, offsetof(Options, dump_ast) },
   { "--dump-bytecode", NULL, SEC_MODE, M_ANY, NULL, "the compiled rules",
@@ -438,7 +441,7 @@ static const char *mode_name(Mode m) {
     [MODE_COUNT] = "--count", [MODE_DUMPDB] = "--dump-db", [MODE_TESTSET] = "--test-set",
     [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
     [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book",
-    [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy"
+    [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy", [MODE_DESCRIBE] = "--describe"
   };
   return names[m];
 }
