@@ -249,22 +249,23 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
 
-# Fuzzing: seven harnesses under libFuzzer (clang), each for FUZZ_SECS
+# Fuzzing: eight harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
 # compile, disassemble), fuzz_pipeline (compile, then run the rules on
 # the VM and a short bounded search), fuzz_gtp (the input as GTP commands
 # to Go and Tic-tac-toe), fuzz_db and fuzz_book (the database and
 # opening-book readers), fuzz_position (--fen and --position, and the
-# check of the position).  Seeds: the bundled games, the error tests,
-# the malformed inputs and the saved corpus (fuzz/corpus_db,
-# fuzz/corpus_book and fuzz/corpus_position for the last three); new inputs go to
+# check of the position), fuzz_http (gsolve serve's request parser).
+# Seeds: the bundled games, the error tests, the malformed inputs and the
+# saved corpus (fuzz/corpus_db, fuzz/corpus_book, fuzz/corpus_position and
+# fuzz/corpus_http for the last four); new inputs go to
 # build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
 # build lowers the VM's step budget so runaway rules end quickly.  The
 # replay driver runs every harness over files without libFuzzer (make test).
 FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 262144
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= parse compile pipeline gtp db book position
+FUZZ_TARGETS ?= parse compile pipeline gtp db book position http
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz-build: tools
@@ -278,7 +279,7 @@ fuzz-build: tools
 fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t; \
-	  case $$t in db|book|position) seeds=fuzz/corpus_$$t; dict= ;; \
+	  case $$t in db|book|position|http) seeds=fuzz/corpus_$$t; dict= ;; \
 	    *) seeds="$(FUZZ_SEEDS)"; dict=-dict=fuzz/game.dict ;; esac; \
 	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
 	    -max_total_time=$(FUZZ_SECS) $$dict -artifact_prefix=build-fuzz/crash-$$t- \
@@ -286,7 +287,7 @@ fuzz: fuzz-build
 	done
 
 FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_gtp.c \
-                  fuzz/fuzz_db.c fuzz/fuzz_book.c fuzz/fuzz_position.c
+                  fuzz/fuzz_db.c fuzz/fuzz_book.c fuzz/fuzz_position.c fuzz/fuzz_http.c
 $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) fuzz/fuzz_checksum.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 

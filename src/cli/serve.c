@@ -265,6 +265,9 @@ static int analyse(Answer *a, char *const argv[], Output *out) {
     child_error(a, 400, "", &err);
   } else if (st == EXIT_BAD_GAME || st == EXIT_RUNTIME) {
     child_error(a, 422, "", &err);
+  } else if (st == EXIT_LIMIT && err.data && strstr(err.data, "time limit")) {
+    snprintf(note, sizeof note, "not solved in time (%u s)", S.seconds);
+    answer_error(a, 503, note);
   } else if (st == EXIT_LIMIT) {
     child_error(a, 503, "not solved within the limits: ", &err);
   } else {

@@ -102,8 +102,9 @@ int serve_parse(const char *target, size_t len, const ServedGame *games, int nga
   q->game = -1;
   err[0] = '\0';
   if (len == 0 || target[0] != '/') return fail(err, 400, "a request target starts with /%s%s", "", "");
-  if (len > SERVE_MAX_TARGET || strlen(target) != len)
+  if (len > SERVE_MAX_TARGET)
     return fail(err, 414, "the request target is longer than %s bytes%s", "16384", "");
+  if (strlen(target) != len) return fail(err, 400, "a NUL byte in the request target%s%s", "", "");
   const char *qm = memchr(target, '?', len);
   size_t plen = qm ? (size_t)(qm - target) : len;
   if (decode(target, plen, path, sizeof path) != 0 || strchr(path, ' '))
