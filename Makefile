@@ -69,14 +69,19 @@ tools:
 	  else echo "gsolve serve needs libmicrohttpd: sudo apt-get install libmicrohttpd-dev" >&2; exit 1; fi; }
 
 # The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
-# Go against GNU Go (gnugo) over GTP and run the manual's examples with
-# python3: installed like flex and bison; without them those tests say what
-# is missing.
+# Go against GNU Go (gnugo) over GTP, run the manual's examples with
+# python3 and drive gsolve serve's page in headless Chromium (chromium,
+# chromium-driver, python3-selenium for Debian's /usr/bin/python3):
+# installed like flex and bison; without them those tests say what is
+# missing.
 test-tools:
 	@need=""; command -v tmux >/dev/null || need="$$need tmux"; \
 	command -v dot >/dev/null || need="$$need graphviz"; \
 	[ -x /usr/games/gnugo ] || command -v gnugo >/dev/null || need="$$need gnugo"; \
 	command -v python3 >/dev/null || need="$$need python3"; \
+	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	[ -x /usr/bin/chromedriver ] || need="$$need chromium-driver"; \
+	/usr/bin/python3 -c 'import selenium' 2>/dev/null || need="$$need python3-selenium"; \
 	if [ -n "$$need" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing$$need"; \

@@ -209,8 +209,14 @@ static void json_escape_to(Output *o, const char *s) {
 
 static void answer_error(Answer *a, int status, const char *msg) {
   Output o = { NULL, 0, 0, (size_t)1 << 20 };
+  char clean[SERVE_MAX_STDERR + 256];
+  /* A message may quote what a request said: ASCII alone, so that the
+  ** answer is valid JSON (UTF-8) whatever bytes were sent. */
+  size_t n = 0;
+  for (; msg[n] && n + 1 < sizeof clean; n++) clean[n] = (unsigned char)msg[n] < 0x80 ? msg[n] : '?';
+  clean[n] = '\0';
   out_add(&o, "{\"error\":", 9);
-  json_escape_to(&o, msg);
+  json_escape_to(&o, clean);
   char tail[32];
   snprintf(tail, sizeof tail, ",\"status\":%d}\n", status);
   out_add(&o, tail, strlen(tail));
@@ -779,12 +785,16 @@ int serve_main(int argc, char **argv) {
   pthread_mutex_init(&S.lock, NULL);
   sem_init(&S.slots, 0, (unsigned)S.jobs);
 
-  /* Signals reach the main thread alone, through sigwait. */
+  /* Signals reach the main thread alone, through sigwait (a shell
+  ** starts background jobs with SIGINT ignored: set back, or the signal
+  ** would be discarded). */
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &set, NULL);
+  signal(SIGINT, SIG_DFL);
+  signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_IGN);
   struct MHD_Daemon *d = MHD_start_daemon(
       MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port, NULL, NULL,
