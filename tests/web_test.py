@@ -219,8 +219,9 @@ try:
         driver.find_element(By.CSS_SELECTOR, '#moves li[data-move="%s"] button' % m).click()
         settle()
     info = driver.find_element(By.ID, "info").text
-    check("P2's view hides P1's card", "card=[?,J]" in info or "card=[?,J]" in
-          driver.execute_script("return S.desc.views[1].info"), info)
+    cards = [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#board-svg .entry-text")][:2]
+    check("P2 to move: the page shows P2's view, P1's card hidden", info.startswith("card=[?,J]") and
+          cards == ["?", "J"], "%s %s" % (info, cards))
     driver.find_element(By.ID, "strategy-button").click()
     WebDriverWait(driver, 30, 0.1).until(lambda d: d.find_elements(By.ID, "strategy-table"))
     rows = {tr.get_attribute("data-move"): float(tr.get_attribute("data-probability"))

@@ -98,7 +98,7 @@ async function start() {
   $("restart").addEventListener("click", () => { S.moves = []; S.redo = []; refresh(); });
   $("computer-move").addEventListener("click", () => computerMove(true));
   $("computer-side").addEventListener("change", () => refresh());
-  $("viewer").addEventListener("change", showViews);
+  $("viewer").addEventListener("change", () => { $("viewer").dataset.chosen = "1"; drawBoard(); showViews(); });
   $("strategy-button").addEventListener("click", loadStrategy);
   $("tree-button").addEventListener("click", drawTree);
   $("params").addEventListener("submit", (e) => { e.preventDefault(); applyParams(); });
@@ -238,9 +238,9 @@ function drawAll() {
   $("state").textContent = d.text;
   $("undo").disabled = S.moves.length === 0;
   $("redo").disabled = S.redo.length === 0;
+  showViews();
   drawBoard();
   drawMoves();
-  showViews();
   drawChart();
 }
 
@@ -459,8 +459,37 @@ function markTarget(g, t, x, y, s, values) {
 
 const CLASS_FILL = { win: "#9fd89f", draw: "#eedc80", loss: "#eaa0a0" };
 
+// The position as the chosen player sees it (a game with hidden
+// information): the values the view's drawing shows as '?' made null.
+function viewed(d) {
+  const who = $("viewer").value;
+  const view = d.views && who ? d.views.find((v) => v.player === who) : null;
+  if (!view || !view.text) return d;
+  const lines = view.text.split("\n");
+  const vars = d.vars.map((v) => {
+    const c = Object.assign({}, v, { values: v.values.slice(), text: v.text.slice() });
+    const line = lines.find((l) => l.startsWith(v.name + " = "));
+    if (line && !v.board) {
+      const items = line.slice(v.name.length + 3).replace(/^\[|\]$/g, "").split(/, |; /);
+      if (items.length === c.values.length)
+        items.forEach((x, k) => { if (x === "?") { c.values[k] = null; c.text[k] = null; } });
+    }
+    if (v.board && d.board && d.board.kind === "rect") {
+      const W = d.board.width;
+      for (const l of lines) {
+        const m = /^\s*(\d+) ((?: \S)+)$/.exec(l);
+        if (!m) continue;
+        const y = Number(m[1]) - 1, cells = m[2].trim().split(" ");
+        cells.forEach((ch, x) => { if (ch === "?" && x < W) { c.values[y * W + x] = null; c.text[y * W + x] = null; } });
+      }
+    }
+    return c;
+  });
+  return Object.assign({}, d, { vars });
+}
+
 function drawBoard() {
-  const d = S.desc;
+  const d = viewed(S.desc);
   const box = $("board");
   box.textContent = "";
   const values = moveValues();
@@ -486,7 +515,7 @@ function drawBoard() {
         let t = "c" + k;
         if (cols && cols[x] && cols[x].cells[0] === k) t = "c" + k;
         const cls = markTarget(g, t, px + s / 2, py + s / 2, s, values);
-        if (cls) { r.setAttribute("fill", CLASS_FILL[cls]); r.classList.add("target"); }
+        if (cls) { r.style.fill = CLASS_FILL[cls]; r.classList.add("target"); }
         if (S.selected.includes(t)) r.classList.add("selected");
         r.addEventListener("click", () => clickTarget("c" + k));
         root.appendChild(g);
@@ -559,7 +588,7 @@ function drawGraph(root, d, v, values) {
       g.appendChild(circle);
       if (v) drawPiece(g, d, v, c, pos[c][0], pos[c][1], s);
       const cls = markTarget(g, "c" + c, pos[c][0], pos[c][1], s, values);
-      if (cls) circle.setAttribute("fill", CLASS_FILL[cls]);
+      if (cls) circle.style.fill = CLASS_FILL[cls];
       if (S.selected.includes("c" + c)) circle.classList.add("selected");
       circle.addEventListener("click", () => clickTarget("c" + c));
       root.appendChild(g);
@@ -599,7 +628,8 @@ function drawArrays(root, d, values, top) {
     if (n > 64) return;
     root.appendChild(svg("text", { x: 4, y: y + 22, "font-size": 13 }, v.name));
     // Small counts (heaps): one entry a row, with as many matches.
-    const heaps = v.type === "int" && v.dims.length === 1 && v.values.every((x) => x !== null && x >= 0 && x <= 12);
+    const heaps = v.type === "int" && v.dims.length === 1 && v.values.every((x) => x !== null && x >= 0 && x <= 12) &&
+                  !d.views;
     const per = v.dims.length === 2 ? v.dims[1] : heaps ? 1 : n;
     for (let k = 0; k < n; k++) {
       const row = Math.floor(k / per), col = k % per;
@@ -612,6 +642,7 @@ function drawArrays(root, d, values, top) {
       root.appendChild(r);
       const val = v.values[k];
       const text = val === null ? "?" : v.type === "player" && val === 0 ? "·" : v.text[k];
+      if (val === null) r.classList.add("hidden-value");
       root.appendChild(svg("text", { x: bx + 21, y: by + 22, "text-anchor": "middle", "font-size": 14,
                                      class: "entry-text" }, text.length > 5 ? text.slice(0, 5) : text));
       if (heaps)
@@ -636,14 +667,17 @@ function showViews() {
   if (!d || !d.views) { box.hidden = true; return; }
   box.hidden = false;
   const sel = $("viewer");
-  const keep = sel.value;
-  if (sel.options.length !== d.views.length) {
+  if (sel.options.length !== d.views.length + 1) {
     sel.textContent = "";
+    sel.appendChild(el("option", { value: "" }, "everyone (all shown)"));
     for (const v of d.views) sel.appendChild(el("option", { value: v.player }, v.player));
+    sel.dataset.mover = "";
   }
-  sel.value = d.views.some((v) => v.player === keep) ? keep : d.views[0].player;
+  // The viewer follows the player to move, until one is chosen.
+  if (!sel.dataset.chosen && d.to_move && d.to_move !== "chance") sel.value = d.to_move;
   const view = d.views.find((v) => v.player === sel.value);
-  $("info").textContent = view ? view.info : "";
+  $("info").textContent = view ? view.info : "(choose a player)";
+  if (view && view.text) $("state").textContent = view.text;
   showStrategy();
 }
 

@@ -279,8 +279,20 @@ static int describe(void *arg) {
       json_begin_object(&w);
       json_key(&w, "player"); json_string(&w, g->player_names[pl]);
       json_key(&w, "info"); json_string(&w, text);
-      json_end_object(&w);
       free(text);
+      /* The position as the player sees it: hidden values drawn '?'. */
+      char *seen = NULL;
+      size_t seen_len = 0;
+      FILE *f = g->vt->print_view ? open_memstream(&seen, &seen_len) : NULL;
+      if (f) {
+        g->vt->print_view(g, pl, f);
+        fclose(f);
+      }
+      json_key(&w, "text");
+      if (seen) json_string(&w, seen);
+      else json_null(&w);
+      free(seen);
+      json_end_object(&w);
     }
     json_end_array(&w);
   } else {
