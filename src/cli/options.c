@@ -452,7 +452,8 @@ static const char *mode_name(Mode m) {
 static int print_help(void) {
   fputs("usage: gsolve FILE [options]       solve, count or draw the game in FILE\n"
         "       gsolve play FILE [options]  play it against the computer\n"
-        "       gsolve gtp FILE [--level N] the Go Text Protocol on stdin/stdout\n", stdout);
+        "       gsolve gtp FILE [--level N] the Go Text Protocol on stdin/stdout\n"
+        "       gsolve serve [FILE ...]     a web page of the games (gsolve serve --help)\n", stdout);
   for (int sec = 0; sec < SEC_COUNT; sec++) {
     int col = printf("%s:", section_names[sec]);
     if (sec == SEC_OPTION) col += printf(" -D NAME=VALUE");
