@@ -104,7 +104,7 @@ cases = [
     ("/api/tree?game=tictactoe&depth=0", 400, True, "depth"),
     (T + "&level=3", 400, True, "level"),
     (T + "&depth=3", 400, True, "depth"),
-    ("/api/position?game=store_range", 422, True, "runtime error"),
+    ("/api/position?game=store_range", 422, True, "store_range.game:9:31: runtime error"),
     ("/api/describe?game=store_range", 422, True, "out of range"),
     ("/api/position?game=nim&heaps=", 400, True, ""),
     ("/api/position?game=nim&heaps=1,2,99999999999", 400, True, ""),

@@ -623,7 +623,8 @@ function drawGraph(root, d, v, values) {
 function drawArrays(root, d, values, top) {
   let y = top + 8;
   d.vars.forEach((v, vi) => {
-    if (v.board || !v.dims.length) return;
+    // Arrays; and without a board, the single values too (Matchsticks).
+    if (v.board || (!v.dims.length && d.board)) return;
     const n = v.values.length;
     if (n > 64) return;
     root.appendChild(svg("text", { x: 4, y: y + 22, "font-size": 13 }, v.name));
@@ -654,7 +655,7 @@ function drawArrays(root, d, values, top) {
     }
     y += Math.ceil(n / per) * 40 + 6;
   });
-  if (d.vars.some((v) => !v.board && v.dims.length && v.values.length <= 64))
+  if (d.vars.some((v) => !v.board && (v.dims.length || !d.board) && v.values.length <= 64))
     root.setAttribute("width", Math.max(Number(root.getAttribute("width") || 0), 560));
   return y;
 }

@@ -234,6 +234,15 @@ static void child_error(Answer *a, int status, const char *prefix, Output *err) 
   const char *cut = strstr(e, "gsolve: error: ");
   if (cut == e) e += strlen("gsolve: error: ");
   snprintf(msg, sizeof msg, "%s%s", prefix, e);
+  /* The games' folders are the server's business: "nim.game:3:1: ...". */
+  for (int i = 0; i < S.ngames; i++) {
+    const char *slash = strrchr(S.games[i].path, '/');
+    size_t dir = slash ? (size_t)(slash - S.games[i].path) + 1 : 0;
+    char *at;
+    while (dir > 0 && (at = strstr(msg, S.games[i].path)) != NULL &&
+           strncmp(at, S.games[i].path, dir) == 0)
+      memmove(at, at + dir, strlen(at + dir) + 1);
+  }
   size_t n = strlen(msg);
   while (n > 0 && (msg[n - 1] == '\n' || msg[n - 1] == ' ')) msg[--n] = '\0';
   answer_error(a, status, msg);
