@@ -30,6 +30,16 @@ check "--describe on a native engine: exit 2, asks for --engine vm" "2 1" \
 gs games/tictactoe.game --describe >/dev/null 2>&1
 check "--describe without --json: exit 2" 2 $?
 
+# sv_start ARGS...: gsolve serve ARGS --port 0 in the background
+# ($sv_pid), its URL in $sv_url once it listens (30 s at most).
+sv_start() {
+  $GSOLVE serve "$@" --port 0 >"$BUILD/tests/serve.out" 2>"$BUILD/tests/serve.err" &
+  sv_pid=$!
+  sv_n=0
+  while [ $sv_n -lt 300 ] && ! grep -q 'http://' "$BUILD/tests/serve.out"; do sleep 0.1; sv_n=$((sv_n + 1)); done
+  sv_url=$(sed -n 's|^gsolve serve: \(http://[^ ]*\).*|\1|p' "$BUILD/tests/serve.out")
+}
+
 # The server's command line.
 gs serve --help | grep -q 'usage: gsolve serve'
 check "gsolve serve --help" 0 $?
@@ -41,14 +51,27 @@ gs serve tests/errors/$(ls tests/errors | grep '\.game$' | head -n 1) --port 0 >
 check "gsolve serve FILE with errors: exit 3, not served" 3 $?
 # --bind elsewhere than loopback: a warning.  127.0.0.2 is loopback too,
 # so that the test opens nothing to the network.
-$GSOLVE serve games/nim.game --port 0 --bind 127.0.0.2 >"$BUILD/tests/serve.out" 2>"$BUILD/tests/serve.err" &
-sv_pid=$!
-sv_n=0
-while [ $sv_n -lt 50 ] && ! grep -q 'http://' "$BUILD/tests/serve.out"; do sleep 0.1; sv_n=$((sv_n + 1)); done
+sv_start games/nim.game --bind 127.0.0.2
 kill -INT $sv_pid
 wait $sv_pid
 check "gsolve serve --bind 127.0.0.2: listens there, warns, stops on Ctrl-C with status 0" "1 1 0" \
   "$(grep -c 'http://127.0.0.2:' "$BUILD/tests/serve.out") $(grep -c 'warning: listening on 127.0.0.2' "$BUILD/tests/serve.err") $?"
+
+# --db FILE: the first game's values from its database (its own rules:
+# with a parameter given, solved as usual).
+gs games/tictactoe.game --solver retro --db "$BUILD/tests/serve-ttt.db" --quiet >/dev/null
+sv_start games/tictactoe.game --db "$BUILD/tests/serve-ttt.db"
+sv_want=$(gs games/tictactoe.game --position "a1 b2" --all-moves --json --quiet |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["moves"])')
+check "gsolve serve --db: /api/position answers from the database, the command's values; with -D m=4, solved" \
+  "db True alphabeta" \
+  "$(python3 -c "
+import json, urllib.request as u
+a = json.load(u.urlopen('${sv_url}api/position?game=tictactoe&moves=a1+b2'))
+b = json.load(u.urlopen('${sv_url}api/position?game=tictactoe&m=4&moves=a1'))
+print(a['solver'], str(a['moves']) == '''$sv_want''', b['solver'])" 2>&1)"
+kill -INT $sv_pid
+wait $sv_pid
 
 # The request parser's fuzz corpus, replayed (fuzz/fuzz_http.c).
 if [ -x "$BUILD/replay" ]; then

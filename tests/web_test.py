@@ -144,6 +144,14 @@ try:
     check("the position is in the URL",
           driver.execute_script("return new URLSearchParams(location.search).get('moves')") == " ".join(moves))
     driver.save_screenshot(os.path.join(OUT, "web-tictactoe-end.png"))
+    if os.path.exists("/usr/bin/dot"):
+        driver.find_element(By.ID, "undo").click()
+        settle()
+        driver.find_element(By.CSS_SELECTOR, "#tree-box summary").click()
+        driver.find_element(By.ID, "tree-button").click()
+        WebDriverWait(driver, 30, 0.1).until(lambda d: d.find_elements(By.CSS_SELECTOR, "#tree svg"))
+        nodes = len(driver.find_elements(By.CSS_SELECTOR, "#tree svg g.node"))
+        check("the tree of the last position but one, by Graphviz, in the page (%d nodes)" % nodes, nodes >= 2)
     page_errors()
 
     # ---- Connect Four against level 3 ------------------------------------

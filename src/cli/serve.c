@@ -436,7 +436,7 @@ static void handle(const Request *q, Answer *a) {
     argv_begin(&av, q);
     add(&av, "--all-moves");
     add(&av, "--json");
-    if (S.db && q->game == 0) {
+    if (S.db && q->game == 0 && q->nparams == 0) {    /* the database's rules */
       add(&av, "--db");
       add(&av, S.db);
     }
@@ -450,7 +450,7 @@ static void handle(const Request *q, Answer *a) {
       snprintf(depth, sizeof depth, "%d", q->level);
       add(&av, "--depth");
       add(&av, depth);
-    } else if (S.db && q->game == 0) {
+    } else if (S.db && q->game == 0 && q->nparams == 0) {
       add(&av, "--db");
       add(&av, S.db);
     }
