@@ -9,7 +9,8 @@ illegal moves, a target too long, a head too big, a body, other methods,
 a rule's runtime error.  Each answer's status is checked, and its body is
 a JSON object naming the problem (where the server, not libmicrohttpd,
 answers).  Then the server must still answer a good request with the
-command's own JSON, and stop on SIGINT with status 0.
+command's own JSON and a HEAD, and stop on SIGINT with status 0 within
+3 s while analyses run and others wait.
 Prints "ok ..." or "FAIL ..." lines; exits 1 on a failure."""
 import json, os, random, socket, subprocess, sys
 
@@ -163,12 +164,31 @@ print(("ok   " if status == 200 and got.get("moves") == w["moves"] and server.po
       "after them the server answers /api/position as the command (%d moves)" % len(w["moves"]))
 if not (status == 200 and got.get("moves") == w["moves"]):
     failures += 1
+status, body = raw(b"HEAD /api/games HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+print(("ok   " if status == 200 and body == b"" else "FAIL ") + "HEAD /api/games: 200, no body")
+if not (status == 200 and body == b""):
+    failures += 1
+# SIGINT while an analysis runs (5x5 Tic-tac-toe, 4 in a row: longer
+# than the server's 5 s) and others wait for a job: the server stops at
+# once, the analysis killed.
+import threading, time
+slow = [threading.Thread(target=get, args=(T + "&m=5&n=5&k=4&moves=c3",)) for _ in range(4)]
+for t in slow:
+    t.start()
+time.sleep(1)
+t0 = time.time()
 server.send_signal(2)
 try:
     rc = server.wait(10)
 except subprocess.TimeoutExpired:
     server.kill()
     rc = -1
-check("the server stops on SIGINT", rc == 0, str(rc))
-print(("ok   " if rc == 0 else "FAIL ") + "the server stops on SIGINT (exit %d)" % rc)
+took = time.time() - t0
+for t in slow:
+    t.join(10)
+ok = rc == 0 and took < 3
+print(("ok   " if ok else "FAIL ") + "the server stops on SIGINT during analyses, in %.1f s (exit %d)" % (took, rc))
+if not ok:
+    failures += 1
+
 sys.exit(1 if failures else 0)

@@ -51,6 +51,19 @@
 #define SERVE_MAX_GAMES        256
 #define SERVE_MAX_ARGS         (16 + 2 * SERVE_MAX_PARAMS)
 
+/* AddressSanitizer reserves terabytes of address space for its shadow:
+** under it (make asan) a child gets no RLIMIT_AS, only its own --memory. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SERVE_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SERVE_ASAN 1
+#endif
+#endif
+#ifndef SERVE_ASAN
+#define SERVE_ASAN 0
+#endif
+
 typedef struct Server {
   ServedGame games[SERVE_MAX_GAMES];
   int ngames;
@@ -138,7 +151,7 @@ static int run_child(char *const argv[], double seconds, Output *out, Output *er
     struct rlimit as = { (rlim_t)S.mib << 20, (rlim_t)S.mib << 20 };
     struct rlimit cpu = { (rlim_t)seconds + 2, (rlim_t)seconds + 4 };
     struct rlimit core = { 0, 0 };
-    setrlimit(RLIMIT_AS, &as);
+    if (!SERVE_ASAN) setrlimit(RLIMIT_AS, &as);
     setrlimit(RLIMIT_CPU, &cpu);
     setrlimit(RLIMIT_CORE, &core);
     execv(argv[0], argv);
@@ -252,14 +265,23 @@ static void child_error(Answer *a, int status, const char *prefix, Output *err) 
 ** error by its exit status. */
 static int analyse(Answer *a, char *const argv[], Output *out) {
   Output err = { NULL, 0, 0, SERVE_MAX_STDERR };
-  struct timespec until;
-  clock_gettime(CLOCK_REALTIME, &until);
-  until.tv_sec += SERVE_QUEUE_SECONDS;
-  while (sem_timedwait(&S.slots, &until) != 0)
-    if (errno != EINTR) {
-      answer_error(a, 503, "the server is busy: try again");
+  /* A job free within SERVE_QUEUE_SECONDS, looked for in slices of
+  ** 0.2 s so that a stop (Ctrl-C) does not wait for the queue. */
+  double give_up = mono() + SERVE_QUEUE_SECONDS;
+  for (;;) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200000000L;
+    if (until.tv_nsec >= 1000000000L) {
+      until.tv_sec++;
+      until.tv_nsec -= 1000000000L;
+    }
+    if (sem_timedwait(&S.slots, &until) == 0) break;
+    if (S.stopping || mono() > give_up) {
+      answer_error(a, 503, S.stopping ? "the server is stopping" : "the server is busy: try again");
       return -1;
     }
+  }
   int st = run_child(argv, S.seconds, out, &err);
   sem_post(&S.slots);
   char note[128];
@@ -551,14 +573,13 @@ static void completed(void *cls, struct MHD_Connection *c, void **con_cls,
   *con_cls = NULL;
 }
 
-static enum MHD_Result reply(struct MHD_Connection *c, Answer *a, int head) {
-  struct MHD_Response *r = MHD_create_response_from_buffer(head ? 0 : a->len, a->body,
-                                                           MHD_RESPMEM_MUST_FREE);
+/* The answer (to a HEAD too: libmicrohttpd sends the head alone). */
+static enum MHD_Result reply(struct MHD_Connection *c, Answer *a) {
+  struct MHD_Response *r = MHD_create_response_from_buffer(a->len, a->body, MHD_RESPMEM_MUST_FREE);
   if (r == NULL) {
     free(a->body);
     return MHD_NO;
   }
-  if (head) free(a->body);
   MHD_add_response_header(r, "Content-Type", a->type);
   MHD_add_response_header(r, "Cache-Control", "no-store");
   MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
@@ -584,12 +605,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   }
   if (strcmp(method, "GET") != 0 && !head) {
     answer_error(&a, 405, "only GET and HEAD are answered");
-    return reply(c, &a, 0);
+    return reply(c, &a);
   }
   const char *len = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
   if (len && strcmp(len, "0") != 0) {
     answer_error(&a, 413, "a GET request carries no body");
-    return reply(c, &a, head);
+    return reply(c, &a);
   }
   Request *q = malloc(sizeof *q);
   if (q == NULL) return MHD_NO;
@@ -598,7 +619,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
   else handle(q, &a);
   free(q);
   if (a.body == NULL) answer_error(&a, 500, "out of memory");
-  return reply(c, &a, head);
+  return reply(c, &a);
 }
 
 /* ---- setup -------------------------------------------------------- */
@@ -666,17 +687,20 @@ static int add_game(const char *path) {
 }
 
 /* The bundled games: PREFIX/share/gsolve/games next to an installed
-** gsolve, else games/ beside the program (the source tree). */
+** gsolve, else games/ beside the program or one folder up (the source
+** tree: ./gsolve, build-asan/gsolve). */
 static int add_bundled(void) {
   char dir[PATH_MAX + 32];
   snprintf(dir, sizeof dir, "%s", S.exe);
   char *slash = strrchr(dir, '/');
   if (slash == NULL) return usage("%s", "cannot find the bundled games");
   *slash = '\0';
-  char try1[PATH_MAX + 64], try2[PATH_MAX + 64];
+  char try1[PATH_MAX + 64], try2[PATH_MAX + 64], try3[PATH_MAX + 64];
   snprintf(try1, sizeof try1, "%s/../share/gsolve/games", dir);
   snprintf(try2, sizeof try2, "%s/games", dir);
-  const char *use = access(try1, R_OK) == 0 ? try1 : access(try2, R_OK) == 0 ? try2 : NULL;
+  snprintf(try3, sizeof try3, "%s/../games", dir);
+  const char *use = access(try1, R_OK) == 0 ? try1 : access(try2, R_OK) == 0 ? try2
+                  : access(try3, R_OK) == 0 ? try3 : NULL;
   if (use == NULL) return usage("%s", "no FILE given and no bundled games found");
   static const char *const names[] = {
     "tictactoe", "connect4", "nim", "kuhn", "leduc", "hexapawn", "dice", "pig", "matchsticks",
