@@ -152,7 +152,7 @@ $(BUILD)/web_files.c: $(WEB_FILES) Makefile | $(BUILD)
 	      *) t='text/css; charset=utf-8';; esac; \
 	    echo "  { \"$${f#web/}\", \"$$t\", file_$$i },"; i=$$((i+1)); done; \
 	  echo '  { 0, 0, 0 }'; echo '};'; } > $@
-$(BUILD)/web_files.o: $(BUILD)/web_files.c
+$(BUILD)/web_files.o: $(BUILD)/web_files.c src/cli/serve_request.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libgsolve.a: $(OBJ)

@@ -263,7 +263,13 @@ static void child_error(Answer *a, int status, const char *prefix, Output *err) 
 
 /* Runs the child for an analysis and makes its answer: its JSON, or an
 ** error by its exit status. */
+static int analyse_why(Answer *a, char *const argv[], Output *out, char *why, size_t why_size);
 static int analyse(Answer *a, char *const argv[], Output *out) {
+  return analyse_why(a, argv, out, NULL, 0);
+}
+
+/* analyse, with the child's stderr (its start) in why when it failed. */
+static int analyse_why(Answer *a, char *const argv[], Output *out, char *why, size_t why_size) {
   Output err = { NULL, 0, 0, SERVE_MAX_STDERR };
   /* A job free within SERVE_QUEUE_SECONDS, looked for in slices of
   ** 0.2 s so that a stop (Ctrl-C) does not wait for the queue. */
@@ -289,6 +295,7 @@ static int analyse(Answer *a, char *const argv[], Output *out) {
     free(err.data);
     return 0;
   }
+  if (why) snprintf(why, why_size, "%s", err.data ? err.data : "");
   if (st == CHILD_TIMEOUT) {
     snprintf(note, sizeof note, "not solved in time (%u s)", S.seconds);
     answer_error(a, 503, note);
@@ -464,20 +471,39 @@ static void handle(const Request *q, Answer *a) {
     }
     add_limits(&av, 1);
     break;
-  case EP_COMPUTER:
-    argv_begin(&av, q);
-    add(&av, "--solve");
-    add(&av, "--json");
-    if (q->level > 0) {
-      snprintf(depth, sizeof depth, "%d", q->level);
-      add(&av, "--depth");
-      add(&av, depth);
-    } else if (S.db && q->game == 0 && q->nparams == 0) {
-      add(&av, "--db");
-      add(&av, S.db);
+  case EP_COMPUTER: {
+    /* A level is a depth (gsolve play --level N); a game with chance or
+    ** payoffs per move has no depth-limited search: solved exactly then,
+    ** as gsolve play does. */
+    char why[256];
+    for (int exact = q->level == 0; exact < 2; exact++) {
+      argv_begin(&av, q);
+      add(&av, "--solve");
+      add(&av, "--json");
+      if (!exact) {
+        snprintf(depth, sizeof depth, "%d", q->level);
+        add(&av, "--depth");
+        add(&av, depth);
+      } else if (S.db && q->game == 0 && q->nparams == 0) {
+        add(&av, "--db");
+        add(&av, S.db);
+      }
+      add_limits(&av, exact);
+      why[0] = '\0';
+      if (analyse_why(a, av.v, &out, why, sizeof why) == 0) {
+        answer_output(a, &out, "application/json");
+        break;
+      }
+      if (exact || !strstr(why, "--depth takes deterministic games")) break;
+      free(a->body);
+      a->body = NULL;
+      free(out.data);
+      out.data = NULL;
+      out.len = out.cap = 0;
     }
-    add_limits(&av, q->level == 0);
-    break;
+    free(out.data);
+    return;
+  }
   case EP_STRATEGY: {
     Request start = *q;
     start.moves[0] = '\0';      /* the strategy of the whole game */
