@@ -60,7 +60,7 @@ check "gsolve serve --bind 127.0.0.2: listens there, warns, stops on Ctrl-C with
 # --db FILE: the first game's values from its database (its own rules:
 # with a parameter given, solved as usual).
 gs games/tictactoe.game --solver retro --db "$BUILD/tests/serve-ttt.db" --quiet >/dev/null
-sv_start games/tictactoe.game --db "$BUILD/tests/serve-ttt.db"
+sv_start games/tictactoe.game games/dice.game --db "$BUILD/tests/serve-ttt.db"
 sv_want=$(gs games/tictactoe.game --position "a1 b2" --all-moves --json --quiet |
   python3 -c 'import json,sys; print(json.load(sys.stdin)["moves"])')
 check "gsolve serve --db: /api/position answers from the database, the command's values; with -D m=4, solved" \
@@ -70,6 +70,13 @@ import json, urllib.request as u
 a = json.load(u.urlopen('${sv_url}api/position?game=tictactoe&moves=a1+b2'))
 b = json.load(u.urlopen('${sv_url}api/position?game=tictactoe&m=4&moves=a1'))
 print(a['solver'], str(a['moves']) == '''$sv_want''', b['solver'])" 2>&1)"
+# The computer of a game with chance at a level: no depth search there,
+# the exact solve's best moves (as gsolve play).
+check "gsolve serve: /api/computer on Dice duel at level 3 = the command's --solve" \
+  "$(gs games/dice.game --position "rolls 1" --solve --json --quiet | python3 -c 'import json,sys; print(json.load(sys.stdin)["best"])')" \
+  "$(python3 -c "
+import json, urllib.request as u
+print(json.load(u.urlopen('${sv_url}api/computer?game=dice&moves=rolls+1&level=3'))['best'])" 2>&1)"
 kill -INT $sv_pid
 wait $sv_pid
 
