@@ -591,6 +591,8 @@ function drawGraph(root, d, v, values) {
       if (cls) circle.style.fill = CLASS_FILL[cls];
       if (S.selected.includes("c" + c)) circle.classList.add("selected");
       circle.addEventListener("click", () => clickTarget("c" + c));
+      g.appendChild(svg("text", { x: pos[c][0] + s / 2 + 2, y: pos[c][1] + s / 2 + 2, "font-size": 11, fill: "#555" },
+                        d.board.cells[c]));
       root.appendChild(g);
     }
   } else {

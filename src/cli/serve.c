@@ -12,6 +12,7 @@
 */
 #define _DEFAULT_SOURCE         /* realpath */
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -712,6 +713,13 @@ static int add_game(const char *path) {
   return EXIT_OK;
 }
 
+static int by_name(const void *a, const void *b) {
+  const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+  int tx = x && strcmp(x, "tictactoe.game") == 0, ty = y && strcmp(y, "tictactoe.game") == 0;
+  if (tx != ty) return ty - tx;
+  return strcmp(x ? x : "", y ? y : "");
+}
+
 /* The bundled games: PREFIX/share/gsolve/games next to an installed
 ** gsolve, else games/ beside the program or one folder up (the source
 ** tree: ./gsolve, build-asan/gsolve). */
@@ -728,18 +736,26 @@ static int add_bundled(void) {
   const char *use = access(try1, R_OK) == 0 ? try1 : access(try2, R_OK) == 0 ? try2
                   : access(try3, R_OK) == 0 ? try3 : NULL;
   if (use == NULL) return usage("%s", "no FILE given and no bundled games found");
-  static const char *const names[] = {
-    "tictactoe", "connect4", "nim", "kuhn", "leduc", "hexapawn", "dice", "pig", "matchsticks",
-    "reversi", "breakthrough", "foxandhounds", "halali", "amazons", "morris", "papersoccer",
-    "octal", "hex", "gomoku", "chess-endgame", "pentago", "knightthrough", "yavalath", NULL
-  };
-  for (int i = 0; names[i]; i++) {
-    char path[PATH_MAX + 128];
-    snprintf(path, sizeof path, "%s/%s.game", use, names[i]);
-    if (access(path, R_OK) != 0) continue;
-    int st = add_game(path);
-    if (st != EXIT_OK) return st;
+  /* Every .game there, Tic-tac-toe first (the front page's), then by name. */
+  DIR *d = opendir(use);
+  if (d == NULL) return usage("cannot list the bundled games in %s", use);
+  char *names[SERVE_MAX_GAMES];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL && n < SERVE_MAX_GAMES) {
+    size_t len = strlen(e->d_name);
+    if (len > 5 && strcmp(e->d_name + len - 5, ".game") == 0) names[n++] = strdup(e->d_name);
   }
+  closedir(d);
+  qsort(names, (size_t)n, sizeof *names, by_name);
+  int st = EXIT_OK;
+  for (int i = 0; i < n; i++) {
+    char path[PATH_MAX + 128];
+    snprintf(path, sizeof path, "%s/%s", use, names[i]);
+    if (st == EXIT_OK && names[i] && access(path, R_OK) == 0) st = add_game(path);
+    free(names[i]);
+  }
+  if (st != EXIT_OK) return st;
   return S.ngames ? EXIT_OK : usage("%s", "no bundled games found");
 }
 
