@@ -274,11 +274,18 @@ function num(x) {
   return Number.isInteger(x) ? String(x) : x.toFixed(3);
 }
 
+const MOVES_SHOWN = 400;     // buttons at most; the board's clicks reach the rest
+
 function drawMoves() {
   const list = $("moves");
   list.textContent = "";
   const values = moveValues();
-  for (const m of S.desc.moves) {
+  let shown = S.desc.moves;
+  if (shown.length > MOVES_SHOWN) {
+    const cands = S.selected.length ? shown.filter(isCandidate) : [];
+    shown = (cands.length ? cands : shown).slice(0, MOVES_SHOWN);
+  }
+  for (const m of shown) {
     const x = values[m.move];
     const li = el("li", { class: valueClass(x), "data-move": m.move });
     if (x) {
@@ -301,6 +308,9 @@ function drawMoves() {
     if (isCandidate(m)) li.classList.add("candidate");
     list.appendChild(li);
   }
+  if (shown.length < S.desc.moves.length)
+    list.appendChild(el("li", { class: "more" }, "… " + (S.desc.moves.length - shown.length) +
+                                                 " more moves: click the board to reach them"));
 }
 
 function play(move) {
@@ -444,13 +454,27 @@ function drawPiece(g, d, v, k, x, y, s) {
 }
 
 // The value mark of the moves that change target t alone.
-function markTarget(g, t, x, y, s, values) {
-  const ms = S.desc.moves.filter((m) => {
+// The move that changes target t alone, if exactly one does (made once
+// a position: Connect6 has 129,000 moves).
+function singleMoves() {
+  if (S.singleFor === S.desc) return S.single;
+  const one = {}, many = {};
+  for (const m of S.desc.moves) {
     const ts = targets(m);
-    return ts.length === 1 && ts[0] === t;
-  });
-  if (ms.length !== 1) return "";
-  const x1 = values[ms[0].move];
+    if (ts.length !== 1) continue;
+    if (one[ts[0]]) many[ts[0]] = true;
+    one[ts[0]] = m;
+  }
+  for (const t in many) delete one[t];
+  S.single = one;
+  S.singleFor = S.desc;
+  return one;
+}
+
+function markTarget(g, t, x, y, s, values) {
+  const m = singleMoves()[t];
+  if (!m) return "";
+  const x1 = values[m.move];
   if (!x1) return "";
   const cls = valueClass(x1);
   g.appendChild(svg("text", { x: x - s * 0.42, y: y - s * 0.28, class: "mark" }, valueLetter(x1)));
