@@ -32,11 +32,17 @@ check "--describe without --json: exit 2" 2 $?
 
 # sv_start ARGS...: gsolve serve ARGS --port 0 in the background
 # ($sv_pid), its URL in $sv_url once it listens (30 s at most).
+# (The files are removed first: the shell's child truncates them only when
+# it runs, and the last server's URL must not be read for this one's.)
 sv_start() {
+  rm -f "$BUILD/tests/serve.out" "$BUILD/tests/serve.err"
   $GSOLVE serve "$@" --port 0 >"$BUILD/tests/serve.out" 2>"$BUILD/tests/serve.err" &
   sv_pid=$!
   sv_n=0
-  while [ $sv_n -lt 300 ] && ! grep -q 'http://' "$BUILD/tests/serve.out"; do sleep 0.1; sv_n=$((sv_n + 1)); done
+  while [ $sv_n -lt 300 ] && ! grep -q 'http://' "$BUILD/tests/serve.out" 2>/dev/null; do
+    sleep 0.1
+    sv_n=$((sv_n + 1))
+  done
   sv_url=$(sed -n 's|^gsolve serve: \(http://[^ ]*\).*|\1|p' "$BUILD/tests/serve.out")
 }
 
