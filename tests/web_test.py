@@ -237,6 +237,23 @@ try:
     check("Kuhn: P2 with J after a check bets with probability 1/3 (CFR: %.3f)" % rows.get("bet", -1),
           abs(rows.get("bet", -1) - 1 / 3) < 0.02 and abs(sum(rows.values()) - 1) < 1e-6, str(rows))
     driver.save_screenshot(os.path.join(OUT, "web-kuhn.png"))
+    # The computer as P2: a move drawn from the strategy; on a restart
+    # the deal is drawn by its probabilities, then P1 (the person) moves.
+    Select(driver.find_element(By.ID, "computer-side")).select_by_value("P2")
+    WebDriverWait(driver, 30, 0.05).until(
+        lambda d: len(d.execute_script("return document.body.dataset.moves").split(" ")) > 5)
+    st = settle()
+    last = st["moves"].split(" ")[-1]
+    check("Kuhn: the computer as P2 plays from the strategy (%s)" % last, last in ("check", "bet"))
+    driver.find_element(By.ID, "restart").click()
+    WebDriverWait(driver, 30, 0.05).until(
+        lambda d: d.execute_script("return document.body.dataset.toMove") == "P1" and
+        d.execute_script("return document.body.dataset.ready") == "1")
+    st = settle()
+    deal = st["moves"].split(" ")
+    check("Kuhn: with the computer playing, the deal is drawn (%s), then P1 moves" % st["moves"],
+          len(deal) == 4 and deal[0] == deal[2] == "deal" and deal[1] != deal[3])
+    Select(driver.find_element(By.ID, "computer-side")).select_by_value("")
     page_errors()
 
     # ---- every bundled game opens, drawn, and a move plays (GSOLVE_FULL) ----

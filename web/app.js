@@ -338,13 +338,26 @@ function redo() {
 
 // ---- the computer ---------------------------------------------------
 
+// With the computer playing a side, chance moves are drawn by their
+// probabilities (as gsolve play draws them).
 function autoComputer(gen) {
   const side = $("computer-side").value;
   const d = S.desc;
-  if (!side || d.ended || d.to_move === "chance") return false;
+  if (!side || d.ended) return false;
+  if (d.to_move === "chance") {
+    setTimeout(() => { if (gen === S.generation) play(draw(d.moves.map((m) => [m.move, m.probability]))); }, 50);
+    return true;
+  }
   if (side !== "*" && side !== d.to_move) return false;
   setTimeout(() => { if (gen === S.generation) computerMove(false); }, 50);
   return true;
+}
+
+// One of [item, probability] pairs, drawn by the probabilities.
+function draw(pairs) {
+  let r = Math.random() * pairs.reduce((a, p) => a + p[1], 0);
+  for (const [item, p] of pairs) if ((r -= p) < 0) return item;
+  return pairs[pairs.length - 1][0];
 }
 
 async function computerMove(asked) {
@@ -352,6 +365,21 @@ async function computerMove(asked) {
   if (!d || d.ended) return;
   const gen = S.generation;
   setStatus(d.to_move + " (the computer) is thinking…");
+  if (d.views) {
+    // Hidden information: a move drawn from CFR's strategy at the
+    // mover's information state (gsolve play --play-strategy).
+    await loadStrategy();
+    if (gen !== S.generation) return;
+    const view = d.views.find((v) => v.player === d.to_move);
+    const entry = S.strategy && view &&
+                  S.strategy.strategy.find((e) => e.player === d.to_move && e.info === view.info);
+    if (!entry) {
+      setStatus("the strategy has no move here", true);
+      ready(true);
+      return;
+    }
+    return play(draw(entry.moves.map((m) => [m.move, m.probability])));
+  }
   const a = await api("computer", { level: $("level").value });
   if (gen !== S.generation) return;
   if (!a.ok || !a.body.best || !a.body.best.length) {
