@@ -6,7 +6,7 @@ CFLAGS  ?= -O2 -g
 WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-parameter
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
-LDLIBS  := -lm -pthread -ldl -lglpk -lgmp
+LDLIBS  := -lm -pthread -ldl -lglpk -lgmp -lmicrohttpd
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
@@ -30,7 +30,8 @@ MPI_SRC := src/retro/retro_mpi.c src/retro/retro_mpi_vector.c src/retro/retro_mp
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))
-OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o $(BUILD)/aot_rt_text.o
+OBJ     := $(patsubst src/%.c,$(BUILD)/%.o,$(LIB_SRC)) $(BUILD)/parser.o $(BUILD)/lexer.o $(BUILD)/aot_rt_text.o \
+           $(BUILD)/web_files.o
 MAIN_O  := $(BUILD)/cli/main.o
 DEPS    := $(OBJ:.o=.d) $(MAIN_O:.o=.d)
 
@@ -53,8 +54,9 @@ help:
 	@echo "make fuzz       libFuzzer on the harnesses (FUZZ_TARGETS), FUZZ_SECS=N seconds each"
 	@echo "make clean      remove build products"
 
-# Flex, Bison and GLPK (with GMP: the lp solver's exact arithmetic):
-# installed with apt-get when missing and running as root.
+# Flex, Bison, GLPK (with GMP: the lp solver's exact arithmetic) and
+# libmicrohttpd (gsolve serve): installed with apt-get when missing and
+# running as root.
 tools:
 	@command -v bison >/dev/null && command -v flex >/dev/null || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -66,16 +68,26 @@ tools:
 	    echo "installing libglpk-dev (GLPK and GMP: --solver lp)"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq libglpk-dev >/dev/null; \
 	  else echo "gsolve needs GLPK (--solver lp): sudo apt-get install libglpk-dev" >&2; exit 1; fi; }
+	@[ -e /usr/include/microhttpd.h ] || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "installing libmicrohttpd-dev"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive DEBCONF_NOWARNINGS=yes apt-get install -y -qq libmicrohttpd-dev >/dev/null; \
+	  else echo "gsolve serve needs libmicrohttpd: sudo apt-get install libmicrohttpd-dev" >&2; exit 1; fi; }
 
 # The tests drive `gsolve play` in tmux, draw trees with Graphviz's dot, play
-# Go against GNU Go (gnugo) over GTP and run the manual's examples with
-# python3: installed like flex and bison; without them those tests say what
-# is missing.
+# Go against GNU Go (gnugo) over GTP, run the manual's examples with
+# python3 and drive gsolve serve's page in headless Chromium (chromium,
+# chromium-driver, python3-selenium for Debian's /usr/bin/python3):
+# installed like flex and bison; without them those tests say what is
+# missing.
 test-tools:
 	@need=""; command -v tmux >/dev/null || need="$$need tmux"; \
 	command -v dot >/dev/null || need="$$need graphviz"; \
 	[ -x /usr/games/gnugo ] || command -v gnugo >/dev/null || need="$$need gnugo"; \
 	command -v python3 >/dev/null || need="$$need python3"; \
+	[ -x /usr/bin/chromium ] || need="$$need chromium"; \
+	[ -x /usr/bin/chromedriver ] || need="$$need chromium-driver"; \
+	/usr/bin/python3 -c 'import selenium' 2>/dev/null || need="$$need python3-selenium"; \
 	if [ -n "$$need" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing$$need"; \
@@ -135,6 +147,21 @@ $(BUILD)/aot_rt_text.c: src/vm/aot_rt.h | $(BUILD)
 	  sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $<; echo '  ;'; } > $@
 $(BUILD)/aot_rt_text.o: $(BUILD)/aot_rt_text.c
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+# gsolve serve's page (web/): its files embedded as strings, so that the
+# installed gsolve needs no source tree either.
+WEB_FILES := $(sort $(wildcard web/*.html web/*.js web/*.css))
+$(BUILD)/web_files.c: $(WEB_FILES) Makefile | $(BUILD)
+	{ echo '/* Generated from web/ by the Makefile. */'; echo '#include "cli/serve_request.h"'; \
+	  i=0; for f in $(WEB_FILES); do echo "static const char file_$$i[] ="; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/  "/' -e 's/$$/\\n"/' $$f; echo '  ;'; i=$$((i+1)); done; \
+	  echo 'const WebFile web_files[] = {'; i=0; for f in $(WEB_FILES); do \
+	    case $$f in *.html) t='text/html; charset=utf-8';; *.js) t='text/javascript; charset=utf-8';; \
+	      *) t='text/css; charset=utf-8';; esac; \
+	    echo "  { \"$${f#web/}\", \"$$t\", file_$$i },"; i=$$((i+1)); done; \
+	  echo '  { 0, 0, 0 }'; echo '};'; } > $@
+$(BUILD)/web_files.o: $(BUILD)/web_files.c src/cli/serve_request.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libgsolve.a: $(OBJ)
 	rm -f $@; ar rcs $@ $^
@@ -235,23 +262,26 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
 	sh tests/bench_lp.sh
+	sh tests/bench_web.sh
 
-# Fuzzing: seven harnesses under libFuzzer (clang), each for FUZZ_SECS
+# Fuzzing: eight harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,
 # compile, disassemble), fuzz_pipeline (compile, then run the rules on
 # the VM and a short bounded search), fuzz_gtp (the input as GTP commands
 # to Go and Tic-tac-toe), fuzz_db and fuzz_book (the database and
 # opening-book readers), fuzz_position (--fen and --position, and the
-# check of the position), fuzz_efg (the Gambit .efg reader, its engine).  Seeds: the bundled games, the error tests,
-# the malformed inputs and the saved corpus (fuzz/corpus_db,
-# fuzz/corpus_book and fuzz/corpus_position for the last three); new inputs go to
+# check of the position), fuzz_efg (the Gambit .efg reader, its engine),
+# fuzz_http (gsolve serve's request parser).  Seeds: the bundled games, the
+# error tests, the malformed inputs and the saved corpus (fuzz/corpus_db,
+# fuzz/corpus_book, fuzz/corpus_position, fuzz/corpus_efg and
+# fuzz/corpus_http for the last five); new inputs go to
 # build-fuzz/corpus-NAME, crashes to build-fuzz/crash-NAME-*.  The fuzz
 # build lowers the VM's step budget so runaway rules end quickly.  The
 # replay driver runs every harness over files without libFuzzer (make test).
 FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 262144
 FUZZ_TIMEOUT ?= 10
-FUZZ_TARGETS ?= parse compile pipeline gtp db book position efg
+FUZZ_TARGETS ?= parse compile pipeline gtp db book position efg http
 FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 fuzz-build: tools
@@ -265,7 +295,7 @@ fuzz-build: tools
 fuzz: fuzz-build
 	for t in $(FUZZ_TARGETS); do \
 	  mkdir -p build-fuzz/corpus-$$t; \
-	  case $$t in db|book|position|efg) seeds=fuzz/corpus_$$t; dict= ;; \
+	  case $$t in db|book|position|efg|http) seeds=fuzz/corpus_$$t; dict= ;; \
 	    *) seeds="$(FUZZ_SEEDS)"; dict=-dict=fuzz/game.dict ;; esac; \
 	  build-fuzz/fuzz_$$t -max_len=$(FUZZ_MAX_LEN) -timeout=$(FUZZ_TIMEOUT) -rss_limit_mb=2048 \
 	    -max_total_time=$(FUZZ_SECS) $$dict -artifact_prefix=build-fuzz/crash-$$t- \
@@ -273,7 +303,8 @@ fuzz: fuzz-build
 	done
 
 FUZZ_HARNESSES := fuzz/fuzz_parse.c fuzz/fuzz_compile.c fuzz/fuzz_pipeline.c fuzz/fuzz_gtp.c \
-                  fuzz/fuzz_db.c fuzz/fuzz_book.c fuzz/fuzz_position.c fuzz/fuzz_efg.c
+                  fuzz/fuzz_db.c fuzz/fuzz_book.c fuzz/fuzz_position.c fuzz/fuzz_efg.c \
+                  fuzz/fuzz_http.c
 $(BUILD)/replay: fuzz/replay.c $(FUZZ_HARNESSES) fuzz/fuzz_checksum.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -DFUZZ_NO_MAIN -o $@ fuzz/replay.c $(FUZZ_HARNESSES) $(BUILD)/libgsolve.a $(LDLIBS)
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # build.sh -- the README's first command: on a fresh machine, installs
-# what the build needs (a C compiler, make, Flex and Bison) with apt-get
+# what the build needs (a C compiler, make, Flex, Bison, GLPK, libmicrohttpd)
+# with apt-get
 # when any is missing -- as root, or through sudo -- then runs `make demo`,
 # which builds ./gsolve and solves games/nim.game.  Without apt-get, or
 # without the right to install, it says what to install and stops (exit 1).
@@ -18,6 +19,8 @@ command -v cc >/dev/null 2>&1 || need="$need gcc libc6-dev"
 command -v make >/dev/null 2>&1 || need="$need make"
 command -v flex >/dev/null 2>&1 || need="$need flex"
 command -v bison >/dev/null 2>&1 || need="$need bison"
+[ -e /usr/include/glpk.h ] || need="$need libglpk-dev"              # --solver lp (GLPK, GMP)
+[ -e /usr/include/microhttpd.h ] || need="$need libmicrohttpd-dev"    # gsolve serve
 
 if [ -n "$need" ]; then
   if ! command -v apt-get >/dev/null 2>&1; then

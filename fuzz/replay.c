@@ -5,7 +5,7 @@
 **   replay [-t SECONDS] [-h HARNESS]... FILE...
 **
 ** Each file runs in a child process with an alarm of SECONDS (default 20)
-** through the harnesses (parse, compile, pipeline, gtp, db, book, position, efg: all unless
+** through the harnesses (parse, compile, pipeline, gtp, db, book, position, efg, http: all unless
 ** -h names some; -h may be repeated): a crash, a
 ** sanitizer report or a timeout names the file and harness, and the exit
 ** status is 1.  The last line reads "replayed N input(s)" when all passed.
@@ -26,6 +26,7 @@ int fuzz_db_one(const uint8_t *data, size_t size);
 int fuzz_book_one(const uint8_t *data, size_t size);
 int fuzz_position_one(const uint8_t *data, size_t size);
 int fuzz_efg_one(const uint8_t *data, size_t size);
+int fuzz_http_one(const uint8_t *data, size_t size);
 
 static const struct {
   const char *name;
@@ -39,6 +40,7 @@ static const struct {
   { "book", fuzz_book_one },
   { "position", fuzz_position_one },
   { "efg", fuzz_efg_one },
+  { "http", fuzz_http_one },
 };
 #define NHARNESS ((int)(sizeof harnesses / sizeof harnesses[0]))
 
@@ -99,7 +101,7 @@ int main(int argc, char **argv) {
         if (strcmp(name, harnesses[h].name) == 0) only[h] = found = some = 1;
       if (!found) { fprintf(stderr, "replay: no harness '%s'\n", name); return 2; }
     } else if (strcmp(argv[i], "--") == 0) { i++; break; }
-    else { fprintf(stderr, "usage: replay [-t SECONDS] [-h parse|compile|pipeline|gtp|db|book|position]... FILE...\n"); return 2; }
+    else { fprintf(stderr, "usage: replay [-t SECONDS] [-h parse|compile|pipeline|gtp|db|book|position|http]... FILE...\n"); return 2; }
   }
   int first = i;
   for (; i < argc; i++)

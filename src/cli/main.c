@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "cli/gtp.h"
 #include "engines/efg.h"
+#include "cli/serve.h"
 #include "retro/db.h"
 #include "util/clock.h"
 #include "util/stop.h"
@@ -220,6 +221,8 @@ static int run(void *arg) {
     return run_info_state(r);
   case MODE_EXPORT:
     return run_export(r);
+  case MODE_DESCRIBE:
+    return run_describe(r);
   case MODE_DUMPDB:
     retro_init(&r->job.retro, g, r->pos.n, stderr);
     st = db_read(&r->job.retro, o->solve.db, g->name, r->params, gs_rules_hash(r->prog), stderr);
@@ -266,6 +269,7 @@ int main(int argc, char **argv) {
   size_t len = 0;
   int st;
 
+  if (argc > 1 && strcmp(argv[1], "serve") == 0) return serve_main(argc - 1, argv + 1);
   memset(&opt, 0, sizeof opt);
   st = options_parse(argc, argv, &opt);
   if (st != EXIT_OK) {

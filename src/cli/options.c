@@ -169,6 +169,7 @@ SETTER(set_symcheck) {
 }
 SETTER(set_dump_db) { return set_mode(o, MODE_DUMPDB, spec->name); }
 SETTER(set_info_state) { return set_mode(o, MODE_INFOSTATE, spec->name); }
+SETTER(set_describe) { return set_mode(o, MODE_DESCRIBE, spec->name); }
 SETTER(set_perft) {
   long n;
   int st = int_arg(spec->name, val, 0, GAME_MAX_PLY, "a number of plies from %ld to %ld", &n);
@@ -335,6 +336,8 @@ static const OptionSpec option_table[] = {
   { "--dump-db", NULL, SEC_MODE, M_ANY, NULL, "list the database of --db FILE", set_dump_db, 0 },
   { "--info-state", NULL, SEC_MODE, M_ANY, NULL, "each player's information state (views)",
     set_info_state, 0 },
+  { "--describe", NULL, SEC_MODE, M_ANY, NULL, "the position, board and moves for drawing (with --json)",
+    set_describe, 0 },
   { "--dump-ast", NULL, SEC_MODE, M_ANY, NULL, "the parsed game",
     set_flag, offsetof(Options, dump_ast) },
   { "--dump-bytecode", NULL, SEC_MODE, M_ANY, NULL, "the compiled rules",
@@ -454,7 +457,7 @@ static const char *mode_name(Mode m) {
     [MODE_PLAY] = "gsolve play", [MODE_TREEDOT] = "--tree-dot", [MODE_GTP] = "gsolve gtp",
     [MODE_PLAYOUTS] = "--playouts", [MODE_MAKEBOOK] = "--make-book",
     [MODE_INFOSTATE] = "--info-state", [MODE_GRUNDY] = "--grundy",
-    [MODE_SYMCHECK] = "--check-symmetry", [MODE_EXPORT] = "--export"
+    [MODE_SYMCHECK] = "--check-symmetry", [MODE_EXPORT] = "--export", [MODE_DESCRIBE] = "--describe"
   };
   return names[m];
 }
@@ -465,7 +468,8 @@ static const char *mode_name(Mode m) {
 static int print_help(void) {
   fputs("usage: gsolve FILE [options]       solve, count or draw the game in FILE\n"
         "       gsolve play FILE [options]  play it against the computer\n"
-        "       gsolve gtp FILE [--level N] the Go Text Protocol on stdin/stdout\n", stdout);
+        "       gsolve gtp FILE [--level N] the Go Text Protocol on stdin/stdout\n"
+        "       gsolve serve [FILE ...]     a web page of the games (gsolve serve --help)\n", stdout);
   for (int sec = 0; sec < SEC_COUNT; sec++) {
     int col = printf("%s:", section_names[sec]);
     if (sec == SEC_OPTION) col += printf(" -D NAME=VALUE");
@@ -480,9 +484,8 @@ static int print_help(void) {
     }
     putchar('\n');
   }
-  fputs("exit: 0 ok, 2 bad command line or move, 3 errors in the game file,\n"
-        "  4 runtime error in a rule, 5 a limit (memory, time, depth, cycles),\n"
-        "  6 I/O, 130 interrupted (Ctrl-C)\n"
+  fputs("exit: 0 ok, 2 bad command line or move, 3 errors in the game file, 4 runtime\n"
+        "  error in a rule, 5 a limit (memory, time, cycles), 6 I/O, 130 interrupted\n"
         "Values are for the player to move: score = his payoff minus the other's;\n"
         "plies = moves to the end.  --help-options, man gsolve, docs/cli.md.\n", stdout);
   return -1;
