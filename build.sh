@@ -1,8 +1,7 @@
 #!/bin/sh
 # build.sh -- the README's first command: on a fresh machine, installs
 # what the build needs (a C compiler, make, Flex, Bison, GLPK, libmicrohttpd)
-# with apt-get
-# when any is missing -- as root, or through sudo -- then runs `make demo`,
+# with apt-get when any is missing -- as root, or through sudo -- then runs `make demo`,
 # which builds ./gsolve and solves games/nim.game.  Without apt-get, or
 # without the right to install, it says what to install and stops (exit 1).
 # POSIX sh: a minimal Debian has dash and nothing else.
