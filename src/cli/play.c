@@ -447,7 +447,7 @@ static int think_expected(Play *p) {
     p->vi_ready = st == EXIT_OK;
     return st;
   }
-  return retro_vector_answer(&p->vi_retro, &p->exp);
+  return vi_answer(&p->vi, &p->exp);
 }
 
 /* The computer's move in such a game, with --show-evals the expected
