@@ -293,6 +293,7 @@ static double vi_reciprocal[VI_RECIPROCALS];
 ** weight / total rounds to, the same number). */
 static inline const double *chance_probs(const ValueIter *v, size_t k) {
   if (!v->dense) return v->prob;
+  if (!v->nprob) return NULL;           /* (Pig: one die, nothing kept) */
   uint32_t at = v->dpstart[k];
   return at == UINT32_MAX ? NULL : v->prob + at - v->start[k];
 }

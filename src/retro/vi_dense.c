@@ -92,7 +92,6 @@ int vid_lookup(ValueIter *v, uint32_t *id) {
 typedef struct VidNode {
   uint32_t index;           /* discovery number */
   uint32_t low;             /* the lowest discovery number it reaches on the stack */
-  uint32_t fin;             /* finish number, once finished */
   uint32_t key;             /* packed key */
   uint32_t rank;            /* its sweep number, when its component is written */
   uint32_t nedges;          /* its moves */
@@ -121,8 +120,9 @@ typedef struct Vid {
   double *pst; size_t npst, cap_pst;          /* their probabilities (unequal weights) */
   uint32_t *w; size_t cap_w;                  /* one position's weights */
   uint32_t *sorted; size_t cap_sorted;        /* a component's places, by finish */
+  uint32_t *fst; size_t nfst, cap_fst;        /* the places finished, not yet written */
   size_t cap_start, cap_kind, cap_val, cap_pstart, cap_to, cap_prob, cap_comp;
-  uint32_t counter, finished;
+  uint32_t counter;
   size_t n, e;              /* positions and moves written */
   unsigned char *here;      /* a state */
 } Vid;
@@ -204,17 +204,10 @@ static int emit(Vid *d, uint32_t t) {
   if (grow(&d->sorted, &d->cap_sorted, m, sizeof *d->sorted) < 0 ||
       grow(&v->comp, &d->cap_comp, v->ncomp + 2, sizeof *v->comp) < 0)
     return -1;
-  /* The places in finish order: an insertion sort (components are small;
-  ** the places finish mostly in reverse order of place). */
-  for (size_t i = 0; i < m; i++) {
-    uint32_t p = (uint32_t)(d->nnode - 1 - i), fin = d->node[p].fin;
-    size_t j = i;
-    while (j > 0 && d->node[d->sorted[j - 1]].fin > fin) {
-      d->sorted[j] = d->sorted[j - 1];
-      j--;
-    }
-    d->sorted[j] = p;
-  }
+  /* The places in finish order: the top m of the finished stack (the
+  ** components found inside this one have left it). */
+  memcpy(d->sorted, d->fst + d->nfst - m, m * sizeof *d->sorted);
+  d->nfst -= m;
   v->comp[v->ncomp++] = (uint32_t)d->n;
   for (size_t i = 0; i < m; i++) d->node[d->sorted[i]].rank = (uint32_t)(d->n + i);
   size_t n1 = d->n + m + 1, e1 = d->e;
@@ -324,7 +317,8 @@ int vid_enumerate(ValueIter *v, int (*fail)(ValueIter *, int, const char *, ...)
       continue;
     }
     /* Step 2: finished: back up; a component root writes its component. */
-    x->fin = d.finished++;
+    if (grow(&d.fst, &d.cap_fst, d.nfst + 1, sizeof *d.fst) < 0) goto oom;
+    d.fst[d.nfst++] = f->tpos;
     uint32_t t = f->tpos;
     int applied = f->applied;
     d.ms.top = f->mbase;
@@ -359,6 +353,7 @@ out:
   free(d.pst);
   free(d.w);
   free(d.sorted);
+  free(d.fst);
   movestack_free(&d.ms);
   return st;
 }
