@@ -226,6 +226,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_games.sh
 	sh tests/bench_chess.sh
 	sh tests/bench_mpi.sh
+	sh tests/bench_fast.sh
 
 # Fuzzing: seven harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,

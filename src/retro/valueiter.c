@@ -33,6 +33,10 @@ void vi_init(ValueIter *v, Retro *r, FILE *err) {
 
 void vi_free(ValueIter *v) {
   vid_free(v);
+  free(v->act);
+  free(v->actstart);
+  free(v->prog);
+  free(v->progstart);
   free(v->start);
   free(v->to);
   free(v->prob);
@@ -286,6 +290,7 @@ static void bellman(const ValueIter *v, size_t k, double *pay, double *plies) {
 
 /* 1.0 / n for the small n (filled by vi_solve): the same numbers. */
 #define VI_RECIPROCALS 64
+#define VI_PROG_COUNT 0xffffu    /* moves of a position in the sweep program, at most */
 static double vi_reciprocal[VI_RECIPROCALS];
 
 /* The probabilities of chance position k's moves, indexed by slot: NULL
@@ -339,13 +344,14 @@ static inline void chance_mean(const ValueIter *v, size_t k, const double *val, 
 ** called, so that each layout gets its own code).  Returns the largest
 ** change of a payoff. */
 static inline __attribute__((always_inline))
-double sweep_two_at(ValueIter *v, size_t a, size_t b, double *val, size_t vs, double *pl,
-                    size_t ps) {
+double sweep_two_at(ValueIter *v, const uint32_t *list, size_t a, size_t b, double *val,
+                    size_t vs, double *pl, size_t ps) {
   const uint32_t *start = v->start, *to = v->to;
   const int8_t *kind = v->kind;
   double res = 0;
   uint64_t updates = 0;
-  for (size_t k = a; k < b; k++) {
+  for (size_t i = a; i < b; i++) {
+    size_t k = list ? list[i] : i;
     int mover = kind[k];
     if (mover < VI_CHANCE) continue;     /* VI_END, VI_FOLDED */
     updates++;
@@ -400,9 +406,166 @@ double sweep_two_at(ValueIter *v, size_t a, size_t b, double *val, size_t vs, do
   return res;
 }
 
-static double sweep_two(ValueIter *v, size_t a, size_t b) {
-  if (v->dense) return sweep_two_at(v, a, b, v->val, VID_STRIDE, v->val + 2, VID_STRIDE);
-  return sweep_two_at(v, a, b, v->val, 2, v->plies, 1);
+/* The mean of the n successors at w (equal weights) into x0, x1, *p. */
+static inline void mean_of(const double *val, const uint32_t *w, uint32_t n, double *x0,
+                           double *x1, double *p) {
+  double u = n < VI_RECIPROCALS ? vi_reciprocal[n] : 1.0 / (double)n, a0 = 0, a1 = 0, ap = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const double *c = val + VID_STRIDE * (size_t)w[i];
+    a0 += u * c[0];
+    a1 += u * c[1];
+    ap += u * c[2];
+  }
+  *x0 = a0;
+  *x1 = a1;
+  *p = ap + 1;
+}
+
+/* sweep_two_at on the dense graph from its sweep program (v->prog,
+** made by make_program): the same arithmetic, read in one pass. */
+static double sweep_program(ValueIter *v, size_t c) {
+  const uint32_t *w = v->prog + v->progstart[c], *end = v->prog + v->progstart[c + 1];
+  double *val = v->val, res = 0;
+  uint64_t updates = 0;
+  while (w < end) {
+    size_t k = w[0];
+    uint32_t n = w[1] & VI_PROG_COUNT;
+    int mover = (int)(w[1] >> 16) - 1;
+    double x0, x1, p;
+    w += 2;
+    updates++;
+    if (mover < 0) {
+      mean_of(val, w, n, &x0, &x1, &p);
+      w += n;
+    } else {
+      double b0 = 0, b1 = 0, bp = 0, best_s = 0;
+      for (uint32_t m = 0; m < n; m++) {
+        double c0, c1, cp;
+        if (*w & VI_FOLD_BIT) {
+          uint32_t f = *w & VI_PROG_COUNT;
+          mean_of(val, w + 1, f, &c0, &c1, &cp);
+          w += 1 + f;
+        } else {
+          const double *cv = val + VID_STRIDE * (size_t)*w++;
+          c0 = cv[0];
+          c1 = cv[1];
+          cp = cv[2];
+        }
+        double sc = mover == 0 ? c0 - c1 : c1 - c0;
+        if (m == 0 || sc > best_s) {
+          best_s = sc;
+          b0 = c0; b1 = c1; bp = cp;
+        } else if (sc == best_s && cp != bp) {
+          /* An exact tie: the plies rule of expectimax (exp_better). */
+          ExpValue x, y;
+          memset(&x, 0, sizeof x);
+          memset(&y, 0, sizeof y);
+          x.pay[0] = c0; x.pay[1] = c1; x.plies = cp;
+          y.pay[0] = b0; y.pay[1] = b1; y.plies = bp;
+          if (exp_better(v->r->g, mover, &x, &y)) {
+            b0 = c0; b1 = c1; bp = cp;
+          }
+        }
+      }
+      x0 = b0;
+      x1 = b1;
+      p = bp + 1;
+    }
+    double *x = val + VID_STRIDE * k, d0 = fabs(x0 - x[0]), d1 = fabs(x1 - x[1]);
+    if (d0 > res) res = d0;
+    if (d1 > res) res = d1;
+    x[0] = x0;
+    x[1] = x1;
+    v->moving[k] = fabs(p - x[2]) >= 0.5;
+    x[2] = p;
+  }
+  v->updates += updates;
+  return res;
+}
+
+/* The dense graph's sweep program, when every chance position has equal
+** weights and at most VI_PROG_COUNT moves: per position swept (not an
+** end, not folded chance), component by component, its number, its
+** mover and number of moves, then each move's successor, or for a folded
+** chance position VI_FOLD_BIT | its number of moves and their successors.
+** The sweeps then read the transitions in one pass, in order, without
+** looking up start, kind or to.  0, or 1 when the program does not apply
+** (sweep_two_at runs). */
+static int make_program(ValueIter *v) {
+  size_t n = v->r->stored, len = 0;
+  if (v->nprob) return 1;
+  for (size_t k = 0; k < n; k++) {
+    if (v->kind[k] < VI_CHANCE) continue;
+    uint32_t a = v->start[k], b = v->start[k + 1];
+    if (b - a > VI_PROG_COUNT) return 1;
+    len += 2 + (b - a);
+    for (uint32_t j = a; j < b; j++) {
+      uint32_t t = v->to[j];
+      if (!(t & VI_FOLD_BIT)) continue;
+      t &= ~VI_FOLD_BIT;
+      if (v->start[t + 1] - v->start[t] > VI_PROG_COUNT) return 1;
+      len += v->start[t + 1] - v->start[t];
+    }
+  }
+  v->prog = malloc((len + 1) * sizeof *v->prog);
+  v->progstart = malloc((v->ncomp + 1) * sizeof *v->progstart);
+  if (!v->prog || !v->progstart) {
+    free(v->prog);
+    free(v->progstart);
+    v->prog = NULL;
+    v->progstart = NULL;
+    return 1;                   /* (sweep_two_at, needing nothing more) */
+  }
+  uint32_t *w = v->prog;
+  for (size_t c = 0; c < v->ncomp; c++) {
+    v->progstart[c] = (size_t)(w - v->prog);
+    for (size_t k = v->comp[c]; k < v->comp[c + 1]; k++) {
+      int mover = v->kind[k];
+      if (mover < VI_CHANCE) continue;
+      uint32_t a = v->start[k], b = v->start[k + 1];
+      *w++ = (uint32_t)k;
+      *w++ = (uint32_t)(mover + 1) << 16 | (b - a);
+      for (uint32_t j = a; j < b; j++) {
+        uint32_t t = v->to[j];
+        if (!(t & VI_FOLD_BIT)) {
+          *w++ = t;
+          continue;
+        }
+        t &= ~VI_FOLD_BIT;
+        *w++ = VI_FOLD_BIT | (v->start[t + 1] - v->start[t]);
+        for (uint32_t i = v->start[t]; i < v->start[t + 1]; i++) *w++ = v->to[i];
+      }
+    }
+  }
+  v->progstart[v->ncomp] = (size_t)(w - v->prog);
+  return 0;
+}
+
+/* Component c (sweep positions a .. b-1) swept once: on the dense graph,
+** by its program, else only the positions that are updated (v->act). */
+static double sweep_two(ValueIter *v, size_t c, size_t a, size_t b) {
+  if (v->prog) return sweep_program(v, c);
+  if (v->dense)
+    return sweep_two_at(v, v->act, v->actstart[c], v->actstart[c + 1], v->val, VID_STRIDE,
+                        v->val + 2, VID_STRIDE);
+  return sweep_two_at(v, NULL, a, b, v->val, 2, v->plies, 1);
+}
+
+/* The dense graph's positions that sweeps update (not ends, not folded
+** chance), component by component: their loop then has no branch to
+** skip the others, which come in no order a predictor learns. */
+static int active_lists(ValueIter *v) {
+  size_t n = v->r->stored, m = 0;
+  v->act = malloc((n + 1) * sizeof *v->act);
+  v->actstart = malloc((v->ncomp + 1) * sizeof *v->actstart);
+  if (!v->act || !v->actstart) return out_of_memory(v);
+  for (size_t c = 0; c < v->ncomp; c++) {
+    v->actstart[c] = (uint32_t)m;
+    for (size_t k = v->comp[c]; k < v->comp[c + 1]; k++)
+      if (v->kind[k] >= VI_CHANCE) v->act[m++] = (uint32_t)k;
+  }
+  v->actstart[v->ncomp] = (uint32_t)m;
+  return EXIT_OK;
 }
 
 /* After the sweeps: the folded chance positions' own values, from their
@@ -449,7 +612,7 @@ static int sweep(ValueIter *v) {
                     "change in the last one is %.3g, --epsilon %.3g): a cycle that pays "
                     "something on every round has no finite value; else raise --epsilon",
                     VI_MAX_SWEEPS, residual, v->epsilon);
-      if (np == 2 && !v->pay) res = sweep_two(v, a, b);
+      if (np == 2 && !v->pay) res = sweep_two(v, c, a, b);
       else for (size_t k = a; k < b; k++) {
         double pay[GAME_MAX_PLAYERS], plies, *x = v->val + k * (size_t)np;
         if (v->kind[k] == VI_END) continue;
@@ -550,6 +713,7 @@ static int solve_dense(ValueIter *v, ExpSolver *s, double t0) {
   if (!v->moving) return out_of_memory(v);
   v->residual = 0;
   vid_fold(v);
+  if (make_program(v) && active_lists(v) != EXIT_OK) return v->status;
   if (sweep(v) != EXIT_OK) return v->status;
   unfold(v);
   v->sweep_seconds = seconds_now() - t1;
