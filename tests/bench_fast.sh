@@ -71,4 +71,3 @@ printf '%-44s %8ss  VM / first run %s\n' "the VM (--engine vm)" "$tv" "$(ratio "
 printf '    GSOLVE_CACHE=<empty> %s %s   (twice)\n' "$GSOLVE" "$c4"
 printf '    %s games/connect4.game --perft 9 (k=4): engine %s, no build\n' "$GSOLVE" \
   "$($GSOLVE games/connect4.game --perft 9 2>/dev/null | sed -n 's/^engine: //p')"
-

@@ -26,6 +26,11 @@ check "quick solve: nothing built" 0 "$(at_objects)"
 at_run games/connect4.game -D width=4 -D height=4 -D k=5 --perft 8
 check "quick perft: VM, no build" "vm 0" "$(field engine "$(cat "$at_tmp/out")") $(grep -c building "$at_tmp/err")"
 
+# A few random games of a large game are quick too (their time is
+# probed, not the game's size).
+at_run games/pig.game -D goal=40 --playouts 10 --seed 1
+check "few playouts: VM, no line" "vm|" "$(field engine "$(cat "$at_tmp/out")")|$(cat "$at_tmp/err")"
+
 # A long job (Pig to 40 has 115,987 positions): built, one line, the
 # same count as the VM's.
 vm_count=$(field positions "$(gs games/pig.game -D goal=40 --count --engine vm)")

@@ -69,16 +69,17 @@ Game *compiled_cached(const Program *p, int *status);
 /* compiled_new with the compiler's error output thrown away. */
 Game *compiled_build_quietly(const Program *p, char *why, size_t n, int *status);
 
-/* `--engine auto` for a long job (compiled/autotier.c).  engine_auto_perft
-** is the job's perft depth (0: not a perft; main.c sets it).
+/* `--engine auto` for a long job (compiled/autotier.c).  engine_auto_job:
+** the job's perft depth and random games (0: none; main.c sets them).
 ** engine_job_is_long: a short probe of g (on the VM) says whether the
-** job is long enough to build the compiled tier for.
+** job is long enough to build the compiled tier for (-1: a rule failed
+** in the probe, g is spent).
 ** engine_auto_build_off: GSOLVE_AUTO_BUILD=0 (the test suite).
 ** compiled_auto: builds the tier, with one line on err unless quiet;
 ** NULL and *status EXIT_OK when no compiler works (the VM, silently),
 ** else a stop, a start block that failed or out of memory. */
-extern int engine_auto_perft;
-int engine_job_is_long(Game *g, int perft_depth);
+void engine_auto_job(int perft_depth, long playouts);
+int engine_job_is_long(Game *g);
 int engine_auto_build_off(void);
 Game *compiled_auto(const Program *p, int quiet, FILE *err, int *status);
 

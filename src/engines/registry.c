@@ -65,7 +65,7 @@ Game *native_new(const Program *p, char *why, size_t n) {
 static Game *auto_long(const Program *p, int quiet, FILE *err, int *status) {
   Game *vm = vm_new(p, status), *g;
   if (vm == NULL || engine_auto_build_off()) return vm;
-  int is_long = engine_job_is_long(vm, engine_auto_perft);
+  int is_long = engine_job_is_long(vm);
   if (is_long < 0) {
     /* A rule failed in the probe: a fresh VM meets it again in the job. */
     game_free(vm);

@@ -1,17 +1,25 @@
 /*
 ** vi_dense.c -- value iteration's move graph without a hash set (see
-** vi_dense.h): positions numbered densely as they are found, breadth
-** first, each one's moves written once as successor numbers.
+** vi_dense.h): the positions found and numbered in sweep order by one
+** depth-first walk that finds the strongly connected components as it
+** goes, each one's moves written once as successor numbers.
 **
 ** A position's packed key (at most 32 bits) is its address in a table
 ** of chunks of VID_CHUNK numbers, a chunk made when a key in it is first
-** met: one read to find a position, no hashing, no key to compare.  The
-** positions are expanded in the order of their numbers (a queue that is
-** the position array itself), from the key read back (unpack) into the
-** engine, so each one's moves land together: the graph comes out in
-** compressed rows, position by position, with nothing to sort.  A chance
-** position whose moves have one weight keeps no probabilities (1/n is
-** what weight / total rounds to); others keep theirs per move.
+** met: one read to find a position, no hashing, no key to compare.  While
+** the walk runs, an entry names a position's place on Tarjan's stack
+** (VID_ONSTACK) or, once its component is written, its number.  A
+** position entered computes its successors' keys at once (apply, pack,
+** undo; their table entries fetched together) onto an edge stack; the
+** walk follows them one by one (down by apply, or by set_state past
+** VID_APPLY_DEPTH), keeps Tarjan's low links, and when a component's root
+** finishes, writes the component out: its positions in the order they
+** finished (a stack of finished places gives it), each one's successors
+** as numbers (a place on the stack is resolved then: every position a
+** member reaches on the stack is a member).  Components come out children
+** first, so the graph is in sweep order with nothing to sort or copy.  A
+** chance position whose moves have one weight keeps no probabilities (1/n
+** is what weight / total rounds to); others keep theirs per move.
 */
 #include <stdlib.h>
 #include <string.h>

@@ -7,11 +7,14 @@
 ** The probe.  A perft of depth d: perft of depths 1, 2, ... on the VM
 ** within AUTO_PROBE_NODES nodes; when depth d is reached so, the job is
 ** quick; else the last two depths' growth extrapolates the leaves at
-** depth d, long from AUTO_LONG_NODES.  Any other long mode (a solve,
-** counts, playouts, test sets, tables): the reachable positions are
+** depth d, long from AUTO_LONG_NODES.  N random games: AUTO_PROBE_GAMES
+** of them played and timed, long when N would take AUTO_LONG_SECONDS.  Any
+** other long mode (a solve, counts, test sets, tables): the reachable
+** positions are
 ** walked depth first (a set of their hashes) up to AUTO_PROBE_POSITIONS;
 ** a game that has fewer is quick (Tic-tac-toe's 5,478), one that has
-** more is long (Connect Four, Pig, a chess ending).
+** more, or a line of play of AUTO_PROBE_DEPTH new positions, is long
+** (Connect Four, Pig, a chess ending).
 **
 ** GSOLVE_AUTO_BUILD=0 turns the build off (the test suite: its many
 ** small solves must never pay a compile they did not ask for); a cached
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "engines/engines.h"
 #include "game/movestack.h"
@@ -28,8 +32,19 @@
 #define AUTO_PROBE_NODES 200000        /* nodes the perft probe may visit */
 #define AUTO_LONG_NODES 10000000.0     /* a perft of more leaves is long (~0.5 s on the VM) */
 #define AUTO_PROBE_POSITIONS 50000     /* a game with more reachable positions is long */
+#define AUTO_PROBE_DEPTH 2000          /* or a line of play longer than this */
 
-int engine_auto_perft;
+#define AUTO_PROBE_GAMES 16            /* random games the playouts' probe plays */
+#define AUTO_LONG_SECONDS 0.5          /* playouts that would take longer on the VM are long */
+#define AUTO_GAME_PLIES 10000          /* a probe's random game stops here */
+
+static int job_perft;      /* the job's perft depth, 0 when not a perft */
+static long job_playouts;  /* its random games, 0 when it plays none */
+
+void engine_auto_job(int perft_depth, long playouts) {
+  job_perft = perft_depth;
+  job_playouts = playouts;
+}
 
 /* Leaves at `depth` below the current position, while *budget lasts
 ** (each node visited spends one): -1 when it ran out. */
@@ -72,6 +87,33 @@ static int perft_long(Game *g, int d) {
   return est >= AUTO_LONG_NODES;
 }
 
+/* 1 when `games` random games are long: their CPU time on the VM
+** estimated from AUTO_PROBE_GAMES of them, uniformly random moves. */
+static int playouts_long(Game *g, long games) {
+  MoveStack ms = { 0 };
+  uint64_t rng = 0x9e3779b97f4a7c15u;
+  clock_t t0 = clock();
+  int n = games < AUTO_PROBE_GAMES ? (int)games : AUTO_PROBE_GAMES;
+  Outcome o;
+  for (int k = 0; k < n; k++) {
+    int depth = 0;
+    while (depth < AUTO_GAME_PLIES && !game_ended(g, &o)) {
+      ms.top = 0;
+      int m = movestack_generate(&ms, g);
+      if (m <= 0) break;
+      rng ^= rng << 13;
+      rng ^= rng >> 7;
+      rng ^= rng << 17;
+      game_apply(g, &ms.moves[rng % (uint64_t)m]);
+      depth++;
+    }
+    for (; depth > 0; depth--) game_undo(g);
+  }
+  movestack_free(&ms);
+  double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  return seconds / n * (double)games >= AUTO_LONG_SECONDS;
+}
+
 typedef struct Frame { size_t base; int n, i; } Frame;
 
 /* Adds h to the open-addressed set (cap a power of 2): 1 if new. */
@@ -89,7 +131,7 @@ static int positions_long(Game *g) {
   size_t cap = 1;
   while (cap < 2 * AUTO_PROBE_POSITIONS) cap <<= 1;
   uint64_t *set = calloc(cap, sizeof *set);
-  Frame *fr = malloc((AUTO_PROBE_POSITIONS + 2) * sizeof *fr);
+  Frame *fr = malloc((AUTO_PROBE_DEPTH + 2) * sizeof *fr);
   MoveStack ms = { 0 };
   int many = 0, ply = 0, found = 1;
   Outcome o;
@@ -107,7 +149,12 @@ static int positions_long(Game *g) {
       if (f->i < f->n) {
         game_apply(g, &ms.moves[f->base + (size_t)f->i++]);
         if (seen_add(set, cap, game_hash(g))) {
-          if (++found > AUTO_PROBE_POSITIONS) { many = 1; ply++; goto unwind; }
+          /* (a line this long: a long game too) */
+          if (++found > AUTO_PROBE_POSITIONS || ply + 1 >= AUTO_PROBE_DEPTH) {
+            many = 1;
+            ply++;
+            goto unwind;
+          }
           ply++;
           break;          /* enter the child */
         }
@@ -137,6 +184,7 @@ typedef struct Probe { Game *g; int depth; } Probe;
 static int probe(void *arg) {
   Probe *p = arg;
   if (p->depth > 0) return perft_long(p->g, p->depth);
+  if (job_playouts > 0) return playouts_long(p->g, job_playouts);
   int history = p->g->has_history;     /* (which set_history changes) */
   if (history) game_set_history(p->g, 0);
   int many = positions_long(p->g);
@@ -149,8 +197,8 @@ int engine_auto_build_off(void) {
   return s && strcmp(s, "0") == 0;
 }
 
-int engine_job_is_long(Game *g, int perft_depth) {
-  Probe p = { g, perft_depth };
+int engine_job_is_long(Game *g) {
+  Probe p = { g, job_perft };
   int is_long = 0;
   /* A rule that fails in the probe fails the job the same way. */
   if (game_call_trapped(g, probe, &p, &is_long)) return -1;
