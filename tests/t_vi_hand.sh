@@ -56,6 +56,19 @@ check "Pig to 20: Second to move after First banks 6" same \
   "$(vh_close "$(vh_p 20 6 "roll, rolls 6, hold")" "$vh_second")"
 check "dense graph and hashed enumeration agree (Pig to 30)" same \
   "$(vh_close "$(vh_p 30 6)" "$(GSOLVE_VI_HASHED=1 vh_p 30 6)")"
+# A loaded die (a 1 twice as likely): chance positions of unequal
+# weights keep their probabilities on the dense graph.
+vh_loaded=$BUILD/tests/pig_loaded.game
+sed 's/chance move die(d: 1..sides) as "rolls {d}" {/chance move die(d: 1..sides) as "rolls {d}" weight d == 1 ? 2 : 1 {/' \
+  games/pig.game > "$vh_loaded"
+vh_lp() {
+  gs "$vh_loaded" -D goal=25 --solver value-iteration | sed -n 's/^payoffs: First \([0-9.]*\),.*/\1/p'
+}
+check "loaded die: the game has weights" 1 "$(grep -c 'weight d == 1' "$vh_loaded")"
+check "loaded die: dense graph and hashed enumeration agree" same \
+  "$(vh_close "$(vh_lp)" "$(GSOLVE_VI_HASHED=1 vh_lp)")"
+check "loaded die: not the fair die's value" 1 \
+  "$(awk -v a="$(vh_lp)" -v b="$(vh_p 25 6)" 'BEGIN { print (a - b > 1e-3 || b - a > 1e-3) ? 1 : 0 }')"
 if [ -n "$GSOLVE_FULL" ]; then
   # Goal 100: Neller and Presser's 0.5306 and the hand C's value.
   vh_100=$(vh_p 100 6)

@@ -46,7 +46,7 @@ int vid_applies(const ValueIter *v) {
   const GameVtable *vt = g->vt;
   return !retro_distributed && !r->canonical && vt->pack && vt->unpack && vt->set_state &&
          g->key_bytes <= sizeof(uint32_t) && g->nplayers == 2 && !g->has_rewards &&
-         !g->has_history && !getenv("GSOLVE_VI_HASHED");
+         !g->has_history && !(getenv("GSOLVE_VI_HASHED") && *getenv("GSOLVE_VI_HASHED"));
 }
 
 /* The number of key k, or 0 (numbers are stored plus one). */
@@ -223,9 +223,17 @@ static int emit(Vid *d, uint32_t t) {
   if (grow(&v->start, &d->cap_start, n1, sizeof *v->start) < 0 ||
       grow(&v->kind, &d->cap_kind, n1, 1) < 0 ||
       grow(&v->val, &d->cap_val, 3 * n1, sizeof *v->val) < 0 ||
-      grow(&v->dpstart, &d->cap_pstart, n1, sizeof *v->dpstart) < 0 ||
       grow(&v->to, &d->cap_to, e1 + 1, sizeof *v->to) < 0)
     return -1;
+  /* Where probabilities start: made at the first chance position of
+  ** unequal weights (none in most games). */
+  int probs = v->dpstart != NULL;
+  for (size_t i = 0; i < m && !probs; i++) probs = d->node[d->sorted[i]].pbase != SIZE_MAX;
+  if (probs) {
+    size_t had = v->dpstart ? d->cap_pstart : 0;
+    if (grow(&v->dpstart, &d->cap_pstart, n1, sizeof *v->dpstart) < 0) return -1;
+    if (!had) for (size_t k = 0; k < d->n; k++) v->dpstart[k] = UINT32_MAX;
+  }
   if (d->n == 0) v->start[0] = 0;
   for (size_t i = 0; i < m; i++) {
     VidNode *x = &d->node[d->sorted[i]];
@@ -234,7 +242,7 @@ static int emit(Vid *d, uint32_t t) {
     v->val[3 * k] = x->kind == VI_END ? x->pay[0] : 0;       /* (valueiter.c's plies_at) */
     v->val[3 * k + 1] = x->kind == VI_END ? x->pay[1] : 0;
     v->val[3 * k + 2] = 0;
-    v->dpstart[k] = UINT32_MAX;
+    if (probs) v->dpstart[k] = UINT32_MAX;
     if (x->pbase != SIZE_MAX) {
       if (grow(&v->prob, &d->cap_prob, v->nprob + x->nedges, sizeof *v->prob) < 0) return -1;
       v->dpstart[k] = (uint32_t)v->nprob;
