@@ -68,6 +68,7 @@ typedef struct ValueIter {
   uint32_t *dkey;           /* per position: its packed key */
   uint32_t *dpstart;        /* per position: its first probability in prob, or UINT32_MAX */
   size_t nprob, dn;         /* probabilities kept; positions found */
+  void *dwork;              /* the walk's working state while it runs */
   uint32_t *act;            /* the positions swept (not ends, not folded), by component */
   uint32_t *actstart;       /* component c's: act[actstart[c]] .. act[actstart[c + 1] - 1] */
   uint32_t *prog;           /* or the sweep program (valueiter.c, make_program) */

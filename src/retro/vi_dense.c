@@ -133,7 +133,19 @@ typedef struct Vid {
   uint32_t counter;
   size_t n, e;              /* positions and moves written */
   unsigned char *here;      /* a state */
+  unsigned char *root;      /* the state the walk started from */
 } Vid;
+
+/* Frees the walk's working state (after it, or after a rule failed). */
+static void vid_work_free(ValueIter *v) {
+  Vid *d = v->dwork;
+  if (!d) return;
+  free(d->node); free(d->frame); free(d->edge); free(d->pst); free(d->w);
+  free(d->sorted); free(d->fst); free(d->here); free(d->root);
+  movestack_free(&d->ms);
+  free(d);
+  v->dwork = NULL;
+}
 
 /* Enters the engine's current position (key k, found new): a node on
 ** Tarjan's stack with its successors' keys, a frame on the path.  0, -1
@@ -267,64 +279,66 @@ static int emit(Vid *d, uint32_t t) {
 int vid_enumerate(ValueIter *v, int (*fail)(ValueIter *, int, const char *, ...)) {
   Retro *r = v->r;
   Game *g = r->g;
-  Vid d;
-  memset(&d, 0, sizeof d);
-  d.v = v;
-  d.g = g;
+  /* The working state lives in v (vid_free frees it): a rule that fails
+  ** at run time leaves this function by longjmp. */
+  Vid *d = v->dwork = calloc(1, sizeof *d);
+  if (!d) return fail(v, EXIT_LIMIT, "out of memory");
+  d->v = v;
+  d->g = g;
   size_t sb = g->state_bytes;
-  unsigned char *root = malloc(sb);
+  unsigned char *root = d->root = malloc(sb);
   int st = EXIT_OK;
-  d.here = malloc(sb);
+  d->here = malloc(sb);
   v->dchunk = calloc((size_t)1 << (32 - VID_CHUNK_BITS), sizeof *v->dchunk);
-  if (!root || !d.here || !v->dchunk) goto oom;
+  if (!root || !d->here || !v->dchunk) goto oom;
   memcpy(root, game_state(g), sb);
-  if (enter(&d, key_of(g, root), 0) < 0) goto oom;
-  while (d.nframe > 0) {
-    VidFrame *f = &d.frame[d.nframe - 1];
-    VidNode *x = &d.node[f->tpos];
+  if (enter(d, key_of(g, root), 0) < 0) goto oom;
+  while (d->nframe > 0) {
+    VidFrame *f = &d->frame[d->nframe - 1];
+    VidNode *x = &d->node[f->tpos];
     if (f->i < x->nedges) {
       /* Step 1: the next move's successor: new (go down), on Tarjan's
       ** stack (its low lowers this one's; named by its place), or in a
       ** component written already (named by its number, flagged). */
-      uint32_t *e = &d.edge[x->ebase + f->i], k = *e, *s = slot(v, k, 0);
+      uint32_t *e = &d->edge[x->ebase + f->i], k = *e, *s = slot(v, k, 0);
       if (*s == 0) {
-        if ((d.counter & 0xfff) == 0) {
+        if ((d->counter & 0xfff) == 0) {
           if (stop_requested) {
             char msg[160];
-            st = fail(v, stop_message(msg, sizeof msg, d.counter, "positions"), "%s", msg);
+            st = fail(v, stop_message(msg, sizeof msg, d->counter, "positions"), "%s", msg);
             goto out;
           }
-          if (r->progress) progress_note(r->progress, r->label, NULL, d.counter, "positions", -1);
-          v->dn = d.counter;
-          r->edges = d.e;
+          if (r->progress) progress_note(r->progress, r->label, NULL, d->counter, "positions", -1);
+          v->dn = d->counter;
+          r->edges = d->e;
           if (r->memory_limit && vid_memory(v) > r->memory_limit) {
             st = fail(v, EXIT_LIMIT, "memory limit of %zu MiB reached after %u positions "
                       "(about %zu bytes each, moves included); raise --memory",
-                      r->memory_limit >> 20, d.counter, vid_memory(v) / d.counter);
+                      r->memory_limit >> 20, d->counter, vid_memory(v) / d->counter);
             goto out;
           }
         }
-        if (d.counter >= r->max_positions || d.counter >= VID_ONSTACK - 1) {
+        if (d->counter >= r->max_positions || d->counter >= VID_ONSTACK - 1) {
           st = fail(v, EXIT_LIMIT, "more than %llu positions (--max-positions)",
-                    (unsigned long long)(d.counter >= VID_ONSTACK - 1 ? VID_ONSTACK - 2
+                    (unsigned long long)(d->counter >= VID_ONSTACK - 1 ? VID_ONSTACK - 2
                                          : r->max_positions));
           goto out;
         }
         /* Down by the move while the engine's line may grow, else by
         ** the successor's state. */
-        int apply = d.nframe < VID_APPLY_DEPTH;
+        int apply = d->nframe < VID_APPLY_DEPTH;
         if (apply) {
-          game_apply(g, &d.ms.moves[f->mbase + f->i]);
+          game_apply(g, &d->ms.moves[f->mbase + f->i]);
         } else {
-          g->vt->unpack(g, &k, d.here);
-          g->vt->set_state(g, d.here);
+          g->vt->unpack(g, &k, d->here);
+          g->vt->set_state(g, d->here);
         }
-        if (enter(&d, k, apply) < 0) goto oom;
+        if (enter(d, k, apply) < 0) goto oom;
         continue;
       }
       if (*s & VID_ONSTACK) {
         uint32_t t = *s & ~VID_ONSTACK;
-        if (d.node[t].low < x->low) x->low = d.node[t].low;
+        if (d->node[t].low < x->low) x->low = d->node[t].low;
         *e = t;
       } else {
         *e = (*s - 1) | VID_ONSTACK;     /* (here: a number, not a place) */
@@ -333,44 +347,35 @@ int vid_enumerate(ValueIter *v, int (*fail)(ValueIter *, int, const char *, ...)
       continue;
     }
     /* Step 2: finished: back up; a component root writes its component. */
-    if (grow(&d.fst, &d.cap_fst, d.nfst + 1, sizeof *d.fst) < 0) goto oom;
-    d.fst[d.nfst++] = f->tpos;
+    if (grow(&d->fst, &d->cap_fst, d->nfst + 1, sizeof *d->fst) < 0) goto oom;
+    d->fst[d->nfst++] = f->tpos;
     uint32_t t = f->tpos;
     int applied = f->applied;
-    d.ms.top = f->mbase;
-    d.nframe--;
-    if (x->low == x->index && emit(&d, t) < 0) goto oom;
-    if (d.nframe > 0) {
+    d->ms.top = f->mbase;
+    d->nframe--;
+    if (x->low == x->index && emit(d, t) < 0) goto oom;
+    if (d->nframe > 0) {
       if (applied) {
         game_undo(g);
       } else {
-        g->vt->unpack(g, &d.node[d.frame[d.nframe - 1].tpos].key, d.here);
-        g->vt->set_state(g, d.here);
+        g->vt->unpack(g, &d->node[d->frame[d->nframe - 1].tpos].key, d->here);
+        g->vt->set_state(g, d->here);
       }
     }
   }
-  r->positions = r->stored = v->dn = d.n;
-  r->edges = d.e;
-  v->comp[v->ncomp] = (uint32_t)d.n;
+  r->positions = r->stored = v->dn = d->n;
+  r->edges = d->e;
+  v->comp[v->ncomp] = (uint32_t)d->n;
   goto out;
 oom:
   st = fail(v, EXIT_LIMIT, "out of memory enumerating %u positions and %zu moves for value "
-            "iteration (raise --memory, or a smaller game)", d.counter, d.e);
+            "iteration (raise --memory, or a smaller game)", d->counter, d->e);
 out:
   /* Back at the root: by undoing the moves applied, then its state. */
-  for (size_t i = d.nframe; i > 0; i--)
-    if (d.frame[i - 1].applied) game_undo(g);
+  for (size_t i = d->nframe; i > 0; i--)
+    if (d->frame[i - 1].applied) game_undo(g);
   if (root) g->vt->set_state(g, root);
-  free(root);
-  free(d.here);
-  free(d.node);
-  free(d.frame);
-  free(d.edge);
-  free(d.pst);
-  free(d.w);
-  free(d.sorted);
-  free(d.fst);
-  movestack_free(&d.ms);
+  vid_work_free(v);
   return st;
 }
 
@@ -395,6 +400,7 @@ void vid_fold(ValueIter *v) {
 }
 
 void vid_free(ValueIter *v) {
+  vid_work_free(v);
   if (v->dchunk)
     for (size_t i = 0; i < (size_t)1 << (32 - VID_CHUNK_BITS); i++) free(v->dchunk[i]);
   free(v->dchunk);
