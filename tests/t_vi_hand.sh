@@ -69,6 +69,13 @@ check "loaded die: dense graph and hashed enumeration agree" same \
   "$(vh_close "$(vh_lp)" "$(GSOLVE_VI_HASHED=1 vh_lp)")"
 check "loaded die: not the fair die's value" 1 \
   "$(awk -v a="$(vh_lp)" -v b="$(vh_p 25 6)" 'BEGIN { print (a - b > 1e-3 || b - a > 1e-3) ? 1 : 0 }')"
+# A rule that fails during the walk: the runtime error (exit 4), and
+# nothing leaked (the walk's state is freed with the solver: make asan).
+vh_bad=$BUILD/tests/pig_bad.game
+sed 's/  bank\[who\] += turn;/  if turn == 7 { bank[who + 2] = 0; }\n  bank[who] += turn;/' games/pig.game > "$vh_bad"
+vh_err=$(gs "$vh_bad" -D goal=20 --solver value-iteration 2>&1 >/dev/null)
+check "a rule failing in the walk: exit 4" 4 "$(gs "$vh_bad" -D goal=20 --solver value-iteration >/dev/null 2>&1; echo $?)"
+check "a rule failing in the walk: the error" 1 "$(printf '%s\n' "$vh_err" | grep -c 'runtime error: index 2 out of range 0..1 in move .hold.')"
 if [ -n "$GSOLVE_FULL" ]; then
   # Goal 100: Neller and Presser's 0.5306 and the hand C's value.
   vh_100=$(vh_p 100 6)
