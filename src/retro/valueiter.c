@@ -288,7 +288,7 @@ static void bellman(const ValueIter *v, size_t k, double *pay, double *plies) {
   *plies = v->plies[v->to[best]] + 1;
 }
 
-/* 1.0 / n for the small n (filled by vi_solve): the same numbers. */
+/* 1.0 / n for the small n (filled by solve_dense): the same numbers. */
 #define VI_RECIPROCALS 64
 #define VI_PROG_COUNT 0xffffu    /* moves of a position in the sweep program, at most */
 static double vi_reciprocal[VI_RECIPROCALS];
@@ -343,8 +343,12 @@ static inline void chance_mean(const ValueIter *v, size_t k, const double *val, 
 ** their strides vs, ps: plies_at's layouts (constants where it is
 ** called, so that each layout gets its own code).  Returns the largest
 ** change of a payoff. */
-static inline __attribute__((always_inline))
-double sweep_two_at(ValueIter *v, const uint32_t *list, size_t a, size_t b, double *val,
+#if defined(__GNUC__)
+#define VI_INLINE static inline __attribute__((always_inline))
+#else
+#define VI_INLINE static inline
+#endif
+VI_INLINE double sweep_two_at(ValueIter *v, const uint32_t *list, size_t a, size_t b, double *val,
                     size_t vs, double *pl, size_t ps) {
   const uint32_t *start = v->start, *to = v->to;
   const int8_t *kind = v->kind;
@@ -779,7 +783,8 @@ int vi_sample_line(ValueIter *v, Pv *pv, int base_ply, uint64_t seed) {
         game_apply(g, &ms->moves[i]);
         if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
         int found = lookup(v, &c);
-        ExpValue cv = best;
+        ExpValue cv;
+        memset(&cv, 0, sizeof cv);
         if (found) value_at(v, c, &cv);
         game_undo(g);
         if (!found) { st = fail(v, EXIT_LIMIT, "a move leads out of the enumerated positions"); break; }
