@@ -65,4 +65,12 @@ at_run games/connect4.game -D width=4 -D height=4 -D k=5 --perft 12
 check "long perft: compiled, the line" "compiled 1" "$(field engine "$(cat "$at_tmp/out")") $(grep -c "^$at_line\$" "$at_tmp/err")"
 GSOLVE_AUTO_BUILD=0 GSOLVE_CACHE=$at_cache gs games/pig.game -D goal=40 --count >"$at_tmp/out" 2>"$at_tmp/err"
 check "GSOLVE_AUTO_BUILD=0: VM, silent" "vm|" "$(field engine "$(cat "$at_tmp/out")")|$(cat "$at_tmp/err")"
+# A rule that fails in the probe: reported once (by the job, on the VM),
+# exit 4, nothing built.
+sed 's/  bank\[who\] += turn;/  if bank[0] == 30 { bank[who + 2] = 0; }\n  bank[who] += turn;/' games/pig.game > "$at_tmp/bad.game"
+at_fresh
+at_run "$at_tmp/bad.game" -D goal=60 --count
+at_st=$?
+check "failing rule in the probe: exit 4, the error once, no build" "4 1 0" \
+  "$at_st $(grep -c 'runtime error: index 2 out of range' "$at_tmp/err") $(grep -c building "$at_tmp/err")"
 rm -rf "$at_tmp" "$at_cache"

@@ -20,6 +20,7 @@
 ** small solves must never pay a compile they did not ask for); a cached
 ** object is still taken.
 */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -46,6 +47,18 @@ void engine_auto_job(int perft_depth, long playouts) {
   job_playouts = playouts;
 }
 
+typedef struct Frame { size_t base; int n, i; } Frame;
+
+/* A probe's game and its buffers (freed by engine_job_is_long, also when
+** a rule fails in the probe and leaves it by longjmp). */
+typedef struct Probe {
+  Game *g;
+  int depth;
+  MoveStack ms;
+  uint64_t *set;
+  Frame *fr;
+} Probe;
+
 /* Leaves at `depth` below the current position, while *budget lasts
 ** (each node visited spends one): -1 when it ran out. */
 static int64_t probe_perft(Game *g, MoveStack *ms, int depth, int64_t *budget) {
@@ -69,17 +82,16 @@ static int64_t probe_perft(Game *g, MoveStack *ms, int depth, int64_t *budget) {
 }
 
 /* 1 when a perft of depth d is long. */
-static int perft_long(Game *g, int d) {
-  MoveStack ms = { 0 };
+static int perft_long(Probe *p, int d) {
+  Game *g = p->g;
   int64_t budget = AUTO_PROBE_NODES, prev = 1, leaves = 1;
   int k;
   for (k = 1; k <= d; k++) {
-    int64_t n = probe_perft(g, &ms, k, &budget);
+    int64_t n = probe_perft(g, &p->ms, k, &budget);
     if (n < 0) break;
     prev = leaves;
     leaves = n;
   }
-  movestack_free(&ms);
   if (k > d) return 0;                  /* done within the probe: quick */
   double growth = prev > 0 ? (double)leaves / (double)prev : 1.0, est = (double)leaves;
   if (growth < 1.0) growth = 1.0;
@@ -89,8 +101,9 @@ static int perft_long(Game *g, int d) {
 
 /* 1 when `games` random games are long: their CPU time on the VM
 ** estimated from AUTO_PROBE_GAMES of them, uniformly random moves. */
-static int playouts_long(Game *g, long games) {
-  MoveStack ms = { 0 };
+static int playouts_long(Probe *p, long games) {
+  Game *g = p->g;
+  MoveStack *ms = &p->ms;
   uint64_t rng = 0x9e3779b97f4a7c15u;
   clock_t t0 = clock();
   int n = games < AUTO_PROBE_GAMES ? (int)games : AUTO_PROBE_GAMES;
@@ -98,23 +111,20 @@ static int playouts_long(Game *g, long games) {
   for (int k = 0; k < n; k++) {
     int depth = 0;
     while (depth < AUTO_GAME_PLIES && !game_ended(g, &o)) {
-      ms.top = 0;
-      int m = movestack_generate(&ms, g);
+      ms->top = 0;
+      int m = movestack_generate(ms, g);
       if (m <= 0) break;
       rng ^= rng << 13;
       rng ^= rng >> 7;
       rng ^= rng << 17;
-      game_apply(g, &ms.moves[rng % (uint64_t)m]);
+      game_apply(g, &ms->moves[rng % (uint64_t)m]);
       depth++;
     }
     for (; depth > 0; depth--) game_undo(g);
   }
-  movestack_free(&ms);
   double seconds = (double)(clock() - t0) / CLOCKS_PER_SEC;
   return seconds / n * (double)games >= AUTO_LONG_SECONDS;
 }
-
-typedef struct Frame { size_t base; int n, i; } Frame;
 
 /* Adds h to the open-addressed set (cap a power of 2): 1 if new. */
 static int seen_add(uint64_t *set, size_t cap, uint64_t h) {
@@ -127,12 +137,13 @@ static int seen_add(uint64_t *set, size_t cap, uint64_t h) {
 
 /* 1 when the game has more than AUTO_PROBE_POSITIONS positions reachable
 ** from the current one (or memory runs out: then no build either, 0). */
-static int positions_long(Game *g) {
+static int positions_long(Probe *p) {
+  Game *g = p->g;
   size_t cap = 1;
   while (cap < 2 * AUTO_PROBE_POSITIONS) cap <<= 1;
-  uint64_t *set = calloc(cap, sizeof *set);
-  Frame *fr = malloc((AUTO_PROBE_DEPTH + 2) * sizeof *fr);
-  MoveStack ms = { 0 };
+  uint64_t *set = p->set = calloc(cap, sizeof *set);
+  Frame *fr = p->fr = malloc((AUTO_PROBE_DEPTH + 2) * sizeof *fr);
+  MoveStack *ms = &p->ms;
   int many = 0, ply = 0, found = 1;
   Outcome o;
   if (!set || !fr) goto done;
@@ -140,14 +151,14 @@ static int positions_long(Game *g) {
   for (;;) {
     /* enter: the current position is new */
     Frame *f = &fr[ply];
-    f->base = ms.top;
+    f->base = ms->top;
     f->i = 0;
-    f->n = game_ended(g, &o) ? 0 : movestack_generate(&ms, g);
+    f->n = game_ended(g, &o) ? 0 : movestack_generate(ms, g);
     if (f->n < 0) goto done;
     for (;;) {
       f = &fr[ply];
       if (f->i < f->n) {
-        game_apply(g, &ms.moves[f->base + (size_t)f->i++]);
+        game_apply(g, &ms->moves[f->base + (size_t)f->i++]);
         if (seen_add(set, cap, game_hash(g))) {
           /* (a line this long: a long game too) */
           if (++found > AUTO_PROBE_POSITIONS || ply + 1 >= AUTO_PROBE_DEPTH) {
@@ -161,7 +172,7 @@ static int positions_long(Game *g) {
         game_undo(g);
         continue;
       }
-      ms.top = f->base;
+      ms->top = f->base;
       if (ply == 0) goto done;
       ply--;
       game_undo(g);
@@ -170,24 +181,20 @@ static int positions_long(Game *g) {
 unwind:
   for (; ply > 0; ply--) game_undo(g);
 done:
-  free(set);
-  free(fr);
-  movestack_free(&ms);
   return many;
 }
 
-typedef struct Probe { Game *g; int depth; } Probe;
 
 /* The positions are the game's without its repetition rule (as --count
 ** counts them): with it, each line of play is a position of its own, and
 ** a game of 57 positions (Go on 2x2) looked endless. */
 static int probe(void *arg) {
   Probe *p = arg;
-  if (p->depth > 0) return perft_long(p->g, p->depth);
-  if (job_playouts > 0) return playouts_long(p->g, job_playouts);
+  if (p->depth > 0) return perft_long(p, p->depth);
+  if (job_playouts > 0) return playouts_long(p, job_playouts);
   int history = p->g->has_history;     /* (which set_history changes) */
   if (history) game_set_history(p->g, 0);
-  int many = positions_long(p->g);
+  int many = positions_long(p);
   if (history) game_set_history(p->g, 1);
   return many;
 }
@@ -198,11 +205,25 @@ int engine_auto_build_off(void) {
 }
 
 int engine_job_is_long(Game *g) {
-  Probe p = { g, job_perft };
+  Probe p;
+  memset(&p, 0, sizeof p);
+  p.g = g;
+  p.depth = job_perft;
   int is_long = 0;
-  /* A rule that fails in the probe fails the job the same way. */
-  if (game_call_trapped(g, probe, &p, &is_long)) return -1;
-  return is_long;
+  /* A rule that fails in the probe fails the job the same way, which
+  ** reports it: the probe's report goes to /dev/null. */
+  fflush(stderr);
+  int saved = dup(2), quiet = open("/dev/null", O_WRONLY | O_CLOEXEC);
+  if (saved >= 0 && quiet >= 0) dup2(quiet, 2);
+  int failed = game_call_trapped(g, probe, &p, &is_long);
+  fflush(stderr);
+  if (saved >= 0 && quiet >= 0) dup2(saved, 2);
+  if (saved >= 0) close(saved);
+  if (quiet >= 0) close(quiet);
+  movestack_free(&p.ms);
+  free(p.set);
+  free(p.fr);
+  return failed ? -1 : is_long;
 }
 
 /* 1 when the compiler `cc` is an executable file (a path) or one on PATH. */
