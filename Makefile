@@ -263,6 +263,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_mpi.sh
 	sh tests/bench_lp.sh
 	sh tests/bench_web.sh
+	sh tests/bench_fast.sh
 
 # Fuzzing: eight harnesses under libFuzzer (clang), each for FUZZ_SECS
 # seconds: fuzz_parse (lexer and parser), fuzz_compile (parse, check,

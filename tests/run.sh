@@ -21,6 +21,10 @@ GSOLVE_CACHE=$(cd "$BUILD/tests" && pwd)/empty-cache
 rm -rf "$GSOLVE_CACHE"
 mkdir -m 700 -p "$GSOLVE_CACHE"   # the compiled tier uses only a folder of the user's alone
 export GSOLVE_CACHE
+# Nor does `auto` build the tier for a long job here (t_autotier.sh
+# does): the many small solves must never pay a C compile.
+GSOLVE_AUTO_BUILD=0
+export GSOLVE_AUTO_BUILD
 
 total_pass=0
 total_fail=0

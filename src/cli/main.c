@@ -315,12 +315,15 @@ int main(int argc, char **argv) {
     opt.solve.seed = opt.play.seed;
   }
 
-  /* `auto` takes a cached compiled tier for the long jobs only: a
+  /* `auto` takes the compiled tier for the long jobs only (cached, or
+  ** built when a probe finds the job long, autotier.c): a
   ** one-move query or a drawing gains nothing from it. */
   EngineChoice choice = opt.engine;
   if (choice == ENGINE_AUTO && (opt.mode == MODE_PERFT || opt.mode == MODE_COUNT || opt.mode == MODE_SOLVE ||
                                 opt.mode == MODE_PLAYOUTS || opt.mode == MODE_TESTSET))
     choice = ENGINE_AUTO_LONG;
+  engine_auto_job(opt.mode == MODE_PERFT ? opt.perft_depth : 0,     /* its probe (autotier.c) */
+                  opt.mode == MODE_PLAYOUTS ? opt.playouts : 0);
   /* Ctrl-C and SIGTERM are handled from here: making the engine may run
   ** a C compiler (the compiled tier), which a stop must kill. */
   stop_install(0);

@@ -794,7 +794,7 @@ static int again_retro(SolveJob *j) {
 }
 
 static int again_valueiter(SolveJob *j) {
-  return retro_vector_answer(&j->retro, &j->exp);
+  return vi_answer(&j->vi, &j->exp);   /* the dense graph's, or retro's vectors */
 }
 
 void solve_job_reroot(SolveJob *j, int base_ply) {

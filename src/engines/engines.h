@@ -71,6 +71,22 @@ Game *compiled_new(const Program *p, char *why, size_t n, int *status);
 ** cannot take p's rules), or the error of a start block that failed
 ** (EXIT_RUNTIME, reported), or out of memory (EXIT_LIMIT). */
 Game *compiled_cached(const Program *p, int *status);
+/* compiled_new with the compiler's error output thrown away. */
+Game *compiled_build_quietly(const Program *p, char *why, size_t n, int *status);
+
+/* `--engine auto` for a long job (compiled/autotier.c).  engine_auto_job:
+** the job's perft depth and random games (0: none; main.c sets them).
+** engine_job_is_long: a short probe of g (on the VM) says whether the
+** job is long enough to build the compiled tier for (-1: a rule failed
+** in the probe, g is spent).
+** engine_auto_build_off: GSOLVE_AUTO_BUILD=0 (the test suite).
+** compiled_auto: builds the tier, with one line on err unless quiet;
+** NULL and *status EXIT_OK when no compiler works (the VM, silently),
+** else a stop, a start block that failed or out of memory. */
+void engine_auto_job(int perft_depth, long playouts);
+int engine_job_is_long(Game *g);
+int engine_auto_build_off(void);
+Game *compiled_auto(const Program *p, int quiet, FILE *err, int *status);
 
 /* The engine for a compiled game: the native one the game declares when
 ** it supports these parameters (ENGINE_AUTO: else the VM, with a note on

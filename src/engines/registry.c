@@ -67,6 +67,24 @@ Game *native_new(const Program *p, char *why, size_t n, int *status) {
   return NULL;
 }
 
+/* `auto` for a long job whose compiled object is not cached: the VM,
+** probed (compiled/autotier.c); when the job is long and a compiler
+** works, the compiled tier built now.  NULL with *status on failure. */
+static Game *auto_long(const Program *p, int quiet, FILE *err, int *status) {
+  Game *vm = vm_new(p, status), *g;
+  if (vm == NULL || engine_auto_build_off()) return vm;
+  int is_long = engine_job_is_long(vm);
+  if (is_long < 0) {
+    /* A rule failed in the probe: a fresh VM meets it again in the job. */
+    game_free(vm);
+    return vm_new(p, status);
+  }
+  if (!is_long) return vm;
+  if ((g = compiled_auto(p, quiet, err, status)) == NULL && *status == EXIT_OK) return vm;
+  game_free(vm);
+  return g;
+}
+
 Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, int *status) {
   char why[256];
   int allowed;
@@ -94,16 +112,22 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
       diag_fail(err, EXIT_USAGE, "--engine native: %s", why);
       return NULL;
     }
-    *status = EXIT_OK;
-    /* auto, a long job: the compiled tier when its object is cached
-    ** (docs/cli.md, "The compiled tier"). */
-    if (g == NULL && choice == ENGINE_AUTO_LONG && (g = compiled_cached(p, status)) == NULL && *status != EXIT_OK)
-      goto failed;
-    if (g == NULL && !quiet) diag_plain(err, "note", "%s; using the VM", why);
-    else if (choice == ENGINE_AUTO_LONG && !quiet && strcmp(g->engine, "compiled") == 0)
-      diag_plain(err, "note", "%s; using the compiled tier (cached)", why);
-  } else if (choice == ENGINE_AUTO_LONG && (g = compiled_cached(p, status)) == NULL && *status != EXIT_OK) {
-    goto failed;
+    /* auto, a long job: the compiled tier, cached or built now (docs/cli.md,
+    ** "The compiled tier"). */
+    if (g == NULL && choice == ENGINE_AUTO_LONG) {
+      if ((g = compiled_cached(p, status)) == NULL && *status != EXIT_OK) goto failed;
+      int cached = g != NULL;
+      if (g == NULL && (g = auto_long(p, quiet, err, status)) == NULL) goto failed;
+      if (!quiet && strcmp(g->engine, "compiled") == 0)
+        diag_plain(err, "note", "%s; using the compiled tier%s", why, cached ? " (cached)" : "");
+      else if (!quiet)
+        diag_plain(err, "note", "%s; using the VM", why);
+    } else if (g == NULL && !quiet) {
+      diag_plain(err, "note", "%s; using the VM", why);
+    }
+  } else if (choice == ENGINE_AUTO_LONG) {
+    if ((g = compiled_cached(p, status)) == NULL && *status != EXIT_OK) goto failed;
+    if (g == NULL && (g = auto_long(p, quiet, err, status)) == NULL) goto failed;
   }
   if (g == NULL && (g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
     diag_out_of_memory(err);

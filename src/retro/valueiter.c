@@ -16,10 +16,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "mcts/playout.h"
 #include "search/progress.h"
 #include "retro/valueiter.h"
+#include "retro/vi_dense.h"
+#include "util/clock.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -31,6 +33,11 @@ void vi_init(ValueIter *v, Retro *r, FILE *err) {
 }
 
 void vi_free(ValueIter *v) {
+  vid_free(v);
+  free(v->act);
+  free(v->actstart);
+  free(v->prog);
+  free(v->progstart);
   free(v->start);
   free(v->to);
   free(v->prob);
@@ -48,13 +55,9 @@ void vi_free(ValueIter *v) {
 
 static int fail(ValueIter *v, int status, const char *fmt, ...) {
   va_list ap;
-  if (v->err) {
-    va_start(ap, fmt);
-    fputs("gsolve: error: ", v->err);
-    vfprintf(v->err, fmt, ap);
-    fputc('\n', v->err);
-    va_end(ap);
-  }
+  va_start(ap, fmt);
+  diag_vfail(v->err, status, fmt, ap);
+  va_end(ap);
   return v->status = status;
 }
 
@@ -64,14 +67,10 @@ static int out_of_memory(ValueIter *v) {
               (unsigned long long)v->r->stored, (unsigned long long)v->r->edges);
 }
 
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 size_t vi_memory(const ValueIter *v) {
   const Retro *r = v->r;
+  if (v->dense)
+    return vid_memory(v) + (r->stored + 1) * (2 * sizeof(uint32_t) + sizeof(double) + 1);
   size_t n = r->stored, e = r->edges;
   size_t total = (n + 1) * (sizeof(uint32_t) * 2 + 1 + sizeof(double) * (size_t)(r->g->nplayers + 1))
                  + e * (sizeof(uint32_t) + sizeof(double));
@@ -85,50 +84,57 @@ static int by_key(const void *a, const void *b) {
 }
 
 /* Step 2: the strongly connected components (Tarjan's algorithm, with
-** an explicit stack), from the root (stored position 0) over retro's
-** forward graph (start, out).  Tarjan completes a component only after
+** an explicit stack), from the root (stored position 0) over the forward
+** graph: position p's moves are slots start[p] .. start[p + 1] - 1, slot
+** i leading to to[out[i]] (retro's edges), or to[i] when out is NULL
+** (the dense graph).  Tarjan completes a component only after
 ** every component it reaches, so v->order lists the positions component
 ** by component, the ones that lead nowhere back first; v->comp[c] is
 ** where component c begins in it. */
-static int components(ValueIter *v, const uint32_t *start, const uint32_t *out) {
+typedef struct TarjanNode {
+  uint32_t index;           /* discovery number; TARJAN_UNSET, TARJAN_DONE */
+  uint32_t low;             /* lowest discovery number reached */
+  uint32_t next;            /* next move to follow; once finished, its finish number */
+} TarjanNode;
+#define TARJAN_UNSET UINT32_MAX
+#define TARJAN_DONE (UINT32_MAX - 1)   /* in a component found: never lowers a low */
+
+static int components(ValueIter *v, const uint32_t *start, const uint32_t *out,
+                      const uint32_t *to) {
   const Retro *r = v->r;
-  const uint32_t unset = UINT32_MAX;
-  size_t n = r->stored, k = 0, ncomp = 0, top = 0, ttop = 0;
+  size_t n = r->stored, k = 0, ncomp = 0, top = 0, ttop = 0, nkeys = 0;
   uint32_t counter = 0, finished = 0;
-  uint64_t *keys = malloc((n + 1) * sizeof *keys);
-  uint32_t *index = malloc((n + 1) * sizeof *index), *low = malloc((n + 1) * sizeof *low);
-  uint32_t *next = malloc((n + 1) * sizeof *next);     /* next move to follow */
+  /* A position's three numbers side by side: one cache line a visit. */
+  TarjanNode *t = malloc((n + 1) * sizeof *t);
   uint32_t *calls = malloc((n + 1) * sizeof *calls), *tstack = malloc((n + 1) * sizeof *tstack);
-  unsigned char *on = calloc(n + 1, 1);
+  uint64_t *keys = NULL;    /* one component's positions by finish number */
   v->order = malloc((n + 1) * sizeof *v->order);
   v->comp = malloc((n + 2) * sizeof *v->comp);
-  if (!keys || !index || !low || !next || !calls || !tstack || !on || !v->order || !v->comp) {
-    free(keys); free(index); free(low); free(next); free(calls); free(tstack); free(on);
+  if (!t || !calls || !tstack || !v->order || !v->comp) {
+    free(t); free(calls); free(tstack);
     return out_of_memory(v);
   }
-  for (size_t i = 0; i < n; i++) index[i] = unset;
-  index[0] = low[0] = counter++;
-  next[0] = start[0];
+  for (size_t i = 0; i < n; i++) t[i].index = TARJAN_UNSET;
+  t[0].index = t[0].low = counter++;
+  t[0].next = start[0];
   calls[top++] = tstack[ttop++] = 0;
-  on[0] = 1;
   while (top > 0) {
     uint32_t p = calls[top - 1];
-    if (next[p] < start[p + 1]) {
-      uint32_t c = r->edge_to[out[next[p]++]];
-      if (index[c] == unset) {
-        index[c] = low[c] = counter++;
-        next[c] = start[c];
+    if (t[p].next < start[p + 1]) {
+      uint32_t i = t[p].next++, c = to[out ? out[i] : i];
+      if (t[c].index == TARJAN_UNSET) {
+        t[c].index = t[c].low = counter++;
+        t[c].next = start[c];
         calls[top++] = tstack[ttop++] = c;
-        on[c] = 1;
-      } else if (on[c] && index[c] < low[p]) {
-        low[p] = index[c];
+      } else if (t[c].index < t[p].low) {
+        t[p].low = t[c].index;
       }
       continue;
     }
     top--;
-    next[p] = finished++;              /* (next[p] is free now) */
-    if (top > 0 && low[p] < low[calls[top - 1]]) low[calls[top - 1]] = low[p];
-    if (low[p] == index[p]) {
+    t[p].next = finished++;
+    if (top > 0 && t[p].low < t[calls[top - 1]].low) t[calls[top - 1]].low = t[p].low;
+    if (t[p].low == t[p].index) {
       /* p roots a component: pop it, its positions in the order they
       ** finished (a postorder: what a position reaches comes first). */
       size_t m = 0;
@@ -136,8 +142,18 @@ static int components(ValueIter *v, const uint32_t *start, const uint32_t *out) 
       v->comp[ncomp++] = (uint32_t)k;
       do {
         c = tstack[--ttop];
-        on[c] = 0;
-        keys[m++] = (uint64_t)next[c] << 32 | c;
+        if (m == nkeys) {
+          size_t cap = nkeys ? 2 * nkeys : 256;
+          uint64_t *q = realloc(keys, cap * sizeof *q);
+          if (!q) {
+            free(t); free(calls); free(tstack); free(keys);
+            return out_of_memory(v);
+          }
+          keys = q;
+          nkeys = cap;
+        }
+        keys[m++] = (uint64_t)t[c].next << 32 | c;
+        t[c].index = TARJAN_DONE;
       } while (c != p);
       if (m > 1) qsort(keys, m, sizeof *keys, by_key);
       for (size_t i = 0; i < m; i++) v->order[k++] = (uint32_t)keys[i];
@@ -145,8 +161,7 @@ static int components(ValueIter *v, const uint32_t *start, const uint32_t *out) 
   }
   v->comp[ncomp] = (uint32_t)k;
   v->ncomp = ncomp;
-  free(keys);
-  free(index); free(low); free(next); free(calls); free(tstack); free(on);
+  free(t); free(calls); free(tstack); free(keys);
   return k == n ? EXIT_OK : fail(v, EXIT_LIMIT, "value iteration: %zu of %zu positions are "
                                  "not reachable from the root", n - k, n);
 }
@@ -264,6 +279,306 @@ static void bellman(const ValueIter *v, size_t k, double *pay, double *plies) {
   *plies = v->plies[v->to[best]] + 1;
 }
 
+/* 1.0 / n for the small n (filled by solve_dense): the same numbers. */
+#define VI_RECIPROCALS 64
+#define VI_PROG_COUNT 0xffffu    /* moves of a position in the sweep program, at most */
+static double vi_reciprocal[VI_RECIPROCALS];
+
+/* The probabilities of chance position k's moves, indexed by slot: NULL
+** when they are all 1/n (the dense graph keeps none then; 1/n is what
+** weight / total rounds to, the same number). */
+static inline const double *chance_probs(const ValueIter *v, size_t k) {
+  if (!v->dense) return v->prob;
+  if (!v->nprob) return NULL;           /* (Pig: one die, nothing kept) */
+  uint32_t at = v->dpstart[k];
+  return at == UINT32_MAX ? NULL : v->prob + at - v->start[k];
+}
+
+/* Where position k's payoffs and plies are: on the dense graph side by
+** side in val (VID_STRIDE doubles a position: two payoffs, the plies, so
+** that a successor is one cache line), else val (two a position) and
+** plies. */
+#define VID_STRIDE 3
+static inline double *plies_at(const ValueIter *v, size_t k) {
+  return v->dense ? v->val + VID_STRIDE * k + 2 : v->plies + k;
+}
+
+/* The mean of chance position k's successors' payoffs and plies (plus
+** one ply), into x0, x1, *p: bellman's chance arithmetic, in its order.
+** vs, ps: the strides of val and pl. */
+static inline void chance_mean(const ValueIter *v, size_t k, const double *val, size_t vs,
+                               const double *pl, size_t ps, double *x0, double *x1, double *p) {
+  const uint32_t *to = v->to;
+  const double *pr = chance_probs(v, k);
+  uint32_t j = v->start[k], e = v->start[k + 1];
+  /* (1/n from a table: a division's latency in every update, else) */
+  double u = pr ? 0 : e - j < VI_RECIPROCALS ? vi_reciprocal[e - j] : 1.0 / (double)(e - j);
+  double a0 = 0, a1 = 0, ap = 0;
+  for (; j < e; j++) {
+    double w = pr ? pr[j] : u;
+    size_t t = to[j];
+    a0 += w * val[vs * t];
+    a1 += w * val[vs * t + 1];
+    ap += w * pl[ps * t];
+  }
+  *x0 = a0;
+  *x1 = a1;
+  *p = ap + 1;
+}
+
+/* One Gauss-Seidel sweep of sweep positions a .. b-1 of a two-player game
+** without per-move payoffs: bellman's arithmetic, in the same order on
+** the same numbers, written out for the two payoffs and the plies with
+** nothing looked up twice; on the dense graph, a folded chance
+** position's mean taken where its one move is looked at.  val, pl and
+** their strides vs, ps: plies_at's layouts (constants where it is
+** called, so that each layout gets its own code).  Returns the largest
+** change of a payoff. */
+#if defined(__GNUC__)
+#define VI_INLINE static inline __attribute__((always_inline))
+#else
+#define VI_INLINE static inline
+#endif
+VI_INLINE double sweep_two_at(ValueIter *v, const uint32_t *list, size_t a, size_t b, double *val,
+                    size_t vs, double *pl, size_t ps) {
+  const uint32_t *start = v->start, *to = v->to;
+  const int8_t *kind = v->kind;
+  double res = 0;
+  uint64_t updates = 0;
+  for (size_t i = a; i < b; i++) {
+    size_t k = list ? list[i] : i;
+    int mover = kind[k];
+    if (mover < VI_CHANCE) continue;     /* VI_END, VI_FOLDED */
+    updates++;
+    double x0, x1, p;
+    if (mover == VI_CHANCE) {
+      chance_mean(v, k, val, vs, pl, ps, &x0, &x1, &p);
+    } else {
+      uint32_t j = start[k], e = start[k + 1], best = UINT32_MAX;
+      double b0 = 0, b1 = 0, bp = 0, best_s = 0;
+      for (; j < e; j++) {
+        uint32_t t = to[j];
+        double c0, c1, cp;
+        if (t & VI_FOLD_BIT) {
+          t &= ~VI_FOLD_BIT;
+          chance_mean(v, t, val, vs, pl, ps, &c0, &c1, &cp);
+        } else {
+          c0 = val[vs * t];
+          c1 = val[vs * t + 1];
+          cp = pl[ps * t];
+        }
+        double sc = mover == 0 ? c0 - c1 : c1 - c0;
+        if (best == UINT32_MAX || sc > best_s) {
+          best = t;
+          best_s = sc;
+          b0 = c0; b1 = c1; bp = cp;
+        } else if (sc == best_s && cp != bp) {
+          /* An exact tie: the plies rule of expectimax (exp_better). */
+          ExpValue x, y;
+          memset(&x, 0, sizeof x);
+          memset(&y, 0, sizeof y);
+          x.pay[0] = c0; x.pay[1] = c1; x.plies = cp;
+          y.pay[0] = b0; y.pay[1] = b1; y.plies = bp;
+          if (exp_better(v->r->g, mover, &x, &y)) {
+            best = t;
+            b0 = c0; b1 = c1; bp = cp;
+          }
+        }
+      }
+      x0 = b0;
+      x1 = b1;
+      p = bp + 1;
+    }
+    double *x = val + vs * k, d0 = fabs(x0 - x[0]), d1 = fabs(x1 - x[1]);
+    if (d0 > res) res = d0;
+    if (d1 > res) res = d1;
+    x[0] = x0;
+    x[1] = x1;
+    v->moving[k] = fabs(p - pl[ps * k]) >= 0.5;
+    pl[ps * k] = p;
+  }
+  v->updates += updates;
+  return res;
+}
+
+/* The mean of the n successors at w (equal weights) into x0, x1, *p. */
+static inline void mean_of(const double *val, const uint32_t *w, uint32_t n, double *x0,
+                           double *x1, double *p) {
+  double u = n < VI_RECIPROCALS ? vi_reciprocal[n] : 1.0 / (double)n, a0 = 0, a1 = 0, ap = 0;
+  for (uint32_t i = 0; i < n; i++) {
+    const double *c = val + VID_STRIDE * (size_t)w[i];
+    a0 += u * c[0];
+    a1 += u * c[1];
+    ap += u * c[2];
+  }
+  *x0 = a0;
+  *x1 = a1;
+  *p = ap + 1;
+}
+
+/* sweep_two_at on the dense graph from its sweep program (v->prog,
+** made by make_program): the same arithmetic, read in one pass. */
+static double sweep_program(ValueIter *v, size_t c) {
+  const uint32_t *w = v->prog + v->progstart[c], *end = v->prog + v->progstart[c + 1];
+  double *val = v->val, res = 0;
+  uint64_t updates = 0;
+  while (w < end) {
+    size_t k = w[0];
+    uint32_t n = w[1] & VI_PROG_COUNT;
+    int mover = (int)(w[1] >> 16) - 1;
+    double x0, x1, p;
+    w += 2;
+    updates++;
+    if (mover < 0) {
+      mean_of(val, w, n, &x0, &x1, &p);
+      w += n;
+    } else {
+      double b0 = 0, b1 = 0, bp = 0, best_s = 0;
+      for (uint32_t m = 0; m < n; m++) {
+        double c0, c1, cp;
+        if (*w & VI_FOLD_BIT) {
+          uint32_t f = *w & VI_PROG_COUNT;
+          mean_of(val, w + 1, f, &c0, &c1, &cp);
+          w += 1 + f;
+        } else {
+          const double *cv = val + VID_STRIDE * (size_t)*w++;
+          c0 = cv[0];
+          c1 = cv[1];
+          cp = cv[2];
+        }
+        double sc = mover == 0 ? c0 - c1 : c1 - c0;
+        if (m == 0 || sc > best_s) {
+          best_s = sc;
+          b0 = c0; b1 = c1; bp = cp;
+        } else if (sc == best_s && cp != bp) {
+          /* An exact tie: the plies rule of expectimax (exp_better). */
+          ExpValue x, y;
+          memset(&x, 0, sizeof x);
+          memset(&y, 0, sizeof y);
+          x.pay[0] = c0; x.pay[1] = c1; x.plies = cp;
+          y.pay[0] = b0; y.pay[1] = b1; y.plies = bp;
+          if (exp_better(v->r->g, mover, &x, &y)) {
+            b0 = c0; b1 = c1; bp = cp;
+          }
+        }
+      }
+      x0 = b0;
+      x1 = b1;
+      p = bp + 1;
+    }
+    double *x = val + VID_STRIDE * k, d0 = fabs(x0 - x[0]), d1 = fabs(x1 - x[1]);
+    if (d0 > res) res = d0;
+    if (d1 > res) res = d1;
+    x[0] = x0;
+    x[1] = x1;
+    v->moving[k] = fabs(p - x[2]) >= 0.5;
+    x[2] = p;
+  }
+  v->updates += updates;
+  return res;
+}
+
+/* The dense graph's sweep program, when every chance position has equal
+** weights and at most VI_PROG_COUNT moves: per position swept (not an
+** end, not folded chance), component by component, its number, its
+** mover and number of moves, then each move's successor, or for a folded
+** chance position VI_FOLD_BIT | its number of moves and their successors.
+** The sweeps then read the transitions in one pass, in order, without
+** looking up start, kind or to.  0, or 1 when the program does not apply
+** (sweep_two_at runs). */
+static int make_program(ValueIter *v) {
+  size_t n = v->r->stored, len = 0;
+  if (v->nprob) return 1;
+  for (size_t k = 0; k < n; k++) {
+    if (v->kind[k] < VI_CHANCE) continue;
+    uint32_t a = v->start[k], b = v->start[k + 1];
+    if (b - a > VI_PROG_COUNT) return 1;
+    len += 2 + (b - a);
+    for (uint32_t j = a; j < b; j++) {
+      uint32_t t = v->to[j];
+      if (!(t & VI_FOLD_BIT)) continue;
+      t &= ~VI_FOLD_BIT;
+      if (v->start[t + 1] - v->start[t] > VI_PROG_COUNT) return 1;
+      len += v->start[t + 1] - v->start[t];
+    }
+  }
+  v->prog = malloc((len + 1) * sizeof *v->prog);
+  v->progstart = malloc((v->ncomp + 1) * sizeof *v->progstart);
+  if (!v->prog || !v->progstart) {
+    free(v->prog);
+    free(v->progstart);
+    v->prog = NULL;
+    v->progstart = NULL;
+    return 1;                   /* (sweep_two_at, needing nothing more) */
+  }
+  uint32_t *w = v->prog;
+  for (size_t c = 0; c < v->ncomp; c++) {
+    v->progstart[c] = (size_t)(w - v->prog);
+    for (size_t k = v->comp[c]; k < v->comp[c + 1]; k++) {
+      int mover = v->kind[k];
+      if (mover < VI_CHANCE) continue;
+      uint32_t a = v->start[k], b = v->start[k + 1];
+      *w++ = (uint32_t)k;
+      *w++ = (uint32_t)(mover + 1) << 16 | (b - a);
+      for (uint32_t j = a; j < b; j++) {
+        uint32_t t = v->to[j];
+        if (!(t & VI_FOLD_BIT)) {
+          *w++ = t;
+          continue;
+        }
+        t &= ~VI_FOLD_BIT;
+        *w++ = VI_FOLD_BIT | (v->start[t + 1] - v->start[t]);
+        for (uint32_t i = v->start[t]; i < v->start[t + 1]; i++) *w++ = v->to[i];
+      }
+    }
+  }
+  v->progstart[v->ncomp] = (size_t)(w - v->prog);
+  return 0;
+}
+
+/* Component c (sweep positions a .. b-1) swept once: on the dense graph,
+** by its program, else only the positions that are updated (v->act). */
+static double sweep_two(ValueIter *v, size_t c, size_t a, size_t b) {
+  if (v->prog) return sweep_program(v, c);
+  if (v->dense)
+    return sweep_two_at(v, v->act, v->actstart[c], v->actstart[c + 1], v->val, VID_STRIDE,
+                        v->val + 2, VID_STRIDE);
+  return sweep_two_at(v, NULL, a, b, v->val, 2, v->plies, 1);
+}
+
+/* The dense graph's positions that sweeps update (not ends, not folded
+** chance), component by component: their loop then has no branch to
+** skip the others, which come in no order a predictor learns. */
+static int active_lists(ValueIter *v) {
+  size_t n = v->r->stored, m = 0;
+  v->act = malloc((n + 1) * sizeof *v->act);
+  v->actstart = malloc((v->ncomp + 1) * sizeof *v->actstart);
+  if (!v->act || !v->actstart) return out_of_memory(v);
+  for (size_t c = 0; c < v->ncomp; c++) {
+    v->actstart[c] = (uint32_t)m;
+    for (size_t k = v->comp[c]; k < v->comp[c + 1]; k++)
+      if (v->kind[k] >= VI_CHANCE) v->act[m++] = (uint32_t)k;
+  }
+  v->actstart[v->ncomp] = (uint32_t)m;
+  return EXIT_OK;
+}
+
+/* After the sweeps: the folded chance positions' own values, from their
+** successors' final ones (endless when one of them is). */
+static void unfold(ValueIter *v) {
+  double *val = v->val;
+  for (size_t k = 0; k < v->r->stored; k++) {
+    if (v->kind[k] != VI_FOLDED) continue;
+    double x0, x1, p;
+    chance_mean(v, k, val, VID_STRIDE, val + 2, VID_STRIDE, &x0, &x1, &p);
+    for (uint32_t j = v->start[k]; j < v->start[k + 1]; j++)
+      if (*plies_at(v, v->to[j]) >= EXP_ENDLESS) p = EXP_ENDLESS;
+    val[VID_STRIDE * k] = x0;
+    val[VID_STRIDE * k + 1] = x1;
+    val[VID_STRIDE * k + 2] = p;
+  }
+}
+
 /* Step 4: the components in order, each swept Gauss-Seidel until the
 ** largest change in a sweep is below epsilon: the positions it leads to
 ** outside it have their final values already.  A component of one
@@ -292,7 +607,8 @@ static int sweep(ValueIter *v) {
                     "change in the last one is %.3g, --epsilon %.3g): a cycle that pays "
                     "something on every round has no finite value; else raise --epsilon",
                     VI_MAX_SWEEPS, residual, v->epsilon);
-      for (size_t k = a; k < b; k++) {
+      if (np == 2 && !v->pay) res = sweep_two(v, c, a, b);
+      else for (size_t k = a; k < b; k++) {
         double pay[GAME_MAX_PLAYERS], plies, *x = v->val + k * (size_t)np;
         if (v->kind[k] == VI_END) continue;
         bellman(v, k, pay, &plies);
@@ -306,13 +622,13 @@ static int sweep(ValueIter *v) {
         v->plies[k] = plies;
       }
       sweeps++;
-      v->updates += b - a;
+      if (np != 2 || v->pay) v->updates += b - a;
       residual = once ? 0 : res;
     }
     /* Plies that still grow once the payoffs have converged belong to
     ** play that need not end (a drawn cycle): no distance. */
     for (size_t k = a; k < b && !once; k++)
-      if (v->moving[k]) v->plies[k] = EXP_ENDLESS;
+      if (v->moving[k]) *plies_at(v, k) = EXP_ENDLESS;
     if (sweeps > v->sweeps) v->sweeps = sweeps;
     if (residual > v->residual) v->residual = residual;
     if (v->progress && (c & 0xfff) == 0) {
@@ -338,6 +654,68 @@ static void store_values(ValueIter *v) {
   }
 }
 
+/* The value of stored position c (by number on the dense graph). */
+static void value_at(const ValueIter *v, uint32_t c, ExpValue *x) {
+  if (!v->dense) {
+    *x = v->r->vec[c];
+    return;
+  }
+  memset(x, 0, sizeof *x);
+  x->pay[0] = v->val[VID_STRIDE * (size_t)c];
+  x->pay[1] = v->val[VID_STRIDE * (size_t)c + 1];
+  x->plies = v->val[VID_STRIDE * (size_t)c + 2];
+}
+
+static int lookup(ValueIter *v, uint32_t *c) {
+  return v->dense ? vid_lookup(v, c) : retro_lookup(v->r, c);
+}
+
+int vi_answer(ValueIter *v, ExpSolver *s) {
+  Retro *r = v->r;
+  Game *g = r->g;
+  if (!v->dense) return retro_vector_answer(r, s);
+  /* retro_vector_answer's, from the dense graph (no per-move payoffs). */
+  s->table_mib = 0;
+  if (exp_root_begin(s) != EXIT_OK) return v->status = s->status;
+  s->nodes = r->positions;
+  ExpResult *res = &s->result;
+  for (int i = 0; i < res->nmoves && !res->terminal; i++) {
+    uint32_t c;
+    game_apply(g, &res->moves[i]);
+    int found = vid_lookup(v, &c);
+    game_undo(g);
+    if (!found) return fail(v, EXIT_LIMIT, "a root move leads out of the enumerated positions");
+    value_at(v, c, &res->values[i]);
+    res->values[i].plies += 1;
+    res->exact[i] = 1;
+  }
+  exp_root_finish(s);
+  return s->status;
+}
+
+/* vi_solve on the dense graph (vi_dense.h): found with its components,
+** numbered in sweep order; the values stay in v->val (payoffs and plies
+** side by side: plies_at) and the dense table gives a position's number. */
+static int solve_dense(ValueIter *v, ExpSolver *s, double t0) {
+  Retro *r = v->r;
+  v->dense = 1;
+  for (int i = 1; i < VI_RECIPROCALS; i++) vi_reciprocal[i] = 1.0 / (double)i;
+  if (vid_enumerate(v, fail) != EXIT_OK) return v->status;
+  progress_note(v->progress, "value iteration, sweeping", NULL, r->stored, "positions", -1);
+  double t1 = clock_seconds();
+  r->enumerate_seconds = t1 - t0;
+  v->moving = calloc(r->stored + 1, 1);
+  if (!v->moving) return out_of_memory(v);
+  v->residual = 0;
+  vid_fold(v);
+  if (make_program(v) && active_lists(v) != EXIT_OK) return v->status;
+  if (sweep(v) != EXIT_OK) return v->status;
+  unfold(v);
+  v->sweep_seconds = clock_seconds() - t1;
+  r->label_seconds = v->sweep_seconds;
+  return vi_answer(v, s);
+}
+
 int vi_solve(ValueIter *v, ExpSolver *s) {
   Retro *r = v->r;
   Game *g = r->g;
@@ -348,21 +726,22 @@ int vi_solve(ValueIter *v, ExpSolver *s) {
   r->vector = 1;
   r->label = "value iteration, enumerating";
   v->status = EXIT_OK;
-  double t0 = seconds_now();
+  double t0 = clock_seconds();
+  if (vid_applies(v)) return solve_dense(v, s, t0);
   if (retro_enumerate(r) != EXIT_OK) return v->status = r->status;
   progress_note(v->progress, "value iteration, sweeping", NULL, r->stored, "positions", -1);
-  double t1 = seconds_now();
+  double t1 = clock_seconds();
   r->enumerate_seconds = t1 - t0;
   uint32_t *ostart, *out;
   if (retro_out_edges(r, &ostart, &out) < 0) return out_of_memory(v);
   v->residual = 0;
-  int st = components(v, ostart, out);
+  int st = components(v, ostart, out, r->edge_to);
   if (st == EXIT_OK) st = lay_out(v, ostart, out);
   free(ostart);
   free(out);
   if (st != EXIT_OK || sweep(v) != EXIT_OK) return v->status;
   store_values(v);
-  v->sweep_seconds = seconds_now() - t1;
+  v->sweep_seconds = clock_seconds() - t1;
   r->label_seconds = v->sweep_seconds;
   if (retro_vector_answer(r, s) != EXIT_OK) return v->status = r->status;
   return EXIT_OK;
@@ -394,8 +773,10 @@ int vi_sample_line(ValueIter *v, Pv *pv, int base_ply, uint64_t seed) {
         uint32_t c;
         game_apply(g, &ms->moves[i]);
         if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
-        int found = retro_lookup(r, &c);
-        ExpValue cv = found ? r->vec[c] : best;
+        int found = lookup(v, &c);
+        ExpValue cv;
+        memset(&cv, 0, sizeof cv);
+        if (found) value_at(v, c, &cv);
         game_undo(g);
         if (!found) { st = fail(v, EXIT_LIMIT, "a move leads out of the enumerated positions"); break; }
         for (int k = 0; k < g->nplayers; k++) cv.pay[k] += pay[k];

@@ -59,9 +59,28 @@ typedef struct ValueIter {
   double *val;              /* per sweep position: nplayers expected payoffs */
   double *plies;            /* per sweep position: expected plies to the end */
   unsigned char *moving;    /* per sweep position: its plies grew in the last sweep */
+  /* The dense graph (vi_dense.h): then the arrays above are indexed by
+  ** position number, not sweep position (order[k] is sweep position k's
+  ** number), and these are set. */
+  int dense;
+  uint32_t **dchunk;        /* packed key -> number + 1, in chunks */
+  size_t dchunks;           /* chunks made */
+  uint32_t *dkey;           /* per position: its packed key */
+  uint32_t *dpstart;        /* per position: its first probability in prob, or UINT32_MAX */
+  size_t nprob, dn;         /* probabilities kept; positions found */
+  void *dwork;              /* the walk's working state while it runs */
+  uint32_t *act;            /* the positions swept (not ends, not folded), by component */
+  uint32_t *actstart;       /* component c's: act[actstart[c]] .. act[actstart[c + 1] - 1] */
+  uint32_t *prog;           /* or the sweep program (valueiter.c, make_program) */
+  size_t *progstart;        /* component c's: prog[progstart[c]] .. */
 } ValueIter;
 
-enum { VI_CHANCE = -1, VI_END = -2 };
+/* VI_FOLDED: a chance position of the dense graph with one move leading
+** to it, from a player's position: not swept, its mean computed where
+** that move is looked at (the move's slot has VI_FOLD_BIT set), and its
+** own value once the sweeps are done. */
+enum { VI_CHANCE = -1, VI_END = -2, VI_FOLDED = -3 };
+#define VI_FOLD_BIT 0x80000000u
 
 void vi_init(ValueIter *v, Retro *r, FILE *err);
 void vi_free(ValueIter *v);
@@ -81,6 +100,10 @@ int vi_solve(ValueIter *v, ExpSolver *s);
 ** back at its position afterwards.  EXIT_OK or an error's status. */
 int vi_sample_line(ValueIter *v, Pv *pv, int base_ply, uint64_t seed);
 
+/* After vi_solve: the root's answer again, from the engine's current
+** position (which must have been enumerated: play asks it after each
+** move), into s->result.  EXIT_OK or an error's status. */
+int vi_answer(ValueIter *v, ExpSolver *s);
 /* Bytes of the compact graph and the sweep order (for --stats). */
 size_t vi_memory(const ValueIter *v);
 

@@ -74,6 +74,9 @@ extern char **environ;
 /* One warning per reason and run (the cache folder is looked at by every
 ** engine made, and GTP makes several). */
 static int warned_folder, warned_record;
+/* The compiler's error output too goes to /dev/null (an automatic build,
+** whose failure is silent: compiled_build_quietly). */
+static int cc_silent;
 
 /* The SHA-256 of the C text and the compiler's command line (each
 ** argument with its NUL), in hex. */
@@ -229,6 +232,7 @@ static int run_compiler(char *const argv[], long seconds) {
     return CC_MISSING;
   }
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  if (cc_silent) posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
   posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&at, 0);
   pid_t pid;
@@ -454,4 +458,11 @@ Game *compiled_new(const Program *p, char *why, size_t n, int *status) {
 Game *compiled_cached(const Program *p, int *status) {
   char why[256];
   return compiled_open(p, 0, why, sizeof why, status);
+}
+
+Game *compiled_build_quietly(const Program *p, char *why, size_t n, int *status) {
+  cc_silent = 1;
+  Game *g = compiled_open(p, 1, why, n, status);
+  cc_silent = 0;
+  return g;
 }
