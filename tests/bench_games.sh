@@ -54,9 +54,10 @@ echo "   ($BUILD/match FILE alphabeta random 50 LEVEL 1: 50 games, seats alterna
 # every position's moves are generated (to find a position without any),
 # and a turn of two stones has 6,320 of them on 9x9 (129,240 on 19x19).
 # Tic-tac-toe at level 9, perfect play: a level-2 search cannot see a
-# fork coming, and draws 13 of 50.  Every game but gomoku, connect6 and
-# pentago has an eval (docs/games.md, "Strength").  About 35 s of CPU in
-# all (2026-12-06; 6 minutes on the shared machine at load 15).
+# fork coming, and draws 13 of 50.  Every game but gomoku, connect6,
+# pentago and yavalath has an eval (docs/games.md, "Strength").  About
+# 35 s of CPU in all (2026-12-06; 6 minutes on the shared machine at
+# load 15).
 for spec in "games/chess.game 2" "games/breakthrough.game 2" "games/knightthrough.game 2" \
             "games/foxandhounds.game 2" "games/reversi.game 2" "games/hex.game -D size=9 1" \
             "games/amazons.game -D size=6 1" "games/gomoku.game 1" \
