@@ -56,7 +56,7 @@ echo "   ($BUILD/match FILE alphabeta random 50 LEVEL 1: 50 games, seats alterna
 # Tic-tac-toe at level 9, perfect play: a level-2 search cannot see a
 # fork coming, and draws 13 of 50.  Every game but gomoku, connect6,
 # pentago and yavalath has an eval (docs/games.md, "Strength").  About
-# 35 s of CPU in all (2026-12-06; 6 minutes on the shared machine at
+# 30 s of CPU in all (2026-12-06; 6 minutes on the shared machine at
 # load 15).
 for spec in "games/chess.game 2" "games/breakthrough.game 2" "games/knightthrough.game 2" \
             "games/foxandhounds.game 2" "games/reversi.game 2" "games/hex.game -D size=9 1" \
