@@ -47,14 +47,24 @@ done
 
 echo
 echo "== Strength: play's computer (alpha-beta at a level, the game's eval) against random play"
-echo "   ($BUILD/match FILE alphabeta random 50 LEVEL 1: 50 games, seats alternating)"
-# (Level 1 and a smaller board where a level-2 search of every move is
-# minutes a game: amazons' 2,176 moves, connect6's 129,240 pairs.)
+echo "   ($BUILD/match FILE alphabeta random 50 LEVEL 1: 50 games, seats alternating, the VM)"
+# Level 1 and a smaller board where a level-2 search of every move is
+# minutes a game (amazons' 2,176 moves a position); connect6 on 9x9 with
+# each stone a move (connect6_split.rbg's rules): at a search's horizon
+# every position's moves are generated (to find a position without any),
+# and a turn of two stones has 6,320 of them on 9x9 (129,240 on 19x19).
+# Tic-tac-toe at level 9, perfect play: a level-2 search cannot see a
+# fork coming, and draws 13 of 50.  Every game but gomoku, connect6,
+# pentago and yavalath has an eval (docs/games.md, "Strength").  About
+# 30 s of CPU in all (2026-12-06; 6 minutes on the shared machine at
+# load 15).
 for spec in "games/chess.game 2" "games/breakthrough.game 2" "games/knightthrough.game 2" \
             "games/foxandhounds.game 2" "games/reversi.game 2" "games/hex.game -D size=9 1" \
-            "games/amazons.game -D size=6 1" "games/gomoku.game 1" "games/connect6.game -D size=9 1" \
+            "games/amazons.game -D size=6 1" "games/gomoku.game 1" \
+            "games/connect6.game -D size=9 -D split=true 2" \
             "games/morris.game 2" "games/pentago.game 1" "games/yavalath.game 2" \
-            "games/draughts.game 2" "games/papersoccer.game 1"; do
+            "games/draughts.game 2" "games/draughts.game -D variant=international 2" \
+            "games/papersoccer.game 1" "games/connect4.game 2" "games/tictactoe.game 9"; do
   set -- $spec
   file=$1; shift
   [ -f "$file" ] || continue

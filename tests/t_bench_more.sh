@@ -174,10 +174,10 @@ if [ -n "$GSOLVE_BENCH" ]; then
       printf "%.2f", u[1] * 60 + u[2] + s[1] * 60 + s[2] }'
   }
   # RBG's CPU seconds on this kind of machine (rbg2cpp's perft, its
-  # Makefile's flags), measured 2026-12-06 beside these runs.
+  # Makefile's flags), measured 2026-12-06 beside these runs (docs/performance.md).
   echo "game      depth        count    vm s  compiled s   RBG s"
-  for bm_g in "amazons 2 4307152 0.07" "morris 6 99274176 3.18" "pentago 3 21934080 3.38" \
-              "yavalath 5 713897640 8.8"; do
+  for bm_g in "amazons 2 4307152 0.06" "morris 6 99274176 3.01" "pentago 3 21934080 3.11" \
+              "yavalath 5 713897640 8.78"; do
     set -- $bm_g
     GSOLVE_CACHE=$bm_cache gs games/$1.game --perft 1 --engine compiled >/dev/null
     printf '%-9s %5s %12s %7s %11s %7s\n' "$1" "$2" "$3" "$(bm_cpu games/$1.game --perft "$2" --engine vm)" \

@@ -222,6 +222,7 @@ if [ -n "$GSOLVE_FULL" ]; then
       set -- $pl_s
       pl_name=$1 pl_depth=$2 pl_rbg=$3
       shift 3
+      $GSOLVE "$@" --perft 1 --engine compiled >/dev/null 2>&1   # built and cached first
       pl_c=$(pl_cpu "$@" --perft $pl_depth --engine compiled)
       pl_v=$(pl_cpu "$@" --perft $pl_depth --engine vm)
       [ -n "$RBG_PERFT" ] && pl_rbg=$($RBG_PERFT $pl_name $pl_depth | awk '{ print $4 }')

@@ -19,10 +19,12 @@ typedef struct MoveStack {
   size_t cap;             /* moves allocated */
 } MoveStack;
 
-/* Room for a position's moves at ms->top: 0, or -1 when out of memory. */
+/* Room for a position's moves at ms->top: 0, or -1 when out of memory.
+** The first block holds one position's moves and a few lines' more; it
+** doubles from there. */
 static inline int movestack_reserve(MoveStack *ms) {
   if (ms->cap - ms->top < GAME_MAX_MOVES) {
-    size_t cap = ms->cap ? ms->cap * 2 : 4 * GAME_MAX_MOVES;
+    size_t cap = ms->cap ? ms->cap * 2 : GAME_MAX_MOVES + 8192;
     Move *m;
     while (cap - ms->top < GAME_MAX_MOVES) cap *= 2;
     m = realloc(ms->moves, cap * sizeof *m);

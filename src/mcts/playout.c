@@ -16,17 +16,30 @@ uint64_t random_next(uint64_t *state) {
   return z ^ (z >> 31);
 }
 
+/* Chance's weights are asked for WEIGHTS_CHUNK moves at a time: twice
+** (the total, then the pick), with no buffer of GAME_MAX_MOVES. */
+#define WEIGHTS_CHUNK 256
+
 int random_move(Game *g, const Move *moves, int n, uint64_t *rng) {
   if (game_to_move(g) != GAME_CHANCE || g->vt->weights == NULL)
     return (int)(random_next(rng) % (uint64_t)n);
-  static uint32_t w[GAME_MAX_MOVES];
+  uint32_t w[WEIGHTS_CHUNK];
   uint64_t total = 0, x;
-  int i;
-  game_weights(g, moves, n, w);
-  for (i = 0; i < n; i++) total += w[i];
+  for (int i = 0; i < n; i += WEIGHTS_CHUNK) {
+    int k = n - i < WEIGHTS_CHUNK ? n - i : WEIGHTS_CHUNK;
+    game_weights(g, moves + i, k, w);
+    for (int j = 0; j < k; j++) total += w[j];
+  }
   x = random_next(rng) % total;
-  for (i = 0; i < n - 1 && x >= w[i]; i++) x -= w[i];
-  return i;
+  for (int i = 0; i < n; i += WEIGHTS_CHUNK) {
+    int k = n - i < WEIGHTS_CHUNK ? n - i : WEIGHTS_CHUNK;
+    game_weights(g, moves + i, k, w);
+    for (int j = 0; j < k; j++) {
+      if (i + j == n - 1 || x < w[j]) return i + j;
+      x -= w[j];
+    }
+  }
+  return n - 1;
 }
 
 int random_pick(const double *prob, int n, uint64_t *rng) {
@@ -37,10 +50,8 @@ int random_pick(const double *prob, int n, uint64_t *rng) {
   return i;
 }
 
-int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playouts *out,
-                 FILE *err, struct Progress *progress) {
-  static Move moves[GAME_MAX_MOVES];
-  static double prob[GAME_MAX_MOVES];
+static int run_playouts(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playouts *out,
+                        FILE *err, struct Progress *progress, Move *moves, double *prob) {
   uint64_t rng = seed;
   memset(out, 0, sizeof *out);
   for (uint64_t k = 0; k < n; k++) {
@@ -93,4 +104,15 @@ int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playout
     while (ply-- > 0) game_undo(g);
   }
   return EXIT_OK;
+}
+
+int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playouts *out,
+                 FILE *err, struct Progress *progress) {
+  Move *moves = malloc(GAME_MAX_MOVES * sizeof *moves);
+  double *prob = malloc(GAME_MAX_MOVES * sizeof *prob);
+  int st = moves && prob ? run_playouts(g, n, seed, strategy, out, err, progress, moves, prob)
+                         : diag_fail(err, EXIT_LIMIT, "out of memory");
+  free(moves);
+  free(prob);
+  return st;
 }

@@ -654,6 +654,8 @@ static void free_ab(void *p) {
   free(a->rootrep);
   free(a->sym_states);
   free(a->sym_img);
+  free(a->sym_head);
+  free(a->sym_next);
   free(a);
 }
 

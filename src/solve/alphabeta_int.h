@@ -64,6 +64,9 @@ typedef struct Ab {
   size_t sym_states_cap;
   unsigned char *sym_img; /* one image */
   size_t sym_img_bytes;
+  int *sym_head;          /* the representatives by their states' hashes: */
+  int *sym_next;          /* a chain per bucket (ab_sym_mark) */
+  size_t sym_buckets, sym_next_cap;
 } Ab;
 
 /* Alpha-beta value of the current position, at ply `top` (>= 1), for its

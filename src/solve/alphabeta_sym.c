@@ -71,35 +71,86 @@ int ab_sym_root_mask(Ab *a) {
   return 1;
 }
 
-int ab_sym_mark(Ab *a, uint64_t mask, const Move *moves, int n, int *rep) {
-  Game *g = a->g;
-  size_t sb = g->state_bytes;
-  int dups = 0;
-  for (int i = 0; i < n; i++) rep[i] = i;
-  if (popcount64(mask) < 2 || n < 2) return 0;
+/* A hash of a state's bytes, for finding equal states. */
+static uint64_t state_hash(const unsigned char *p, size_t n) {
+  uint64_t h = 0x9e3779b97f4a7c15u ^ n, w;
+  for (; n >= 8; p += 8, n -= 8) {
+    memcpy(&w, p, 8);
+    h = (h ^ w) * 0xff51afd7ed558ccdu;
+    h ^= h >> 32;
+  }
+  for (; n > 0; p++, n--) h = (h ^ *p) * 0x100000001b3u;
+  h ^= h >> 29;
+  return h * 0xc4ceb9fe1a85ec53u;
+}
+
+/* Room for n children's states and the representatives' chains (buckets:
+** a power of two, at least 2n); 0, or -1 when out of memory. */
+static int sym_room(Ab *a, int n, size_t sb) {
   if ((size_t)n * sb > a->sym_states_cap) {
     unsigned char *p = realloc(a->sym_states, (size_t)n * sb);
     if (p == NULL) return -1;
     a->sym_states = p;
     a->sym_states_cap = (size_t)n * sb;
   }
+  if ((size_t)n > a->sym_next_cap) {
+    int *p = realloc(a->sym_next, (size_t)n * sizeof *p);
+    if (p == NULL) return -1;
+    a->sym_next = p;
+    a->sym_next_cap = (size_t)n;
+  }
+  size_t buckets = 16;
+  while (buckets < 2 * (size_t)n) buckets *= 2;
+  if (buckets > a->sym_buckets) {
+    int *p = realloc(a->sym_head, buckets * sizeof *p);
+    if (p == NULL) return -1;
+    a->sym_head = p;
+    a->sym_buckets = buckets;
+  }
+  return 0;
+}
+
+/* Each child's images are looked up among the earlier representatives by
+** their hashes (a table of chains), so that a position of n moves costs
+** n x elements images, not n^2 comparisons (Connect6's 129,240 moves
+** after its first stone: minutes).  Representatives have distinct states
+** when the identity is among the elements; the chains hold the latest
+** first, and the earliest match is kept, so the result is the pairwise
+** comparison's: the first element, in order, whose image of child i is
+** an earlier representative, the first such representative. */
+int ab_sym_mark(Ab *a, uint64_t mask, const Move *moves, int n, int *rep) {
+  Game *g = a->g;
+  size_t sb = g->state_bytes;
+  int dups = 0;
+  for (int i = 0; i < n; i++) rep[i] = i;
+  if (popcount64(mask) < 2 || n < 2) return 0;
+  if (sym_room(a, n, sb) != 0) return -1;
+  size_t used = 16;
+  while (used < 2 * (size_t)n) used *= 2;
+  int *head = a->sym_head, *next = a->sym_next;
+  for (size_t b = 0; b < used; b++) head[b] = -1;
   for (int i = 0; i < n; i++) {
     game_apply(g, &moves[i]);
     memcpy(a->sym_states + (size_t)i * sb, game_state(g), sb);
     game_undo(g);
   }
-  /* Each child against the earlier representatives, through each image. */
-  for (int i = 1; i < n; i++) {
+  for (int i = 0; i < n; i++) {
     const unsigned char *si = a->sym_states + (size_t)i * sb;
-    for (int e = 0; e < a->nsym && rep[i] == i; e++) {
+    for (int e = 0; i > 0 && e < a->nsym && rep[i] == i; e++) {
       if (!(mask >> e & 1)) continue;
       g->vt->symmetry_image(g, e, si, a->sym_img);
-      for (int j = 0; j < i; j++)
-        if (rep[j] == j && memcmp(a->sym_img, a->sym_states + (size_t)j * sb, sb) == 0) {
-          rep[i] = j;
-          dups++;
-          break;
-        }
+      int found = -1;
+      for (int j = head[state_hash(a->sym_img, sb) & (used - 1)]; j >= 0; j = next[j])
+        if (memcmp(a->sym_img, a->sym_states + (size_t)j * sb, sb) == 0) found = j;
+      if (found >= 0) {
+        rep[i] = found;
+        dups++;
+      }
+    }
+    if (rep[i] == i) {        /* a representative: into the table */
+      size_t b = state_hash(si, sb) & (used - 1);
+      next[i] = head[b];
+      head[b] = i;
     }
   }
   a->o->stats.symmetry_skips += (uint64_t)dups;

@@ -82,11 +82,11 @@ static int rep_push(VM *vm) {
 static int rep_repeats(VM *vm) {
   int k = vm->nrep - 1, n = vm->rep_n;
   const int32_t *cur = vm->rep_vals + (size_t)k * (size_t)n;
-  if (vm->ntested <= GAME_MAX_MOVES) vm->trace_tested[vm->ntested++] = vm->rep_hash[k];
+  if (vm->ntested <= VM_MAX_TRACE) vm->trace_tested[vm->ntested++] = vm->rep_hash[k];
   for (int i = 0; i < k; i++)
     if (vm->rep_hash[i] == vm->rep_hash[k] &&
         memcmp(vm->rep_vals + (size_t)i * (size_t)n, cur, (size_t)n * sizeof *cur) == 0) {
-      if (vm->nhits <= GAME_MAX_MOVES) {
+      if (vm->nhits <= VM_MAX_TRACE) {
         vm->trace_hit[vm->nhits] = vm->rep_hash[i];
         vm->trace_hit_index[vm->nhits++] = i;
       }
@@ -492,12 +492,12 @@ static void vm_history_key(Game *g, int on) { ((VM *)g)->rep_in_key = on; }
 
 static int vm_history_trace(Game *g, HistoryTrace *t) {
   VM *vm = (VM *)g;
-  int over = vm->ntested > GAME_MAX_MOVES || vm->nhits > GAME_MAX_MOVES;
+  int over = vm->ntested > VM_MAX_TRACE || vm->nhits > VM_MAX_TRACE;
   t->tested = vm->trace_tested;
-  t->ntested = vm->ntested > GAME_MAX_MOVES ? GAME_MAX_MOVES : vm->ntested;
+  t->ntested = vm->ntested > VM_MAX_TRACE ? VM_MAX_TRACE : vm->ntested;
   t->hits = vm->trace_hit;
   t->hit_index = vm->trace_hit_index;
-  t->nhits = vm->nhits > GAME_MAX_MOVES ? GAME_MAX_MOVES : vm->nhits;
+  t->nhits = vm->nhits > VM_MAX_TRACE ? VM_MAX_TRACE : vm->nhits;
   vm->ntested = vm->nhits = 0;
   return over ? -1 : 0;
 }

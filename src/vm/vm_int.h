@@ -17,6 +17,10 @@
 
 #include <stdarg.h>
 
+/* Repetition tests (and matches) kept between two history traces; past
+** it the trace says so (vm_history_trace). */
+#define VM_MAX_TRACE 4096
+
 #define VM_STACK_WORDS (1 << 20)   /* locals and operands of all frames */
 #define VM_MAX_CALLS   256         /* nested function calls */
 #define VM_SPARSE_CELLS 8          /* pieces of a sparse board (vm_symmetry.c) */
@@ -172,9 +176,9 @@ typedef struct VM {
   int rep_in_key;         /* the set of earlier positions is in the key */
   /* What the repetition tests compared since the searcher last asked
   ** (vm_history_trace): positions tested, and earlier ones matched. */
-  uint64_t trace_tested[GAME_MAX_MOVES + 1];
-  uint64_t trace_hit[GAME_MAX_MOVES + 1];
-  int trace_hit_index[GAME_MAX_MOVES + 1];
+  uint64_t trace_tested[VM_MAX_TRACE + 1];
+  uint64_t trace_hit[VM_MAX_TRACE + 1];
+  int trace_hit_index[VM_MAX_TRACE + 1];
   int ntested, nhits;
   /* Views (vm_view.c; only when the game has `hidden` declarations): per
   ** slot the declaration covering it and its cell indices, per ply every

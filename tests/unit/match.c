@@ -125,8 +125,9 @@ int main(int argc, char **argv) {
   if (g == NULL || g->nplayers != 2) { fprintf(stderr, "match: a two-player game, please\n"); return 3; }
   long won = 0, drawn = 0, lost = 0, plies = 0;
   double score_sum = 0, pay[2] = { 0, 0 };
-  struct timespec t0, t1;
+  struct timespec t0, t1, c0, c1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
   for (long k = 0; k < games; k++) {
     int seat_a = (int)(k % 2);       /* the game's player that A plays */
     int64_t paid[GAME_MAX_PLAYERS] = { 0 };
@@ -157,6 +158,7 @@ int main(int argc, char **argv) {
     while (depth-- > 0) game_undo(g);
   }
   clock_gettime(CLOCK_MONOTONIC, &t1);
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
   /* The Wilson score interval of the score (a draw half a win): unlike
   ** the plain normal one it stays inside 0..1 and is not empty at 100%. */
   double n = (double)games, mean = score_sum / n, z = 1.96;
@@ -166,11 +168,12 @@ int main(int argc, char **argv) {
   if (kinds[0] == P_ISMCTS || kinds[0] == P_ALPHABETA) snprintf(who, sizeof who, "%s (level %d)", argv[2], level);
   else snprintf(who, sizeof who, "%s", argv[2]);
   printf("%s vs %s: %ld games, %ld won, %ld drawn, %ld lost; score %.1f%% "
-         "(95%% CI %.1f%%..%.1f%%); mean points %.1f to %.1f; %.1f plies a game; %.1f s\n",
+         "(95%% CI %.1f%%..%.1f%%); mean points %.1f to %.1f; %.1f plies a game; %.1f s (%.1f s CPU)\n",
          who, argv[3], games, won, drawn, lost, 100 * mean,
          100 * (centre - half), 100 * (centre + half), pay[0] / n, pay[1] / n,
          (double)plies / n,
-         (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+         (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9,
+         (double)(c1.tv_sec - c0.tv_sec) + (double)(c1.tv_nsec - c0.tv_nsec) / 1e9);
   game_free(g);
   gs_program_free(p);
   return 0;
