@@ -420,6 +420,7 @@ static int run_retro(SolveJob *j) {
   j->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : vector ? 0 : solver_default_memory();
   j->retro.progress = &j->progress;
   if (o->no_symmetry) j->retro.canonical = NULL;
+  j->retro.compact = o->compact;
   if (vector) return retro_solve_vector(&j->retro, &j->exp);
   int st = retro_solve(&j->retro, &j->search);
   if (st == EXIT_OK && o->db) {

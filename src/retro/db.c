@@ -123,6 +123,9 @@ uint32_t *db_key_order(const KeySet *k, size_t n) {
 int db_write(const Retro *r, const char *path, const char *game, const char *params,
              uint64_t rules_hash, FILE *err) {
   if (retro_distributed) return retro_distributed->write(r, path, game, params, rules_hash, err);
+  if (r->cpt)
+    return diag_fail(err, EXIT_USAGE, "--db FILE: the compact form is not written to a file yet "
+                     "(drop --compact to write '%s')", path);
   const KeySet *k = stored_keys(r);
   uint32_t *order = db_key_order(k, r->stored);
   if (!order) return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);

@@ -23,6 +23,7 @@
 #include "util/status.h"
 #include "search/progress.h"
 #include "retro/retro.h"
+#include "retro/retro_compact.h"
 #include "util/stop.h"
 
 const RetroDistributed *retro_distributed = NULL;
@@ -59,6 +60,7 @@ void retro_free(Retro *r) {
   free(r->root_state);
   free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover); free(r->ahead_cls);
   movestack_free(&r->ms);
+  retro_compact_free(r->cpt);
   memset(r, 0, sizeof *r);
 }
 
@@ -91,6 +93,7 @@ static size_t deferred_size(const Retro *r) {
 /* Bytes allocated now: the sets, the per-position arrays, the moves, the
 ** positions deferred, the look-ahead's keys. */
 size_t retro_memory(const Retro *r) {
+  if (r->cpt) return retro_compact_bytes(r);
   const KeySet *sets[2] = { &r->states, &r->classes };
   size_t total = 0;
   for (int i = 0; i < 2; i++) total += keyset_bytes(sets[i]);
@@ -130,6 +133,7 @@ static const void *current_key(Retro *r, int canonical) {
 }
 
 size_t retro_bytes_per_position(const Retro *r) {
+  if (r->cpt) return r->stored ? (retro_compact_bytes(r) + r->stored - 1) / r->stored : 0;
   size_t key = key_size(r->g);
   /* state key + table slot (hash, index) at most half full, and the labels */
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
@@ -862,6 +866,7 @@ int retro_solve(Retro *r, Search *s) {
   if (g->nplayers < 1 || g->nplayers > 2)
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
+  if (r->compact) return retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = seconds_now();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
@@ -938,6 +943,17 @@ int retro_answer(Retro *r, Search *s) {
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
+    if (r->cpt) {
+      /* The compact table: the child's score for its own mover. */
+      int32_t score;
+      uint32_t dist;
+      int found = retro_compact_find(r, &score, &dist), m = game_to_move(g);
+      game_undo(g);
+      if (!found) return fail(r, EXIT_USAGE, "the position after a root move is not in the table");
+      res->values[i] = value_make(m == res->mover ? score : -(int64_t)score, 1 + (int64_t)dist, res->mover);
+      res->exact[i] = 1;
+      continue;
+    }
     int found = retro_lookup(r, &c);
     game_undo(g);
     if (!found)

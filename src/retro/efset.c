@@ -1,0 +1,128 @@
+/*
+** efset.c -- sorted sets of 64-bit keys in Elias-Fano form (efset.h).
+**
+** Key x splits into its low `lbits` bits, kept in a packed array, and
+** its high part h = x >> lbits, kept in unary: key i sets bit h + i of
+** the upper bit vector.  With lbits = floor(log2(U / n)) the upper
+** vector has at most 2n + 1 bits, so a key costs lbits + 2 bits.  The
+** keys whose high part is h are the ones between zero number h - 1 and
+** zero number h of the upper vector; a sample of every EF_SAMPLE-th
+** zero's position finds those in a few words.
+*/
+#include "retro/efset.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int popcount64(uint64_t w) { return __builtin_popcountll(w); }
+
+/* Position of the k-th (0-based) set bit of w, which has more than k. */
+static int select_in_word(uint64_t w, int k) {
+  for (; k > 0; k--) w &= w - 1;
+  return __builtin_ctzll(w);
+}
+
+static int bit_at(const uint64_t *a, size_t pos) { return (int)(a[pos >> 6] >> (pos & 63) & 1); }
+
+void efset_free(EfSet *s) {
+  free(s->low);
+  free(s->high);
+  free(s->zero_at);
+  memset(s, 0, sizeof *s);
+}
+
+int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
+  memset(s, 0, sizeof *s);
+  s->n = n;
+  if (n == 0) return 0;
+  uint64_t q = keys[n - 1] / n;
+  s->lbits = q ? 63 - __builtin_clzll(q) : 0;
+  s->high_bits = (size_t)(n + (keys[n - 1] >> s->lbits) + 1);
+  size_t hwords = (s->high_bits + 63) / 64 + 1;
+  size_t nzeros = s->high_bits - (size_t)n;
+  s->nzero_at = (nzeros + EF_SAMPLE - 1) / EF_SAMPLE;
+  s->low = calloc(bits_words(n, s->lbits), sizeof *s->low);
+  s->high = calloc(hwords, sizeof *s->high);
+  s->zero_at = malloc((s->nzero_at + 1) * sizeof *s->zero_at);
+  if (!s->low || !s->high || !s->zero_at) {
+    efset_free(s);
+    return -1;
+  }
+  uint64_t lmask = s->lbits ? (UINT64_C(1) << s->lbits) - 1 : 0;
+  for (uint64_t i = 0; i < n; i++) {
+    size_t pos = (size_t)((keys[i] >> s->lbits) + i);
+    s->high[pos >> 6] |= UINT64_C(1) << (pos & 63);
+    bits_or(s->low, i * (uint64_t)s->lbits, s->lbits, keys[i] & lmask);
+  }
+  /* The sample of the zeros' positions. */
+  size_t seen = 0, next = 0, k = 0;
+  for (size_t w = 0; w * 64 < s->high_bits && k < s->nzero_at; w++) {
+    uint64_t z = ~s->high[w];
+    if ((w + 1) * 64 > s->high_bits) z &= (UINT64_C(1) << (s->high_bits - w * 64)) - 1;
+    size_t c = (size_t)popcount64(z);
+    while (k < s->nzero_at && next < seen + c) {
+      s->zero_at[k++] = w * 64 + (size_t)select_in_word(z, (int)(next - seen));
+      next += EF_SAMPLE;
+    }
+    seen += c;
+  }
+  return 0;
+}
+
+/* Position of zero number j (0-based) in the upper bits; j must be below
+** their number of zeros. */
+static size_t select0(const EfSet *s, uint64_t j) {
+  size_t pos = (size_t)s->zero_at[j / EF_SAMPLE];
+  uint64_t need = j % EF_SAMPLE;
+  if (need == 0) return pos;
+  pos++;
+  size_t w = pos >> 6;
+  uint64_t z = ~s->high[w] & (~UINT64_C(0) << (pos & 63));
+  for (;;) {
+    uint64_t c = (uint64_t)popcount64(z);
+    if (c >= need) return w * 64 + (size_t)select_in_word(z, (int)(need - 1));
+    need -= c;
+    z = ~s->high[++w];
+  }
+}
+
+int64_t efset_rank(const EfSet *s, uint64_t key) {
+  if (s->n == 0) return -1;
+  uint64_t h = key >> s->lbits;
+  if (h > s->high_bits - s->n - 1) return -1;
+  size_t pos = h == 0 ? 0 : select0(s, h - 1) + 1;
+  uint64_t index = pos - h;
+  uint64_t lo = s->lbits ? key & ((UINT64_C(1) << s->lbits) - 1) : 0;
+  for (; pos < s->high_bits && bit_at(s->high, pos); pos++, index++) {
+    uint64_t l = bits_get(s->low, index * (uint64_t)s->lbits, s->lbits);
+    if (l == lo) return (int64_t)index;
+    if (l > lo) return -1;
+  }
+  return -1;
+}
+
+size_t efset_bytes(const EfSet *s) {
+  if (s->n == 0) return 0;
+  return bits_words(s->n, s->lbits) * 8 + ((s->high_bits + 63) / 64 + 1) * 8 +
+         (s->nzero_at + 1) * 8;
+}
+
+void efset_iter_init(EfIter *it, const EfSet *s) {
+  it->s = s;
+  it->index = 0;
+  it->pos = 0;
+}
+
+int efset_next(EfIter *it, uint64_t *key) {
+  const EfSet *s = it->s;
+  if (it->index >= s->n) return 0;
+  size_t w = it->pos >> 6;
+  uint64_t bits = s->high[w] & (~UINT64_C(0) << (it->pos & 63));
+  while (!bits) bits = s->high[++w];
+  size_t pos = w * 64 + (size_t)__builtin_ctzll(bits);
+  uint64_t h = pos - it->index;
+  *key = h << s->lbits | bits_get(s->low, it->index * (uint64_t)s->lbits, s->lbits);
+  it->index++;
+  it->pos = pos + 1;
+  return 1;
+}
