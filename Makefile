@@ -12,6 +12,8 @@ LDLIBS  := -lm -pthread -ldl
 # CPPFLAGS, which no make command line here overrides.)
 ifeq ($(shell uname -m),x86_64)
 $(BUILD)/engines/connect4/c4solve64.o $(BUILD)/engines/connect4/c4solve128.o: CPPFLAGS += -mpopcnt
+# The compact tables' Elias-Fano sets count bits on every lookup.
+$(BUILD)/retro/efset.o: CPPFLAGS += -mpopcnt
 endif
 # c4search.h's Lanes, eight words in one 64-byte vector (vector_size(64)),
 # go by value to winning_lanes, an inline function of c4solve64.c: GCC then

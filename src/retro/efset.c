@@ -16,13 +16,27 @@
 
 static int popcount64(uint64_t w) { return __builtin_popcountll(w); }
 
-/* Position of the k-th (0-based) set bit of w, which has more than k. */
-static int select_in_word(uint64_t w, int k) {
-  for (; k > 0; k--) w &= w - 1;
-  return __builtin_ctzll(w);
+/* select_in_word's table: the position of the k-th set bit of a byte. */
+static uint8_t select8[256][8];
+
+static void select8_init(void) {
+  if (select8[255][7]) return;
+  for (int b = 0; b < 256; b++)
+    for (int k = 0, i = 0; i < 8; i++)
+      if (b >> i & 1) select8[b][k++] = (uint8_t)i;
 }
 
-static int bit_at(const uint64_t *a, size_t pos) { return (int)(a[pos >> 6] >> (pos & 63) & 1); }
+/* Position of the k-th (0-based) set bit of w, which has more than k. */
+static int select_in_word(uint64_t w, int k) {
+  int base = 0;
+  for (;;) {
+    int c = popcount64(w & 255);
+    if (k < c) return base + select8[w & 255][k];
+    k -= c;
+    w >>= 8;
+    base += 8;
+  }
+}
 
 void efset_free(EfSet *s) {
   free(s->low);
@@ -33,6 +47,7 @@ void efset_free(EfSet *s) {
 
 int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
   memset(s, 0, sizeof *s);
+  select8_init();
   s->n = n;
   if (n == 0) return 0;
   uint64_t q = keys[n - 1] / n;
@@ -90,13 +105,16 @@ int64_t efset_rank(const EfSet *s, uint64_t key) {
   if (s->n == 0) return -1;
   uint64_t h = key >> s->lbits;
   if (h > s->high_bits - s->n - 1) return -1;
-  size_t pos = h == 0 ? 0 : select0(s, h - 1) + 1;
-  uint64_t index = pos - h;
+  /* The keys of high part h: a binary search among their low parts
+  ** (real key sets cluster: a bucket may hold many). */
+  uint64_t first = (h == 0 ? 0 : select0(s, h - 1) + 1) - h, end = select0(s, h) - h;
   uint64_t lo = s->lbits ? key & ((UINT64_C(1) << s->lbits) - 1) : 0;
-  for (; pos < s->high_bits && bit_at(s->high, pos); pos++, index++) {
-    uint64_t l = bits_get(s->low, index * (uint64_t)s->lbits, s->lbits);
-    if (l == lo) return (int64_t)index;
-    if (l > lo) return -1;
+  while (first < end) {
+    uint64_t mid = first + (end - first) / 2;
+    uint64_t l = bits_get(s->low, mid * (uint64_t)s->lbits, s->lbits);
+    if (l == lo) return (int64_t)mid;
+    if (l < lo) first = mid + 1;
+    else end = mid;
   }
   return -1;
 }

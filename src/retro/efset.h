@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 /* One sample of the upper bits' zeros every EF_SAMPLE zeros (select0). */
-#define EF_SAMPLE 256
+#define EF_SAMPLE 128
 
 typedef struct EfSet {
   uint64_t n;               /* keys */

@@ -203,9 +203,39 @@ static int gather_grow(Gather *s) {
   return 0;
 }
 
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return x < y ? -1 : x > y;
+/* Sorts a[0..n) in place (the C library's qsort may take a buffer as
+** large as the array): quicksort on the median of three, the smaller
+** side first, insertion sort for short runs. */
+static void sort_u64(uint64_t *a, size_t n) {
+  while (n > 16) {
+    uint64_t x = a[0], y = a[n / 2], z = a[n - 1], t;
+    uint64_t p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i >= j) break;
+      t = a[i]; a[i] = a[j]; a[j] = t;
+      i++;
+      j--;
+    }
+    /* a[0..j] <= p <= a[j+1..n) */
+    size_t left = j + 1;
+    if (left < n - left) {
+      sort_u64(a, left);
+      a += left;
+      n -= left;
+    } else {
+      sort_u64(a + left, n - left);
+      n = left;
+    }
+  }
+  for (size_t i = 1; i < n; i++) {
+    uint64_t v = a[i];
+    size_t j = i;
+    for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+    a[j] = v;
+  }
 }
 
 /* The gathered keys, sorted, into a new layer; the set is freed. */
@@ -221,7 +251,7 @@ static int gather_layer(RetroCompact *c, Gather *s) {
   size_t n = 0;
   for (size_t i = 0; i < s->cap; i++)
     if (keys[i]) keys[n++] = keys[i] - 1;
-  qsort(keys, n, sizeof *keys, cmp_u64);
+  sort_u64(keys, n);
   if (s->has_max) keys[n++] = UINT64_MAX;
   uint64_t all = ~UINT64_C(0), any = 0;
   for (size_t i = 0; i < n; i++) {
