@@ -178,13 +178,17 @@ $(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h tests/unit/
 $(BUILD)/test_c4table: tests/unit/test_c4table.c $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
+# Compact retrograde tables answering random positions (tests/t_compact.sh).
+$(BUILD)/compact_query: tests/unit/compact_query.c tests/unit/loadgame.h $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
+
 # gsolve with allocation-failure injection (tests/unit/failalloc.c).
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=aligned_alloc,--wrap=posix_memalign
 $(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(MAIN_O) $(BUILD)/libgsolve.a $(LDLIBS)
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/test_cfr $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
-  $(BUILD)/gsolve-failalloc
+  $(BUILD)/gsolve-failalloc $(BUILD)/compact_query
 # gsolve-mpi joins the tests and the bench when Open MPI is installed
 # (tests/t_mpi.sh says so loudly when it is not).
 MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi)

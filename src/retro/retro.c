@@ -402,7 +402,7 @@ static const void *undefer_state(Retro *r, const KeySet *set, void *state, int64
 
 int retro_enumerate(Retro *r) {
   Game *g = r->g;
-  int ply = 0, added;
+  int ply = 0, added, status;
   uint32_t idx, cls;
   int64_t known = -1;
   /* class_of_key's failures, where each is handled. */
@@ -569,9 +569,7 @@ next:
     if (fresh) {
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
         game_undo(g);
-        for (; ply > 0; ply--) game_undo(g);
-        if (root) set_state(g, root);
-        return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+        goto too_long;
       }
       ply++;
       if (by_class || !r->canonical) known = cls;
@@ -609,40 +607,41 @@ leave:
   }
   goto leave;
 
+  /* Every failure: its message, then one unwind to the root. */
 oom:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return out_of_memory(r);
+  status = out_of_memory(r);
+  goto unwind;
 limit:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
-              (unsigned long long)r->max_positions);
+  status = fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+                (unsigned long long)r->max_positions);
+  goto unwind;
 asymmetric:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
-              "positions that a declared symmetry maps onto each other differ (in legal moves "
-              "or in having ended); remove or correct the symmetry lines");
+  status = fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
+                "positions that a declared symmetry maps onto each other differ (in legal moves "
+                "or in having ended); remove or correct the symmetry lines");
+  goto unwind;
 stopped:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
   {
     char msg[160];
     int st = stop_message(msg, sizeof msg, r->states.n, "positions");
-    return fail(r, st, "%s", msg);
+    status = fail(r, st, "%s", msg);
   }
+  goto unwind;
 memory:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
-              "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
-              r->classes.n ? r->classes.n : r->states.n,
-              retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
+  status = fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
+                "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
+                r->classes.n ? r->classes.n : r->states.n,
+                retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
+  goto unwind;
+too_long:
+  status = fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+  goto unwind;
 failed:
+  status = r->status;
+unwind:
   for (; ply > 0; ply--) game_undo(g);
   if (root) set_state(g, root);
-  return r->status;
+  return status;
 #undef CLASS_CHECK
 }
 

@@ -51,7 +51,8 @@ static int bits_for(uint64_t v) {
 const char *retro_compact_refusal(const Retro *r) {
   const Game *g = r->g;
   if (!g->vt->pack || !g->vt->unpack || !g->vt->set_state)
-    return "the engine cannot pack a position into a key and set it back from one";
+    return "this engine cannot pack a position into a key and set it back from one "
+           "(--engine vm or --engine compiled can)";
   if (g->key_bytes > 8) return "the game's packed keys are longer than 64 bits";
   if (g->has_chance || g->has_rewards || g->nplayers > 2)
     return "the game has chance, payoffs per move or more than two players";
