@@ -231,6 +231,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_connect4.sh
 	sh tests/bench_games.sh
 	sh tests/bench_chess.sh
+	sh tests/bench_compact.sh
 	sh tests/bench_mpi.sh
 
 # Fuzzing: seven harnesses under libFuzzer (clang), each for FUZZ_SECS

@@ -55,6 +55,10 @@ out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro -
 check "compact over --memory: exit 5" 5 $?
 check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out" | grep -q "needs about [0-9]* MiB.*raise --memory" && echo yes)"
 
+# The hash form over --memory names --compact where the engine can take it.
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 1 2>&1)
+check "hash form over --memory: suggests --compact" yes "$(printf '%s' "$out" | grep -q "raise --memory (or, for a placement game, try --compact" && echo yes)"
+
 # make test-full: Connect Four 5x5 (69,763,700 positions) and 6x4
 # (94,910,577), published counts (Tromp), both draws, at most 4 bytes a
 # position resident (the process's peak, program included), 1,000 random

@@ -628,10 +628,13 @@ stopped:
   }
   goto unwind;
 memory:
+  /* The compact form, where the engine could take it, is the other way. */
   status = fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
-                "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
+                "%zu bytes each, moves included); raise --memory%s", r->memory_limit >> 20,
                 r->classes.n ? r->classes.n : r->states.n,
-                retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
+                retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1),
+                retro_compact_refusal(r) ? "" : " (or, for a placement game, try --compact: a few "
+                "bytes a position)");
   goto unwind;
 too_long:
   status = fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
