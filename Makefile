@@ -7,6 +7,13 @@ WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
 LDLIBS  := -lm -pthread -ldl
+# The compact retrograde tables' files compress their value blocks with
+# zstd when libzstd-dev is installed (src/retro/compact_db.c); without it
+# they are written raw, and a compressed one is refused.
+ifneq ($(wildcard /usr/include/zstd.h),)
+CPPFLAGS += -DGSOLVE_ZSTD
+LDLIBS  += -lzstd
+endif
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)

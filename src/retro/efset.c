@@ -45,31 +45,12 @@ void efset_free(EfSet *s) {
   memset(s, 0, sizeof *s);
 }
 
-int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
-  memset(s, 0, sizeof *s);
-  select8_init();
-  s->n = n;
-  if (n == 0) return 0;
-  uint64_t q = keys[n - 1] / n;
-  s->lbits = q ? 63 - __builtin_clzll(q) : 0;
-  s->high_bits = (size_t)(n + (keys[n - 1] >> s->lbits) + 1);
-  size_t hwords = (s->high_bits + 63) / 64 + 1;
-  size_t nzeros = s->high_bits - (size_t)n;
+/* The sample of the zeros' positions (zero_at); 0, -1 out of memory. */
+static int sample_zeros(EfSet *s) {
+  size_t nzeros = s->high_bits - (size_t)s->n;
   s->nzero_at = (nzeros + EF_SAMPLE - 1) / EF_SAMPLE;
-  s->low = calloc(bits_words(n, s->lbits), sizeof *s->low);
-  s->high = calloc(hwords, sizeof *s->high);
-  s->zero_at = malloc((s->nzero_at + 1) * sizeof *s->zero_at);
-  if (!s->low || !s->high || !s->zero_at) {
-    efset_free(s);
-    return -1;
-  }
-  uint64_t lmask = s->lbits ? (UINT64_C(1) << s->lbits) - 1 : 0;
-  for (uint64_t i = 0; i < n; i++) {
-    size_t pos = (size_t)((keys[i] >> s->lbits) + i);
-    s->high[pos >> 6] |= UINT64_C(1) << (pos & 63);
-    bits_or(s->low, i * (uint64_t)s->lbits, s->lbits, keys[i] & lmask);
-  }
-  /* The sample of the zeros' positions. */
+  free(s->zero_at);
+  if (!(s->zero_at = malloc((s->nzero_at + 1) * sizeof *s->zero_at))) return -1;
   size_t seen = 0, next = 0, k = 0;
   for (size_t w = 0; w * 64 < s->high_bits && k < s->nzero_at; w++) {
     uint64_t z = ~s->high[w];
@@ -80,6 +61,58 @@ int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
       next += EF_SAMPLE;
     }
     seen += c;
+  }
+  return 0;
+}
+
+int efset_adopt(EfSet *s, uint64_t n, int lbits, size_t high_bits, uint64_t *low, uint64_t *high) {
+  memset(s, 0, sizeof *s);
+  select8_init();
+  s->n = n;
+  s->lbits = lbits;
+  s->high_bits = high_bits;
+  s->low = low;
+  s->high = high;
+  if (n == 0) return 0;
+  /* n ones below high_bits, the last bit a zero, nothing beyond. */
+  size_t words = (high_bits + 63) / 64 + 1, ones = 0;
+  if (lbits < 0 || lbits > 63 || high_bits <= n) return -2;
+  for (size_t w = 0; w < words; w++) {
+    uint64_t x = high[w];
+    if (w * 64 + 64 > high_bits) {
+      size_t keep = w * 64 >= high_bits ? 0 : high_bits - w * 64;
+      if (keep < 64 && (x >> keep) != 0) return -2;
+    }
+    ones += (size_t)popcount64(x);
+  }
+  if (ones != n || high[(high_bits - 1) / 64] >> ((high_bits - 1) % 64) & 1) return -2;
+  return sample_zeros(s);
+}
+
+int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
+  memset(s, 0, sizeof *s);
+  select8_init();
+  s->n = n;
+  if (n == 0) return 0;
+  uint64_t q = keys[n - 1] / n;
+  s->lbits = q ? 63 - __builtin_clzll(q) : 0;
+  s->high_bits = (size_t)(n + (keys[n - 1] >> s->lbits) + 1);
+  size_t hwords = (s->high_bits + 63) / 64 + 1;
+  s->low = calloc(bits_words(n, s->lbits), sizeof *s->low);
+  s->high = calloc(hwords, sizeof *s->high);
+  if (!s->low || !s->high) {
+    efset_free(s);
+    return -1;
+  }
+  uint64_t lmask = s->lbits ? (UINT64_C(1) << s->lbits) - 1 : 0;
+  for (uint64_t i = 0; i < n; i++) {
+    size_t pos = (size_t)((keys[i] >> s->lbits) + i);
+    s->high[pos >> 6] |= UINT64_C(1) << (pos & 63);
+    bits_or(s->low, i * (uint64_t)s->lbits, s->lbits, keys[i] & lmask);
+  }
+  if (sample_zeros(s) < 0) {
+    efset_free(s);
+    return -1;
   }
   return 0;
 }

@@ -32,6 +32,12 @@ typedef struct EfSet {
 int efset_build(EfSet *s, const uint64_t *keys, uint64_t n);
 void efset_free(EfSet *s);
 
+/* A set from its parts as efset_build made them (read from a file): low
+** (bits_words(n, lbits) words) and high ((high_bits + 63) / 64 + 1 words)
+** are the set's then, freed with it.  0; -1 out of memory; -2 when they
+** cannot be a set's (not n ones in the upper bits, bits past the end). */
+int efset_adopt(EfSet *s, uint64_t n, int lbits, size_t high_bits, uint64_t *low, uint64_t *high);
+
 /* The index of key in sorted order, or -1 when it is not in the set. */
 int64_t efset_rank(const EfSet *s, uint64_t key);
 

@@ -951,6 +951,7 @@ int retro_answer(Retro *r, Search *s) {
       uint32_t dist;
       int found = retro_compact_find(r, &score, &dist), m = game_to_move(g);
       game_undo(g);
+      if (found < 0) return r->status;
       if (!found) return fail(r, EXIT_USAGE, "the position after a root move is not in the table");
       res->values[i] = value_make(m == res->mover ? score : -(int64_t)score, 1 + (int64_t)dist, res->mover);
       res->exact[i] = 1;

@@ -85,7 +85,7 @@ static uint64_t position_key(Retro *r) {
 
 /* A layer's squeeze: the varying bits of each key byte packed together,
 ** the bytes' in order; and its inverse. */
-static void squeeze_tables(CompactLayer *L) {
+void retro_compact_tables(CompactLayer *L) {
   int at = 0;
   for (int j = 0; j < 8; j++) {
     unsigned m = (unsigned)(L->vary >> (8 * j)) & 255;
@@ -132,6 +132,8 @@ static int value_width(const RetroCompact *c, const CompactLayer *L) {
   return 1 + c->sbits + L->dbits;
 }
 
+int retro_compact_width(const RetroCompact *c, const CompactLayer *L) { return value_width(c, L); }
+
 size_t retro_compact_bytes(const Retro *r) {
   const RetroCompact *c = r->cpt;
   size_t total = 0;
@@ -147,9 +149,15 @@ size_t retro_compact_bytes(const Retro *r) {
 void retro_compact_free(RetroCompact *c) {
   if (!c) return;
   for (int k = 0; k < c->nlayers; k++) {
-    efset_free(&c->layer[k].keys);
-    free(c->layer[k].vals);
+    CompactLayer *L = &c->layer[k];
+    efset_free(&L->keys);
+    free(L->vals);
+    free(L->block_at);
+    free(L->block_size);
+    free(L->block_kind);
+    free(L->cache);
   }
+  free(c->file);
   free(c->layer);
   free(c->moves);
   free(c->ckeys);
@@ -263,7 +271,7 @@ static int gather_layer(RetroCompact *c, Gather *s) {
   memset(L, 0, sizeof *L);
   L->vary = all ^ any;
   L->fixed = all;
-  squeeze_tables(L);
+  retro_compact_tables(L);
   for (size_t i = 0; i < n; i++) keys[i] = squeeze(L, keys[i]);
   int rc = efset_build(&L->keys, keys, n);
   free(s->slot);
@@ -437,60 +445,107 @@ static int forward(Retro *r, RetroCompact *c) {
 /* Backward: the values                                               */
 /* ------------------------------------------------------------------ */
 
-static inline void get_value(const RetroCompact *c, const CompactLayer *L, uint64_t rank,
-                             int *mover, int32_t *score, uint32_t *dist) {
+/* Decompresses block b of a layer read from a file into its cache. */
+int compact_db_block(Retro *r, CompactLayer *L, uint64_t b);
+
+static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover,
+                            int32_t *score, uint32_t *dist) {
+  const RetroCompact *c = r->cpt;
   int w = value_width(c, L);
-  uint64_t f = bits_get(L->vals, rank * (uint64_t)w, w);
+  uint64_t f;
+  if (L->vals) {
+    f = bits_get(L->vals, rank * (uint64_t)w, w);
+  } else {
+    uint64_t b = rank / c->block;
+    if (L->cached != (int64_t)b && compact_db_block(r, L, b) < 0) return -1;
+    f = bits_get(L->cache, (rank % c->block) * (uint64_t)w, w);
+  }
   *mover = (int)(f & 1);
   *score = (int32_t)(c->smin + (int64_t)((f >> 1) & ((UINT64_C(1) << c->sbits) - 1)));
   *dist = (uint32_t)(f >> (1 + c->sbits));
+  return 0;
 }
 
-static int backward(Retro *r, RetroCompact *c) {
+int retro_compact_value(Retro *r, int k, uint64_t rank, int *mover, int32_t *score,
+                        uint32_t *dist) {
+  return get_value(r, &r->cpt->layer[k], rank, mover, score, dist);
+}
+
+/* The value of the engine's current position (set_key'd, or reached)
+** from its children's in layer N: its score and distance; 0, or -1 when
+** a child is not in N or a block fails (reported). */
+static int value_here(Retro *r, CompactLayer *N, int mover, int64_t *score, int64_t *dist) {
+  RetroCompact *c = r->cpt;
+  Game *g = r->g;
+  Outcome o;
+  int n = expand(r, c, &o);
+  *dist = 0;
+  if (n < 0) {
+    *score = margin_of(g, mover, &o);
+    return 0;
+  }
+  Value best = -VALUE_INF;
+  for (int j = 0; j < n; j++) {
+    int64_t rank = N ? layer_rank(N, c->child[j]) : -1;
+    if (rank < 0) {
+      fail(r, r->cpt->file ? EXIT_USAGE : EXIT_RUNTIME, "a move leads out of the next layer "
+           "of the compact table (%s)", r->cpt->file ? "the file is corrupt or for other rules"
+           : "the rules are not a function of the position");
+      return -1;
+    }
+    int cm;
+    int32_t cs;
+    uint32_t cd;
+    if (get_value(r, N, (uint64_t)rank, &cm, &cs, &cd) < 0) return -1;
+    int64_t sc = cm == mover ? cs : -(int64_t)cs;
+    Value v = value_make(sc, (int64_t)cd + 1, mover);
+    if (v > best) best = v;
+  }
+  value_decode(best, score, dist);
+  return 0;
+}
+
+/* The labels, deepest layer first; with `verify`, the labels already
+** there (a file's) are computed again and compared.  0, -1 out of
+** memory, 1 failed (reported). */
+static int backward(Retro *r, RetroCompact *c, int verify) {
   Game *g = r->g;
   uint64_t done = 0;
   for (int k = c->nlayers - 1; k >= 0; k--) {
     CompactLayer *L = &c->layer[k], *N = k + 1 < c->nlayers ? &c->layer[k + 1] : NULL;
-    L->dbits = bits_for((uint64_t)(c->nlayers - 1 - k));
+    if (!verify) L->dbits = bits_for((uint64_t)(c->nlayers - 1 - k));
     int w = value_width(c, L);
-    if (!(L->vals = calloc(bits_words(L->keys.n, w), sizeof *L->vals))) return -1;
+    if (!verify && !(L->vals = calloc(bits_words(L->keys.n, w), sizeof *L->vals))) return -1;
     EfIter it;
     uint64_t sq, i = 0;
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
       set_key(r, c, unsqueeze(L, sq));
       int mover = game_to_move(g);
-      Outcome o;
-      int n = expand(r, c, &o);
-      int64_t score, dist = 0;
-      if (n < 0) {
-        score = margin_of(g, mover, &o);
-      } else {
-        Value best = -VALUE_INF;
-        for (int j = 0; j < n; j++) {
-          int64_t rank = N ? layer_rank(N, c->child[j]) : -1;
-          if (rank < 0)
-            return fail(r, EXIT_RUNTIME, "a move leads out of the next layer of the compact "
-                        "table (the rules are not a function of the position)");
-          int cm;
-          int32_t cs;
-          uint32_t cd;
-          get_value(c, N, (uint64_t)rank, &cm, &cs, &cd);
-          int64_t sc = cm == mover ? cs : -(int64_t)cs;
-          Value v = value_make(sc, (int64_t)cd + 1, mover);
-          if (v > best) best = v;
+      int64_t score, dist;
+      if (value_here(r, N, mover, &score, &dist) < 0) return 1;
+      if (verify) {
+        int m;
+        int32_t s;
+        uint32_t d;
+        if (get_value(r, L, i, &m, &s, &d) < 0) return 1;
+        if (m != (mover & 1) || s != score || d != dist) {
+          fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
+               "children's and the rules", r->db_path ? r->db_path : "the table");
+          return 1;
         }
-        value_decode(best, &score, &dist);
+      } else {
+        if (score != 0) r->labelled++;
+        uint64_t f = (uint64_t)(mover & 1) | (uint64_t)(score - c->smin) << 1 |
+                     (uint64_t)dist << (1 + c->sbits);
+        bits_or(L->vals, i * (uint64_t)w, w, f);
       }
-      if (score != 0) r->labelled++;
-      uint64_t f = (uint64_t)(mover & 1) | (uint64_t)(score - c->smin) << 1 |
-                   (uint64_t)dist << (1 + c->sbits);
-      bits_or(L->vals, i * (uint64_t)w, w, f);
       i++;
       if ((++done & 0xfff) == 0) {
-        if (stop_requested) return stopped(r, done);
+        if (stop_requested) return stopped(r, done), 1;
         if (r->progress)
-          progress_note(r->progress, "compact retrograde analysis, labelling", NULL, done,
+          progress_note(r->progress, verify ? "checking the compact table" :
+                        "compact retrograde analysis, labelling", NULL, done,
                         "positions", (double)done / (double)(r->stored ? r->stored : 1));
       }
     }
@@ -498,6 +553,41 @@ static int backward(Retro *r, RetroCompact *c) {
     if (now > c->peak) c->peak = now;
   }
   return 0;
+}
+
+int retro_compact_verify(Retro *r) {
+  Game *g = r->g;
+  RetroCompact *c = r->cpt;
+  void *here = malloc(g->state_bytes);
+  if (!here) return fail(r, EXIT_LIMIT, "out of memory");
+  memcpy(here, game_state(g), g->state_bytes);
+  int rc = backward(r, c, 1);
+  g->vt->set_state(g, here);
+  free(here);
+  return rc == 0 ? EXIT_OK : r->status;
+}
+
+int retro_compact_check_here(Retro *r) {
+  RetroCompact *c = r->cpt;
+  Game *g = r->g;
+  uint64_t key = position_key(r);
+  for (int k = 0; k < c->nlayers; k++) {
+    int64_t rank = layer_rank(&c->layer[k], key);
+    if (rank < 0) continue;
+    int m;
+    int32_t s;
+    uint32_t d;
+    int64_t score, dist;
+    int mover = game_to_move(g);
+    if (get_value(r, &c->layer[k], (uint64_t)rank, &m, &s, &d) < 0 ||
+        value_here(r, k + 1 < c->nlayers ? &c->layer[k + 1] : NULL, mover, &score, &dist) < 0)
+      return r->status;
+    if (m != (mover & 1) || s != score || d != dist)
+      return fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
+                  "children's and the rules", r->db_path ? r->db_path : "the table");
+    return EXIT_OK;
+  }
+  return EXIT_OK;
 }
 
 int retro_compact_solve(Retro *r, Search *s) {
@@ -530,7 +620,7 @@ int retro_compact_solve(Retro *r, Search *s) {
       return too_big(r, need, c->nlayers);
     }
     progress_note(r->progress, "compact retrograde analysis, labelling", NULL, 0, "positions", 0);
-    rc = backward(r, c);
+    rc = backward(r, c, 0);
   }
   g->vt->set_state(g, r->root_state);
   if (rc < 0) return fail(r, EXIT_LIMIT, "out of memory in the compact retrograde analysis "
@@ -549,8 +639,7 @@ int retro_compact_find(Retro *r, int32_t *score, uint32_t *dist) {
     int64_t rank = layer_rank(&c->layer[k], key);
     if (rank < 0) continue;
     int m;
-    get_value(c, &c->layer[k], (uint64_t)rank, &m, score, dist);
-    return 1;
+    return get_value(r, &c->layer[k], (uint64_t)rank, &m, score, dist) < 0 ? -1 : 1;
   }
   return 0;
 }
@@ -570,7 +659,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
       uint32_t d;
       word_key(unsqueeze(L, sq), r->key, g->key_bytes);
       g->vt->unpack(g, r->key, c->state);
-      get_value(c, L, i++, &m, &s, &d);
+      if (get_value(r, &c->layer[k], i++, &m, &s, &d) < 0) return -1;
       int rc = fn(arg, c->state, m, s, d);
       if (rc) return rc;
     }

@@ -28,6 +28,14 @@ typedef struct CompactLayer {
   uint8_t deposit[8][256];  /* squeeze's inverse, per key byte */
   uint64_t *vals;           /* per rank: mover (1 bit), score - smin, dist */
   int dbits;                /* bits of the distance: enough for the layers below */
+  /* A table read from a file (compact_db.c): vals is NULL, the values are
+  ** in blocks of RetroCompact.block ranks, each raw or zstd-compressed in
+  ** the file's bytes, one block at a time decompressed into cache. */
+  const unsigned char **block_at;
+  uint32_t *block_size;
+  uint8_t *block_kind;      /* 0 raw, 1 zstd */
+  uint64_t *cache;
+  int64_t cached;           /* the block in cache, -1 none */
 } CompactLayer;
 
 typedef struct RetroCompact {
@@ -38,6 +46,9 @@ typedef struct RetroCompact {
   uint64_t largest;         /* positions (stored) of the largest layer */
   size_t peak;              /* the most bytes held at once (tables) */
   double forward_seconds, backward_seconds;
+  /* Read from a file: its bytes, and the ranks of a value block. */
+  unsigned char *file;
+  uint64_t block;
   /* Scratch of one position's expansion. */
   Move *moves;
   unsigned char *ckeys;     /* GAME_MAX_MOVES keys */
@@ -67,5 +78,32 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
                                           int32_t score, uint32_t dist), void *arg);
 
 void retro_compact_free(RetroCompact *c);
+
+/* Rank `rank`'s fields in layer k: 0, or -1 when a block of a file does
+** not decompress to its size (reported on r->err, r->status set). */
+int retro_compact_value(Retro *r, int k, uint64_t rank, int *mover, int32_t *score,
+                        uint32_t *dist);
+
+/* A layer's squeeze tables from its vary mask (after a file gave it). */
+void retro_compact_tables(CompactLayer *L);
+
+/* The bits of a layer's value fields. */
+int retro_compact_width(const RetroCompact *c, const CompactLayer *L);
+
+/* Checks a table read from a file against the rules: every position's
+** value again from its children's (the labelling pass, comparing), or
+** the engine's current position's alone (check_here, before an answer).
+** EXIT_OK, or EXIT_USAGE "'FILE' is corrupt: ..." reported. */
+int retro_compact_verify(Retro *r);
+int retro_compact_check_here(Retro *r);
+
+/* The compact form's database file (compact_db.c): written by --db FILE
+** after a --compact solve; db_read hands a file that begins with its
+** magic to compact_db_read. */
+#define COMPACT_DB_MAGIC "GSCOMPCT"
+int compact_db_write(const Retro *r, const char *path, const char *game, const char *params,
+                     uint64_t rules_hash, FILE *err);
+int compact_db_read(Retro *r, const char *path, const char *game, const char *params,
+                    uint64_t rules_hash, FILE *err);
 
 #endif

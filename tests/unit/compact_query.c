@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
     if (!over && !game_ended(g, &o) && game_generate(g, moves) > 0) {
       int32_t sc;
       uint32_t d;
-      if (retro_compact_find(&r, &sc, &d)) printf("%s %d\n", ply ? text : "-", sc);
+      if (retro_compact_find(&r, &sc, &d) > 0) printf("%s %d\n", ply ? text : "-", sc);
       else missing++;
       i++;
     }
