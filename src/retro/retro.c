@@ -868,6 +868,9 @@ int retro_solve(Retro *r, Search *s) {
   if (g->nplayers < 1 || g->nplayers > 2)
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
+  if (r->compact && retro_distributed)
+    return fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
+                "the compact form yet (use gsolve, or drop --compact)");
   if (r->compact) return retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = seconds_now();
