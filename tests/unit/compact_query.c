@@ -58,6 +58,18 @@ int main(int argc, char **argv) {
   fprintf(stderr, "table_bytes %zu\npeak_rss_bytes %ld\n", retro_memory(&r), ru.ru_maxrss * 1024L);
   fprintf(stderr, "seconds %.1f %.1f\n", r.enumerate_seconds, r.label_seconds);
   retro_stats_free(&rs);
+  /* Each layer: its stored positions, its set's bits a key, its values'. */
+  uint64_t largest = 0;
+  for (int k = 0; k < r.cpt->nlayers; k++) {
+    const CompactLayer *L = &r.cpt->layer[k];
+    if (L->keys.n > largest) largest = L->keys.n;
+    if (getenv("COMPACT_LAYERS"))
+      fprintf(stderr, "layer %d: %llu stored, %.2f bits a key, %d bits a value\n", k,
+              (unsigned long long)L->keys.n,
+              L->keys.n ? 8.0 * (double)efset_bytes(&L->keys) / (double)L->keys.n : 0.0,
+              retro_compact_width(r.cpt, L));
+  }
+  fprintf(stderr, "layers %d\nlargest_layer %llu\n", r.cpt->nlayers, (unsigned long long)largest);
   /* Random positions: a random number of random moves from the start,
   ** the game not over. */
   static Move moves[GAME_MAX_MOVES];
