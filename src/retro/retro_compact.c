@@ -158,6 +158,7 @@ void retro_compact_free(RetroCompact *c) {
     free(L->cache);
   }
   free(c->file);
+  free(c->next.slot);
   free(c->layer);
   free(c->moves);
   free(c->ckeys);
@@ -171,12 +172,7 @@ void retro_compact_free(RetroCompact *c) {
 /* The set a layer is gathered in                                     */
 /* ------------------------------------------------------------------ */
 
-/* Open addressing on key + 1 (0: empty); the key of all ones aside. */
-typedef struct Gather {
-  uint64_t *slot;
-  size_t cap, n;
-  int has_max;
-} Gather;
+typedef CompactGather Gather;
 
 static inline size_t gather_home(const Gather *s, uint64_t key) {
   uint64_t h = key * 0x9e3779b97f4a7c15ULL;
@@ -367,16 +363,15 @@ static int forward(Retro *r, RetroCompact *c) {
   r->closure = by_orbit && g->vt->orbit(g, game_state(g)) != 1;
   int64_t lo = 0, hi = 0;
   int ends = 0;
-  Gather next;
-  memset(&next, 0, sizeof next);
-  if (gather_grow(&next) < 0) return -1;
-  gather_put(&next, position_key(r));
-  if (gather_layer(c, &next) < 0) return -1;
+  Gather *next = &c->next;
+  if (gather_grow(next) < 0) return -1;
+  gather_put(next, position_key(r));
+  if (gather_layer(c, next) < 0) return -1;
   for (int k = 0;; k++) {
     CompactLayer *L = &c->layer[k];
     EfIter it;
     uint64_t sq, seen = 0;
-    if (gather_grow(&next) < 0) return -1;
+    if (gather_grow(next) < 0) return -1;
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
       set_key(r, c, unsqueeze(L, sq));
@@ -392,22 +387,16 @@ static int forward(Retro *r, RetroCompact *c) {
       }
       r->edges += (uint64_t)n;
       for (int i = 0; i < n; i++) {
-        if ((next.n + 1) * 4 > next.cap * 3) {
-          size_t need = retro_compact_bytes(r) + next.cap * 3 * sizeof *next.slot;
-          if (r->memory_limit && need > r->memory_limit) {
-            free(next.slot);
-            return too_big(r, need, k + 1);
-          }
+        if ((next->n + 1) * 4 > next->cap * 3) {
+          size_t need = retro_compact_bytes(r) + next->cap * 3 * sizeof *next->slot;
+          if (r->memory_limit && need > r->memory_limit) return too_big(r, need, k + 1);
           if (need > c->peak) c->peak = need;
-          if (gather_grow(&next) < 0) return -1;
+          if (gather_grow(next) < 0) return -1;
         }
-        gather_put(&next, c->child[i]);
+        gather_put(next, c->child[i]);
       }
       if ((++seen & 0xfff) == 0) {
-        if (stop_requested) {
-          free(next.slot);
-          return stopped(r, r->positions);
-        }
+        if (stop_requested) return stopped(r, r->positions);
         if (r->progress) {
           char how[64];
           snprintf(how, sizeof how, "layer %d of at least %d", k + 1, c->nlayers);
@@ -417,17 +406,12 @@ static int forward(Retro *r, RetroCompact *c) {
       }
     }
     r->stored += L->keys.n;
-    if (next.n == 0) {
-      free(next.slot);
-      break;
-    }
-    if (c->nlayers >= COMPACT_MAX_LAYERS || c->nlayers > GAME_MAX_PLY) {
-      free(next.slot);
+    if (next->n == 0) break;
+    if (c->nlayers >= COMPACT_MAX_LAYERS)
       return fail(r, EXIT_LIMIT, "more than %d layers in the compact form", COMPACT_MAX_LAYERS);
-    }
-    size_t now = retro_compact_bytes(r) + next.cap * sizeof *next.slot;
+    size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
     if (now > c->peak) c->peak = now;
-    if (gather_layer(c, &next) < 0) return -1;
+    if (gather_layer(c, next) < 0) return -1;
     for (int j = 0; j < c->nlayers - 1; j++)
       if (layers_meet(&c->layer[j], &c->layer[c->nlayers - 1]))
         return fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "

@@ -38,7 +38,17 @@ typedef struct CompactLayer {
   int64_t cached;           /* the block in cache, -1 none */
 } CompactLayer;
 
+/* The set a layer is gathered in: open addressing on key + 1 (0: empty),
+** the key of all ones aside. */
+typedef struct CompactGather {
+  uint64_t *slot;
+  size_t cap, n;
+  int has_max;
+} CompactGather;
+
 typedef struct RetroCompact {
+  CompactGather next;       /* the layer being gathered (kept here: a rule
+                            ** failing at run time leaves by longjmp) */
   CompactLayer *layer;
   int nlayers, layer_cap;
   int64_t smin;             /* the lowest score; scores take sbits bits */
