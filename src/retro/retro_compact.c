@@ -429,9 +429,6 @@ static int forward(Retro *r, RetroCompact *c) {
 /* Backward: the values                                               */
 /* ------------------------------------------------------------------ */
 
-/* Decompresses block b of a layer read from a file into its cache. */
-int compact_db_block(Retro *r, CompactLayer *L, uint64_t b);
-
 static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover,
                             int32_t *score, uint32_t *dist) {
   const RetroCompact *c = r->cpt;
@@ -448,11 +445,6 @@ static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover
   *score = (int32_t)(c->smin + (int64_t)((f >> 1) & ((UINT64_C(1) << c->sbits) - 1)));
   *dist = (uint32_t)(f >> (1 + c->sbits));
   return 0;
-}
-
-int retro_compact_value(Retro *r, int k, uint64_t rank, int *mover, int32_t *score,
-                        uint32_t *dist) {
-  return get_value(r, &r->cpt->layer[k], rank, mover, score, dist);
 }
 
 /* The value of the engine's current position (set_key'd, or reached)

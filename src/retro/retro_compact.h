@@ -89,13 +89,13 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
 
 void retro_compact_free(RetroCompact *c);
 
-/* Rank `rank`'s fields in layer k: 0, or -1 when a block of a file does
-** not decompress to its size (reported on r->err, r->status set). */
-int retro_compact_value(Retro *r, int k, uint64_t rank, int *mover, int32_t *score,
-                        uint32_t *dist);
-
 /* A layer's squeeze tables from its vary mask (after a file gave it). */
 void retro_compact_tables(CompactLayer *L);
+
+/* Decompresses value block b of a layer read from a file into its
+** cache (compact_db.c): 0, or -1 when it does not decode to its size
+** (reported, r->status set). */
+int compact_db_block(Retro *r, CompactLayer *L, uint64_t b);
 
 /* The bits of a layer's value fields. */
 int retro_compact_width(const RetroCompact *c, const CompactLayer *L);
