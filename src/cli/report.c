@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "retro/retro_compact.h"
 #include "search/value.h"
 #include "util/file.h"
 #include "util/json.h"
@@ -686,6 +687,7 @@ static void retro_stats(const Run *r) {
           retro_bytes_per_position(x), mib, x->enumerate_seconds,
           x->enumerate_seconds > 0 ? (double)x->positions / x->enumerate_seconds : 0.0,
           x->label_seconds, x->label_seconds > 0 ? (double)x->stored / x->label_seconds : 0.0);
+  if (x->cpt) retro_compact_note(x, stderr);
   if (x->closure)
     fprintf(stderr, "stats: note: positions counts every image of a reachable position under the "
             "symmetries (the root is not symmetric, so some images are not reachable from it)\n");

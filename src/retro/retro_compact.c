@@ -642,3 +642,20 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
   }
   return 0;
 }
+
+void retro_compact_note(const Retro *r, FILE *f) {
+  const RetroCompact *c = r->cpt;
+  uint64_t largest = 0;
+  double key_bits = 0, value_bits = 0;
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    if (L->keys.n > largest) largest = L->keys.n;
+    key_bits += 8.0 * (double)efset_bytes(&L->keys);
+    value_bits += (double)L->keys.n * value_width(c, L);
+  }
+  double n = r->stored ? (double)r->stored : 1;
+  fprintf(f, "stats: compact form: %d layers, the largest %llu stored; %.1f bits of key and "
+          "%.1f of value a stored position (no moves kept), %.2f bytes a position\n",
+          c->nlayers, (unsigned long long)largest, key_bits / n, value_bits / n,
+          (double)retro_compact_bytes(r) / (double)(r->positions ? r->positions : 1));
+}

@@ -89,6 +89,9 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
 
 void retro_compact_free(RetroCompact *c);
 
+/* --stats' line on the compact form: its layers, bits a key and a value. */
+void retro_compact_note(const Retro *r, FILE *f);
+
 /* A layer's squeeze tables from its vary mask (after a file gave it). */
 void retro_compact_tables(CompactLayer *L);
 
