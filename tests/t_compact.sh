@@ -69,6 +69,10 @@ done
 check "compact file: --dump-db = the hash file's" "$(gs $c44 --dump-db --db "$hdb")" "$(gs $c44 --dump-db --db "$db")"
 check "compact file: under a third of the hash file" yes \
   "$(awk -v a="$(wc -c <"$db")" -v b="$(wc -c <"$hdb")" 'BEGIN { print (3 * a < b) ? "yes" : "no" }')"
+# Read from a stream (a pipe: no second look at its first bytes).
+# shellcheck disable=SC2086
+check "compact file read from a pipe" "$(json_of $c44 --solver db --db "$hdb" --position "2 1")" \
+  "$(cat "$db" | json_of $c44 --solver db --db /dev/stdin --position "2 1")"
 # A byte changed: the checksum refuses it.
 printf 'U' | dd of="$db" bs=1 seek=3000 conv=notrunc 2>/dev/null
 # shellcheck disable=SC2086

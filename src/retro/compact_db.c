@@ -275,26 +275,24 @@ int compact_db_block(Retro *r, CompactLayer *L, uint64_t b) {
   return 0;
 }
 
-int compact_db_read(Retro *r, const char *path, const char *game, const char *params,
+int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err) {
   Game *g = r->g;
-  FileIn fi;
-  int st = file_open(&fi, path, err);
   size_t mem = file_memory_bytes();
-  if (st == EXIT_OK) st = file_fill_all(&fi, mem ? mem : SIZE_MAX / 2, err);
+  int st = file_fill_all(fi, mem ? mem : SIZE_MAX / 2, err);
   if (st != EXIT_OK) {
-    file_close(&fi);
+    file_close(fi);
     return st;
   }
   RetroCompact *c = r->cpt = calloc(1, sizeof *c);
   if (!c) {
-    file_close(&fi);
+    file_close(fi);
     return diag_fail(err, EXIT_LIMIT, "out of memory reading '%s'", path);
   }
-  c->file = fi.data;
-  fi.data = NULL;
-  size_t len = fi.len;
-  file_close(&fi);
+  c->file = fi->data;
+  fi->data = NULL;
+  size_t len = fi->len;
+  file_close(fi);
   r->db_path = path;
   r->err = err;
   In in = { c->file, c->file + (len >= 8 ? len - 8 : 0), 0 };

@@ -199,10 +199,13 @@ static const char *shown(Str a, char *buf, size_t size) {
 ** many bytes (one more shows trailing bytes), bounded by the memory the
 ** records would need.  The checksum is verified before anything else is
 ** believed: a damaged header is "corrupt", not "other rules". */
+#define DB_COMPACT (-1)     /* db_load_file: a compact form's file (its magic read) */
+
 static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err) {
   int st = file_open(fi, path, err);
   if (st != EXIT_OK) return st;
   if ((st = file_fill(fi, DB_FIXED_HEAD, err)) != EXIT_OK) return st;
+  if (fi->len >= 8 && memcmp(fi->data, COMPACT_DB_MAGIC, 8) == 0) return DB_COMPACT;
   if (fi->len < sizeof DB_MAGIC || memcmp(fi->data, DB_MAGIC, sizeof DB_MAGIC) != 0)
     return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
   if (fi->len < DB_FIXED_HEAD) goto corrupt;
@@ -504,20 +507,12 @@ static uint64_t positions_bound(Retro *r) {
 /* Reading                                                            */
 /* ------------------------------------------------------------------ */
 
-/* Whether path begins with the compact form's magic (compact_db.c). */
-static int is_compact(const char *path) {
-  FILE *f = fopen(path, "rb");
-  char magic[8];
-  int yes = f && fread(magic, 1, 8, f) == 8 && memcmp(magic, COMPACT_DB_MAGIC, 8) == 0;
-  if (f) fclose(f);
-  return yes;
-}
-
 int db_read(Retro *r, const char *path, const char *game, const char *params,
             uint64_t rules_hash, FILE *err) {
-  if (is_compact(path)) return compact_db_read(r, path, game, params, rules_hash, err);
   FileIn fi;
   int st = db_load_file(&fi, path, r, err);
+  /* The compact form's file, begun: its reader goes on (compact_db.c). */
+  if (st == DB_COMPACT) return compact_db_read(r, &fi, path, game, params, rules_hash, err);
   if (st != EXIT_OK) { file_close(&fi); return st; }
   In in = { fi.data, fi.data + fi.len - 8, 0 };
   Str name, par, engine;

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include "retro/efset.h"
 #include "retro/retro.h"
+#include "util/file.h"
 
 /* Layers (depths) a compact table holds at most. */
 #define COMPACT_MAX_LAYERS 4096
@@ -112,11 +113,12 @@ int retro_compact_check_here(Retro *r);
 
 /* The compact form's database file (compact_db.c): written by --db FILE
 ** after a --compact solve; db_read hands a file that begins with its
-** magic to compact_db_read. */
+** magic to compact_db_read, open (fi, its first bytes read), which reads
+** the rest and closes it. */
 #define COMPACT_DB_MAGIC "GSCOMPCT"
 int compact_db_write(const Retro *r, const char *path, const char *game, const char *params,
                      uint64_t rules_hash, FILE *err);
-int compact_db_read(Retro *r, const char *path, const char *game, const char *params,
+int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err);
 
 #endif
