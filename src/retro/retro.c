@@ -953,6 +953,8 @@ int retro_answer(Retro *r, Search *s) {
       int32_t score;
       uint32_t dist;
       int found = retro_compact_find(r, &score, &dist), m = game_to_move(g);
+      /* A file's record is checked against the rules before it is used. */
+      if (found > 0 && r->verify_here && r->verify_here(r) != EXIT_OK) found = -1;
       game_undo(g);
       if (found < 0) return r->status;
       if (!found) return fail(r, EXIT_USAGE, "the position after a root move is not in the table");
