@@ -359,7 +359,7 @@ static int too_big(Retro *r, size_t need, int k) {
 
 static int forward(Retro *r, RetroCompact *c) {
   Game *g = r->g;
-  int by_orbit = r->canonical && g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0;
+  int by_orbit = r->canonical != NULL;
   r->closure = by_orbit && g->vt->orbit(g, game_state(g)) != 1;
   int64_t lo = 0, hi = 0;
   int ends = 0;
@@ -570,6 +570,10 @@ int retro_compact_solve(Retro *r, Search *s) {
   Game *g = r->g;
   const char *why = retro_compact_refusal(r);
   if (why) return fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
+  /* Positions are counted by their classes' orbits: an engine that cannot
+  ** count them has every position stored (the hash form counts the states
+  ** it met, which this form does not keep). */
+  if (r->canonical && !(g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0)) r->canonical = NULL;
   if (retro_scratch(r) < 0) return fail(r, EXIT_LIMIT, "out of memory");
   RetroCompact *c = r->cpt = calloc(1, sizeof *c);
   if (!c) return fail(r, EXIT_LIMIT, "out of memory");
