@@ -207,7 +207,7 @@ test-full: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan: test-tools
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc build-asan/compact_query
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 # The solver's threads share its table: their tests under ThreadSanitizer.
 tsan:
