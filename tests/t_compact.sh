@@ -84,6 +84,10 @@ out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro -
 check "compact over --memory: exit 5" 5 $?
 check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out" | grep -q "needs about [0-9]* MiB.*raise --memory" && echo yes)"
 
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --max-positions 1000 2>&1)
+check "compact over --max-positions: exit 5" 5 $?
+check "compact over --max-positions: message" "gsolve: error: more than 1000 positions (--max-positions)" "$out"
+
 # The hash form over --memory names --compact where the engine can take it.
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 1 2>&1)
 check "hash form over --memory: suggests --compact" yes "$(printf '%s' "$out" | grep -q "raise --memory (or, for a placement game, try --compact" && echo yes)"

@@ -394,6 +394,11 @@ static int forward(Retro *r, RetroCompact *c) {
           if (gather_grow(next) < 0) return -1;
         }
         gather_put(next, c->child[i]);
+        /* --max-positions, as the hash form counts it (stored positions);
+        ** its default, the hash form's 32-bit indices, does not bind here. */
+        if (r->max_positions < UINT32_MAX - 1 && r->stored + L->keys.n + next->n > r->max_positions)
+          return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+                      (unsigned long long)r->max_positions);
       }
       if ((++seen & 0xfff) == 0) {
         if (stop_requested) return stopped(r, r->positions);
