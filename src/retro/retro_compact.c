@@ -404,7 +404,8 @@ static int forward(Retro *r, RetroCompact *c) {
         if (stop_requested) return stopped(r, r->positions);
         if (r->progress) {
           char how[64];
-          snprintf(how, sizeof how, "layer %d of at least %d", k + 1, c->nlayers);
+          snprintf(how, sizeof how, "layer %d, %.0f MiB", k + 1,
+                   (double)(retro_compact_bytes(r) + next->cap * sizeof *next->slot) / (1 << 20));
           progress_note(r->progress, "compact retrograde analysis, enumerating", how,
                         r->positions, "positions", -1);
         }
