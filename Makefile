@@ -185,6 +185,10 @@ $(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h tests/unit/
 $(BUILD)/test_c4table: tests/unit/test_c4table.c $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
+# The compact tables' Elias-Fano sets (tests/t_compact.sh).
+$(BUILD)/test_efset: tests/unit/test_efset.c $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
+
 # Compact retrograde tables answering random positions (tests/t_compact.sh).
 $(BUILD)/compact_query: tests/unit/compact_query.c tests/unit/loadgame.h $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
@@ -195,7 +199,7 @@ $(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(MAIN_O) $(BUILD)/libgsolve.a $(LDLIBS)
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/test_cfr $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
-  $(BUILD)/gsolve-failalloc $(BUILD)/compact_query
+  $(BUILD)/gsolve-failalloc $(BUILD)/compact_query $(BUILD)/test_efset
 # gsolve-mpi joins the tests and the bench when Open MPI is installed
 # (tests/t_mpi.sh says so loudly when it is not).
 MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi)
@@ -207,7 +211,7 @@ test-full: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan: test-tools
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc build-asan/compact_query
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc build-asan/compact_query build-asan/test_efset
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 # The solver's threads share its table: their tests under ThreadSanitizer.
 tsan:

@@ -4,6 +4,9 @@
 # the table equal to the native Connect Four solver's values, and the
 # refusals (games it cannot take, --db, --memory).
 
+# The Elias-Fano sets the layers are kept in (tests/unit/test_efset.c).
+unit "efset: ranks, misses, order, sets read back, parts refused" "$BUILD/test_efset"
+
 # json_of ARGS: the root's and every move's value, without the timing.
 json_of() { gs "$@" --all-moves --json 2>&1 | sed 's/"seconds":[^,]*,//; s/"engine":[^,]*,//'; }
 # stats_of ARGS: --stats' counts and histograms (not the example positions,
