@@ -1,8 +1,9 @@
 # Retrograde analysis in the compact form (--compact, src/retro/retro_compact.c):
 # the same answers as the hash form, the published Connect Four position
 # counts, a table of a few bytes a position, random positions answered from
-# the table equal to the native Connect Four solver's values, and the
-# refusals (games it cannot take, --db, --memory).
+# the table equal to the native Connect Four solver's values, its database
+# files, and the refusals (games it cannot take, --memory, --max-positions,
+# gsolve-mpi).
 
 # The Elias-Fano sets the layers are kept in (tests/unit/test_efset.c).
 unit "efset: ranks, misses, order, sets read back, parts refused" "$BUILD/test_efset"
