@@ -7,11 +7,20 @@ WARN    := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Werror -Wno-unused-
 CPPFLAGS = -Isrc -I$(BUILD)
 BUILD   := build
 LDLIBS  := -lm -pthread -ldl -lglpk -lgmp -lmicrohttpd
+# The compact retrograde tables' files compress their value blocks with
+# zstd when libzstd-dev is installed (src/retro/compact_db.c); without it
+# they are written raw, and a compressed one is refused.
+ifneq ($(wildcard /usr/include/zstd.h),)
+CPPFLAGS += -DGSOLVE_ZSTD
+LDLIBS  += -lzstd
+endif
 # The Connect Four solver counts threats with popcount: one instruction on
 # every x86-64 made since 2008, a library call without -mpopcnt.  (On
 # CPPFLAGS, which no make command line here overrides.)
 ifeq ($(shell uname -m),x86_64)
 $(BUILD)/engines/connect4/c4solve64.o $(BUILD)/engines/connect4/c4solve128.o: CPPFLAGS += -mpopcnt
+# The compact tables' Elias-Fano sets count bits on every lookup.
+$(BUILD)/retro/efset.o: CPPFLAGS += -mpopcnt
 endif
 # c4search.h's Lanes, eight words in one 64-byte vector (vector_size(64)),
 # go by value to winning_lanes, an inline function of c4solve64.c: GCC then
@@ -211,13 +220,21 @@ $(BUILD)/test_native: tests/unit/test_native.c tests/unit/gametest.h tests/unit/
 $(BUILD)/test_c4table: tests/unit/test_c4table.c $(BUILD)/libgsolve.a
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
 
+# The compact tables' Elias-Fano sets (tests/t_compact.sh).
+$(BUILD)/test_efset: tests/unit/test_efset.c $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
+
+# Compact retrograde tables answering random positions (tests/t_compact.sh).
+$(BUILD)/compact_query: tests/unit/compact_query.c tests/unit/loadgame.h $(BUILD)/libgsolve.a
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $< $(BUILD)/libgsolve.a $(LDLIBS)
+
 # gsolve with allocation-failure injection (tests/unit/failalloc.c).
 WRAP_ALLOC := -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup,--wrap=aligned_alloc,--wrap=posix_memalign
 $(BUILD)/gsolve-failalloc: $(MAIN_O) $(BUILD)/libgsolve.a tests/unit/failalloc.c
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(MAIN_O) $(BUILD)/libgsolve.a $(LDLIBS)
 
 TEST_BINS = $(BUILD)/test_solvers $(BUILD)/test_cfr $(BUILD)/replay $(BUILD)/test_vm $(BUILD)/test_views $(BUILD)/test_native $(BUILD)/test_c4table \
-  $(BUILD)/gsolve-failalloc
+  $(BUILD)/gsolve-failalloc $(BUILD)/compact_query $(BUILD)/test_efset
 # gsolve-mpi joins the tests and the bench when Open MPI is installed
 # (tests/t_mpi.sh says so loudly when it is not).
 MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi)
@@ -229,7 +246,7 @@ test-full: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 
 # The whole suite again, built with AddressSanitizer and UBSan in build-asan/.
 asan: test-tools
-	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc
+	$(MAKE) BUILD=build-asan CFLAGS="$(ASAN_CFLAGS)" gsolve-asan build-asan/test_solvers build-asan/test_cfr build-asan/replay build-asan/test_vm build-asan/test_views build-asan/test_native build-asan/test_c4table build-asan/gsolve-failalloc build-asan/compact_query build-asan/test_efset
 	GSOLVE=./build-asan/gsolve BUILD=build-asan ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 sh tests/run.sh
 # The solver's threads share its table: their tests under ThreadSanitizer.
 tsan:
@@ -260,6 +277,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_connect4.sh
 	sh tests/bench_games.sh
 	sh tests/bench_chess.sh
+	sh tests/bench_compact.sh
 	sh tests/bench_mpi.sh
 	sh tests/bench_lp.sh
 	sh tests/bench_web.sh

@@ -620,6 +620,7 @@ static int run_retro(SolveJob *j) {
   j->retro.memory_limit = o->memory_mib ? o->memory_mib << 20 : vector ? 0 : solver_default_memory();
   j->retro.progress = &j->progress;
   if (o->no_symmetry) j->retro.canonical = NULL;
+  j->retro.compact = o->compact;
   int st = vector ? retro_solve_vector(&j->retro, &j->exp) : retro_solve(&j->retro, &j->search);
   j->stored_ready = st == EXIT_OK;
   if (vector) return st;

@@ -95,6 +95,7 @@ typedef struct SolveOptions {
   size_t memory_mib;        /* --memory; 0: the retro default */
   uint64_t max_positions;   /* --max-positions; 0: none */
   int no_symmetry;          /* --no-symmetry */
+  int compact;              /* --compact: retro's compact form */
   const char *db;           /* --db FILE */
   int progress;             /* 1: a progress display on stderr */
   int quiet;                /* --quiet: no notes */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "retro/db.h"
+#include "retro/retro_compact.h"
 #include "search/value.h"
 #include "util/diag.h"
 #include "util/file.h"
@@ -123,6 +124,7 @@ uint32_t *db_key_order(const KeySet *k, size_t n) {
 int db_write(const Retro *r, const char *path, const char *game, const char *params,
              uint64_t rules_hash, FILE *err) {
   if (retro_distributed) return retro_distributed->write(r, path, game, params, rules_hash, err);
+  if (r->cpt) return compact_db_write(r, path, game, params, rules_hash, err);
   const KeySet *k = stored_keys(r);
   uint32_t *order = db_key_order(k, r->stored);
   if (!order) return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);
@@ -197,10 +199,13 @@ static const char *shown(Str a, char *buf, size_t size) {
 ** many bytes (one more shows trailing bytes), bounded by the memory the
 ** records would need.  The checksum is verified before anything else is
 ** believed: a damaged header is "corrupt", not "other rules". */
+#define DB_COMPACT (-1)     /* db_load_file: a compact form's file (its magic read) */
+
 static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err) {
   int st = file_open(fi, path, err);
   if (st != EXIT_OK) return st;
   if ((st = file_fill(fi, DB_FIXED_HEAD, err)) != EXIT_OK) return st;
+  if (fi->len >= 8 && memcmp(fi->data, COMPACT_DB_MAGIC, 8) == 0) return DB_COMPACT;
   if (fi->len < sizeof DB_MAGIC || memcmp(fi->data, DB_MAGIC, sizeof DB_MAGIC) != 0)
     return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve database", path);
   if (fi->len < DB_FIXED_HEAD) goto corrupt;
@@ -443,6 +448,7 @@ static int verify_here(Retro *r) {
 }
 
 int db_verify_all(Retro *r, FILE *err) {
+  if (r->cpt) return retro_compact_verify(r);
   Game *g = r->g;
   const KeySet *k = stored_keys(r);
   const char *path = r->db_path;
@@ -505,6 +511,8 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
             uint64_t rules_hash, FILE *err) {
   FileIn fi;
   int st = db_load_file(&fi, path, r, err);
+  /* The compact form's file, begun: its reader goes on (compact_db.c). */
+  if (st == DB_COMPACT) return compact_db_read(r, &fi, path, game, params, rules_hash, err);
   if (st != EXIT_OK) { file_close(&fi); return st; }
   In in = { fi.data, fi.data + fi.len - 8, 0 };
   Str name, par, engine;
@@ -596,22 +604,55 @@ done:
   return st;
 }
 
+/* The compact form's records for db_dump: two walks, the longest
+** distance, then the counts. */
+typedef struct DumpCount {
+  uint32_t maxd;
+  uint64_t *counts, totals[3];
+} DumpCount;
+
+static int dump_one(void *arg, const void *state, int mover, int32_t score, uint32_t dist) {
+  DumpCount *d = arg;
+  int v = score > 0 ? 0 : score < 0 ? 1 : 2;
+  if (!d->counts) {
+    if (dist > d->maxd) d->maxd = dist;
+    return 0;
+  }
+  d->totals[v]++;
+  d->counts[(size_t)dist * 3 + (size_t)v]++;
+  return 0;
+}
+
 void db_dump(const Retro *r, FILE *out, int json) {
   /* Counts by value and distance; draws forever are listed apart. */
   uint32_t maxd = 0;
   uint64_t endless = 0;
+  uint64_t *counts;
+  uint64_t totals[3] = { 0, 0, 0 };
+  if (r->cpt) {
+    DumpCount d = { 0, NULL, { 0, 0, 0 } };
+    if (retro_compact_each((Retro *)r, dump_one, &d) < 0) return;
+    if (!(d.counts = calloc(((size_t)d.maxd + 1) * 3, sizeof *d.counts))) {
+      diag_fail(stderr, EXIT_LIMIT, "out of memory");
+      return;
+    }
+    if (retro_compact_each((Retro *)r, dump_one, &d) < 0) { free(d.counts); return; }
+    maxd = d.maxd;
+    counts = d.counts;
+    memcpy(totals, d.totals, sizeof totals);
+  } else {
   for (size_t i = 0; i < r->stored; i++) {
     if (r->dist[i] >= RETRO_ENDLESS) endless++;
     else if (r->dist[i] > maxd) maxd = r->dist[i];
   }
-  uint64_t *counts = calloc(((size_t)maxd + 1) * 3, sizeof *counts);
+  counts = calloc(((size_t)maxd + 1) * 3, sizeof *counts);
   if (!counts) { diag_fail(stderr, EXIT_LIMIT, "out of memory"); return; }
-  uint64_t totals[3] = { 0, 0, 0 };
   for (size_t i = 0; i < r->stored; i++) {
     int v = r->value[i] - 1;
     if (v < 0 || v > 2) continue;
     totals[v]++;
     if (r->dist[i] < RETRO_ENDLESS) counts[(size_t)r->dist[i] * 3 + (size_t)v]++;
+  }
   }
   if (json) {
     fprintf(out, "{\"positions\":%llu,\"stored\":%llu,\"wins\":%llu,\"losses\":%llu,\"draws\":%llu,"

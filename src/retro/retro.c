@@ -23,6 +23,7 @@
 #include "util/status.h"
 #include "search/progress.h"
 #include "retro/retro.h"
+#include "retro/retro_compact.h"
 #include "util/stop.h"
 
 const RetroDistributed *retro_distributed = NULL;
@@ -59,6 +60,7 @@ void retro_free(Retro *r) {
   free(r->root_state);
   free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover); free(r->ahead_cls);
   movestack_free(&r->ms);
+  retro_compact_free(r->cpt);
   memset(r, 0, sizeof *r);
 }
 
@@ -91,6 +93,7 @@ static size_t deferred_size(const Retro *r) {
 /* Bytes allocated now: the sets, the per-position arrays, the moves, the
 ** positions deferred, the look-ahead's keys. */
 size_t retro_memory(const Retro *r) {
+  if (r->cpt) return retro_compact_bytes(r);
   const KeySet *sets[2] = { &r->states, &r->classes };
   size_t total = 0;
   for (int i = 0; i < 2; i++) total += keyset_bytes(sets[i]);
@@ -130,6 +133,7 @@ static const void *current_key(Retro *r, int canonical) {
 }
 
 size_t retro_bytes_per_position(const Retro *r) {
+  if (r->cpt) return r->stored ? (retro_compact_bytes(r) + r->stored - 1) / r->stored : 0;
   size_t key = key_size(r->g);
   /* state key + table slot (hash, index) at most half full, and the labels */
   size_t per = key + 2 * (sizeof(uint64_t) + sizeof(uint32_t)) +
@@ -398,7 +402,7 @@ static const void *undefer_state(Retro *r, const KeySet *set, void *state, int64
 
 int retro_enumerate(Retro *r) {
   Game *g = r->g;
-  int ply = 0, added;
+  int ply = 0, added, status;
   uint32_t idx, cls;
   int64_t known = -1;
   /* class_of_key's failures, where each is handled. */
@@ -565,9 +569,7 @@ next:
     if (fresh) {
       if (ply + 1 + r->base_ply >= GAME_MAX_PLY) {
         game_undo(g);
-        for (; ply > 0; ply--) game_undo(g);
-        if (root) set_state(g, root);
-        return fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+        goto too_long;
       }
       ply++;
       if (by_class || !r->canonical) known = cls;
@@ -605,40 +607,44 @@ leave:
   }
   goto leave;
 
+  /* Every failure: its message, then one unwind to the root. */
 oom:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return out_of_memory(r);
+  status = out_of_memory(r);
+  goto unwind;
 limit:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
-              (unsigned long long)r->max_positions);
+  status = fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+                (unsigned long long)r->max_positions);
+  goto unwind;
 asymmetric:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
-              "positions that a declared symmetry maps onto each other differ (in legal moves "
-              "or in having ended); remove or correct the symmetry lines");
+  status = fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
+                "positions that a declared symmetry maps onto each other differ (in legal moves "
+                "or in having ended); remove or correct the symmetry lines");
+  goto unwind;
 stopped:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
   {
     char msg[160];
     int st = stop_message(msg, sizeof msg, r->states.n, "positions");
-    return fail(r, st, "%s", msg);
+    status = fail(r, st, "%s", msg);
   }
+  goto unwind;
 memory:
-  for (; ply > 0; ply--) game_undo(g);
-  if (root) set_state(g, root);
-  return fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
-              "%zu bytes each, moves included); raise --memory", r->memory_limit >> 20,
-              r->classes.n ? r->classes.n : r->states.n,
-              retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1));
+  /* The compact form, where the engine could take it, is the other way. */
+  status = fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
+                "%zu bytes each, moves included); raise --memory%s", r->memory_limit >> 20,
+                r->classes.n ? r->classes.n : r->states.n,
+                retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1),
+                retro_compact_refusal(r) ? "" : " (or, for a placement game, try --compact: a few "
+                "bytes a position)");
+  goto unwind;
+too_long:
+  status = fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+  goto unwind;
 failed:
+  status = r->status;
+unwind:
   for (; ply > 0; ply--) game_undo(g);
   if (root) set_state(g, root);
-  return r->status;
+  return status;
 #undef CLASS_CHECK
 }
 
@@ -856,6 +862,10 @@ int retro_solve(Retro *r, Search *s) {
   if (g->nplayers < 1 || g->nplayers > 2)
     return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
+  if (r->compact && retro_distributed)
+    return fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
+                "the compact form yet (use gsolve, or drop --compact)");
+  if (r->compact) return retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = clock_seconds();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
@@ -932,6 +942,20 @@ int retro_answer(Retro *r, Search *s) {
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
+    if (r->cpt) {
+      /* The compact table: the child's score for its own mover. */
+      int32_t score;
+      uint32_t dist;
+      int found = retro_compact_find(r, &score, &dist), m = game_to_move(g);
+      /* A file's record is checked against the rules before it is used. */
+      if (found > 0 && r->verify_here && r->verify_here(r) != EXIT_OK) found = -1;
+      game_undo(g);
+      if (found < 0) return r->status;
+      if (!found) return fail(r, EXIT_USAGE, "the position after a root move is not in the table");
+      res->values[i] = value_make(m == res->mover ? score : -(int64_t)score, 1 + (int64_t)dist, res->mover);
+      res->exact[i] = 1;
+      continue;
+    }
     int found = retro_lookup(r, &c);
     game_undo(g);
     if (!found)

@@ -94,6 +94,10 @@ typedef struct Retro {
   uint32_t *wstack;         /* weights of the moves on the move stack */
   size_t wstack_cap;
   ExpValue *vec;            /* per stored position */
+  /* --compact: the table in the compact form (retro_compact.h) instead of
+  ** the arrays above, which stay empty then. */
+  int compact;
+  struct RetroCompact *cpt;
 } Retro;
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };

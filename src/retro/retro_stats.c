@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "util/status.h"
+#include "retro/retro_compact.h"
 
 void retro_stats_free(RetroStats *st) {
   for (int m = 0; m < 2; m++) {
@@ -48,9 +49,57 @@ int retro_stats_compute(Retro *r, RetroStats *st) {
   return retro_stats_local(r, st);
 }
 
+/* The compact form's counts: two walks over the table, the longest
+** distance first (the histograms' size), then the counts. */
+typedef struct CompactCount {
+  Retro *r;
+  RetroStats *st;
+  int orbits, pass;
+} CompactCount;
+
+static int compact_one(void *arg, const void *state, int mover, int32_t score, uint32_t dist) {
+  CompactCount *cc = arg;
+  RetroStats *st = cc->st;
+  Game *g = cc->r->g;
+  int m = mover & 1, v = score > 0 ? RETRO_WIN : score < 0 ? RETRO_LOSS : RETRO_DRAW;
+  if (cc->pass == 0) {
+    if (v != RETRO_DRAW && dist > st->maxdist) st->maxdist = dist;
+    if (v == RETRO_WIN && (int64_t)dist > st->longest[m]) {
+      st->longest[m] = dist;
+      if (!st->example[m] && !(st->example[m] = malloc(g->state_bytes))) return -1;
+      memcpy(st->example[m], state, g->state_bytes);
+    }
+    return 0;
+  }
+  uint64_t n = cc->orbits ? g->vt->orbit(g, state) : 1;
+  st->count[m][v] += n;
+  if (v != RETRO_DRAW) st->hist[m][v == RETRO_LOSS][dist] += n;
+  return 0;
+}
+
+static int compact_stats(Retro *r, RetroStats *st) {
+  Game *g = r->g;
+  CompactCount cc = { r, st, 0, 0 };
+  cc.orbits = r->canonical && g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0;
+  st->raw = cc.orbits || !r->canonical;
+  if (retro_compact_each(r, compact_one, &cc) < 0) return EXIT_LIMIT;
+  for (int m = 0; m < 2; m++)
+    for (int k = 0; k < 2; k++)
+      if (!(st->hist[m][k] = calloc((size_t)st->maxdist + 1, sizeof(uint64_t)))) return EXIT_LIMIT;
+  cc.pass = 1;
+  return retro_compact_each(r, compact_one, &cc) < 0 ? EXIT_LIMIT : EXIT_OK;
+}
+
 int retro_stats_local(Retro *r, RetroStats *st) {
   Game *g = r->g;
   memset(st, 0, sizeof *st);
+  if (r->cpt) {
+    st->nmovers = g->nplayers == 1 ? 1 : 2;
+    st->longest[0] = st->longest[1] = -1;
+    int rc = compact_stats(r, st);
+    if (rc != EXIT_OK) retro_stats_free(st);
+    return rc;
+  }
   st->nmovers = g->nplayers == 1 ? 1 : 2;
   st->longest[0] = st->longest[1] = -1;
   uint32_t longest_cls[2] = { 0, 0 };

@@ -1,0 +1,404 @@
+/*
+** compact_db.c -- the compact form's database file (--compact --db FILE,
+** read back by --solver db --db FILE and --dump-db).
+**
+** File layout (integers little-endian):
+**
+**   8      magic "GSCOMPCT"
+**   4      format version (1)
+**   4      key bytes K
+**   4      1 if keys are canonical forms (symmetry), else 0
+**   4      number of players
+**   8      hash of the compiled rules (gs_rules_hash)
+**   8      reachable positions
+**   8      stored positions
+**   4+n    game name, parameters, engine (length, bytes; as db.h's)
+**   8      the lowest score (signed); 4 its bits; 4 layers; 4 values a block
+**   per layer:
+**     8 vary, 8 fixed (the key bits that differ in the layer; the others)
+**     8 keys n, 4 low bits, 4 distance bits, 8 upper bits
+**     the Elias-Fano set's low and upper words (efset.h), raw: a lookup
+**     needs them all, and they are random bits that no compressor shrinks
+**     the values in blocks of B ranks: 4 blocks, then per block 4 kind
+**     (0 raw, 1 zstd), 4 size, the bytes (the block's words of fields)
+**   8      FNV-1a 64 checksum of every byte before it
+**
+** A reader keeps the file's bytes and the sets, and decompresses a value
+** block only when a position in it is asked for: the values are never
+** decompressed whole (--stats and --dump-db read them all, one block at
+** a time).
+*/
+#include <stdlib.h>
+#include <string.h>
+#include "retro/retro_compact.h"
+#include "util/diag.h"
+#include "util/file.h"
+#include "util/status.h"
+#if defined(GSOLVE_ZSTD)
+#include <zstd.h>
+#endif
+
+#define CDB_VERSION 1
+#define CDB_BLOCK 65536           /* ranks a value block holds (a multiple of 64) */
+#define CDB_MAX_TEXT 4096
+#define CDB_ZSTD_LEVEL 3
+#define CDB_SEED 0xcbf29ce484222325ULL
+
+static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
+  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
+  return h;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct Out {
+  FileOut file;
+  uint64_t sum;
+} Out;
+
+static void put(Out *o, const void *p, size_t n) {
+  fwrite(p, 1, n, o->file.f);
+  o->sum = fnv1a(o->sum, p, n);
+}
+
+static void put_u32(Out *o, uint32_t v) {
+  unsigned char b[4];
+  for (int i = 0; i < 4; i++) b[i] = (unsigned char)(v >> (8 * i));
+  put(o, b, 4);
+}
+
+static void put_u64(Out *o, uint64_t v) {
+  put_u32(o, (uint32_t)v);
+  put_u32(o, (uint32_t)(v >> 32));
+}
+
+static void put_str(Out *o, const char *s) {
+  size_t n = s ? strlen(s) : 0;
+  put_u32(o, (uint32_t)n);
+  if (n) put(o, s, n);
+}
+
+/* Words as little-endian bytes, through buf (room for 4096 words). */
+static void put_words(Out *o, const uint64_t *w, size_t n, unsigned char *buf) {
+  while (n) {
+    size_t k = n < 4096 ? n : 4096;
+    for (size_t i = 0; i < k; i++)
+      for (int j = 0; j < 8; j++) buf[8 * i + (size_t)j] = (unsigned char)(w[i] >> (8 * j));
+    put(o, buf, 8 * k);
+    w += k;
+    n -= k;
+  }
+}
+
+static const char *cdb_engine(const Game *g) {
+  return strcmp(g->engine, "compiled") == 0 ? "vm" : g->engine;
+}
+
+int compact_db_write(const Retro *r, const char *path, const char *game, const char *params,
+                     uint64_t rules_hash, FILE *err) {
+  const RetroCompact *c = r->cpt;
+  Out o;
+  size_t most = 0;
+  int st = file_create(&o.file, path, COMPACT_DB_MAGIC, 8, "gsolve compact database", err);
+  if (st != EXIT_OK) return st;
+  for (int k = 0; k < c->nlayers; k++) {
+    size_t words = (size_t)CDB_BLOCK * (size_t)retro_compact_width(c, &c->layer[k]) / 64;
+    if (words > most) most = words;
+  }
+  unsigned char *buf = malloc(8 * (most > 4096 ? most : 4096));
+#if defined(GSOLVE_ZSTD)
+  size_t bound = ZSTD_compressBound(8 * most);
+  unsigned char *zbuf = malloc(bound);
+  if (!zbuf) { free(buf); buf = NULL; }
+#endif
+  if (!buf) {
+    file_abort(&o.file);
+    return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);
+  }
+  o.sum = CDB_SEED;
+  put(&o, COMPACT_DB_MAGIC, 8);
+  put_u32(&o, CDB_VERSION);
+  put_u32(&o, (uint32_t)r->g->key_bytes);
+  put_u32(&o, r->canonical != NULL);
+  put_u32(&o, (uint32_t)r->g->nplayers);
+  put_u64(&o, rules_hash);
+  put_u64(&o, r->positions);
+  put_u64(&o, r->stored);
+  put_str(&o, game);
+  put_str(&o, params);
+  put_str(&o, cdb_engine(r->g));
+  put_u64(&o, (uint64_t)c->smin);
+  put_u32(&o, (uint32_t)c->sbits);
+  put_u32(&o, (uint32_t)c->nlayers);
+  put_u32(&o, CDB_BLOCK);
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    const EfSet *e = &L->keys;
+    int w = retro_compact_width(c, L);
+    put_u64(&o, L->vary);
+    put_u64(&o, L->fixed);
+    put_u64(&o, e->n);
+    put_u32(&o, (uint32_t)e->lbits);
+    put_u32(&o, (uint32_t)L->dbits);
+    put_u64(&o, e->high_bits);
+    if (e->n) {
+      put_words(&o, e->low, bits_words(e->n, e->lbits), buf);
+      put_words(&o, e->high, (e->high_bits + 63) / 64 + 1, buf);
+    }
+    uint64_t nblocks = (e->n + CDB_BLOCK - 1) / CDB_BLOCK;
+    put_u32(&o, (uint32_t)nblocks);
+    for (uint64_t b = 0; b < nblocks; b++) {
+      uint64_t first = b * CDB_BLOCK, last = first + CDB_BLOCK < e->n ? first + CDB_BLOCK : e->n;
+      size_t from = (size_t)(first * (uint64_t)w / 64);
+      size_t words = (size_t)((last * (uint64_t)w + 63) / 64) - from;
+      for (size_t i = 0; i < words; i++)
+        for (int j = 0; j < 8; j++) buf[8 * i + (size_t)j] = (unsigned char)(L->vals[from + i] >> (8 * j));
+      const unsigned char *data = buf;
+      size_t size = 8 * words;
+      uint32_t kind = 0;
+#if defined(GSOLVE_ZSTD)
+      size_t z = ZSTD_compress(zbuf, bound, buf, size, CDB_ZSTD_LEVEL);
+      if (!ZSTD_isError(z) && z < size) {
+        data = zbuf;
+        size = z;
+        kind = 1;
+      }
+#endif
+      put_u32(&o, kind);
+      put_u32(&o, (uint32_t)size);
+      put(&o, data, size);
+    }
+  }
+  free(buf);
+#if defined(GSOLVE_ZSTD)
+  free(zbuf);
+#endif
+  uint64_t sum = o.sum;
+  put_u64(&o, sum);
+  return file_commit(&o.file, err);
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                            */
+/* ------------------------------------------------------------------ */
+
+typedef struct In {
+  const unsigned char *p, *end;
+  int bad;
+} In;
+
+static const unsigned char *take(In *in, uint64_t n) {
+  if (in->bad || n > (uint64_t)(in->end - in->p)) {
+    in->bad = 1;
+    return NULL;
+  }
+  const unsigned char *at = in->p;
+  in->p += n;
+  return at;
+}
+
+static uint32_t get_u32(In *in) {
+  const unsigned char *b = take(in, 4);
+  return b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24 : 0;
+}
+
+static uint64_t get_u64(In *in) {
+  uint64_t lo = get_u32(in);
+  return lo | (uint64_t)get_u32(in) << 32;
+}
+
+static int same_text(In *in, const char *s, const char **at, uint32_t *len) {
+  *len = get_u32(in);
+  if (*len > CDB_MAX_TEXT) in->bad = 1;
+  *at = (const char *)take(in, *len);
+  size_t n = s ? strlen(s) : 0;
+  return *at && n == *len && memcmp(*at, s ? s : "", n) == 0;
+}
+
+/* n words from the file into a new array (one more, zeroed, for the
+** reads past the end); NULL when short or out of memory (*oom). */
+static uint64_t *get_words(In *in, size_t n, int *oom) {
+  const unsigned char *b = take(in, (uint64_t)n * 8);
+  if (!b) return NULL;
+  uint64_t *w = calloc(n + 1, sizeof *w);
+  if (!w) {
+    *oom = 1;
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    for (int j = 0; j < 8; j++) w[i] |= (uint64_t)b[8 * i + (size_t)j] << (8 * j);
+  return w;
+}
+
+int compact_db_block(Retro *r, CompactLayer *L, uint64_t b) {
+  RetroCompact *c = r->cpt;
+  int w = retro_compact_width(c, L);
+  uint64_t first = b * c->block, last = first + c->block < L->keys.n ? first + c->block : L->keys.n;
+  size_t words = (size_t)((last * (uint64_t)w + 63) / 64 - first * (uint64_t)w / 64);
+  size_t size = 8 * words;
+  unsigned char *raw = (unsigned char *)L->cache;   /* room for a block's words and one more */
+  const unsigned char *src = L->block_at[b];
+  int ok = 0;
+  if (L->block_kind[b] == 0) {
+    ok = L->block_size[b] == size;
+    if (ok) memcpy(raw, src, size);
+  }
+#if defined(GSOLVE_ZSTD)
+  else {
+    size_t got = ZSTD_decompress(raw, size, src, L->block_size[b]);
+    ok = !ZSTD_isError(got) && got == size;
+  }
+#endif
+  if (!ok) {
+    L->cached = -1;
+    r->status = diag_fail(r->err, EXIT_USAGE, "'%s' is corrupt: a value block does not decode%s",
+                          r->db_path ? r->db_path : "the table",
+#if defined(GSOLVE_ZSTD)
+                          ""
+#else
+                          L->block_kind[b] == 1 ? " (it is zstd-compressed: this gsolve was "
+                          "built without libzstd)" : ""
+#endif
+                          );
+    return -1;
+  }
+  /* Little-endian bytes to words, in place. */
+  for (size_t i = 0; i < words; i++) {
+    uint64_t v = 0;
+    for (int j = 0; j < 8; j++) v |= (uint64_t)raw[8 * i + (size_t)j] << (8 * j);
+    L->cache[i] = v;
+  }
+  L->cache[words] = 0;
+  L->cached = (int64_t)b;
+  return 0;
+}
+
+int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
+                    uint64_t rules_hash, FILE *err) {
+  Game *g = r->g;
+  size_t mem = file_memory_bytes();
+  int st = file_fill_all(fi, mem ? mem : SIZE_MAX / 2, err);
+  if (st != EXIT_OK) {
+    file_close(fi);
+    return st;
+  }
+  RetroCompact *c = r->cpt = calloc(1, sizeof *c);
+  if (!c) {
+    file_close(fi);
+    return diag_fail(err, EXIT_LIMIT, "out of memory reading '%s'", path);
+  }
+  c->file = fi->data;
+  fi->data = NULL;
+  size_t len = fi->len;
+  file_close(fi);
+  r->db_path = path;
+  r->err = err;
+  In in = { c->file, c->file + (len >= 8 ? len - 8 : 0), 0 };
+  int oom = 0;
+  const char *text;
+  uint32_t tlen;
+  char shown1[256], shown2[256];
+  if (len < 16 || memcmp(c->file, COMPACT_DB_MAGIC, 8) != 0)
+    return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve compact database", path);
+  if (fnv1a(CDB_SEED, c->file, len - 8) != (get_u64(&(In){ c->file + len - 8, c->file + len, 0 })))
+    goto corrupt;
+  take(&in, 8);
+  uint32_t version = get_u32(&in);
+  if (version != CDB_VERSION)
+    return diag_fail(err, EXIT_USAGE, "'%s' has compact database format %u; this gsolve reads "
+                     "format %d", path, version, CDB_VERSION);
+  uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
+  uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
+  int same = same_text(&in, game, &text, &tlen);
+  file_escape(text ? text : "", text ? tlen : 0, shown1, sizeof shown1);
+  same &= same_text(&in, params, &text, &tlen);
+  file_escape(text ? text : "", text ? tlen : 0, shown2, sizeof shown2);
+  int same_engine = same_text(&in, cdb_engine(g), &text, &tlen);
+  if (in.bad) goto corrupt;
+  if (!same || hash != rules_hash || nplayers != (uint32_t)g->nplayers ||
+      (symmetric && r->canonical == NULL))
+    return diag_fail(err, EXIT_USAGE, "'%s' was built for other rules: %s (%s)%s; this is %s (%s)",
+                     path, shown1, shown2, same && hash != rules_hash ? " with different rules" : "",
+                     game, params);
+  if (!same_engine || !g->vt->pack || !g->vt->unpack || !g->vt->set_state ||
+      key_bytes != g->key_bytes)
+    return diag_fail(err, EXIT_USAGE, "'%s' was built with another engine, which stores "
+                     "positions differently: read it with --engine vm", path);
+  if (symmetric > 1 || positions < stored || (!symmetric && positions != stored)) goto corrupt;
+  if (!symmetric) r->canonical = NULL;
+  c->smin = (int64_t)get_u64(&in);
+  c->sbits = (int)get_u32(&in);
+  uint32_t nlayers = get_u32(&in);
+  c->block = get_u32(&in);
+  if (in.bad || c->sbits > 31 || -c->smin > ((int64_t)1 << 30) || c->smin > 0 ||
+      nlayers == 0 || nlayers > COMPACT_MAX_LAYERS || c->block == 0 || c->block % 64 ||
+      c->block > ((uint64_t)1 << 24))
+    goto corrupt;
+  if (!(c->layer = calloc(nlayers, sizeof *c->layer))) goto oom;
+  c->layer_cap = (int)nlayers;
+  uint64_t total = 0;
+  for (uint32_t k = 0; k < nlayers; k++) {
+    CompactLayer *L = &c->layer[k];
+    c->nlayers = (int)k + 1;
+    L->cached = -1;
+    L->vary = get_u64(&in);
+    L->fixed = get_u64(&in);
+    uint64_t n = get_u64(&in);
+    uint32_t lbits = get_u32(&in);
+    L->dbits = (int)get_u32(&in);
+    uint64_t high_bits = get_u64(&in);
+    if (in.bad || (L->fixed & L->vary) || lbits > 63 || L->dbits > 22 || n > stored - total ||
+        n > (uint64_t)(in.end - in.p) * 8 ||
+        (n && (high_bits <= n || high_bits - n > (uint64_t)(in.end - in.p) * 8)) ||
+        1 + c->sbits + L->dbits > 64)
+      goto corrupt;
+    total += n;
+    retro_compact_tables(L);
+    if (n) {
+      uint64_t *low = get_words(&in, bits_words(n, (int)lbits), &oom);
+      uint64_t *high = low ? get_words(&in, (size_t)((high_bits + 63) / 64 + 1), &oom) : NULL;
+      if (!high) {
+        free(low);
+        if (oom) goto oom;
+        goto corrupt;
+      }
+      int rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
+      if (rc == -1) goto oom;
+      if (rc < 0) goto corrupt;
+    }
+    uint64_t nblocks = get_u32(&in);
+    if (in.bad || nblocks != (n + c->block - 1) / c->block) goto corrupt;
+    int w = retro_compact_width(c, L);
+    L->block_at = malloc((nblocks + 1) * sizeof *L->block_at);
+    L->block_size = malloc((nblocks + 1) * sizeof *L->block_size);
+    L->block_kind = malloc(nblocks + 1);
+    L->cache = malloc(((size_t)c->block * (size_t)w / 64 + 2) * sizeof *L->cache);
+    if (!L->block_at || !L->block_size || !L->block_kind || !L->cache) goto oom;
+    for (uint64_t b = 0; b < nblocks; b++) {
+      uint32_t kind = get_u32(&in), size = get_u32(&in);
+      L->block_kind[b] = (uint8_t)kind;
+      L->block_size[b] = size;
+      L->block_at[b] = take(&in, size);
+      if (in.bad || kind > 1) goto corrupt;
+    }
+  }
+  if (total != stored || in.p != in.end) goto corrupt;
+  r->positions = positions;
+  r->stored = stored;
+  r->closure = 0;
+  r->verify_here = retro_compact_check_here;
+  if (retro_scratch(r) < 0) goto oom;
+  c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
+  c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);
+  c->cmover = malloc(GAME_MAX_MOVES);
+  c->child = malloc(GAME_MAX_MOVES * sizeof *c->child);
+  c->state = malloc(g->state_bytes);
+  if (!c->moves || !c->ckeys || !c->cmover || !c->child || !c->state) goto oom;
+  return EXIT_OK;
+corrupt:
+  return diag_fail(err, EXIT_USAGE, "'%s' is corrupt", path);
+oom:
+  return diag_fail(err, EXIT_LIMIT, "out of memory reading '%s'", path);
+}

@@ -1,0 +1,671 @@
+/*
+** retro_compact.c -- retrograde analysis in the compact form (see
+** retro_compact.h and docs/performance.md, "Compact retrograde tables").
+**
+** Forward, layer by layer: layer 0 is the root; layer k + 1 is the set of
+** the children of layer k's positions (their canonical keys), gathered in
+** an open-addressing set of 64-bit keys, then sorted, squeezed (the key
+** bits constant in the layer dropped, which keeps the order) and stored
+** as an Elias-Fano set, the gathering set freed.  A position met in two
+** layers (a cycle, or a position reachable at two depths) refuses the
+** form.  Backward, from the deepest layer to the root: each position's
+** value from its children's, found by their rank in the next layer, in
+** the order every solver uses (value_make); the fields are bit-packed:
+** the mover (1 bit), the score (enough bits for every end's margin and
+** its negation), the distance (enough for the layers below).
+**
+** No move graph is kept: each position is expanded twice (forward and
+** backward), from its key (unpack, set_state), so the memory is the
+** keys (about 2 + log2(U / n) bits each) and the values alone.
+*/
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "retro/retro_compact.h"
+#include "search/progress.h"
+#include "util/diag.h"
+#include "util/status.h"
+#include "util/stop.h"
+
+static int fail(Retro *r, int status, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  r->status = diag_vfail(r->err, status, fmt, ap);
+  va_end(ap);
+  return status;
+}
+
+static double seconds_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int bits_for(uint64_t v) {
+  int b = 0;
+  while (b < 64 && v >> b) b++;
+  return b;
+}
+
+const char *retro_compact_refusal(const Retro *r) {
+  const Game *g = r->g;
+  if (!g->vt->pack || !g->vt->unpack || !g->vt->set_state)
+    return "this engine cannot pack a position into a key and set it back from one "
+           "(--engine vm or --engine compiled can)";
+  if (g->key_bytes > 8) return "the game's packed keys are longer than 64 bits";
+  if (g->has_chance || g->has_rewards || g->nplayers > 2)
+    return "the game has chance, payoffs per move or more than two players";
+  return NULL;
+}
+
+/* Keys of key_bytes (at most 8) as numbers, little end first. */
+static uint64_t key_word(const unsigned char *k, size_t n) {
+  uint64_t v = 0;
+  for (size_t i = n; i-- > 0;) v = v << 8 | k[i];
+  return v;
+}
+
+static void word_key(uint64_t v, unsigned char *k, size_t n) {
+  for (size_t i = 0; i < n; i++, v >>= 8) k[i] = (unsigned char)v;
+}
+
+/* The key of the engine's current position: its canonical form's with
+** symmetries. */
+static uint64_t position_key(Retro *r) {
+  Game *g = r->g;
+  if (!r->canonical) g->vt->pack(g, game_state(g), r->key);
+  else if (g->vt->canonical_key) g->vt->canonical_key(g, game_state(g), r->key);
+  else {
+    r->canonical(g, game_state(g), r->canon);
+    g->vt->pack(g, r->canon, r->key);
+  }
+  return key_word(r->key, g->key_bytes);
+}
+
+/* A layer's squeeze: the varying bits of each key byte packed together,
+** the bytes' in order; and its inverse. */
+void retro_compact_tables(CompactLayer *L) {
+  int at = 0;
+  for (int j = 0; j < 8; j++) {
+    unsigned m = (unsigned)(L->vary >> (8 * j)) & 255;
+    L->width[j] = (uint8_t)__builtin_popcount(m);
+    L->shift[j] = (uint8_t)at;
+    at += L->width[j];
+    for (unsigned b = 0; b < 256; b++) {
+      unsigned out = 0, dep = 0;
+      int k = 0;
+      for (int bit = 0; bit < 8; bit++) {
+        if (!(m >> bit & 1)) continue;
+        out |= (b >> bit & 1) << k;
+        dep |= (b >> k & 1) << bit;
+        k++;
+      }
+      L->squeeze[j][b] = (uint8_t)out;
+      L->deposit[j][b] = (uint8_t)dep;
+    }
+  }
+}
+
+static inline uint64_t squeeze(const CompactLayer *L, uint64_t key) {
+  uint64_t out = 0;
+  for (int j = 0; j < 8; j++)
+    if (L->width[j]) out |= (uint64_t)L->squeeze[j][(key >> (8 * j)) & 255] << L->shift[j];
+  return out;
+}
+
+static inline uint64_t unsqueeze(const CompactLayer *L, uint64_t v) {
+  uint64_t key = L->fixed;
+  for (int j = 0; j < 8; j++)
+    if (L->width[j])
+      key |= (uint64_t)L->deposit[j][(v >> L->shift[j]) & ((1u << L->width[j]) - 1)] << (8 * j);
+  return key;
+}
+
+/* The rank of key in layer L, or -1. */
+static int64_t layer_rank(const CompactLayer *L, uint64_t key) {
+  if ((key & ~L->vary) != L->fixed) return -1;
+  return efset_rank(&L->keys, squeeze(L, key));
+}
+
+static int value_width(const RetroCompact *c, const CompactLayer *L) {
+  return 1 + c->sbits + L->dbits;
+}
+
+int retro_compact_width(const RetroCompact *c, const CompactLayer *L) { return value_width(c, L); }
+
+size_t retro_compact_bytes(const Retro *r) {
+  const RetroCompact *c = r->cpt;
+  size_t total = 0;
+  if (!c) return 0;
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    total += sizeof *L + efset_bytes(&L->keys);
+    if (L->vals) total += bits_words(L->keys.n, value_width(c, L)) * sizeof(uint64_t);
+  }
+  return total;
+}
+
+void retro_compact_free(RetroCompact *c) {
+  if (!c) return;
+  for (int k = 0; k < c->nlayers; k++) {
+    CompactLayer *L = &c->layer[k];
+    efset_free(&L->keys);
+    free(L->vals);
+    free(L->block_at);
+    free(L->block_size);
+    free(L->block_kind);
+    free(L->cache);
+  }
+  free(c->file);
+  free(c->next.slot);
+  free(c->layer);
+  free(c->moves);
+  free(c->ckeys);
+  free(c->cmover);
+  free(c->child);
+  free(c->state);
+  free(c);
+}
+
+/* ------------------------------------------------------------------ */
+/* The set a layer is gathered in                                     */
+/* ------------------------------------------------------------------ */
+
+typedef CompactGather Gather;
+
+static inline size_t gather_home(const Gather *s, uint64_t key) {
+  uint64_t h = key * 0x9e3779b97f4a7c15ULL;
+  h ^= h >> 29;
+  return (size_t)(h * 0xbf58476d1ce4e5b9ULL >> 20) & (s->cap - 1);
+}
+
+static void gather_put(Gather *s, uint64_t key) {
+  if (key == UINT64_MAX) {
+    s->n += !s->has_max;
+    s->has_max = 1;
+    return;
+  }
+  size_t j = gather_home(s, key);
+  for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
+    if (s->slot[j] == key + 1) return;
+  s->slot[j] = key + 1;
+  s->n++;
+}
+
+static int gather_grow(Gather *s) {
+  Gather t = *s;
+  t.cap = s->cap ? s->cap * 2 : 1024;
+  t.n = 0;
+  t.has_max = 0;
+  if (!(t.slot = calloc(t.cap, sizeof *t.slot))) return -1;
+  for (size_t i = 0; i < s->cap; i++)
+    if (s->slot[i]) gather_put(&t, s->slot[i] - 1);
+  t.n += s->has_max;
+  t.has_max = s->has_max;
+  free(s->slot);
+  *s = t;
+  return 0;
+}
+
+/* Sorts a[0..n) in place (the C library's qsort may take a buffer as
+** large as the array): quicksort on the median of three, the smaller
+** side first, insertion sort for short runs. */
+static void sort_u64(uint64_t *a, size_t n) {
+  while (n > 16) {
+    uint64_t x = a[0], y = a[n / 2], z = a[n - 1], t;
+    uint64_t p = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+    size_t i = 0, j = n - 1;
+    for (;;) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i >= j) break;
+      t = a[i]; a[i] = a[j]; a[j] = t;
+      i++;
+      j--;
+    }
+    /* a[0..j] <= p <= a[j+1..n) */
+    size_t left = j + 1;
+    if (left < n - left) {
+      sort_u64(a, left);
+      a += left;
+      n -= left;
+    } else {
+      sort_u64(a + left, n - left);
+      n = left;
+    }
+  }
+  for (size_t i = 1; i < n; i++) {
+    uint64_t v = a[i];
+    size_t j = i;
+    for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+    a[j] = v;
+  }
+}
+
+/* The gathered keys, sorted, into a new layer; the set is freed. */
+static int gather_layer(RetroCompact *c, Gather *s) {
+  if (c->nlayers == c->layer_cap) {
+    int cap = c->layer_cap ? c->layer_cap * 2 : 32;
+    CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
+    if (!l) return -1;
+    c->layer = l;
+    c->layer_cap = cap;
+  }
+  uint64_t *keys = s->slot;
+  size_t n = 0;
+  for (size_t i = 0; i < s->cap; i++)
+    if (keys[i]) keys[n++] = keys[i] - 1;
+  sort_u64(keys, n);
+  if (s->has_max) keys[n++] = UINT64_MAX;
+  uint64_t all = ~UINT64_C(0), any = 0;
+  for (size_t i = 0; i < n; i++) {
+    all &= keys[i];
+    any |= keys[i];
+  }
+  CompactLayer *L = &c->layer[c->nlayers];
+  memset(L, 0, sizeof *L);
+  L->vary = all ^ any;
+  L->fixed = all;
+  retro_compact_tables(L);
+  for (size_t i = 0; i < n; i++) keys[i] = squeeze(L, keys[i]);
+  int rc = efset_build(&L->keys, keys, n);
+  free(s->slot);
+  memset(s, 0, sizeof *s);
+  if (rc < 0) return -1;
+  c->nlayers++;
+  if (n > c->largest) c->largest = n;
+  return 0;
+}
+
+/* Whether layers a and b hold a key in common. */
+static int layers_meet(const CompactLayer *a, const CompactLayer *b) {
+  if ((a->fixed ^ b->fixed) & ~a->vary & ~b->vary) return 0;
+  EfIter ia, ib;
+  uint64_t x, y;
+  efset_iter_init(&ia, &a->keys);
+  efset_iter_init(&ib, &b->keys);
+  int more = efset_next(&ia, &x) && efset_next(&ib, &y);
+  while (more) {
+    uint64_t kx = unsqueeze(a, x), ky = unsqueeze(b, y);
+    if (kx == ky) return 1;
+    more = kx < ky ? efset_next(&ia, &x) : efset_next(&ib, &y);
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Expanding a position                                               */
+/* ------------------------------------------------------------------ */
+
+/* Sets the engine to the position of key. */
+static void set_key(Retro *r, RetroCompact *c, uint64_t key) {
+  Game *g = r->g;
+  word_key(key, r->key, g->key_bytes);
+  g->vt->unpack(g, r->key, c->state);
+  g->vt->set_state(g, c->state);
+}
+
+/* The current position's children: their keys in c->child, their movers
+** in c->cmover, and their number; -1 when the game has ended here (the
+** outcome in *o). */
+static int expand(Retro *r, RetroCompact *c, Outcome *o) {
+  Game *g = r->g;
+  size_t kb = g->key_bytes;
+  int n;
+  if (game_ended(g, o)) return -1;
+  if (r->canonical && g->vt->generate_keyed && g->vt->canonical_key) {
+    n = g->vt->generate_keyed(g, c->moves, c->ckeys, c->cmover);
+    for (int i = 0; i < n; i++) c->child[i] = key_word(c->ckeys + (size_t)i * kb, kb);
+  } else {
+    n = game_generate(g, c->moves);
+    for (int i = 0; i < n; i++) {
+      game_apply(g, &c->moves[i]);
+      c->child[i] = position_key(r);
+      c->cmover[i] = (uint8_t)game_to_move(g);
+      game_undo(g);
+    }
+  }
+  if (n == 0) {
+    game_no_moves(g, o);
+    return -1;
+  }
+  return n;
+}
+
+/* The margin of an outcome for mover m, as retro.c's set_terminal. */
+static int64_t margin_of(const Game *g, int m, const Outcome *o) {
+  int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
+  if (margin > VALUE_SCORE_MAX) margin = VALUE_SCORE_MAX;
+  if (margin < -VALUE_SCORE_MAX) margin = -VALUE_SCORE_MAX;
+  return margin;
+}
+
+static int stopped(Retro *r, uint64_t n) {
+  char msg[160];
+  int st = stop_message(msg, sizeof msg, n, "positions");
+  return fail(r, st, "%s", msg);
+}
+
+static int too_big(Retro *r, size_t need, int k) {
+  return fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB at layer %d (%llu positions "
+              "so far), over the memory limit of %zu MiB; raise --memory",
+              need >> 20, k, (unsigned long long)r->positions, r->memory_limit >> 20);
+}
+
+/* ------------------------------------------------------------------ */
+/* Forward: the layers                                                */
+/* ------------------------------------------------------------------ */
+
+static int forward(Retro *r, RetroCompact *c) {
+  Game *g = r->g;
+  int by_orbit = r->canonical != NULL;
+  r->closure = by_orbit && g->vt->orbit(g, game_state(g)) != 1;
+  int64_t lo = 0, hi = 0;
+  int ends = 0;
+  Gather *next = &c->next;
+  if (gather_grow(next) < 0) return -1;
+  gather_put(next, position_key(r));
+  if (gather_layer(c, next) < 0) return -1;
+  for (int k = 0;; k++) {
+    CompactLayer *L = &c->layer[k];
+    EfIter it;
+    uint64_t sq, seen = 0;
+    if (gather_grow(next) < 0) return -1;
+    efset_iter_init(&it, &L->keys);
+    while (efset_next(&it, &sq)) {
+      set_key(r, c, unsqueeze(L, sq));
+      r->positions += by_orbit ? g->vt->orbit(g, c->state) : 1;
+      Outcome o;
+      int n = expand(r, c, &o);
+      if (n < 0) {
+        int64_t m = margin_of(g, game_to_move(g), &o);
+        if (!ends || m < lo) lo = m;
+        if (!ends || m > hi) hi = m;
+        ends = 1;
+        continue;
+      }
+      r->edges += (uint64_t)n;
+      for (int i = 0; i < n; i++) {
+        if ((next->n + 1) * 4 > next->cap * 3) {
+          size_t need = retro_compact_bytes(r) + next->cap * 3 * sizeof *next->slot;
+          if (r->memory_limit && need > r->memory_limit) return too_big(r, need, k + 1);
+          if (need > c->peak) c->peak = need;
+          if (gather_grow(next) < 0) return -1;
+        }
+        gather_put(next, c->child[i]);
+        /* --max-positions, as the hash form counts it (stored positions);
+        ** its default, the hash form's 32-bit indices, does not bind here. */
+        if (r->max_positions < UINT32_MAX - 1 && r->stored + L->keys.n + next->n > r->max_positions)
+          return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+                      (unsigned long long)r->max_positions);
+      }
+      if ((++seen & 0xfff) == 0) {
+        if (stop_requested) return stopped(r, r->positions);
+        if (r->progress) {
+          char how[64];
+          snprintf(how, sizeof how, "layer %d, %.0f MiB", k + 1,
+                   (double)(retro_compact_bytes(r) + next->cap * sizeof *next->slot) / (1 << 20));
+          progress_note(r->progress, "compact retrograde analysis, enumerating", how,
+                        r->positions, "positions", -1);
+        }
+      }
+    }
+    r->stored += L->keys.n;
+    if (next->n == 0) break;
+    if (c->nlayers >= COMPACT_MAX_LAYERS)
+      return fail(r, EXIT_LIMIT, "more than %d layers in the compact form", COMPACT_MAX_LAYERS);
+    size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+    if (now > c->peak) c->peak = now;
+    if (gather_layer(c, next) < 0) return -1;
+    for (int j = 0; j < c->nlayers - 1; j++)
+      if (layers_meet(&c->layer[j], &c->layer[c->nlayers - 1]))
+        return fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "
+                    "depth alone (a placement game); here a position recurs %d plies apart "
+                    "(drop --compact)", c->nlayers - 1 - j);
+  }
+  /* Every score is an end's margin or its negation. */
+  int64_t smax = hi > -lo ? hi : -lo;
+  c->smin = -smax;
+  c->sbits = bits_for((uint64_t)(2 * smax));
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Backward: the values                                               */
+/* ------------------------------------------------------------------ */
+
+static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover,
+                            int32_t *score, uint32_t *dist) {
+  const RetroCompact *c = r->cpt;
+  int w = value_width(c, L);
+  uint64_t f;
+  if (L->vals) {
+    f = bits_get(L->vals, rank * (uint64_t)w, w);
+  } else {
+    uint64_t b = rank / c->block;
+    if (L->cached != (int64_t)b && compact_db_block(r, L, b) < 0) return -1;
+    f = bits_get(L->cache, (rank % c->block) * (uint64_t)w, w);
+  }
+  *mover = (int)(f & 1);
+  *score = (int32_t)(c->smin + (int64_t)((f >> 1) & ((UINT64_C(1) << c->sbits) - 1)));
+  *dist = (uint32_t)(f >> (1 + c->sbits));
+  return 0;
+}
+
+/* The value of the engine's current position (set_key'd, or reached)
+** from its children's in layer N: its score and distance; 0, or -1 when
+** a child is not in N or a block fails (reported). */
+static int value_here(Retro *r, CompactLayer *N, int mover, int64_t *score, int64_t *dist) {
+  RetroCompact *c = r->cpt;
+  Game *g = r->g;
+  Outcome o;
+  int n = expand(r, c, &o);
+  *dist = 0;
+  if (n < 0) {
+    *score = margin_of(g, mover, &o);
+    return 0;
+  }
+  Value best = -VALUE_INF;
+  for (int j = 0; j < n; j++) {
+    int64_t rank = N ? layer_rank(N, c->child[j]) : -1;
+    if (rank < 0) {
+      fail(r, r->cpt->file ? EXIT_USAGE : EXIT_RUNTIME, "a move leads out of the next layer "
+           "of the compact table (%s)", r->cpt->file ? "the file is corrupt or for other rules"
+           : "the rules are not a function of the position");
+      return -1;
+    }
+    int cm;
+    int32_t cs;
+    uint32_t cd;
+    if (get_value(r, N, (uint64_t)rank, &cm, &cs, &cd) < 0) return -1;
+    int64_t sc = cm == mover ? cs : -(int64_t)cs;
+    Value v = value_make(sc, (int64_t)cd + 1, mover);
+    if (v > best) best = v;
+  }
+  value_decode(best, score, dist);
+  return 0;
+}
+
+/* The labels, deepest layer first; with `verify`, the labels already
+** there (a file's) are computed again and compared.  0, -1 out of
+** memory, 1 failed (reported). */
+static int backward(Retro *r, RetroCompact *c, int verify) {
+  Game *g = r->g;
+  uint64_t done = 0;
+  for (int k = c->nlayers - 1; k >= 0; k--) {
+    CompactLayer *L = &c->layer[k], *N = k + 1 < c->nlayers ? &c->layer[k + 1] : NULL;
+    if (!verify) L->dbits = bits_for((uint64_t)(c->nlayers - 1 - k));
+    int w = value_width(c, L);
+    if (!verify && !(L->vals = calloc(bits_words(L->keys.n, w), sizeof *L->vals))) return -1;
+    EfIter it;
+    uint64_t sq, i = 0;
+    efset_iter_init(&it, &L->keys);
+    while (efset_next(&it, &sq)) {
+      set_key(r, c, unsqueeze(L, sq));
+      int mover = game_to_move(g);
+      int64_t score, dist;
+      if (value_here(r, N, mover, &score, &dist) < 0) return 1;
+      if (verify) {
+        int m;
+        int32_t s;
+        uint32_t d;
+        if (get_value(r, L, i, &m, &s, &d) < 0) return 1;
+        if (m != (mover & 1) || s != score || d != dist) {
+          fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
+               "children's and the rules", r->db_path ? r->db_path : "the table");
+          return 1;
+        }
+      } else {
+        if (score != 0) r->labelled++;
+        uint64_t f = (uint64_t)(mover & 1) | (uint64_t)(score - c->smin) << 1 |
+                     (uint64_t)dist << (1 + c->sbits);
+        bits_or(L->vals, i * (uint64_t)w, w, f);
+      }
+      i++;
+      if ((++done & 0xfff) == 0) {
+        if (stop_requested) return stopped(r, done), 1;
+        if (r->progress)
+          progress_note(r->progress, verify ? "checking the compact table" :
+                        "compact retrograde analysis, labelling", NULL, done,
+                        "positions", (double)done / (double)(r->stored ? r->stored : 1));
+      }
+    }
+    size_t now = retro_compact_bytes(r);
+    if (now > c->peak) c->peak = now;
+  }
+  return 0;
+}
+
+int retro_compact_verify(Retro *r) {
+  Game *g = r->g;
+  RetroCompact *c = r->cpt;
+  void *here = malloc(g->state_bytes);
+  if (!here) return fail(r, EXIT_LIMIT, "out of memory");
+  memcpy(here, game_state(g), g->state_bytes);
+  int rc = backward(r, c, 1);
+  g->vt->set_state(g, here);
+  free(here);
+  return rc == 0 ? EXIT_OK : r->status;
+}
+
+int retro_compact_check_here(Retro *r) {
+  RetroCompact *c = r->cpt;
+  Game *g = r->g;
+  uint64_t key = position_key(r);
+  for (int k = 0; k < c->nlayers; k++) {
+    int64_t rank = layer_rank(&c->layer[k], key);
+    if (rank < 0) continue;
+    int m;
+    int32_t s;
+    uint32_t d;
+    int64_t score, dist;
+    int mover = game_to_move(g);
+    if (get_value(r, &c->layer[k], (uint64_t)rank, &m, &s, &d) < 0 ||
+        value_here(r, k + 1 < c->nlayers ? &c->layer[k + 1] : NULL, mover, &score, &dist) < 0)
+      return r->status;
+    if (m != (mover & 1) || s != score || d != dist)
+      return fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
+                  "children's and the rules", r->db_path ? r->db_path : "the table");
+    return EXIT_OK;
+  }
+  return EXIT_OK;
+}
+
+int retro_compact_solve(Retro *r, Search *s) {
+  Game *g = r->g;
+  const char *why = retro_compact_refusal(r);
+  if (why) return fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
+  /* Positions are counted by their classes' orbits: an engine that cannot
+  ** count them has every position stored (the hash form counts the states
+  ** it met, which this form does not keep). */
+  if (r->canonical && !(g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0)) r->canonical = NULL;
+  if (retro_scratch(r) < 0) return fail(r, EXIT_LIMIT, "out of memory");
+  RetroCompact *c = r->cpt = calloc(1, sizeof *c);
+  if (!c) return fail(r, EXIT_LIMIT, "out of memory");
+  c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
+  c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);
+  c->cmover = malloc(GAME_MAX_MOVES);
+  c->child = malloc(GAME_MAX_MOVES * sizeof *c->child);
+  c->state = malloc(g->state_bytes);
+  free(r->root_state);
+  r->root_state = malloc(g->state_bytes);
+  if (!c->moves || !c->ckeys || !c->cmover || !c->child || !c->state || !r->root_state)
+    return fail(r, EXIT_LIMIT, "out of memory");
+  memcpy(r->root_state, game_state(g), g->state_bytes);
+  double t0 = seconds_now();
+  int rc = forward(r, c);
+  double t1 = seconds_now();
+  if (rc == 0) {
+    /* The labels' memory is known now: refused before it is taken. */
+    size_t need = retro_compact_bytes(r);
+    for (int k = 0; k < c->nlayers; k++)
+      need += bits_words(c->layer[k].keys.n, 1 + c->sbits + bits_for((uint64_t)(c->nlayers - 1 - k))) * 8;
+    if (r->memory_limit && need > r->memory_limit) {
+      g->vt->set_state(g, r->root_state);
+      return too_big(r, need, c->nlayers);
+    }
+    progress_note(r->progress, "compact retrograde analysis, labelling", NULL, 0, "positions", 0);
+    rc = backward(r, c, 0);
+  }
+  g->vt->set_state(g, r->root_state);
+  if (rc < 0) return fail(r, EXIT_LIMIT, "out of memory in the compact retrograde analysis "
+                          "(%zu MiB held); raise --memory or free memory", retro_compact_bytes(r) >> 20);
+  if (rc > 0) return r->status;
+  r->enumerate_seconds = c->forward_seconds = t1 - t0;
+  r->label_seconds = c->backward_seconds = seconds_now() - t1;
+  s->nodes = r->positions;
+  return retro_answer(r, s);
+}
+
+int retro_compact_find(Retro *r, int32_t *score, uint32_t *dist) {
+  RetroCompact *c = r->cpt;
+  uint64_t key = position_key(r);
+  for (int k = 0; k < c->nlayers; k++) {
+    int64_t rank = layer_rank(&c->layer[k], key);
+    if (rank < 0) continue;
+    int m;
+    return get_value(r, &c->layer[k], (uint64_t)rank, &m, score, dist) < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mover,
+                                          int32_t score, uint32_t dist), void *arg) {
+  RetroCompact *c = r->cpt;
+  Game *g = r->g;
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    EfIter it;
+    uint64_t sq, i = 0;
+    efset_iter_init(&it, &L->keys);
+    while (efset_next(&it, &sq)) {
+      int m;
+      int32_t s;
+      uint32_t d;
+      word_key(unsqueeze(L, sq), r->key, g->key_bytes);
+      g->vt->unpack(g, r->key, c->state);
+      if (get_value(r, &c->layer[k], i++, &m, &s, &d) < 0) return -1;
+      int rc = fn(arg, c->state, m, s, d);
+      if (rc) return rc;
+    }
+  }
+  return 0;
+}
+
+void retro_compact_note(const Retro *r, FILE *f) {
+  const RetroCompact *c = r->cpt;
+  uint64_t largest = 0;
+  double key_bits = 0, value_bits = 0;
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    if (L->keys.n > largest) largest = L->keys.n;
+    key_bits += 8.0 * (double)efset_bytes(&L->keys);
+    value_bits += (double)L->keys.n * value_width(c, L);
+  }
+  double n = r->stored ? (double)r->stored : 1;
+  fprintf(f, "stats: compact form: %d layers, the largest %llu stored; %.1f bits of key and "
+          "%.1f of value a stored position (no moves kept), %.2f bytes a position\n",
+          c->nlayers, (unsigned long long)largest, key_bits / n, value_bits / n,
+          (double)retro_compact_bytes(r) / (double)(r->positions ? r->positions : 1));
+}

@@ -1,0 +1,133 @@
+# Retrograde analysis in the compact form (--compact, src/retro/retro_compact.c):
+# the same answers as the hash form, the published Connect Four position
+# counts, a table of a few bytes a position, random positions answered from
+# the table equal to the native Connect Four solver's values, its database
+# files, and the refusals (games it cannot take, --memory, --max-positions,
+# gsolve-mpi).
+
+# The Elias-Fano sets the layers are kept in (tests/unit/test_efset.c).
+unit "efset: ranks, misses, order, sets read back, parts refused" "$BUILD/test_efset"
+
+# json_of ARGS: the root's and every move's value, without the timing.
+json_of() { gs "$@" --all-moves --json 2>&1 | sed 's/"seconds":[^,]*,//; s/"engine":[^,]*,//'; }
+# stats_of ARGS: --stats' counts and histograms (not the example positions,
+# which each form picks in its own order, nor the memory and time).
+stats_of() { gs "$@" --stats 2>&1 >/dev/null | grep -E "won|lost|positions [0-9]|longest" | sed 's/, e\.g\..*//'; }
+
+for args in "games/tictactoe.game" "games/tictactoe.game -D m=4 -D n=3" "games/hexapawn.game" \
+            "games/connect4.game -D width=4 -D height=4 --engine vm" \
+            "games/connect4.game -D width=4 -D height=4 --engine vm --position 2" \
+            "games/connect4.game -D width=4 -D height=3 --engine vm --no-symmetry"; do
+  # shellcheck disable=SC2086
+  check "compact = hash form, every move: $args" "$(json_of $args --solver retro)" "$(json_of $args --solver retro --compact)"
+  # shellcheck disable=SC2086
+  check "compact = hash form, --stats counts: $args" "$(stats_of $args --solver retro)" "$(stats_of $args --solver retro --compact)"
+done
+
+# Connect Four 4x4: 161,029 positions (John Tromp's table of Connect Four
+# position counts; the native engine's hash-form count agrees), a draw.
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact)
+check "c4 4x4 compact: positions (Tromp)" 161029 "$(field positions "$out")"
+check "c4 4x4 compact: native engine's count" "$(field positions "$(gs games/connect4.game -D width=4 -D height=4 --solver retro)")" "$(field positions "$out")"
+check "c4 4x4 compact: a draw" draw "$(field value "$out")"
+# The table: well under 4 bytes a position (keys and values; 2.3 measured).
+bytes=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --stats 2>&1 >/dev/null | sed -n 's/.*; \([0-9.]*\) MiB in all/\1/p')
+check "c4 4x4 compact: table under 4 bytes a position" yes "$(awk -v m="$bytes" 'BEGIN { print (m * 1048576 / 161029 <= 4) ? "yes" : "no" }')"
+
+# Random positions answered from the table = the native solver's values.
+if [ -x "$BUILD/compact_query" ]; then
+  set=${TMPDIR:-/tmp}/gsolve_compact_$$.txt
+  "$BUILD/compact_query" games/connect4.game 300 11 -D width=4 -D height=4 >"$set" 2>/dev/null
+  check "c4 4x4 compact: 300 positions queried" 300 "$(wc -l <"$set" | tr -d ' ')"
+  out=$(gs games/connect4.game -D width=4 -D height=4 --engine native --test-set "$set" 2>&1)
+  check "c4 4x4 compact: 300 table values = native solver's" 0 "$(field mismatches "$out")"
+  rm -f "$set"
+else
+  check "compact_query binary exists (make test builds it)" yes no
+fi
+
+# Refusals: a game with cycles, an engine that cannot set positions from
+# keys, a memory limit (refused with the figure).
+out=$(gs games/chess-endgame.game -D material=KQK --solver retro --compact 2>&1)
+check "compact refuses cycles" 2 $?
+check "compact refuses cycles: why" yes "$(printf '%s' "$out" | grep -q "reached at one depth alone" && echo yes)"
+out=$(gs games/connect4.game -D width=4 -D height=4 --solver retro --compact 2>&1)
+check "compact refuses the native engine, names the flag" yes "$(printf '%s' "$out" | grep -q -- "--engine vm" && echo yes)"
+
+# The compact database file: written by --db, read back by --solver db
+# (the same answers as the hash form's file), --dump-db the same counts,
+# several times smaller; a damaged file is refused.
+db=${TMPDIR:-/tmp}/gsolve_compact_$$.db
+hdb=${TMPDIR:-/tmp}/gsolve_compact_hash_$$.db
+c44="games/connect4.game -D width=4 -D height=4 --engine vm"
+# shellcheck disable=SC2086
+gs $c44 --solver retro --compact --db "$db" >/dev/null
+# shellcheck disable=SC2086
+gs $c44 --solver retro --db "$hdb" >/dev/null
+for pos in "2 1" "1 1 2 2" "3 2 3 2 4"; do
+  # shellcheck disable=SC2086
+  check "compact file = hash file, after $pos" "$(json_of $c44 --solver db --db "$hdb" --position "$pos")" \
+    "$(json_of $c44 --solver db --db "$db" --position "$pos")"
+done
+# shellcheck disable=SC2086
+check "compact file: --dump-db = the hash file's" "$(gs $c44 --dump-db --db "$hdb")" "$(gs $c44 --dump-db --db "$db")"
+check "compact file: under a third of the hash file" yes \
+  "$(awk -v a="$(wc -c <"$db")" -v b="$(wc -c <"$hdb")" 'BEGIN { print (3 * a < b) ? "yes" : "no" }')"
+# Read from a stream (a pipe: no second look at its first bytes).
+# shellcheck disable=SC2086
+check "compact file read from a pipe" "$(json_of $c44 --solver db --db "$hdb" --position "2 1")" \
+  "$(cat "$db" | json_of $c44 --solver db --db /dev/stdin --position "2 1")"
+# A byte changed: the checksum refuses it.
+printf 'U' | dd of="$db" bs=1 seek=3000 conv=notrunc 2>/dev/null
+# shellcheck disable=SC2086
+out=$(gs $c44 --solver db --db "$db" 2>&1)
+check "compact file damaged: exit 2" 2 $?
+check "compact file damaged: message" "gsolve: error: '$db' is corrupt" "$out"
+rm -f "$db" "$hdb"
+out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro --compact --memory 1 2>&1)
+check "compact over --memory: exit 5" 5 $?
+check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out" | grep -q "needs about [0-9]* MiB.*raise --memory" && echo yes)"
+
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --max-positions 1000 2>&1)
+check "compact over --max-positions: exit 5" 5 $?
+check "compact over --max-positions: message" "gsolve: error: more than 1000 positions (--max-positions)" "$out"
+
+# The hash form over --memory names --compact where the engine can take it.
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 1 2>&1)
+check "hash form over --memory: suggests --compact" yes "$(printf '%s' "$out" | grep -q "raise --memory (or, for a placement game, try --compact" && echo yes)"
+
+# make test-full: Connect Four 5x5 (69,763,700 positions, a draw) and 6x4
+# (94,910,577, a loss for the first player: score -1, the second player's
+# win with the last stone), published counts (Tromp), at most 4 bytes a
+# position resident (the process's peak, program included), 1,000 random
+# positions each equal to the native solver's value.  The longest
+# distances were cross-checked against the hash form (--solver retro
+# without --compact: 3.6 GB resident for 5x5).
+if [ -n "$GSOLVE_FULL" ] && [ -x "$BUILD/compact_query" ]; then
+  # width height positions longest-distance longest-win-Yellow longest-win-Red score
+  for size in "5 5 69763700 23 23 21 0" "6 4 94910577 24 19 23 -1"; do
+    # shellcheck disable=SC2086
+    set -- $size
+    set=${TMPDIR:-/tmp}/gsolve_compact_$$.txt
+    fig=$(nice "$BUILD/compact_query" games/connect4.game 1000 7 -D width=$1 -D height=$2 2>&1 >"$set")
+    check "c4 ${1}x$2 compact: positions (Tromp)" "$3" "$(printf '%s\n' "$fig" | sed -n 's/^positions //p')"
+    check "c4 ${1}x$2 compact: the value (the native solver's)" "$7" "$(printf '%s\n' "$fig" | sed -n 's/^score //p')"
+    check "c4 ${1}x$2 compact: longest distance, longest wins (hash form's)" "$4 $5 $6" \
+      "$(printf '%s\n' "$fig" | sed -n 's/^longest //p; s/^longest_win_0 //p; s/^longest_win_1 //p' | tr '\n' ' ' | sed 's/ $//')"
+    rss=$(printf '%s\n' "$fig" | sed -n 's/^peak_rss_bytes //p')
+    check "c4 ${1}x$2 compact: at most 4 bytes a position resident" yes \
+      "$(awk -v r="$rss" -v n="$3" 'BEGIN { print (r <= 4 * n) ? "yes" : "no" }')"
+    out=$(gs games/connect4.game -D width=$1 -D height=$2 --engine native --test-set "$set" 2>&1)
+    check "c4 ${1}x$2 compact: 1000 table values = native solver's" "1000 0" "$(field positions "$out") $(field mismatches "$out")"
+    rm -f "$set"
+  done
+fi
+
+# gsolve-mpi does not distribute the compact form: refused, not solved
+# once per rank (tests/t_mpi.sh says when Open MPI is missing).
+if [ "$BUILD" != build-asan ] && [ -x ./gsolve-mpi ] && command -v mpirun >/dev/null 2>&1; then
+  out=$(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_mpi_yield_when_idle=1 \
+        OMPI_MCA_btl_vader_single_copy_mechanism=none \
+        mpirun --oversubscribe -np 2 ./gsolve-mpi games/tictactoe.game --solver retro --compact 2>&1)
+  check "gsolve-mpi refuses --compact" yes "$(printf '%s' "$out" | grep -q "does not distribute the compact form" && echo yes)"
+fi
