@@ -1,9 +1,15 @@
 # tests/t_simultaneous.sh -- simultaneous moves (docs/language.md 4.20):
 # rock-paper-scissors, a textbook matrix game and Goofspiel against their
 # published values, by CFR (the value within its bound) and by the matrix
-# solver (backward induction with a linear program per round); what the
-# views hide; the lowering's counts, and its errors.  Sourced by
+# solver (backward induction with a linear program per round) and by lp;
+# what the views hide; the lowering's counts, and its errors.  Sourced by
 # tests/run.sh.
+# The compiled tier builds into a cache of this script's own: the shared
+# empty cache of tests/run.sh must stay empty, or `--engine auto` in the
+# scripts after this one would take the compiled tier (t_golden's engine).
+GSOLVE_CACHE=$(cd "$BUILD" && pwd)/tests/simultaneous-cache
+mkdir -p "$GSOLVE_CACHE" && chmod 700 "$GSOLVE_CACHE"
+export GSOLVE_CACHE
 
 # near A B TOL: "yes" when |A - B| <= TOL.
 near() { awk -v a="$1" -v b="$2" -v t="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; print (a != "" && d <= t) ? "yes" : "no (" a " vs " b ")" }'; }
@@ -77,6 +83,23 @@ check "goofspiel 4: matrix: exploitability 0" yes \
   "$(near "$(printf '%s\n' "$out" | sed -n 's/.*"exploitability":\([^,]*\),.*/\1/p')" 0 1e-9)"
 out=$(gs games/goofspiel.game --exploitability 0.02 --json)
 check "goofspiel 4: cfr's interval holds the value 0" yes "$(within 0 "$out")"
+
+# ---- the same games by the sequence-form LP (--solver lp): exact values ------
+out=$(gs games/rps.game --solver lp)
+check "rps: lp: value 0 exactly, each hand 1/3" "0|rock 0.333333, paper 0.333333, scissors 0.333333" \
+  "$(field value "$out")|$(field strategy "$out")"
+out=$(gs games/matrix.game --solver lp)
+check "mendelsohn: lp: value 0 exactly, (1/4, 1/2, 1/4)" "0|1 0.250000, 2 0.500000, 3 0.250000" \
+  "$(field value "$out")|$(field strategy "$out")"
+out=$(gs games/matrix.game $oe --solver lp)
+check "odd-or-even: lp: value 1/12 exactly, Row 7/12 on 1" "1/12 (0.0833333)|1 0.583333, 2 0.416667" \
+  "$(field value "$out")|$(field strategy "$out")"
+check "goofspiel 3: lp: value 0 exactly" "0" "$(field value "$(gs games/goofspiel.game -D cards=3 --solver lp)")"
+# Goofspiel 4's program: about 7 s of CPU (the full suite).
+if [ -n "$GSOLVE_FULL" ]; then
+  check "goofspiel 4: lp: value 0 exactly, exploitability 0" "0 0" \
+    "$(out=$(gs games/goofspiel.game --solver lp); echo "$(field value "$out") $(field exploitability "$out")")"
+fi
 out=$(gs games/goofspiel.game -D cards=3 --solver matrix)
 check "goofspiel 3: matrix: value 0" yes "$(near "$(field score "$out" | cut -d' ' -f1)" 0 1e-9)"
 

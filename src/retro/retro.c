@@ -64,7 +64,7 @@ void retro_free(Retro *r) {
   memset(r, 0, sizeof *r);
 }
 
-static int fail(Retro *r, int status, const char *fmt, ...) {
+int retro_fail(Retro *r, int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   r->status = diag_vfail(r->err, status, fmt, ap);
@@ -77,7 +77,7 @@ static int fail(Retro *r, int status, const char *fmt, ...) {
 static int out_of_memory(Retro *r) {
   int enumerating = r->stored == 0;
   uint64_t found = enumerating ? r->states.n : r->stored;
-  return fail(r, EXIT_LIMIT, "out of memory in retrograde analysis %s %llu positions "
+  return retro_fail(r, EXIT_LIMIT, "out of memory in retrograde analysis %s %llu positions "
               "(%zu bytes each, about %zu MiB in use)",
               enumerating ? "while enumerating, after" : "while labelling",
               (unsigned long long)found, retro_bytes_per_position(r), retro_memory(r) >> 20);
@@ -612,11 +612,11 @@ oom:
   status = out_of_memory(r);
   goto unwind;
 limit:
-  status = fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+  status = retro_fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
                 (unsigned long long)r->max_positions);
   goto unwind;
 asymmetric:
-  status = fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
+  status = retro_fail(r, EXIT_BAD_GAME, "the game's symmetry declarations do not match its rules: two "
                 "positions that a declared symmetry maps onto each other differ (in legal moves "
                 "or in having ended); remove or correct the symmetry lines");
   goto unwind;
@@ -624,12 +624,12 @@ stopped:
   {
     char msg[160];
     int st = stop_message(msg, sizeof msg, r->states.n, "positions");
-    status = fail(r, st, "%s", msg);
+    status = retro_fail(r, st, "%s", msg);
   }
   goto unwind;
 memory:
   /* The compact form, where the engine could take it, is the other way. */
-  status = fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
+  status = retro_fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
                 "%zu bytes each, moves included); raise --memory%s", r->memory_limit >> 20,
                 r->classes.n ? r->classes.n : r->states.n,
                 retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1),
@@ -637,7 +637,7 @@ memory:
                 "bytes a position)");
   goto unwind;
 too_long:
-  status = fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
+  status = retro_fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
   goto unwind;
 failed:
   status = r->status;
@@ -759,7 +759,7 @@ static int propagate_scores(Retro *r) {
   free(best);
   r->labelled = tail;
   if (tail < r->stored)
-    return fail(r, EXIT_USAGE, "this game scores beyond win, loss and draw and has cycles: "
+    return retro_fail(r, EXIT_USAGE, "this game scores beyond win, loss and draw and has cycles: "
                 "retrograde analysis of scored games needs an acyclic game");
   return EXIT_OK;
 }
@@ -829,7 +829,7 @@ static int propagate_vectors(Retro *r) {
   free(out);
   r->labelled = tail;
   if (tail < n)
-    return fail(r, EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
+    return retro_fail(r, EXIT_USAGE, "this game has cycles: retrograde analysis with chance, "
                 "per-move payoffs or more than two players needs an acyclic game "
                 "(use --solver value-iteration)");
   return EXIT_OK;
@@ -852,7 +852,7 @@ static Value key_of(const Retro *r, uint32_t c, int viewer, int64_t ply) {
 /* Retrograde analysis labels positions: rules that look at the line of
 ** play (a repetition rule) have no value per position. */
 static int refuse_history(Retro *r) {
-  return fail(r, EXIT_USAGE, "retrograde analysis needs rules that depend on the position alone; "
+  return retro_fail(r, EXIT_USAGE, "retrograde analysis needs rules that depend on the position alone; "
               "this game has a repetition rule (use --solver alphabeta)");
 }
 
@@ -860,10 +860,10 @@ int retro_solve(Retro *r, Search *s) {
   Game *g = r->g;
   if (g->has_history) return refuse_history(r);
   if (g->nplayers < 1 || g->nplayers > 2)
-    return fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
+    return retro_fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
   if (r->compact && retro_distributed)
-    return fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
+    return retro_fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
                 "the compact form yet (use gsolve, or drop --compact)");
   if (r->compact) return retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
@@ -916,7 +916,7 @@ int retro_vector_answer(Retro *r, ExpSolver *s) {
     if (!g->has_rewards || !game_rewards(g, pay)) memset(pay, 0, sizeof pay);
     int found = retro_lookup(r, &c);
     game_undo(g);
-    if (!found) return fail(r, EXIT_LIMIT, "a root move leads out of the enumerated positions");
+    if (!found) return retro_fail(r, EXIT_LIMIT, "a root move leads out of the enumerated positions");
     res->values[i] = r->vec[c];
     for (int k = 0; k < g->nplayers; k++) res->values[i].pay[k] += pay[k];
     res->values[i].plies += 1;
@@ -951,7 +951,7 @@ int retro_answer(Retro *r, Search *s) {
       if (found > 0 && r->verify_here && r->verify_here(r) != EXIT_OK) found = -1;
       game_undo(g);
       if (found < 0) return r->status;
-      if (!found) return fail(r, EXIT_USAGE, "the position after a root move is not in the table");
+      if (!found) return retro_fail(r, EXIT_USAGE, "the position after a root move is not in the table");
       res->values[i] = value_make(m == res->mover ? score : -(int64_t)score, 1 + (int64_t)dist, res->mover);
       res->exact[i] = 1;
       continue;
@@ -959,7 +959,7 @@ int retro_answer(Retro *r, Search *s) {
     int found = retro_lookup(r, &c);
     game_undo(g);
     if (!found)
-      return fail(r, EXIT_USAGE, "the position after %s is not in the database (it was built "
+      return retro_fail(r, EXIT_USAGE, "the position after %s is not in the database (it was built "
                   "from another position)", "a root move");
     res->values[i] = key_of(r, c, res->mover, 1);
     res->exact[i] = 1;

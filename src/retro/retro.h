@@ -105,6 +105,11 @@ enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
 void retro_init(Retro *r, Game *g, int base_ply, FILE *err);
 void retro_free(Retro *r);
 
+/* "gsolve: error: ..." on r->err (diag_fail), kept in r->status;
+** returns status.  For retro's files (retro.c, retro_compact.c). */
+int retro_fail(Retro *r, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Room in the per-class arrays (value, mover, dist, ...) for n stored
 ** positions, by doubling; 0, or -1 when out of memory. */
 int retro_grow_classes(Retro *r, size_t n);

@@ -24,23 +24,10 @@
 #include <time.h>
 #include "retro/retro_compact.h"
 #include "search/progress.h"
+#include "util/clock.h"
 #include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
-
-static int fail(Retro *r, int status, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  r->status = diag_vfail(r->err, status, fmt, ap);
-  va_end(ap);
-  return status;
-}
-
-static double seconds_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int bits_for(uint64_t v) {
   int b = 0;
@@ -344,11 +331,11 @@ static int64_t margin_of(const Game *g, int m, const Outcome *o) {
 static int stopped(Retro *r, uint64_t n) {
   char msg[160];
   int st = stop_message(msg, sizeof msg, n, "positions");
-  return fail(r, st, "%s", msg);
+  return retro_fail(r, st, "%s", msg);
 }
 
 static int too_big(Retro *r, size_t need, int k) {
-  return fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB at layer %d (%llu positions "
+  return retro_fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB at layer %d (%llu positions "
               "so far), over the memory limit of %zu MiB; raise --memory",
               need >> 20, k, (unsigned long long)r->positions, r->memory_limit >> 20);
 }
@@ -397,7 +384,7 @@ static int forward(Retro *r, RetroCompact *c) {
         /* --max-positions, as the hash form counts it (stored positions);
         ** its default, the hash form's 32-bit indices, does not bind here. */
         if (r->max_positions < UINT32_MAX - 1 && r->stored + L->keys.n + next->n > r->max_positions)
-          return fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+          return retro_fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
                       (unsigned long long)r->max_positions);
       }
       if ((++seen & 0xfff) == 0) {
@@ -414,13 +401,13 @@ static int forward(Retro *r, RetroCompact *c) {
     r->stored += L->keys.n;
     if (next->n == 0) break;
     if (c->nlayers >= COMPACT_MAX_LAYERS)
-      return fail(r, EXIT_LIMIT, "more than %d layers in the compact form", COMPACT_MAX_LAYERS);
+      return retro_fail(r, EXIT_LIMIT, "more than %d layers in the compact form", COMPACT_MAX_LAYERS);
     size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
     if (now > c->peak) c->peak = now;
     if (gather_layer(c, next) < 0) return -1;
     for (int j = 0; j < c->nlayers - 1; j++)
       if (layers_meet(&c->layer[j], &c->layer[c->nlayers - 1]))
-        return fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "
+        return retro_fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "
                     "depth alone (a placement game); here a position recurs %d plies apart "
                     "(drop --compact)", c->nlayers - 1 - j);
   }
@@ -470,7 +457,7 @@ static int value_here(Retro *r, CompactLayer *N, int mover, int64_t *score, int6
   for (int j = 0; j < n; j++) {
     int64_t rank = N ? layer_rank(N, c->child[j]) : -1;
     if (rank < 0) {
-      fail(r, r->cpt->file ? EXIT_USAGE : EXIT_RUNTIME, "a move leads out of the next layer "
+      retro_fail(r, r->cpt->file ? EXIT_USAGE : EXIT_RUNTIME, "a move leads out of the next layer "
            "of the compact table (%s)", r->cpt->file ? "the file is corrupt or for other rules"
            : "the rules are not a function of the position");
       return -1;
@@ -512,7 +499,7 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
         uint32_t d;
         if (get_value(r, L, i, &m, &s, &d) < 0) return 1;
         if (m != (mover & 1) || s != score || d != dist) {
-          fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
+          retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
                "children's and the rules", r->db_path ? r->db_path : "the table");
           return 1;
         }
@@ -541,7 +528,7 @@ int retro_compact_verify(Retro *r) {
   Game *g = r->g;
   RetroCompact *c = r->cpt;
   void *here = malloc(g->state_bytes);
-  if (!here) return fail(r, EXIT_LIMIT, "out of memory");
+  if (!here) return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(here, game_state(g), g->state_bytes);
   int rc = backward(r, c, 1);
   g->vt->set_state(g, here);
@@ -565,7 +552,7 @@ int retro_compact_check_here(Retro *r) {
         value_here(r, k + 1 < c->nlayers ? &c->layer[k + 1] : NULL, mover, &score, &dist) < 0)
       return r->status;
     if (m != (mover & 1) || s != score || d != dist)
-      return fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
+      return retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
                   "children's and the rules", r->db_path ? r->db_path : "the table");
     return EXIT_OK;
   }
@@ -575,14 +562,14 @@ int retro_compact_check_here(Retro *r) {
 int retro_compact_solve(Retro *r, Search *s) {
   Game *g = r->g;
   const char *why = retro_compact_refusal(r);
-  if (why) return fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
+  if (why) return retro_fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
   /* Positions are counted by their classes' orbits: an engine that cannot
   ** count them has every position stored (the hash form counts the states
   ** it met, which this form does not keep). */
   if (r->canonical && !(g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0)) r->canonical = NULL;
-  if (retro_scratch(r) < 0) return fail(r, EXIT_LIMIT, "out of memory");
+  if (retro_scratch(r) < 0) return retro_fail(r, EXIT_LIMIT, "out of memory");
   RetroCompact *c = r->cpt = calloc(1, sizeof *c);
-  if (!c) return fail(r, EXIT_LIMIT, "out of memory");
+  if (!c) return retro_fail(r, EXIT_LIMIT, "out of memory");
   c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
   c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);
   c->cmover = malloc(GAME_MAX_MOVES);
@@ -591,11 +578,11 @@ int retro_compact_solve(Retro *r, Search *s) {
   free(r->root_state);
   r->root_state = malloc(g->state_bytes);
   if (!c->moves || !c->ckeys || !c->cmover || !c->child || !c->state || !r->root_state)
-    return fail(r, EXIT_LIMIT, "out of memory");
+    return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(r->root_state, game_state(g), g->state_bytes);
-  double t0 = seconds_now();
+  double t0 = clock_seconds();
   int rc = forward(r, c);
-  double t1 = seconds_now();
+  double t1 = clock_seconds();
   if (rc == 0) {
     /* The labels' memory is known now: refused before it is taken. */
     size_t need = retro_compact_bytes(r);
@@ -609,11 +596,11 @@ int retro_compact_solve(Retro *r, Search *s) {
     rc = backward(r, c, 0);
   }
   g->vt->set_state(g, r->root_state);
-  if (rc < 0) return fail(r, EXIT_LIMIT, "out of memory in the compact retrograde analysis "
+  if (rc < 0) return retro_fail(r, EXIT_LIMIT, "out of memory in the compact retrograde analysis "
                           "(%zu MiB held); raise --memory or free memory", retro_compact_bytes(r) >> 20);
   if (rc > 0) return r->status;
   r->enumerate_seconds = c->forward_seconds = t1 - t0;
-  r->label_seconds = c->backward_seconds = seconds_now() - t1;
+  r->label_seconds = c->backward_seconds = clock_seconds() - t1;
   s->nodes = r->positions;
   return retro_answer(r, s);
 }
