@@ -438,6 +438,28 @@ static int64_t cfr_root_set(const CfrSolver *s) {
   return t->nnodes > 0 && t->kind[0] >= 0 ? (int64_t)t->data[0] : -1;
 }
 
+/* JSON "strategy": the probabilities of the moves at the root's
+** information set (root, cfr_root_set's), or null. */
+static void json_root_strategy(JsonWriter *w, const CfrSolver *s, int64_t root) {
+  const GameTree *t = &s->tree;
+  json_key(w, "strategy");
+  if (root < 0) {
+    json_null(w);
+    return;
+  }
+  json_begin_array(w);
+  for (int a = 0; a < t->infosets[root].nactions; a++) {
+    uint32_t x = t->infosets[root].action + (uint32_t)a;
+    json_begin_object(w);
+    json_key(w, "move");
+    json_string(w, gametree_move_name(t, x));
+    json_key(w, "probability");
+    json_real(w, s->avg[x]);
+    json_end_object(w);
+  }
+  json_end_array(w);
+}
+
 /* The decimals that show a bound to two significant digits (the score
 ** is known no better): 4 for 0.0012; -1 when there is no bound. */
 static int bound_decimals(const CfrSolver *s) {
@@ -524,22 +546,7 @@ static void json_strategic(const Run *r) {
   json_uint(&w, t->ninfosets);
   json_key(&w, "histories");
   json_uint(&w, t->nnodes);
-  json_key(&w, "strategy");
-  if (root < 0) {
-    json_null(&w);
-  } else {
-    json_begin_array(&w);
-    for (int a = 0; a < t->infosets[root].nactions; a++) {
-      uint32_t x = t->infosets[root].action + (uint32_t)a;
-      json_begin_object(&w);
-      json_key(&w, "move");
-      json_string(&w, gametree_move_name(t, x));
-      json_key(&w, "probability");
-      json_real(&w, s->avg[x]);
-      json_end_object(&w);
-    }
-    json_end_array(&w);
-  }
+  json_root_strategy(&w, s, root);
   json_end_object(&w);
   fputc('\n', stdout);
 }
@@ -685,6 +692,7 @@ static void json_lp(const Run *r) {
   json_uint(&w, t->ninfosets);
   json_key(&w, "histories");
   json_uint(&w, t->nnodes);
+  json_root_strategy(&w, s, lp->best_response ? -1 : cfr_root_set(s));
   json_end_object(&w);
   fputc('\n', stdout);
 }
