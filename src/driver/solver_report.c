@@ -64,13 +64,15 @@ void solver_stats_retro(const SolveJob *j, double seconds, FILE *f) {
   const Retro *x = &j->retro;
   double mib = (double)retro_memory(x) / (1 << 20);
   (void)seconds;
-  fprintf(f, "stats: positions %llu, stored %llu (symmetry factor %.2f), moves %llu\n"
-          "stats: %zu bytes per stored position plus 16 per move; %.1f MiB in all\n"
-          "stats: enumeration %.3f s (%.0f positions/s), labelling %.3f s (%.0f positions/s)\n",
+  fprintf(f, "stats: positions %llu, stored %llu (symmetry factor %.2f), moves %llu\n",
           (unsigned long long)x->positions, (unsigned long long)x->stored,
-          x->stored ? (double)x->positions / (double)x->stored : 1.0, (unsigned long long)x->edges,
-          retro_bytes_per_position(x), mib, x->enumerate_seconds,
-          per_second(x->positions, x->enumerate_seconds), x->label_seconds,
+          x->stored ? (double)x->positions / (double)x->stored : 1.0, (unsigned long long)x->edges);
+  /* The compact form keeps no moves: its own line says what it keeps. */
+  if (x->cpt) fprintf(f, "stats: %.1f MiB in all\n", mib);
+  else fprintf(f, "stats: %zu bytes per stored position plus 16 per move; %.1f MiB in all\n",
+               retro_bytes_per_position(x), mib);
+  fprintf(f, "stats: enumeration %.3f s (%.0f positions/s), labelling %.3f s (%.0f positions/s)\n",
+          x->enumerate_seconds, per_second(x->positions, x->enumerate_seconds), x->label_seconds,
           per_second(x->stored, x->label_seconds));
   if (x->cpt) retro_compact_note(x, f);
   if (x->closure)
