@@ -84,7 +84,12 @@ void solver_stats_retro(const SolveJob *j, double seconds, FILE *f) {
 void solver_stats_valueiter(const SolveJob *j, double seconds, FILE *f) {
   const Retro *x = &j->retro;
   const ValueIter *v = &j->vi;
-  solver_stats_retro(j, seconds, f);
+  if (v->dense)   /* no hash set: the dense graph's own memory, below */
+    fprintf(f, "stats: positions %llu, moves %llu (a dense graph: found in one walk with its "
+            "components, keys in a direct table)\n", (unsigned long long)x->positions,
+            (unsigned long long)x->edges);
+  else
+    solver_stats_retro(j, seconds, f);
   fprintf(f, "stats: sweeps %" PRIu64 " (the most a component needed), residual %.3g "
           "(--epsilon %.3g); %" PRIu64 " updates (%.1f per position) in %.3f s (%.0f/s); "
           "compact graph %.1f MiB\n", v->sweeps, v->residual, v->epsilon,
