@@ -131,3 +131,8 @@ if [ "$BUILD" != build-asan ] && [ -x ./gsolve-mpi ] && command -v mpirun >/dev/
         mpirun --oversubscribe -np 2 ./gsolve-mpi games/tictactoe.game --solver retro --compact 2>&1)
   check "gsolve-mpi refuses --compact" yes "$(printf '%s' "$out" | grep -q "does not distribute the compact form" && echo yes)"
 fi
+# --stats of a compact run: its memory in all, never the hash form's "bytes
+# per stored position plus 16 per move" (it keeps no moves).
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --stats 2>&1 >/dev/null)
+check "compact --stats: no per-move bytes, the compact form's own line" "0 1" \
+  "$(printf '%s\n' "$out" | grep -c 'plus 16 per move') $(printf '%s\n' "$out" | grep -c '^stats: compact form: 17 layers')"

@@ -213,3 +213,11 @@ check "token with a repetition rule: alphabeta's --stats says why it may be slow
 out=$(gs games/token.game --solver alphabeta --stats 2>&1 >/dev/null); st=$?
 check "token, alphabeta named: stops at the cycle naming retro (exit 5)" "5 1" \
   "$st $(printf '%s\n' "$out" | grep -c 'cannot solve (retrograde analysis can: --solver retro)')"
+# --stats on the dense graph: its positions and moves, not the bytes a
+# position of a hash set it never built (GSOLVE_VI_HASHED=1 builds one).
+out=$(gs games/pig.game -D goal=20 --stats 2>&1 >/dev/null)
+check "value iteration --stats, dense graph: 13187 positions, no hash-set line" "1 0" \
+  "$(printf '%s\n' "$out" | grep -c '^stats: positions 13187, moves 51871 (a dense graph') $(printf '%s\n' "$out" | grep -c 'bytes per stored position')"
+out=$(GSOLVE_VI_HASHED=1 gs games/pig.game -D goal=20 --stats 2>&1 >/dev/null)
+check "value iteration --stats, hash set: its bytes a position" "1" \
+  "$(printf '%s\n' "$out" | grep -c 'bytes per stored position plus 16 per move')"
