@@ -106,13 +106,38 @@ static int run_playouts(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, 
   return EXIT_OK;
 }
 
+/* run_playouts' arguments, for game_call_trapped. */
+typedef struct PlayoutCall {
+  Game *g;
+  uint64_t n, seed;
+  Strategy *strategy;
+  Playouts *out;
+  FILE *err;
+  struct Progress *progress;
+  Move *moves;
+  double *prob;
+} PlayoutCall;
+
+static int playout_call(void *arg) {
+  PlayoutCall *c = arg;
+  return run_playouts(c->g, c->n, c->seed, c->strategy, c->out, c->err, c->progress, c->moves,
+                      c->prob);
+}
+
 int playouts_run(Game *g, uint64_t n, uint64_t seed, Strategy *strategy, Playouts *out,
                  FILE *err, struct Progress *progress) {
-  Move *moves = malloc(GAME_MAX_MOVES * sizeof *moves);
-  double *prob = malloc(GAME_MAX_MOVES * sizeof *prob);
-  int st = moves && prob ? run_playouts(g, n, seed, strategy, out, err, progress, moves, prob)
-                         : diag_fail(err, EXIT_LIMIT, "out of memory");
-  free(moves);
-  free(prob);
+  PlayoutCall c = { g, n, seed, strategy, out, err, progress,
+                    malloc(GAME_MAX_MOVES * sizeof(Move)), malloc(GAME_MAX_MOVES * sizeof(double)) };
+  int st;
+  if (!c.moves || !c.prob) {
+    st = diag_fail(err, EXIT_LIMIT, "out of memory");
+  } else if (game_call_trapped(g, playout_call, &c, &st)) {
+    /* A rule failed at run time: the buffers freed, the failure passed on. */
+    free(c.moves);
+    free(c.prob);
+    game_reraise(g);
+  }
+  free(c.moves);
+  free(c.prob);
   return st;
 }

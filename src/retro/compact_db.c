@@ -111,7 +111,11 @@ int compact_db_write(const Retro *r, const char *path, const char *game, const c
 #if defined(GSOLVE_ZSTD)
   size_t bound = ZSTD_compressBound(8 * most);
   unsigned char *zbuf = malloc(bound);
-  if (!zbuf) { free(buf); buf = NULL; }
+  if (!zbuf || !buf) {        /* either failing: neither is kept */
+    free(buf);
+    free(zbuf);
+    buf = NULL;
+  }
 #endif
   if (!buf) {
     file_abort(&o.file);
