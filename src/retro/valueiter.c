@@ -326,6 +326,27 @@ static inline void chance_mean(const ValueIter *v, size_t k, const double *val, 
   *p = ap + 1;
 }
 
+/* The best move so far of a two-player sweep: its payoffs, plies and
+** margin for the mover.  best2_offer takes a move's values when it is
+** the first, or better by margin, or tied by margin and better by
+** expectimax's plies rule (exp_better): both sweeps' one update. */
+typedef struct Best2 { double v0, v1, plies, margin; } Best2;
+
+static inline void best2_offer(Game *g, int mover, Best2 *b, int first, double c0, double c1,
+                               double cp) {
+  double sc = mover == 0 ? c0 - c1 : c1 - c0;
+  if (first || sc > b->margin) {
+    *b = (Best2){ c0, c1, cp, sc };
+  } else if (sc == b->margin && cp != b->plies) {
+    ExpValue x, y;
+    memset(&x, 0, sizeof x);
+    memset(&y, 0, sizeof y);
+    x.pay[0] = c0; x.pay[1] = c1; x.plies = cp;
+    y.pay[0] = b->v0; y.pay[1] = b->v1; y.plies = b->plies;
+    if (exp_better(g, mover, &x, &y)) *b = (Best2){ c0, c1, cp, sc };
+  }
+}
+
 /* One Gauss-Seidel sweep of sweep positions a .. b-1 of a two-player game
 ** without per-move payoffs: bellman's arithmetic, in the same order on
 ** the same numbers, written out for the two payoffs and the plies with
@@ -354,8 +375,8 @@ VI_INLINE double sweep_two_at(ValueIter *v, const uint32_t *list, size_t a, size
     if (mover == VI_CHANCE) {
       chance_mean(v, k, val, vs, pl, ps, &x0, &x1, &p);
     } else {
-      uint32_t j = start[k], e = start[k + 1], best = UINT32_MAX;
-      double b0 = 0, b1 = 0, bp = 0, best_s = 0;
+      uint32_t j = start[k], e = start[k + 1];
+      Best2 b = { 0, 0, 0, 0 };
       for (; j < e; j++) {
         uint32_t t = to[j];
         double c0, c1, cp;
@@ -367,27 +388,11 @@ VI_INLINE double sweep_two_at(ValueIter *v, const uint32_t *list, size_t a, size
           c1 = val[vs * t + 1];
           cp = pl[ps * t];
         }
-        double sc = mover == 0 ? c0 - c1 : c1 - c0;
-        if (best == UINT32_MAX || sc > best_s) {
-          best = t;
-          best_s = sc;
-          b0 = c0; b1 = c1; bp = cp;
-        } else if (sc == best_s && cp != bp) {
-          /* An exact tie: the plies rule of expectimax (exp_better). */
-          ExpValue x, y;
-          memset(&x, 0, sizeof x);
-          memset(&y, 0, sizeof y);
-          x.pay[0] = c0; x.pay[1] = c1; x.plies = cp;
-          y.pay[0] = b0; y.pay[1] = b1; y.plies = bp;
-          if (exp_better(v->r->g, mover, &x, &y)) {
-            best = t;
-            b0 = c0; b1 = c1; bp = cp;
-          }
-        }
+        best2_offer(v->r->g, mover, &b, j == start[k], c0, c1, cp);
       }
-      x0 = b0;
-      x1 = b1;
-      p = bp + 1;
+      x0 = b.v0;
+      x1 = b.v1;
+      p = b.plies + 1;
     }
     double *x = val + vs * k, d0 = fabs(x0 - x[0]), d1 = fabs(x1 - x[1]);
     if (d0 > res) res = d0;
@@ -433,7 +438,7 @@ static double sweep_program(ValueIter *v, size_t c) {
       mean_of(val, w, n, &x0, &x1, &p);
       w += n;
     } else {
-      double b0 = 0, b1 = 0, bp = 0, best_s = 0;
+      Best2 b = { 0, 0, 0, 0 };
       for (uint32_t m = 0; m < n; m++) {
         double c0, c1, cp;
         if (*w & VI_FOLD_BIT) {
@@ -446,25 +451,11 @@ static double sweep_program(ValueIter *v, size_t c) {
           c1 = cv[1];
           cp = cv[2];
         }
-        double sc = mover == 0 ? c0 - c1 : c1 - c0;
-        if (m == 0 || sc > best_s) {
-          best_s = sc;
-          b0 = c0; b1 = c1; bp = cp;
-        } else if (sc == best_s && cp != bp) {
-          /* An exact tie: the plies rule of expectimax (exp_better). */
-          ExpValue x, y;
-          memset(&x, 0, sizeof x);
-          memset(&y, 0, sizeof y);
-          x.pay[0] = c0; x.pay[1] = c1; x.plies = cp;
-          y.pay[0] = b0; y.pay[1] = b1; y.plies = bp;
-          if (exp_better(v->r->g, mover, &x, &y)) {
-            b0 = c0; b1 = c1; bp = cp;
-          }
-        }
+        best2_offer(v->r->g, mover, &b, m == 0, c0, c1, cp);
       }
-      x0 = b0;
-      x1 = b1;
-      p = bp + 1;
+      x0 = b.v0;
+      x1 = b.v1;
+      p = b.plies + 1;
     }
     double *x = val + VID_STRIDE * k, d0 = fabs(x0 - x[0]), d1 = fabs(x1 - x[1]);
     if (d0 > res) res = d0;
