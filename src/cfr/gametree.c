@@ -14,6 +14,7 @@
 #include "cfr/gametree.h"
 #include "search/walk.h"
 #include "util/diag.h"
+#include "util/fnv.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -174,10 +175,8 @@ void gametree_key(Game *g, int player, uint64_t key[2], char *text, size_t size)
   /* Perfect information: the position (and, under a repetition rule, the
   ** earlier positions, which the hash then includes). */
   const unsigned char *s = game_state(g);
-  uint64_t h = 0x84222325cbf29ce4u;
-  for (size_t i = 0; i < g->state_bytes; i++) h = (h ^ s[i]) * 0x100000001b3u;
   key[0] = game_hash(g);
-  key[1] = h;
+  key[1] = fnv1a(0x84222325cbf29ce4u, s, g->state_bytes);
   if (text != NULL && size > 0) {
     size_t k = 0;
     static const char hex[] = "0123456789abcdef";

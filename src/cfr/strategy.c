@@ -7,6 +7,7 @@
 #include "cfr/strategy.h"
 #include "util/diag.h"
 #include "util/file.h"
+#include "util/fnv.h"
 #include "util/status.h"
 
 int strategy_write(const char *path, Game *g, const GameTree *t, const double *s,
@@ -40,8 +41,8 @@ void strategy_free(Strategy *st) {
 }
 
 static uint64_t text_hash(int player, const char *s) {
-  uint64_t h = 0xcbf29ce484222325u ^ (uint64_t)player * 0x9e3779b97f4a7c15u;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 0x100000001b3u;
+  uint64_t h = FNV_OFFSET ^ (uint64_t)player * 0x9e3779b97f4a7c15u;
+  h = fnv1a(h, s, strlen(s));
   return h ^ (h >> 29);
 }
 

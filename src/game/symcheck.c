@@ -15,6 +15,7 @@
 
 #include "game/symcheck.h"
 #include "util/diag.h"
+#include "util/fnv.h"
 #include "util/status.h"
 
 /* What a position shows a solver, reduced to numbers that compare. */
@@ -36,12 +37,6 @@ typedef struct Check {
   int trapped;             /* a rule failed: the engine can only be freed */
 } Check;
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n) {
-  const unsigned char *p = data;
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
-  return h;
-}
-
 static int cmp_u64(const void *x, const void *y) {
   uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
   return (a > b) - (a < b);
@@ -62,14 +57,14 @@ static void sign(Check *c, Signature *s) {
   }
   if (s->mover == GAME_CHANCE) game_weights(g, c->moves, n, c->weights);
   for (int i = 0; i < n; i++) {
-    uint64_t h = 0xcbf29ce484222325ULL;
+    uint64_t h = FNV_OFFSET;
     game_apply(g, &c->moves[i]);
     int32_t pay[GAME_MAX_PLAYERS] = {0};
-    if (game_rewards(g, pay)) h = fnv(h, pay, sizeof pay);
+    if (game_rewards(g, pay)) h = fnv1a(h, pay, sizeof pay);
     g->vt->canonical_key(g, game_state(g), c->key);
-    h = fnv(h, c->key, g->key_bytes);
+    h = fnv1a(h, c->key, g->key_bytes);
     game_undo(g);
-    if (s->mover == GAME_CHANCE) h = fnv(h, &c->weights[i], sizeof c->weights[i]);
+    if (s->mover == GAME_CHANCE) h = fnv1a(h, &c->weights[i], sizeof c->weights[i]);
     s->succ[i] = h;
   }
   qsort(s->succ, (size_t)n, sizeof *s->succ, cmp_u64);

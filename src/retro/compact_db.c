@@ -33,6 +33,7 @@
 #include "retro/retro_compact.h"
 #include "util/diag.h"
 #include "util/file.h"
+#include "util/fnv.h"
 #include "util/status.h"
 #if defined(GSOLVE_ZSTD)
 #include <zstd.h>
@@ -42,12 +43,8 @@
 #define CDB_BLOCK 65536           /* ranks a value block holds (a multiple of 64) */
 #define CDB_MAX_TEXT 4096
 #define CDB_ZSTD_LEVEL 3
-#define CDB_SEED 0xcbf29ce484222325ULL
+#define CDB_SEED FNV_OFFSET
 
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
-  for (size_t i = 0; i < n; i++) h = (h ^ p[i]) * 0x100000001b3ULL;
-  return h;
-}
 
 /* ------------------------------------------------------------------ */
 /* Writing                                                            */

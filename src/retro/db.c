@@ -11,6 +11,7 @@
 #include "search/value.h"
 #include "util/diag.h"
 #include "util/file.h"
+#include "util/fnv.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -28,10 +29,6 @@ static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_MAX_ORBIT ((uint64_t)1 << 24)
 
 
-static uint64_t fnv1a(uint64_t h, const unsigned char *p, size_t n) {
-  for (size_t i = 0; i < n; i++) { h ^= p[i]; h *= 0x100000001b3ULL; }
-  return h;
-}
 
 static void put(DbWriter *o, const void *data, size_t n) {
   o->sum = fnv1a(o->sum, data, n);
