@@ -115,14 +115,20 @@ void solver_stats_engine(const SolveJob *j, double seconds, FILE *f) {
           j->book_hits);
 }
 
+/* The expanded tree CFR and lp both work on. */
+static void tree_stats(const CfrSolver *s, FILE *f) {
+  const GameTree *t = &s->tree;
+  fprintf(f, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
+          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
+          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
+}
+
 /* CFR: its tree, then its iterations. */
 void solver_stats_cfr(const SolveJob *j, double seconds, FILE *f) {
   const CfrSolver *s = &j->cfr;
   const GameTree *t = &s->tree;
   (void)seconds;
-  fprintf(f, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
-          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
-          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
+  tree_stats(s, f);
   fprintf(f, "stats: utilities: %s\n", t->zero_sum ? "the payoffs (zero-sum)"
           : t->margins ? "the margins (payoff minus the other's)" : "the payoffs");
   fprintf(f, "stats: %s: %llu iterations in %.3f s (%.0f iterations/s; CPU %.3f s), "
@@ -137,15 +143,12 @@ void solver_stats_cfr(const SolveJob *j, double seconds, FILE *f) {
 void solver_stats_lp(const SolveJob *j, double seconds, FILE *f) {
   const CfrSolver *s = &j->cfr;
   const LpResult *lp = s->lp;
-  const GameTree *t = &s->tree;
   const char *const *name = j->g->player_names;
   if (lp == NULL) {
     solver_stats_cfr(j, seconds, f);
     return;
   }
-  fprintf(f, "stats: tree: histories %u (chance %u, ends %u), infosets %u, actions %u, "
-          "%.1f MiB, expanded in %.3f s\n", t->nnodes, t->nchance, t->nterminal, t->ninfosets,
-          t->nactions, (double)t->memory / (1 << 20), s->expand_seconds);
+  tree_stats(s, f);
   fprintf(f, "stats: sequence form: %u + %u sequences, %u payoff entries, built in %.3f s\n",
           lp->seq[0], lp->seq[1], lp->entries, lp->build_seconds);
   if (!lp->best_response) {
