@@ -16,6 +16,7 @@
 #include "game/symcheck.h"
 #include "util/diag.h"
 #include "util/fnv.h"
+#include "util/random.h"
 #include "util/status.h"
 
 /* What a position shows a solver, reduced to numbers that compare. */
@@ -175,13 +176,6 @@ int position_check_symmetry(Game *g, const char *what, FILE *err) {
                    "(its values would be wrong; --no-symmetry solves it without them)", what, why);
 }
 
-static uint64_t next_random(uint64_t *s) {
-  *s ^= *s << 13;
-  *s ^= *s >> 7;
-  *s ^= *s << 17;
-  return *s;
-}
-
 int symmetry_walk(Game *g, long positions, uint64_t seed, FILE *out, FILE *err) {
   if (!testable(g)) {
     const GameVtable *vt = g->vt;
@@ -205,7 +199,7 @@ int symmetry_walk(Game *g, long positions, uint64_t seed, FILE *out, FILE *err) 
   unsigned char *root = malloc(g->state_bytes);
   Move *line = malloc(sizeof *line * 1024);
   int status = EXIT_OK, depth = 0, lines = 1;
-  uint64_t rng = seed ? seed : 0x9e3779b97f4a7c15ULL;
+  uint64_t rng = seed;
   if (!root || !line) {
     status = diag_out_of_memory(err);
     goto done;
@@ -244,7 +238,7 @@ int symmetry_walk(Game *g, long positions, uint64_t seed, FILE *out, FILE *err) 
       lines++;
       continue;
     }
-    line[depth] = c.moves[next_random(&rng) % (uint64_t)n];
+    line[depth] = c.moves[random_next(&rng) % (uint64_t)n];
     game_apply(g, &line[depth++]);
   }
   if (status == EXIT_OK)

@@ -9,13 +9,6 @@
 #include "util/diag.h"
 #include "util/stop.h"
 
-uint64_t random_next(uint64_t *state) {
-  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
 /* Chance's weights are asked for WEIGHTS_CHUNK moves at a time: twice
 ** (the total, then the pick), with no buffer of GAME_MAX_MOVES. */
 #define WEIGHTS_CHUNK 256

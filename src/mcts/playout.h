@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "game/game.h"
 #include "cfr/strategy.h"
+#include "util/random.h"
 
 typedef struct Playouts {
   uint64_t games;         /* playouts finished */
@@ -20,9 +21,6 @@ typedef struct Playouts {
                                      ** the games (outcome and `pay`s) */
 } Playouts;
 
-/* SplitMix64: the next number of a fast, well-mixed sequence from any
-** seed (0 included); play and the playouts draw from it. */
-uint64_t random_next(uint64_t *state);
 
 /* A move index among moves[0..n), n > 0: uniform, or by the weights at a
 ** chance node. */
