@@ -38,6 +38,9 @@ check "domineering with rotate: the printed line leads to a position the solve r
 check "a position handed with --position: refused with the reason, not solved" \
   "gsolve: error: --position: the game's symmetries do not hold on this position: it has 8 legal moves, its image under symmetry element 1 has 10 (its values would be wrong; --no-symmetry solves it without them)" \
   "$(gs "$sc_tmp/dom.game" --position b3 2>&1)"
+# Modes that use no symmetry do not pay for the test: perft counts there.
+check "--perft at that position: counted, not refused (perft uses no symmetry)" "0" \
+  "$(gs "$sc_tmp/dom.game" --position b3 --perft 1 >/dev/null 2>&1; echo $?)"
 # Without the symmetries the same position is solved, as alphabeta on the
 # unchanged game (which declares mirror and flip, both valid) says.
 check "--no-symmetry: the position is solved, the value of the valid game" \

@@ -149,6 +149,13 @@ static int read_fen(Run *r) {
   return EXIT_OK;
 }
 
+/* Whether the mode's answers depend on the declared symmetries (tables,
+** counts, searches): the others need no symmetry test of the position. */
+static int uses_symmetries(Mode m) {
+  return m != MODE_SYMCHECK && m != MODE_PERFT && m != MODE_PLAYOUTS && m != MODE_DESCRIBE
+         && m != MODE_EXPORT && m != MODE_INFOSTATE;
+}
+
 /* Plays the position, runs the mode and reports.  Runtime errors in the
 ** engine longjmp out of here. */
 static int run(void *arg) {
@@ -168,8 +175,10 @@ static int run(void *arg) {
   if (st != EXIT_OK) return st;
   /* A position from outside must also be one the declared symmetries
   ** hold on (a flip with a pawn on the board): else every table's
-  ** answer about it would be wrong. */
-  if (o->mode != MODE_SYMCHECK && !o->solve.no_symmetry && (o->fen || (o->position && *o->position))
+  ** answer about it would be wrong.  Modes that never use them (perft,
+  ** playouts, the page's description, exports) skip the test: on
+  ** Connect6 it plays 129,240 moves for each of 8 images. */
+  if (uses_symmetries(o->mode) && !o->solve.no_symmetry && (o->fen || (o->position && *o->position))
       && (st = position_check_symmetry(g, o->fen ? "--fen" : "--position", stderr)) != EXIT_OK)
     return st;
 
