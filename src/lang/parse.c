@@ -32,9 +32,11 @@ static size_t utf8_length(const unsigned char *s, size_t n) {
 }
 
 /* A source must be ASCII or UTF-8 text: a UTF-16 file (a byte order mark,
-** or a zero byte among the first two) and the first invalid UTF-8 byte
-** are reported here, once, rather than as a cascade of stray bytes.  0 if
-** the text is fine. */
+** or a zero byte among the first two), the first NUL byte and the first
+** invalid UTF-8 byte are reported here, once, rather than as a cascade of
+** stray bytes.  NUL is refused before the lexer because Flex takes it for
+** its end-of-buffer mark and rescans the token from its start at each one:
+** a comment of 48 KB holding 18,000 NULs took 3.7 s to skip. */
 static int check_encoding(ParseState *ps, const unsigned char *t, size_t len) {
   Span at = { 0, 1 };
   if (len >= 2 && ((t[0] == 0xFF && t[1] == 0xFE) || (t[0] == 0xFE && t[1] == 0xFF)
@@ -44,11 +46,15 @@ static int check_encoding(ParseState *ps, const unsigned char *t, size_t len) {
     return 1;
   }
   for (size_t i = 0; i < len;) {
-    size_t k = utf8_length(t + i, len - i);
+    size_t k = t[i] ? utf8_length(t + i, len - i) : 0;
     if (k == 0) {
       at.start = (int)i;
       at.end = (int)i + 1;
-      diag_error(ps->diag, at, "invalid UTF-8 (byte 0x%02x): gsolve reads ASCII "
+      if (t[i] == 0)
+        diag_error(ps->diag, at, "NUL byte (0x00) in the file: gsolve reads ASCII or "
+                   "UTF-8 text");
+      else
+        diag_error(ps->diag, at, "invalid UTF-8 (byte 0x%02x): gsolve reads ASCII "
                  "or UTF-8 text", t[i]);
       return 1;
     }
