@@ -8,6 +8,7 @@
 */
 #include "compiler/resolve.h"
 #include "compiler/builtins.h"
+#include "util/fnv.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -17,9 +18,18 @@
 /* Symbols                                                            */
 /* ------------------------------------------------------------------ */
 
+/* Names are hashed, not scanned: a file of 4096 constants each used many
+** times made the lookups quadratic (seconds under the fuzzers' tracing). */
+static unsigned name_slot(const char *name) {
+  return (unsigned)fnv1a(FNV_OFFSET, name, strlen(name)) & (RESOLVE_SLOTS - 1);
+}
+
 Symbol *resolve_lookup(Resolver *r, const char *name) {
-  for (int i = r->nsyms - 1; i >= 0; i--)
-    if (strcmp(r->syms[i].name, name) == 0) return &r->syms[i];
+  if (!r->slots) return NULL;
+  for (unsigned h = name_slot(name); r->slots[h]; h = (h + 1) & (RESOLVE_SLOTS - 1)) {
+    Symbol *s = &r->syms[r->slots[h] - 1];
+    if (strcmp(s->name, name) == 0) return s;
+  }
   return NULL;
 }
 
@@ -53,6 +63,10 @@ Symbol *resolve_declare(Resolver *r, const char *name, SymKind k, Span where) {
     diag_error(r->d, where, "too many names (limit is %d)", PROG_MAX_SYMBOLS);
     return NULL;
   }
+  if (!r->slots && !(r->slots = calloc(RESOLVE_SLOTS, sizeof *r->slots))) {
+    r->p->oom = 1;
+    return NULL;
+  }
   if (r->nsyms == r->cap) {
     int cap = r->cap ? r->cap * 2 : 64;
     Symbol *s = realloc(r->syms, (size_t)cap * sizeof *s);
@@ -60,6 +74,9 @@ Symbol *resolve_declare(Resolver *r, const char *name, SymKind k, Span where) {
     r->syms = s;
     r->cap = cap;
   }
+  unsigned h = name_slot(name);
+  while (r->slots[h]) h = (h + 1) & (RESOLVE_SLOTS - 1);
+  r->slots[h] = r->nsyms + 1;
   Symbol *s = &r->syms[r->nsyms++];
   memset(s, 0, sizeof *s);
   s->name = name;
@@ -655,6 +672,7 @@ int resolve_program(Program *p, Diag *d, const ParamDef *defs, int ndefs,
 void resolver_free(Resolver *r) {
   if (!r) return;
   free(r->syms);
+  free(r->slots);
   free(r->funcs);
   free(r->moves);
   free(r->symmetries);

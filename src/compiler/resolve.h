@@ -32,10 +32,16 @@ typedef struct Symbol {
   Span where;
 } Symbol;
 
+/* The symbol table's hash index: twice the most names a game may declare,
+** so that a probe is short; a power of two. */
+#define RESOLVE_SLOTS (2 * PROG_MAX_SYMBOLS)
+
 struct Resolver {
   Program *p;
   Diag *d;
   Symbol *syms; int nsyms, cap;
+  int *slots;                       /* RESOLVE_SLOTS: 1 + a symbol's index by
+                                    ** its name's hash, 0 empty */
   Node **funcs; int nfuncs;         /* function declarations, by index */
   Node *pieces_check;               /* `pieces ... check F`: F's name, or NULL */
   Node **moves;                     /* move declarations, by rule index */

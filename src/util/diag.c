@@ -61,10 +61,13 @@ void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...) {
     if (kind[0] == 'e') d->errors++;
     return;
   }
-  int is_error = kind[0] != 'n';   /* notes do not count */
-  if (is_error) {
-    d->errors++;
-    if (d->errors > DIAG_MAX_ERRORS) return;
+  int is_error = kind[0] != 'n';   /* notes do not count ... */
+  if (is_error) d->errors++;
+  if (d->errors > DIAG_MAX_ERRORS) {         /* ... but stop with the errors */
+    if (is_error && d->errors == DIAG_MAX_ERRORS + 1)
+      fprintf(d->out, "%s: note: too many errors, stopping reports (limit is %d)\n",
+              d->filename, DIAG_MAX_ERRORS);
+    return;
   }
   int line, col;
   diag_line_col(d, at.start, &line, &col);
@@ -75,9 +78,6 @@ void diag_report(Diag *d, const char *kind, Span at, const char *fmt, ...) {
   va_end(ap);
   fputc('\n', d->out);
   print_excerpt(d, at);
-  if (is_error && d->errors == DIAG_MAX_ERRORS)
-    fprintf(d->out, "%s: note: too many errors, stopping reports (limit is %d)\n",
-            d->filename, DIAG_MAX_ERRORS);
 }
 
 static FILE *transient_f;          /* a progress line is on it ... */
