@@ -18,7 +18,7 @@ while [ "$used" -lt "$budget" ]; do
   # The seeds and dictionary of make fuzz (Makefile): the readers of
   # databases, books and positions have corpora of their own.
   case $t in
-    db|book|position) seeds=fuzz/corpus_$t dict= ;;
+    db|book|position|efg|http) seeds=fuzz/corpus_$t dict= ;;
     *) seeds="games tests/errors tests/malformed fuzz/corpus" dict=-dict=fuzz/game.dict ;;
   esac
   # shellcheck disable=SC2086
