@@ -201,3 +201,52 @@ check "components of a bool array: named" yes \
   "$(printf '%s\n' "$gr_o" | grep -q "components-errors.game:8:12: error: components needs an array of integers from 0 (an empty component): 'f' is not" && echo yes)"
 check "components errors: three, with carets" "3 errors 3" \
   "$(printf '%s\n' "$gr_o" | tail -n 1) $(printf '%s\n' "$gr_o" | grep -c '^ *\^')"
+
+# --- --solver retro --grundy: retrograde analysis keeps Grundy values -----
+# Each position's value and its moves' values (JSON "grundy", "moves") as
+# the walk gives them, at several positions of each game: retro labels
+# every position (the positions reached by the moves too); its value and
+# plies are alphabeta's.
+gr_gm() { gs "$@" --grundy --json | grep -o '"grundy":[0-9]*,.*"moves":\[[^]]*\]' | sed 's/,"plies":[0-9]*//g'; }
+gr_bad=""
+gr_n=0
+gr_cross() {   # gr_cross FILE ARGS... -- POSITION...
+  gr_f=$1; shift
+  gr_a=""
+  while [ "$1" != -- ]; do gr_a="$gr_a $1"; shift; done
+  shift
+  for gr_p in "$@"; do
+    gr_w=$(gr_gm $gr_f $gr_a --position "$gr_p")
+    gr_r=$(gr_gm $gr_f $gr_a --position "$gr_p" --solver retro)
+    [ -n "$gr_w" ] && [ "$gr_w" = "$gr_r" ] || gr_bad="$gr_bad [$gr_f$gr_a '$gr_p': $gr_w / $gr_r]"
+    gr_o=$(gs $gr_f $gr_a --position "$gr_p" --solver retro --grundy)
+    gr_b=$(gs $gr_f $gr_a --position "$gr_p" --solver alphabeta)
+    [ "$(field value "$gr_o") $(field plies "$gr_o")" = "$(field value "$gr_b") $(field plies "$gr_b")" ] \
+      || gr_bad="$gr_bad [$gr_f$gr_a '$gr_p': alphabeta $(field value "$gr_b") $(field plies "$gr_b")]"
+    gr_n=$((gr_n + 1))
+  done
+}
+gr_cross games/nim.game --engine vm -D heaps=1,2,3 -- "" "take 3 1" "take 2 1" "take 1 1" "take 3 2 take 2 1"
+gr_cross games/nim.game --engine vm -D heaps=1,2,4 -- "" "take 3 1" "take 3 4"
+gr_cross docs/examples/kayles.game -D n=7 -- "" a1 d1 b1-c1 "c1 f1"
+gr_cross games/octal.game -D n=9 -- "" "take 1 1 3" "take 1 2 2"
+gr_cross docs/examples/nim-kayles.game -D heap=3 -D row=5 -- "" "take 1 1" "knock 2 2 0"
+check "retro's Grundy values equal the walk's (each position and its moves'), its value and plies alphabeta's ($gr_n positions)" \
+  "" "$gr_bad"
+gr_o=$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver retro --grundy --json)
+check "nim 1,2,4 --solver retro JSON: grundy 7, a win in 7 plies by take 3 1 (7 plies by it), solver retro" \
+  '"grundy":7,"misere":false,"value":"win","plies":7,"best":["take 3 1"]|{"move":"take 3 1","grundy":0,"plies":7}|"solver":"retro"' \
+  "$(printf '%s' "$gr_o" | grep -o '"grundy":7,[^[]*\[[^]]*\]')|$(printf '%s' "$gr_o" | grep -o '{"move":"take 3 1"[^}]*}')|$(printf '%s' "$gr_o" | grep -o '"solver":"retro"')"
+check "nim 1,3,5,7 --solver retro: G 0, a loss in 16 plies (the source material)" "0 loss 16" \
+  "$(gs games/nim.game --engine vm --solver retro --grundy | sed -n 's/^\(grundy\|value\|plies\): //p' | tr '\n' ' ' | sed 's/ $//')"
+check "nim 1,3,5,7 --solver retro, the native engine's moves: G 0" "0" \
+  "$(gr_val games/nim.game --engine native --solver retro)"
+gr_refuse "retro: tic-tac-toe" "a move's effect depends on the player to move" games/tictactoe.game --solver retro
+gr_refuse "retro: pig" "it has chance moves" games/pig.game --solver retro
+gr_refuse "retro: misère nim" "not a loss for the player to move (misère play" games/nim.game -D misere=true --solver retro
+gr_refuse "retro: token (cycles), the walk's refusal" \
+  "needs a game that ends: a line of play from the root comes back to a position (6 of the 10 positions" \
+  games/token.game --solver retro
+gr_refuse "--solver db --grundy: a database keeps no Grundy values" "not by db (a database keeps values and distances" \
+  games/nim.game --solver db
+gr_refuse "--solver alphabeta --grundy" "answered by its own walk or by --solver retro" games/nim.game --solver alphabeta

@@ -24,6 +24,7 @@
 #include "search/progress.h"
 #include "retro/retro.h"
 #include "retro/retro_compact.h"
+#include "solve/grundy.h"
 #include "util/stop.h"
 
 const RetroDistributed *retro_distributed = NULL;
@@ -61,6 +62,7 @@ void retro_free(Retro *r) {
   free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover); free(r->ahead_cls);
   movestack_free(&r->ms);
   retro_compact_free(r->cpt);
+  free(r->nimber);
   memset(r, 0, sizeof *r);
 }
 
@@ -478,6 +480,8 @@ enter:
         if (a < 0) goto oom;
         if (a == 0) goto asymmetric;
       }
+      if (added && r->grundy && grundy_check_here(r->grundy, ply, 1, &o, NULL, 0) != EXIT_OK)
+        goto grundy_refused;
       if (added && set_terminal(r, cls, &o)) goto failed;
       if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
@@ -498,6 +502,9 @@ enter:
       if (a < 0) goto oom;
       if (a == 0) goto asymmetric;
     }
+    if (added && r->grundy
+        && grundy_check_here(r->grundy, ply, 0, NULL, r->ms.moves + f->mbase, n) != EXIT_OK)
+      goto grundy_refused;
     if (n == 0) {
       game_no_moves(g, &o);
       if (added && set_terminal(r, cls, &o)) goto failed;
@@ -639,6 +646,8 @@ memory:
 too_long:
   status = retro_fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
   goto unwind;
+grundy_refused:
+  r->status = r->grundy->status;
 failed:
   status = r->status;
 unwind:
@@ -835,6 +844,77 @@ static int propagate_vectors(Retro *r) {
   return EXIT_OK;
 }
 
+/* --grundy: each position's Grundy value, children before parents (the
+** counters again: a position is valued when its last child is), the mex
+** of its children's values; an end is worth 0.  What is never valued lies
+** on a cycle or leads into one: no Grundy value (the walk's refusal). */
+static int label_nimbers(Retro *r) {
+  size_t n = r->stored, head = 0, tail = 0;
+  uint32_t *start, *out;
+  if (retro_out_edges(r, &start, &out) < 0) return out_of_memory(r);
+  uint32_t *left = malloc((n + 1) * sizeof *left);
+  unsigned char *mark = malloc(GAME_MAX_MOVES + 1);
+  free(r->nimber);
+  r->nimber = malloc((n + 1) * sizeof *r->nimber);
+  if (!left || !mark || !r->nimber) {
+    free(start); free(out); free(left); free(mark);
+    return out_of_memory(r);
+  }
+  for (size_t c = 0; c < n; c++) {
+    left[c] = start[c + 1] - start[c];
+    r->nimber[c] = 0;
+    if (left[c] == 0) r->queue[tail++] = (uint32_t)c;
+  }
+  while (head < tail) {
+    uint32_t x = r->queue[head++];
+    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
+      uint32_t p = r->parents[k];
+      if (--left[p] != 0) continue;
+      uint32_t deg = start[p + 1] - start[p], v = 0;
+      memset(mark, 0, (size_t)deg + 1);
+      for (uint32_t j = start[p]; j < start[p + 1]; j++)
+        if (r->nimber[r->edge_to[out[j]]] <= deg) mark[r->nimber[r->edge_to[out[j]]]] = 1;
+      while (mark[v]) v++;
+      r->nimber[p] = v;
+      r->queue[tail++] = p;
+    }
+  }
+  free(start); free(out); free(left); free(mark);
+  if (tail < n)
+    return retro_fail(r, EXIT_USAGE, GRUNDY_CYCLE " (%llu of the %llu positions stored lie on a "
+                      "cycle or lead into one)", (unsigned long long)(n - tail), (unsigned long long)n);
+  return EXIT_OK;
+}
+
+/* The Grundy values of the root and of the positions its moves reach
+** (s->result's moves, after retro_answer) into r->grundy. */
+static int grundy_answer(Retro *r, Search *s) {
+  Grundy *gr = r->grundy;
+  const SolveResult *res = &s->result;
+  uint32_t c;
+  int n = res->terminal ? 0 : res->nmoves;
+  if (!retro_lookup(r, &c)) return retro_fail(r, EXIT_LIMIT, "the root is not in the table (a fault)");
+  gr->by_retro = 1;
+  gr->value = r->nimber[c];
+  gr->positions = r->positions;
+  gr->nodes = r->positions;
+  gr->nmoves = n;
+  free(gr->moves);
+  free(gr->move_value);
+  gr->moves = malloc((size_t)(n ? n : 1) * sizeof *gr->moves);
+  gr->move_value = malloc((size_t)(n ? n : 1) * sizeof *gr->move_value);
+  if (!gr->moves || !gr->move_value) return out_of_memory(r);
+  for (int i = 0; i < n; i++) {
+    gr->moves[i] = res->moves[i];
+    game_apply(r->g, &res->moves[i]);
+    int found = retro_lookup(r, &c);
+    game_undo(r->g);
+    if (!found) return retro_fail(r, EXIT_LIMIT, "a root move leads out of the table (a fault)");
+    gr->move_value[i] = r->nimber[c];
+  }
+  return EXIT_OK;
+}
+
 /* The stored position of the engine's current state. */
 int retro_lookup(Retro *r, uint32_t *cls) {
   if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
@@ -865,6 +945,10 @@ int retro_solve(Retro *r, Search *s) {
   if (r->compact && retro_distributed)
     return retro_fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
                 "the compact form yet (use gsolve, or drop --compact)");
+  if (r->grundy && (r->compact || retro_distributed))
+    return retro_fail(r, EXIT_USAGE, "--grundy with --solver retro runs in one process, "
+                      "without --compact");
+  if (r->grundy && grundy_check_begin(r->grundy) != EXIT_OK) return r->status = r->grundy->status;
   if (r->compact) return retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = clock_seconds();
@@ -880,10 +964,12 @@ int retro_solve(Retro *r, Search *s) {
     for (size_t c = 0; c < r->stored; c++)
       r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
   }
+  if (r->grundy && label_nimbers(r) != EXIT_OK) return r->status;
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = clock_seconds() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
-  return retro_answer(r, s);
+  int st = retro_answer(r, s);
+  return st == EXIT_OK && r->grundy ? grundy_answer(r, s) : st;
 }
 
 int retro_solve_vector(Retro *r, ExpSolver *s) {

@@ -98,6 +98,12 @@ typedef struct Retro {
   ** the arrays above, which stay empty then. */
   int compact;
   struct RetroCompact *cpt;
+  /* --grundy (docs/cgt.md): when set, every position entered passes the
+  ** Grundy walk's checks (grundy_check_here; the caller ran
+  ** grundy_check_begin) and gets its Grundy value in nimber; retro_solve
+  ** then fills the Grundy's value and the root moves' values. */
+  struct Grundy *grundy;
+  uint32_t *nimber;         /* per stored position */
 } Retro;
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
