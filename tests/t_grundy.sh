@@ -247,6 +247,65 @@ gr_refuse "retro: misère nim" "not a loss for the player to move (misère play"
 gr_refuse "retro: token (cycles), the walk's refusal" \
   "needs a game that ends: a line of play from the root comes back to a position (6 of the 10 positions" \
   games/token.game --solver retro
-gr_refuse "--solver db --grundy: a database keeps no Grundy values" "not by db (a database keeps values and distances" \
-  games/nim.game --solver db
-gr_refuse "--solver alphabeta --grundy" "answered by its own walk or by --solver retro" games/nim.game --solver alphabeta
+
+# --- Grundy values in a database (format 4, db.h) ------------------------
+gr_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsolve-grundy.XXXXXX")
+gs games/nim.game --engine vm -D heaps=1,2,4 --solver retro --grundy --db "$gr_tmp/g.db" >/dev/null
+gs games/nim.game --engine vm -D heaps=1,2,4 --solver retro --db "$gr_tmp/v.db" >/dev/null
+check "retro --grundy --db writes format 4; without --grundy, format 3 as before" "4 3" \
+  "$(od -A n -t u4 -j 8 -N 4 "$gr_tmp/g.db" | tr -d ' ') $(od -A n -t u4 -j 8 -N 4 "$gr_tmp/v.db" | tr -d ' ')"
+gr_bad=""
+for gr_p in "" "take 1 1" "take 3 1" "take 3 2 take 2 1"; do
+  gr_w=$(gr_gm games/nim.game --engine vm -D heaps=1,2,4 --position "$gr_p")
+  gr_d=$(gr_gm games/nim.game --engine vm -D heaps=1,2,4 --position "$gr_p" --solver db --db "$gr_tmp/g.db")
+  [ -n "$gr_w" ] && [ "$gr_w" = "$gr_d" ] || gr_bad="$gr_bad ['$gr_p': $gr_w / $gr_d]"
+done
+check "--solver db --grundy: the file's Grundy values are the walk's (4 positions)" "" "$gr_bad"
+gr_o=$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/g.db" --grundy)
+check "--solver db --grundy: value and plies from the file, solver db" "7 win 7 db" \
+  "$(field grundy "$gr_o") $(field value "$gr_o") $(field plies "$gr_o") $(field solver "$gr_o")"
+check "a format 4 file answers --solver db without --grundy too" "win 7" \
+  "$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/g.db" | sed -n 's/^\(value\|plies\): //p' | tr '\n' ' ' | sed 's/ $//')"
+gr_refuse "--solver db --grundy on a format 3 file" "keeps no Grundy values: build it with --solver retro --grundy --db FILE" \
+  games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/v.db"
+gr_refuse "--solver alphabeta --grundy" "answered by its own walk, by --solver retro or from its database" \
+  games/nim.game --solver alphabeta
+# Forged Grundy values with a recomputed checksum: REC's value set to V.
+gr_forge() {   # gr_forge IN OUT REC V
+  python3 - "$@" <<'PY'
+import struct, sys
+src, out, rec, v = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+b = bytearray(open(src, 'rb').read())
+at = 48
+for _ in range(3):
+    at += 4 + struct.unpack_from('<I', b, at)[0]
+K = struct.unpack_from('<I', b, 12)[0]
+r = at + rec * (K + 14) + K
+struct.pack_into('<I', b, r + 10, v)
+h = 0xcbf29ce484222325
+for c in b[:-8]:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+struct.pack_into('<Q', b, len(b) - 8, h)
+open(out, 'wb').write(b)
+PY
+}
+# a record of a win (its value > 0) given another value > 0: only the
+# rules tell (the mex of its children's); given 0: the record itself.
+gr_rec=$(python3 - "$gr_tmp/g.db" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+at = 48
+for _ in range(3):
+    at += 4 + struct.unpack_from('<I', b, at)[0]
+K = struct.unpack_from('<I', b, 12)[0]
+n = struct.unpack_from('<Q', b, 40)[0]
+print(next(i for i in range(n) if struct.unpack_from('<I', b, at + i * (K + 14) + K + 10)[0] > 0))
+PY
+)
+gr_forge "$gr_tmp/g.db" "$gr_tmp/f.db" "$gr_rec" 99
+gr_refuse "a forged Grundy value (checksum recomputed)" "a Grundy value that is not the mex of its children's" \
+  games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/f.db"
+gr_forge "$gr_tmp/g.db" "$gr_tmp/f.db" "$gr_rec" 0
+gr_refuse "a win forged to Grundy value 0" "a Grundy value that disagrees with its value" \
+  games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/f.db"
+rm -rf "$gr_tmp"

@@ -106,14 +106,15 @@ static int run_solve(Run *r) {
 
 /* --grundy --solver retro (docs/cgt.md): retrograde analysis labels every
 ** position with its Grundy value besides its value and distance; the
-** walk's checks refuse what it refuses.  Other solvers keep no values. */
+** walk's checks refuse what it refuses.  With --db FILE it writes them
+** (format 4), and --solver db answers from such a file.  Other solvers
+** keep no values. */
 static int run_grundy_retro(Run *r) {
   const Options *o = r->opt;
   SolveJob *j = &r->job;
-  if (strcmp(o->solve.solver, "retro") != 0)
-    return diag_fail(stderr, EXIT_USAGE, "--grundy is answered by its own walk or by --solver "
-                     "retro, not by %s%s", o->solve.solver, strcmp(o->solve.solver, "db") == 0
-                     ? " (a database keeps values and distances, not Grundy values)" : "");
+  if (strcmp(o->solve.solver, "retro") != 0 && strcmp(o->solve.solver, "db") != 0)
+    return diag_fail(stderr, EXIT_USAGE, "--grundy is answered by its own walk, by --solver "
+                     "retro or from its database (--solver db), not by %s", o->solve.solver);
   if (r->grundy.seq_n >= 0)
     return diag_fail(stderr, EXIT_USAGE, "--grundy-sequence values components by the Grundy "
                      "walk: drop --solver");

@@ -380,7 +380,7 @@ static const OptionSpec option_table[] = {
     "value-iteration stops when no value changes by E (1e-12)", set_epsilon, 0 },
   { "--tt-size", "MB", SEC_SOLVER, M_TABLE, NULL, "search table size in MiB (default 64)",
     set_tt_size, 0 },
-  { "--db", "FILE", SEC_SOLVER, M_SOLVE | M(MODE_DUMPDB), NULL,
+  { "--db", "FILE", SEC_SOLVER, M_SOLVE | M(MODE_DUMPDB) | M(MODE_GRUNDY), NULL,
     "retro writes a database, others answer from it", set_db, 0 },
   { "--max-positions", "N", SEC_SOLVER, M_SOLVE | M(MODE_GRUNDY), NULL, "retro stops beyond N positions",
     set_max_positions, 0 },

@@ -25,7 +25,7 @@ static void json_tail(JsonWriter *w, const Run *r) {
     json_key(w, "stored");
     json_uint(w, r->job.retro.stored);
     json_key(w, "solver");
-    json_string(w, "retro");
+    json_string(w, r->opt->solve.solver);
   }
   json_key(w, "nodes");
   json_uint(w, gr->nodes);
@@ -89,7 +89,7 @@ static void text_grundy(const Run *r) {
   printf("positions: %" PRIu64 "\n", gr->positions);
   if (gr->by_retro) printf("stored: %" PRIu64 "\n", r->job.retro.stored);
   printf("nodes: %" PRIu64 "\nseconds: %.3f\n", gr->nodes, r->seconds);
-  if (gr->by_retro) printf("solver: retro\n");
+  if (gr->by_retro) printf("solver: %s\n", r->opt->solve.solver);
   printf("engine: %s\n", r->g->engine);
 }
 

@@ -63,6 +63,7 @@ void retro_free(Retro *r) {
   movestack_free(&r->ms);
   retro_compact_free(r->cpt);
   free(r->nimber);
+  free(r->nim_mark);
   memset(r, 0, sizeof *r);
 }
 
@@ -893,6 +894,9 @@ static int grundy_answer(Retro *r, Search *s) {
   const SolveResult *res = &s->result;
   uint32_t c;
   int n = res->terminal ? 0 : res->nmoves;
+  if (!r->nimber)
+    return retro_fail(r, EXIT_USAGE, "'%s' keeps no Grundy values: build it with --solver "
+                      "retro --grundy --db FILE (docs/cgt.md)", r->db_path ? r->db_path : "the table");
   if (!retro_lookup(r, &c)) return retro_fail(r, EXIT_LIMIT, "the root is not in the table (a fault)");
   gr->by_retro = 1;
   gr->value = r->nimber[c];
@@ -968,8 +972,7 @@ int retro_solve(Retro *r, Search *s) {
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = clock_seconds() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
-  int st = retro_answer(r, s);
-  return st == EXIT_OK && r->grundy ? grundy_answer(r, s) : st;
+  return retro_answer(r, s);
 }
 
 int retro_solve_vector(Retro *r, ExpSolver *s) {
@@ -1024,7 +1027,7 @@ int retro_answer(Retro *r, Search *s) {
   /* Read from a file: the records answered from are checked first, as
   ** at a direct query, whatever asks (--pv's every step, play). */
   if (r->verify_here && r->verify_here(r) != EXIT_OK) return r->status;
-  if (res->terminal) return EXIT_OK;
+  if (res->terminal) return r->grundy ? grundy_answer(r, s) : EXIT_OK;
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
@@ -1051,5 +1054,5 @@ int retro_answer(Retro *r, Search *s) {
     res->exact[i] = 1;
   }
   search_root_finish(s);
-  return EXIT_OK;
+  return r->grundy ? grundy_answer(r, s) : EXIT_OK;
 }

@@ -103,7 +103,9 @@ typedef struct Retro {
   ** grundy_check_begin) and gets its Grundy value in nimber; retro_solve
   ** then fills the Grundy's value and the root moves' values. */
   struct Grundy *grundy;
-  uint32_t *nimber;         /* per stored position */
+  uint32_t *nimber;         /* per stored position (also read from a
+                            ** database of format 4, db.h) */
+  unsigned char *nim_mark;  /* the database check's mex scratch */
 } Retro;
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
