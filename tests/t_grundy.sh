@@ -268,7 +268,7 @@ check "a format 4 file answers --solver db without --grundy too" "win 7" \
   "$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/g.db" | sed -n 's/^\(value\|plies\): //p' | tr '\n' ' ' | sed 's/ $//')"
 gr_refuse "--solver db --grundy on a format 3 file" "keeps no Grundy values: build it with --solver retro --grundy --db FILE" \
   games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/v.db"
-gr_refuse "--solver alphabeta --grundy" "answered by its own walk, by --solver retro or from its database" \
+gr_refuse "--solver alphabeta --grundy" "answered by its own walk or by a solver that keeps Grundy values (retro or db)" \
   games/nim.game --solver alphabeta
 # Forged Grundy values with a recomputed checksum: REC's value set to V.
 gr_forge() {   # gr_forge IN OUT REC V

@@ -112,9 +112,12 @@ static int run_solve(Run *r) {
 static int run_grundy_retro(Run *r) {
   const Options *o = r->opt;
   SolveJob *j = &r->job;
-  if (strcmp(o->solve.solver, "retro") != 0 && strcmp(o->solve.solver, "db") != 0)
-    return diag_fail(stderr, EXIT_USAGE, "--grundy is answered by its own walk, by --solver "
-                     "retro or from its database (--solver db), not by %s", o->solve.solver);
+  const SolverInfo *s = solver_find(o->solve.solver);
+  char names[160];
+  if (s == NULL || !(s->takes & TAKES_GRUNDY))
+    return diag_fail(stderr, EXIT_USAGE, "--grundy is answered by its own walk or by a solver "
+                     "that keeps Grundy values (%s), not by %s",
+                     solver_names_taking(TAKES_GRUNDY, names, sizeof names), o->solve.solver);
   if (r->grundy.seq_n >= 0)
     return diag_fail(stderr, EXIT_USAGE, "--grundy-sequence values components by the Grundy "
                      "walk: drop --solver");

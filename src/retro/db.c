@@ -21,7 +21,7 @@ static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_MAX_KEY (1 << 20)     /* largest key (state) a record may hold */
 #define DB_FIXED_HEAD 48         /* bytes before the game name */
 #define DB_RECORD_TAIL 10        /* bytes after a record's key */
-#define DB_NIMBER_BYTES 4        /* format 4: a Grundy value after them */
+#define DB_GRUNDY_BYTES 4        /* format 4: a Grundy value after them */
 #define DB_SUM_SEED 0xcbf29ce484222325ULL
 /* The sample checked against the rules on load (verify_walk). */
 #define DB_VERIFY_POSITIONS 4096
@@ -71,7 +71,7 @@ int db_write_begin(DbWriter *o, const Retro *r, uint64_t positions, uint64_t sto
   if (st != EXIT_OK) return st;
   o->sum = DB_SUM_SEED;
   put(o, DB_MAGIC, sizeof DB_MAGIC);
-  put_u32(o, r->nimber ? DB_VERSION_GRUNDY : DB_VERSION);
+  put_u32(o, r->gvalue ? DB_VERSION_GRUNDY : DB_VERSION);
   put_u32(o, (uint32_t)stored_keys(r)->key_bytes);
   put_u32(o, r->canonical != NULL);
   put_u32(o, (uint32_t)r->g->nplayers);
@@ -133,7 +133,7 @@ int db_write(const Retro *r, const char *path, const char *game, const char *par
     uint32_t i = order[n];
     db_write_record(&o, k->keys + (size_t)i * k->key_bytes, k->key_bytes, r->value[i],
                     r->mover[i], r->dist[i], r->score[i]);
-    if (r->nimber) put_u32(&o, r->nimber[i]);
+    if (r->gvalue) put_u32(&o, r->gvalue[i]);
   }
   free(order);
   return db_write_end(&o, err);
@@ -222,7 +222,7 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
     at += 4 + (size_t)n;
   }
   size_t rec = (size_t)key_bytes + DB_RECORD_TAIL
-               + (version == DB_VERSION_GRUNDY ? DB_NIMBER_BYTES : 0);
+               + (version == DB_VERSION_GRUNDY ? DB_GRUNDY_BYTES : 0);
   if (key_bytes > DB_MAX_KEY || stored > UINT32_MAX) goto corrupt;
   size_t mem = file_memory_bytes();
   if (mem && stored > mem / (rec + retro_bytes_per_position(r)))
@@ -264,20 +264,20 @@ static const char *bad_record(const unsigned char *vm, uint32_t d, int32_t score
 
 /* Format 4: the Grundy value of position c (the engine's current one)
 ** is the least value none of its n moves reaches (the mex). */
-static int nimber_agrees(Retro *r, uint32_t c, const Move *moves, int n) {
-  uint32_t g = r->nimber[c], x;
+static int grundy_agrees(Retro *r, uint32_t c, const Move *moves, int n) {
+  uint32_t g = r->gvalue[c], x;
   if (g > (uint32_t)n) return 0;
-  if (!r->nim_mark && !(r->nim_mark = malloc(GAME_MAX_MOVES + 1))) return 0;
-  memset(r->nim_mark, 0, (size_t)g + 1);
+  if (!r->mex_mark && !(r->mex_mark = malloc(GAME_MAX_MOVES + 1))) return 0;
+  memset(r->mex_mark, 0, (size_t)g + 1);
   for (int i = 0; i < n; i++) {
     game_apply(r->g, &moves[i]);
     int f = retro_lookup(r, &x);
     game_undo(r->g);
-    if (f && r->nimber[x] <= g) r->nim_mark[r->nimber[x]] = 1;
+    if (f && r->gvalue[x] <= g) r->mex_mark[r->gvalue[x]] = 1;
   }
   for (uint32_t v = 0; v < g; v++)
-    if (!r->nim_mark[v]) return 0;
-  return !r->nim_mark[g];
+    if (!r->mex_mark[v]) return 0;
+  return !r->mex_mark[g];
 }
 
 /* Checks position c (the engine's current one, with its n moves, or
@@ -297,9 +297,9 @@ static const char *verify_position(Retro *r, uint32_t c, int scored, const Outco
     if (r->value[c] != v || r->dist[c] != 0) return "the value of a finished game";
     if (scored && margin > -VALUE_SCORE_MAX && margin < VALUE_SCORE_MAX && r->score[c] != margin)
       return "the score of a finished game";
-    return r->nimber && r->nimber[c] != 0 ? "the Grundy value of a finished game" : NULL;
+    return r->gvalue && r->gvalue[c] != 0 ? "the Grundy value of a finished game" : NULL;
   }
-  if (r->nimber && !nimber_agrees(r, c, moves, n)) return "a Grundy value that is not the mex of its children's";
+  if (r->gvalue && !grundy_agrees(r, c, moves, n)) return "a Grundy value that is not the mex of its children's";
   int64_t best = INT64_MIN;
   uint32_t win_min = RETRO_ENDLESS, loss_max = 0, d = r->dist[c];
   uint32_t draw_min = RETRO_ENDLESS, draw_max = 0;   /* over draws that end */
@@ -539,7 +539,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   take(&in, sizeof DB_MAGIC + 4);
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
-  int nimbers = le32(fi.data + 8) == DB_VERSION_GRUNDY;
+  int with_grundy = le32(fi.data + 8) == DB_VERSION_GRUNDY;
   if (get_str(&in, &name) < 0 || get_str(&in, &par) < 0 || get_str(&in, &engine) < 0)
     goto corrupt;     /* cannot happen: db_load_file measured them */
   int same_game = same_str(name, game) && same_str(par, params);
@@ -575,17 +575,17 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   r->score = malloc((stored + 1) * sizeof *r->score);
   if (!r->value || !r->mover || !r->dist || !r->count || !r->terminal || !r->expanded || !r->score)
     goto oom;
-  if (nimbers && !(r->nimber = malloc((stored + 1) * sizeof *r->nimber))) goto oom;
+  if (with_grundy && !(r->gvalue = malloc((stored + 1) * sizeof *r->gvalue))) goto oom;
   for (uint64_t i = 0; i < stored; i++) {
     const unsigned char *key = take(&in, key_bytes);
     const unsigned char *vm = take(&in, 2);
     uint32_t d = get_u32(&in);
     int32_t score = (int32_t)get_u32(&in);
-    uint32_t idx, nim = nimbers ? get_u32(&in) : 0;
+    uint32_t idx, gv = with_grundy ? get_u32(&in) : 0;
     const char *why = bad_record(vm, d, score, nplayers, stored);
     /* An impartial game's: no draws, a loss exactly where G is 0. */
-    if (!why && nimbers && (vm[0] == RETRO_DRAW || (nim == 0) != (vm[0] == RETRO_LOSS)
-                            || nim > GAME_MAX_MOVES))
+    if (!why && with_grundy && (vm[0] == RETRO_DRAW || (gv == 0) != (vm[0] == RETRO_LOSS)
+                            || gv > GAME_MAX_MOVES))
       why = "a Grundy value that disagrees with its value";
     if (why) {
       st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu has %s", path,
@@ -603,7 +603,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     r->score[i] = score;
     r->mover[i] = vm[1];
     r->dist[i] = d == DB_ENDLESS ? RETRO_ENDLESS : d;
-    if (nimbers) r->nimber[i] = nim;
+    if (with_grundy) r->gvalue[i] = gv;
   }
   r->positions = positions;
   r->stored = stored;

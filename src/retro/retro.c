@@ -62,8 +62,8 @@ void retro_free(Retro *r) {
   free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover); free(r->ahead_cls);
   movestack_free(&r->ms);
   retro_compact_free(r->cpt);
-  free(r->nimber);
-  free(r->nim_mark);
+  free(r->gvalue);
+  free(r->mex_mark);
   memset(r, 0, sizeof *r);
 }
 
@@ -845,80 +845,6 @@ static int propagate_vectors(Retro *r) {
   return EXIT_OK;
 }
 
-/* --grundy: each position's Grundy value, children before parents (the
-** counters again: a position is valued when its last child is), the mex
-** of its children's values; an end is worth 0.  What is never valued lies
-** on a cycle or leads into one: no Grundy value (the walk's refusal). */
-static int label_nimbers(Retro *r) {
-  size_t n = r->stored, head = 0, tail = 0;
-  uint32_t *start, *out;
-  if (retro_out_edges(r, &start, &out) < 0) return out_of_memory(r);
-  uint32_t *left = malloc((n + 1) * sizeof *left);
-  unsigned char *mark = malloc(GAME_MAX_MOVES + 1);
-  free(r->nimber);
-  r->nimber = malloc((n + 1) * sizeof *r->nimber);
-  if (!left || !mark || !r->nimber) {
-    free(start); free(out); free(left); free(mark);
-    return out_of_memory(r);
-  }
-  for (size_t c = 0; c < n; c++) {
-    left[c] = start[c + 1] - start[c];
-    r->nimber[c] = 0;
-    if (left[c] == 0) r->queue[tail++] = (uint32_t)c;
-  }
-  while (head < tail) {
-    uint32_t x = r->queue[head++];
-    for (uint32_t k = r->parent_start[x]; k < r->parent_start[x + 1]; k++) {
-      uint32_t p = r->parents[k];
-      if (--left[p] != 0) continue;
-      uint32_t deg = start[p + 1] - start[p], v = 0;
-      memset(mark, 0, (size_t)deg + 1);
-      for (uint32_t j = start[p]; j < start[p + 1]; j++)
-        if (r->nimber[r->edge_to[out[j]]] <= deg) mark[r->nimber[r->edge_to[out[j]]]] = 1;
-      while (mark[v]) v++;
-      r->nimber[p] = v;
-      r->queue[tail++] = p;
-    }
-  }
-  free(start); free(out); free(left); free(mark);
-  if (tail < n)
-    return retro_fail(r, EXIT_USAGE, GRUNDY_CYCLE " (%llu of the %llu positions stored lie on a "
-                      "cycle or lead into one)", (unsigned long long)(n - tail), (unsigned long long)n);
-  return EXIT_OK;
-}
-
-/* The Grundy values of the root and of the positions its moves reach
-** (s->result's moves, after retro_answer) into r->grundy. */
-static int grundy_answer(Retro *r, Search *s) {
-  Grundy *gr = r->grundy;
-  const SolveResult *res = &s->result;
-  uint32_t c;
-  int n = res->terminal ? 0 : res->nmoves;
-  if (!r->nimber)
-    return retro_fail(r, EXIT_USAGE, "'%s' keeps no Grundy values: build it with --solver "
-                      "retro --grundy --db FILE (docs/cgt.md)", r->db_path ? r->db_path : "the table");
-  if (!retro_lookup(r, &c)) return retro_fail(r, EXIT_LIMIT, "the root is not in the table (a fault)");
-  gr->by_retro = 1;
-  gr->value = r->nimber[c];
-  gr->positions = r->positions;
-  gr->nodes = r->positions;
-  gr->nmoves = n;
-  free(gr->moves);
-  free(gr->move_value);
-  gr->moves = malloc((size_t)(n ? n : 1) * sizeof *gr->moves);
-  gr->move_value = malloc((size_t)(n ? n : 1) * sizeof *gr->move_value);
-  if (!gr->moves || !gr->move_value) return out_of_memory(r);
-  for (int i = 0; i < n; i++) {
-    gr->moves[i] = res->moves[i];
-    game_apply(r->g, &res->moves[i]);
-    int found = retro_lookup(r, &c);
-    game_undo(r->g);
-    if (!found) return retro_fail(r, EXIT_LIMIT, "a root move leads out of the table (a fault)");
-    gr->move_value[i] = r->nimber[c];
-  }
-  return EXIT_OK;
-}
-
 /* The stored position of the engine's current state. */
 int retro_lookup(Retro *r, uint32_t *cls) {
   if (r->canonical) return keyset_find(&r->classes, current_key(r, 1), cls);
@@ -968,7 +894,7 @@ int retro_solve(Retro *r, Search *s) {
     for (size_t c = 0; c < r->stored; c++)
       r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
   }
-  if (r->grundy && label_nimbers(r) != EXIT_OK) return r->status;
+  if (r->grundy && retro_label_grundy(r) != EXIT_OK) return r->status;
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = clock_seconds() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
@@ -1027,7 +953,7 @@ int retro_answer(Retro *r, Search *s) {
   /* Read from a file: the records answered from are checked first, as
   ** at a direct query, whatever asks (--pv's every step, play). */
   if (r->verify_here && r->verify_here(r) != EXIT_OK) return r->status;
-  if (res->terminal) return r->grundy ? grundy_answer(r, s) : EXIT_OK;
+  if (res->terminal) return r->grundy ? retro_grundy_answer(r, s) : EXIT_OK;
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
@@ -1054,5 +980,5 @@ int retro_answer(Retro *r, Search *s) {
     res->exact[i] = 1;
   }
   search_root_finish(s);
-  return r->grundy ? grundy_answer(r, s) : EXIT_OK;
+  return r->grundy ? retro_grundy_answer(r, s) : EXIT_OK;
 }
