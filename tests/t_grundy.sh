@@ -309,3 +309,8 @@ gr_forge "$gr_tmp/g.db" "$gr_tmp/f.db" "$gr_rec" 0
 gr_refuse "a win forged to Grundy value 0" "a Grundy value that disagrees with its value" \
   games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/f.db"
 rm -rf "$gr_tmp"
+# --memory was documented for --grundy but refused as an option of
+# another mode; --grundy-sequence has no retro form.
+check "--grundy --memory 64: taken (the walk's table limit)" 0 "$(gr_val games/nim.game --engine vm --memory 64)"
+gr_refuse "--grundy-sequence with --solver retro" "--grundy-sequence values components by the Grundy walk" \
+  games/octal.game -D n=5 --grundy-sequence 5 --solver retro
