@@ -314,3 +314,10 @@ rm -rf "$gr_tmp"
 check "--grundy --memory 64: taken (the walk's table limit)" 0 "$(gr_val games/nim.game --engine vm --memory 64)"
 gr_refuse "--grundy-sequence with --solver retro" "--grundy-sequence values components by the Grundy walk" \
   games/octal.game -D n=5 --grundy-sequence 5 --solver retro
+# A position where the player to move has no move but the other has one,
+# entered only that way (the check compared the moves only where there
+# were some, and valued the game): refused by the walk and by retro.
+gr_refuse "one-sided heap: no move for one player, one for the other" \
+  "the legal moves depend on the player to move (at a position 1 plies" tests/data/cgt/one-sided.game
+gr_refuse "one-sided heap, --solver retro" "the legal moves depend on the player to move" \
+  tests/data/cgt/one-sided.game --solver retro

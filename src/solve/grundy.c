@@ -131,8 +131,8 @@ static int ends(Grundy *gr, int *code) {
 
 /* The current position with the other player to move: the same ends and
 ** moves, each to the same position but for the player to move.  EXIT_OK
-** or the error reported.  n moves are on the walk's move stack at mbase
-** (n 0: not expanded; only the end is compared). */
+** or the error reported: the n moves mv of the position (none: it has
+** no moves, and the other player must have none either). */
 static int check_swap_moves(Grundy *gr, const Move *mv, int n, const uint64_t *kids);
 
 /* A digest of a state without its slot 0 (the player to move). */
@@ -162,7 +162,7 @@ static int check_swap_moves(Grundy *gr, const Move *mv, int n, const uint64_t *k
   int eb = game_ended(g, &ob), nb = ea || eb ? 0 : game_generate(g, gr->swapped);
   const char *why = NULL;
   if (ea != eb) why = "whether the game has ended depends on the player to move";
-  else if (!ea && n && (nb != n || memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0))
+  else if (!ea && (nb != n || (n && memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0)))
     why = "the legal moves depend on the player to move";
   for (int i = 0; why == NULL && i < n && !ea; i++) {
     if (kids) {
