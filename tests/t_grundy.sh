@@ -201,3 +201,123 @@ check "components of a bool array: named" yes \
   "$(printf '%s\n' "$gr_o" | grep -q "components-errors.game:8:12: error: components needs an array of integers from 0 (an empty component): 'f' is not" && echo yes)"
 check "components errors: three, with carets" "3 errors 3" \
   "$(printf '%s\n' "$gr_o" | tail -n 1) $(printf '%s\n' "$gr_o" | grep -c '^ *\^')"
+
+# --- --solver retro --grundy: retrograde analysis keeps Grundy values -----
+# Each position's value and its moves' values (JSON "grundy", "moves") as
+# the walk gives them, at several positions of each game: retro labels
+# every position (the positions reached by the moves too); its value and
+# plies are alphabeta's.
+gr_gm() { gs "$@" --grundy --json | grep -o '"grundy":[0-9]*,.*"moves":\[[^]]*\]' | sed 's/,"plies":[0-9]*//g'; }
+gr_bad=""
+gr_n=0
+gr_cross() {   # gr_cross FILE ARGS... -- POSITION...
+  gr_f=$1; shift
+  gr_a=""
+  while [ "$1" != -- ]; do gr_a="$gr_a $1"; shift; done
+  shift
+  for gr_p in "$@"; do
+    gr_w=$(gr_gm $gr_f $gr_a --position "$gr_p")
+    gr_r=$(gr_gm $gr_f $gr_a --position "$gr_p" --solver retro)
+    [ -n "$gr_w" ] && [ "$gr_w" = "$gr_r" ] || gr_bad="$gr_bad [$gr_f$gr_a '$gr_p': $gr_w / $gr_r]"
+    gr_o=$(gs $gr_f $gr_a --position "$gr_p" --solver retro --grundy)
+    gr_b=$(gs $gr_f $gr_a --position "$gr_p" --solver alphabeta)
+    [ "$(field value "$gr_o") $(field plies "$gr_o")" = "$(field value "$gr_b") $(field plies "$gr_b")" ] \
+      || gr_bad="$gr_bad [$gr_f$gr_a '$gr_p': alphabeta $(field value "$gr_b") $(field plies "$gr_b")]"
+    gr_n=$((gr_n + 1))
+  done
+}
+gr_cross games/nim.game --engine vm -D heaps=1,2,3 -- "" "take 3 1" "take 2 1" "take 1 1" "take 3 2 take 2 1"
+gr_cross games/nim.game --engine vm -D heaps=1,2,4 -- "" "take 3 1" "take 3 4"
+gr_cross docs/examples/kayles.game -D n=7 -- "" a1 d1 b1-c1 "c1 f1"
+gr_cross games/octal.game -D n=9 -- "" "take 1 1 3" "take 1 2 2"
+gr_cross docs/examples/nim-kayles.game -D heap=3 -D row=5 -- "" "take 1 1" "knock 2 2 0"
+check "retro's Grundy values equal the walk's (each position and its moves'), its value and plies alphabeta's ($gr_n positions)" \
+  "" "$gr_bad"
+gr_o=$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver retro --grundy --json)
+check "nim 1,2,4 --solver retro JSON: grundy 7, a win in 7 plies by take 3 1 (7 plies by it), solver retro" \
+  '"grundy":7,"misere":false,"value":"win","plies":7,"best":["take 3 1"]|{"move":"take 3 1","grundy":0,"plies":7}|"solver":"retro"' \
+  "$(printf '%s' "$gr_o" | grep -o '"grundy":7,[^[]*\[[^]]*\]')|$(printf '%s' "$gr_o" | grep -o '{"move":"take 3 1"[^}]*}')|$(printf '%s' "$gr_o" | grep -o '"solver":"retro"')"
+check "nim 1,3,5,7 --solver retro: G 0, a loss in 16 plies (the source material)" "0 loss 16" \
+  "$(gs games/nim.game --engine vm --solver retro --grundy | sed -n 's/^\(grundy\|value\|plies\): //p' | tr '\n' ' ' | sed 's/ $//')"
+check "nim 1,3,5,7 --solver retro, the native engine's moves: G 0" "0" \
+  "$(gr_val games/nim.game --engine native --solver retro)"
+gr_refuse "retro: tic-tac-toe" "a move's effect depends on the player to move" games/tictactoe.game --solver retro
+gr_refuse "retro: pig" "it has chance moves" games/pig.game --solver retro
+gr_refuse "retro: misère nim" "not a loss for the player to move (misère play" games/nim.game -D misere=true --solver retro
+gr_refuse "retro: token (cycles), the walk's refusal" \
+  "needs a game that ends: a line of play from the root comes back to a position (6 of the 10 positions" \
+  games/token.game --solver retro
+
+# --- Grundy values in a database (format 4, db.h) ------------------------
+gr_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gsolve-grundy.XXXXXX")
+gs games/nim.game --engine vm -D heaps=1,2,4 --solver retro --grundy --db "$gr_tmp/g.db" >/dev/null
+gs games/nim.game --engine vm -D heaps=1,2,4 --solver retro --db "$gr_tmp/v.db" >/dev/null
+check "retro --grundy --db writes format 4; without --grundy, format 3 as before" "4 3" \
+  "$(od -A n -t u4 -j 8 -N 4 "$gr_tmp/g.db" | tr -d ' ') $(od -A n -t u4 -j 8 -N 4 "$gr_tmp/v.db" | tr -d ' ')"
+gr_bad=""
+for gr_p in "" "take 1 1" "take 3 1" "take 3 2 take 2 1"; do
+  gr_w=$(gr_gm games/nim.game --engine vm -D heaps=1,2,4 --position "$gr_p")
+  gr_d=$(gr_gm games/nim.game --engine vm -D heaps=1,2,4 --position "$gr_p" --solver db --db "$gr_tmp/g.db")
+  [ -n "$gr_w" ] && [ "$gr_w" = "$gr_d" ] || gr_bad="$gr_bad ['$gr_p': $gr_w / $gr_d]"
+done
+check "--solver db --grundy: the file's Grundy values are the walk's (4 positions)" "" "$gr_bad"
+gr_o=$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/g.db" --grundy)
+check "--solver db --grundy: value and plies from the file, solver db" "7 win 7 db" \
+  "$(field grundy "$gr_o") $(field value "$gr_o") $(field plies "$gr_o") $(field solver "$gr_o")"
+check "a format 4 file answers --solver db without --grundy too" "win 7" \
+  "$(gs games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/g.db" | sed -n 's/^\(value\|plies\): //p' | tr '\n' ' ' | sed 's/ $//')"
+gr_refuse "--solver db --grundy on a format 3 file" "keeps no Grundy values: build it with --solver retro --grundy --db FILE" \
+  games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/v.db"
+gr_refuse "--solver alphabeta --grundy" "answered by its own walk or by a solver that keeps Grundy values (retro or db)" \
+  games/nim.game --solver alphabeta
+# Forged Grundy values with a recomputed checksum: REC's value set to V.
+gr_forge() {   # gr_forge IN OUT REC V
+  python3 - "$@" <<'PY'
+import struct, sys
+src, out, rec, v = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+b = bytearray(open(src, 'rb').read())
+at = 48
+for _ in range(3):
+    at += 4 + struct.unpack_from('<I', b, at)[0]
+K = struct.unpack_from('<I', b, 12)[0]
+r = at + rec * (K + 14) + K
+struct.pack_into('<I', b, r + 10, v)
+h = 0xcbf29ce484222325
+for c in b[:-8]:
+    h = ((h ^ c) * 0x100000001b3) & 0xffffffffffffffff
+struct.pack_into('<Q', b, len(b) - 8, h)
+open(out, 'wb').write(b)
+PY
+}
+# a record of a win (its value > 0) given another value > 0: only the
+# rules tell (the mex of its children's); given 0: the record itself.
+gr_rec=$(python3 - "$gr_tmp/g.db" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+at = 48
+for _ in range(3):
+    at += 4 + struct.unpack_from('<I', b, at)[0]
+K = struct.unpack_from('<I', b, 12)[0]
+n = struct.unpack_from('<Q', b, 40)[0]
+print(next(i for i in range(n) if struct.unpack_from('<I', b, at + i * (K + 14) + K + 10)[0] > 0))
+PY
+)
+gr_forge "$gr_tmp/g.db" "$gr_tmp/f.db" "$gr_rec" 99
+gr_refuse "a forged Grundy value (checksum recomputed)" "a Grundy value that is not the mex of its children's" \
+  games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/f.db"
+gr_forge "$gr_tmp/g.db" "$gr_tmp/f.db" "$gr_rec" 0
+gr_refuse "a win forged to Grundy value 0" "a Grundy value that disagrees with its value" \
+  games/nim.game --engine vm -D heaps=1,2,4 --solver db --db "$gr_tmp/f.db"
+rm -rf "$gr_tmp"
+# --memory was documented for --grundy but refused as an option of
+# another mode; --grundy-sequence has no retro form.
+check "--grundy --memory 64: taken (the walk's table limit)" 0 "$(gr_val games/nim.game --engine vm --memory 64)"
+gr_refuse "--grundy-sequence with --solver retro" "--grundy-sequence values components by the Grundy walk" \
+  games/octal.game -D n=5 --grundy-sequence 5 --solver retro
+# A position where the player to move has no move but the other has one,
+# entered only that way (the check compared the moves only where there
+# were some, and valued the game): refused by the walk and by retro.
+gr_refuse "one-sided heap: no move for one player, one for the other" \
+  "the legal moves depend on the player to move (at a position 1 plies" tests/data/cgt/one-sided.game
+gr_refuse "one-sided heap, --solver retro" "the legal moves depend on the player to move" \
+  tests/data/cgt/one-sided.game --solver retro

@@ -104,6 +104,33 @@ static int run_solve(Run *r) {
   return EXIT_OK;
 }
 
+/* --grundy --solver retro (docs/cgt.md): retrograde analysis labels every
+** position with its Grundy value besides its value and distance; the
+** walk's checks refuse what it refuses.  With --db FILE it writes them
+** (format 4), and --solver db answers from such a file.  Other solvers
+** keep no values. */
+static int run_grundy_retro(Run *r) {
+  const Options *o = r->opt;
+  SolveJob *j = &r->job;
+  const SolverInfo *s = solver_find(o->solve.solver);
+  char names[160];
+  if (s == NULL || !(s->takes & TAKES_GRUNDY))
+    return diag_fail(stderr, EXIT_USAGE, "--grundy is answered by its own walk or by a solver "
+                     "that keeps Grundy values (%s), not by %s",
+                     solver_names_taking(TAKES_GRUNDY, names, sizeof names), o->solve.solver);
+  if (r->grundy.seq_n >= 0)
+    return diag_fail(stderr, EXIT_USAGE, "--grundy-sequence values components by the Grundy "
+                     "walk: drop --solver");
+  int st = grundy_check_begin(&r->grundy);
+  if (st != EXIT_OK) return st;
+  solve_job_init(j, r->g, r->pos.n, &o->solve, stderr);
+  j->db_params = r->params;
+  j->rules_hash = gs_rules_hash(r->prog);
+  j->retro.grundy = &r->grundy;
+  if ((st = solver_choose(j)) != EXIT_OK) return st;
+  return solver_solve(j);
+}
+
 /* The rules run once on a position: its end test, then its moves. */
 typedef struct RulesTry { Game *g; Move *moves; } RulesTry;
 static int try_rules(void *arg) {
@@ -203,7 +230,8 @@ static int run(void *arg) {
     r->grundy.memory_limit = o->solve.memory_mib ? o->solve.memory_mib << 20 : solver_default_memory();
     r->grundy.seq_n = o->grundy_seq - 1;
     t0 = clock_seconds();
-    st = grundy_run(&r->grundy);
+    if (o->solve.solver && strcmp(o->solve.solver, "auto") != 0) st = run_grundy_retro(r);
+    else st = grundy_run(&r->grundy);
     break;
   case MODE_PLAYOUTS:
     if (o->play.strategy

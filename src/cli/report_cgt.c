@@ -6,13 +6,27 @@
 #include <inttypes.h>
 #include <string.h>
 #include "cli/cli.h"
+#include "search/value.h"
 
-/* --grundy-sequence N: G(0..N), the period and pre-period. */
+/* --solver retro: the plies to the end of a value of the solve job's
+** result (retro's distance, the root at ply 0). */
+static int64_t retro_plies(Value v) {
+  int64_t score, plies;
+  value_decode(v, &score, &plies);
+  return plies;
+}
+
 /* The fields both JSON reports end with, and the object's end. */
 static void json_tail(JsonWriter *w, const Run *r) {
   const Grundy *gr = &r->grundy;
   json_key(w, "positions");
   json_uint(w, gr->positions);
+  if (gr->by_retro) {
+    json_key(w, "stored");
+    json_uint(w, r->job.retro.stored);
+    json_key(w, "solver");
+    json_string(w, r->opt->solve.solver);
+  }
   json_key(w, "nodes");
   json_uint(w, gr->nodes);
   json_key(w, "seconds");
@@ -23,6 +37,7 @@ static void json_tail(JsonWriter *w, const Run *r) {
   fputc('\n', stdout);
 }
 
+/* --grundy-sequence N: G(0..N), the period and pre-period. */
 static void text_sequence(const Run *r) {
   const Grundy *gr = &r->grundy;
   report_header(r);
@@ -60,6 +75,7 @@ static void text_grundy(const Run *r) {
   if (gr->misere == 1) printf("misere: Bouton's rule (a sum of Nim heaps)\n");
   else printf("grundy: %" PRIu32 "\n", gr->value);
   printf("value: %s\n", win ? "win" : "loss");
+  if (gr->by_retro) printf("plies: %" PRId64 "\n", retro_plies(r->job.search.result.value));
   if (win) {
     const char *sep = " ";
     printf("best:");
@@ -70,8 +86,11 @@ static void text_grundy(const Run *r) {
       }
     printf("\n");
   }
-  printf("positions: %" PRIu64 "\nnodes: %" PRIu64 "\nseconds: %.3f\nengine: %s\n",
-         gr->positions, gr->nodes, r->seconds, r->g->engine);
+  printf("positions: %" PRIu64 "\n", gr->positions);
+  if (gr->by_retro) printf("stored: %" PRIu64 "\n", r->job.retro.stored);
+  printf("nodes: %" PRIu64 "\nseconds: %.3f\n", gr->nodes, r->seconds);
+  if (gr->by_retro) printf("solver: %s\n", r->opt->solve.solver);
+  printf("engine: %s\n", r->g->engine);
 }
 
 static void json_grundy(const Run *r) {
@@ -86,6 +105,10 @@ static void json_grundy(const Run *r) {
   json_bool(&w, misere);
   json_key(&w, "value");
   json_string(&w, (misere ? gr->misere_win : gr->value != 0) ? "win" : "loss");
+  if (gr->by_retro) {
+    json_key(&w, "plies");
+    json_int(&w, retro_plies(r->job.search.result.value));
+  }
   json_key(&w, "best");
   json_begin_array(&w);
   for (int i = 0; i < gr->nmoves; i++)
@@ -100,6 +123,10 @@ static void json_grundy(const Run *r) {
     json_key(&w, misere ? "value" : "grundy");
     if (misere) json_string(&w, gr->move_value[i] ? "win" : "loss");   /* for the opponent */
     else json_uint(&w, gr->move_value[i]);
+    if (gr->by_retro) {
+      json_key(&w, "plies");
+      json_int(&w, retro_plies(r->job.search.result.values[i]));
+    }
     json_end_object(&w);
   }
   json_end_array(&w);

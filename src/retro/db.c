@@ -21,6 +21,7 @@ static const char DB_MAGIC[8] = { 'G', 'S', 'O', 'L', 'V', 'E', 'D', 'B' };
 #define DB_MAX_KEY (1 << 20)     /* largest key (state) a record may hold */
 #define DB_FIXED_HEAD 48         /* bytes before the game name */
 #define DB_RECORD_TAIL 10        /* bytes after a record's key */
+#define DB_GRUNDY_BYTES 4        /* format 4: a Grundy value after them */
 #define DB_SUM_SEED 0xcbf29ce484222325ULL
 /* The sample checked against the rules on load (verify_walk). */
 #define DB_VERIFY_POSITIONS 4096
@@ -70,7 +71,7 @@ int db_write_begin(DbWriter *o, const Retro *r, uint64_t positions, uint64_t sto
   if (st != EXIT_OK) return st;
   o->sum = DB_SUM_SEED;
   put(o, DB_MAGIC, sizeof DB_MAGIC);
-  put_u32(o, DB_VERSION);
+  put_u32(o, r->gvalue ? DB_VERSION_GRUNDY : DB_VERSION);
   put_u32(o, (uint32_t)stored_keys(r)->key_bytes);
   put_u32(o, r->canonical != NULL);
   put_u32(o, (uint32_t)r->g->nplayers);
@@ -132,6 +133,7 @@ int db_write(const Retro *r, const char *path, const char *game, const char *par
     uint32_t i = order[n];
     db_write_record(&o, k->keys + (size_t)i * k->key_bytes, k->key_bytes, r->value[i],
                     r->mover[i], r->dist[i], r->score[i]);
+    if (r->gvalue) put_u32(&o, r->gvalue[i]);
   }
   free(order);
   return db_write_end(&o, err);
@@ -208,7 +210,7 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
   if (fi->len < DB_FIXED_HEAD) goto corrupt;
   uint32_t version = le32(fi->data + 8), key_bytes = le32(fi->data + 12);
   uint64_t stored = le64(fi->data + 40);
-  if (version < 1 || version > DB_VERSION)    /* a layout unknown: no size */
+  if (version < 1 || version > DB_VERSION_GRUNDY)    /* a layout unknown: no size */
     return diag_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
                    path, version, DB_VERSION);
   size_t at = DB_FIXED_HEAD;
@@ -219,7 +221,8 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
     if (n > DB_MAX_TEXT) goto corrupt;
     at += 4 + (size_t)n;
   }
-  size_t rec = (size_t)key_bytes + DB_RECORD_TAIL;
+  size_t rec = (size_t)key_bytes + DB_RECORD_TAIL
+               + (version == DB_VERSION_GRUNDY ? DB_GRUNDY_BYTES : 0);
   if (key_bytes > DB_MAX_KEY || stored > UINT32_MAX) goto corrupt;
   size_t mem = file_memory_bytes();
   if (mem && stored > mem / (rec + retro_bytes_per_position(r)))
@@ -230,7 +233,7 @@ static int db_load_file(FileIn *fi, const char *path, const Retro *r, FILE *err)
   if ((st = file_fill(fi, total + 1, err)) != EXIT_OK) return st;
   if (fi->len != total || le64(fi->data + total - 8) != fnv1a(DB_SUM_SEED, fi->data, total - 8))
     goto corrupt;
-  if (version != DB_VERSION)
+  if (version != DB_VERSION && version != DB_VERSION_GRUNDY)
     return diag_fail(err, EXIT_USAGE, "'%s' has database format %u; this gsolve reads format %d",
                    path, version, DB_VERSION);
   return EXIT_OK;
@@ -259,6 +262,24 @@ static const char *bad_record(const unsigned char *vm, uint32_t d, int32_t score
 /* A sample re-verified against the rules                             */
 /* ------------------------------------------------------------------ */
 
+/* Format 4: the Grundy value of position c (the engine's current one)
+** is the least value none of its n moves reaches (the mex). */
+static int grundy_agrees(Retro *r, uint32_t c, const Move *moves, int n) {
+  uint32_t g = r->gvalue[c], x;
+  if (g > (uint32_t)n) return 0;
+  if (!r->mex_mark && !(r->mex_mark = malloc(GAME_MAX_MOVES + 1))) return 0;
+  memset(r->mex_mark, 0, (size_t)g + 1);
+  for (int i = 0; i < n; i++) {
+    game_apply(r->g, &moves[i]);
+    int f = retro_lookup(r, &x);
+    game_undo(r->g);
+    if (f && r->gvalue[x] <= g) r->mex_mark[r->gvalue[x]] = 1;
+  }
+  for (uint32_t v = 0; v < g; v++)
+    if (!r->mex_mark[v]) return 0;
+  return !r->mex_mark[g];
+}
+
 /* Checks position c (the engine's current one, with its n moves, or
 ** ended) against its children by one ply of lookups, as retro.c labels:
 ** a win has a child lost for the opponent at distance d-1 and none
@@ -276,8 +297,9 @@ static const char *verify_position(Retro *r, uint32_t c, int scored, const Outco
     if (r->value[c] != v || r->dist[c] != 0) return "the value of a finished game";
     if (scored && margin > -VALUE_SCORE_MAX && margin < VALUE_SCORE_MAX && r->score[c] != margin)
       return "the score of a finished game";
-    return NULL;
+    return r->gvalue && r->gvalue[c] != 0 ? "the Grundy value of a finished game" : NULL;
   }
+  if (r->gvalue && !grundy_agrees(r, c, moves, n)) return "a Grundy value that is not the mex of its children's";
   int64_t best = INT64_MIN;
   uint32_t win_min = RETRO_ENDLESS, loss_max = 0, d = r->dist[c];
   uint32_t draw_min = RETRO_ENDLESS, draw_max = 0;   /* over draws that end */
@@ -517,6 +539,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   take(&in, sizeof DB_MAGIC + 4);
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
+  int with_grundy = le32(fi.data + 8) == DB_VERSION_GRUNDY;
   if (get_str(&in, &name) < 0 || get_str(&in, &par) < 0 || get_str(&in, &engine) < 0)
     goto corrupt;     /* cannot happen: db_load_file measured them */
   int same_game = same_str(name, game) && same_str(par, params);
@@ -552,13 +575,18 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
   r->score = malloc((stored + 1) * sizeof *r->score);
   if (!r->value || !r->mover || !r->dist || !r->count || !r->terminal || !r->expanded || !r->score)
     goto oom;
+  if (with_grundy && !(r->gvalue = malloc((stored + 1) * sizeof *r->gvalue))) goto oom;
   for (uint64_t i = 0; i < stored; i++) {
     const unsigned char *key = take(&in, key_bytes);
     const unsigned char *vm = take(&in, 2);
     uint32_t d = get_u32(&in);
     int32_t score = (int32_t)get_u32(&in);
-    uint32_t idx;
+    uint32_t idx, gv = with_grundy ? get_u32(&in) : 0;
     const char *why = bad_record(vm, d, score, nplayers, stored);
+    /* An impartial game's: no draws, a loss exactly where G is 0. */
+    if (!why && with_grundy && (vm[0] == RETRO_DRAW || (gv == 0) != (vm[0] == RETRO_LOSS)
+                            || gv > GAME_MAX_MOVES))
+      why = "a Grundy value that disagrees with its value";
     if (why) {
       st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: record %llu has %s", path,
                    (unsigned long long)i + 1, why);
@@ -575,6 +603,7 @@ int db_read(Retro *r, const char *path, const char *game, const char *params,
     r->score[i] = score;
     r->mover[i] = vm[1];
     r->dist[i] = d == DB_ENDLESS ? RETRO_ENDLESS : d;
+    if (with_grundy) r->gvalue[i] = gv;
   }
   r->positions = positions;
   r->stored = stored;

@@ -5,8 +5,9 @@
 **
 **   offset  size  field
 **   0       8     magic "GSOLVEDB"
-**   8       4     format version (3; 2 wrote the records in the order
-**                 the solver found them, 1 had no engine name)
+**   8       4     format version (3, or 4 with Grundy values; 2 wrote
+**                 the records in the order the solver found them, 1 had
+**                 no engine name)
 **   12      4     key bytes K (one stored state)
 **   16      4     1 if keys are canonical forms (symmetry), else 0
 **   20      4     number of players
@@ -21,7 +22,10 @@
 **                 so that one process and N MPI ranks write the same
 **                 bytes: key, value (1 win, 2 loss, 3 draw), mover,
 **                 distance (4 bytes; 0xffffffff: a draw forever), score
-**                 (4 bytes)
+**                 (4 bytes); format 4 (--solver retro --grundy --db
+**                 FILE, docs/cgt.md) adds the position's Grundy value
+**                 (4 bytes): N*(K+14).  A table without Grundy values is
+**                 written in format 3, byte for byte as before
 **   ..      8     FNV-1a 64 checksum of every byte before it
 **
 ** The file is written through util/file.h (a temporary file of a random
@@ -37,6 +41,7 @@
 #include "util/file.h"
 
 #define DB_VERSION 3
+#define DB_VERSION_GRUNDY 4   /* format 3 + a Grundy value per record */
 
 /* Writes r's labels; EXIT_OK or EXIT_IO (reported on err). */
 int db_write(const Retro *r, const char *path, const char *game, const char *params,

@@ -24,6 +24,7 @@
 #include "search/progress.h"
 #include "retro/retro.h"
 #include "retro/retro_compact.h"
+#include "solve/grundy.h"
 #include "util/stop.h"
 
 const RetroDistributed *retro_distributed = NULL;
@@ -61,6 +62,8 @@ void retro_free(Retro *r) {
   free(r->ahead_key); free(r->ahead_hash); free(r->ahead_mover); free(r->ahead_cls);
   movestack_free(&r->ms);
   retro_compact_free(r->cpt);
+  free(r->gvalue);
+  free(r->mex_mark);
   memset(r, 0, sizeof *r);
 }
 
@@ -478,6 +481,8 @@ enter:
         if (a < 0) goto oom;
         if (a == 0) goto asymmetric;
       }
+      if (added && r->grundy && grundy_check_here(r->grundy, ply, 1, &o, NULL, 0) != EXIT_OK)
+        goto grundy_refused;
       if (added && set_terminal(r, cls, &o)) goto failed;
       if (!added && !r->terminal[cls]) goto asymmetric;
       goto leave;
@@ -498,6 +503,9 @@ enter:
       if (a < 0) goto oom;
       if (a == 0) goto asymmetric;
     }
+    if (added && r->grundy
+        && grundy_check_here(r->grundy, ply, 0, NULL, r->ms.moves + f->mbase, n) != EXIT_OK)
+      goto grundy_refused;
     if (n == 0) {
       game_no_moves(g, &o);
       if (added && set_terminal(r, cls, &o)) goto failed;
@@ -639,6 +647,8 @@ memory:
 too_long:
   status = retro_fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
   goto unwind;
+grundy_refused:
+  r->status = r->grundy->status;
 failed:
   status = r->status;
 unwind:
@@ -865,6 +875,10 @@ int retro_solve(Retro *r, Search *s) {
   if (r->compact && retro_distributed)
     return retro_fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
                 "the compact form yet (use gsolve, or drop --compact)");
+  if (r->grundy && (r->compact || retro_distributed))
+    return retro_fail(r, EXIT_USAGE, "--grundy with --solver retro runs in one process, "
+                      "without --compact");
+  if (r->grundy && grundy_check_begin(r->grundy) != EXIT_OK) return r->status = r->grundy->status;
   if (r->compact) return retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = clock_seconds();
@@ -880,6 +894,7 @@ int retro_solve(Retro *r, Search *s) {
     for (size_t c = 0; c < r->stored; c++)
       r->score[c] = r->value[c] == RETRO_WIN ? 1 : r->value[c] == RETRO_LOSS ? -1 : 0;
   }
+  if (r->grundy && retro_label_grundy(r) != EXIT_OK) return r->status;
   r->enumerate_seconds = t1 - t0;
   r->label_seconds = clock_seconds() - t1;
   s->nodes = r->positions;     /* every position was expanded once */
@@ -938,7 +953,7 @@ int retro_answer(Retro *r, Search *s) {
   /* Read from a file: the records answered from are checked first, as
   ** at a direct query, whatever asks (--pv's every step, play). */
   if (r->verify_here && r->verify_here(r) != EXIT_OK) return r->status;
-  if (res->terminal) return EXIT_OK;
+  if (res->terminal) return r->grundy ? retro_grundy_answer(r, s) : EXIT_OK;
   for (int i = 0; i < res->nmoves; i++) {
     uint32_t c;
     game_apply(g, &res->moves[i]);
@@ -965,5 +980,5 @@ int retro_answer(Retro *r, Search *s) {
     res->exact[i] = 1;
   }
   search_root_finish(s);
-  return EXIT_OK;
+  return r->grundy ? retro_grundy_answer(r, s) : EXIT_OK;
 }

@@ -98,6 +98,14 @@ typedef struct Retro {
   ** the arrays above, which stay empty then. */
   int compact;
   struct RetroCompact *cpt;
+  /* --grundy (docs/cgt.md): when set, every position entered passes the
+  ** Grundy walk's checks (grundy_check_here; the caller ran
+  ** grundy_check_begin) and gets its Grundy value in gvalue; retro_solve
+  ** then fills the Grundy's value and the root moves' values. */
+  struct Grundy *grundy;
+  uint32_t *gvalue;         /* per stored position (also read from a
+                            ** database of format 4, db.h) */
+  unsigned char *mex_mark;  /* the database check's mex scratch */
 } Retro;
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
@@ -153,6 +161,13 @@ int retro_scratch(Retro *r);
 /* The answer for the engine's current position from the labels (after
 ** retro_solve, or after loading a database). */
 int retro_answer(Retro *r, Search *s);
+
+/* --grundy (retro_grundy.c): each stored position's Grundy value into
+** r->gvalue, after the labelling (a cycle refused); then the root's and
+** its moves' values into r->grundy, after retro_answer (which calls it).
+** EXIT_OK or the status of the error reported. */
+int retro_label_grundy(Retro *r);
+int retro_grundy_answer(Retro *r, Search *s);
 
 /* The terminal label of stored position c (its mover set) from the
 ** game's outcome; sets r->scored for margins beyond +-1. */

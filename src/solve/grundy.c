@@ -92,7 +92,7 @@ static int not_impartial(Grundy *gr, const char *why) {
     return fail(gr, EXIT_USAGE, "--grundy needs an impartial game under normal play: %s "
                 "(at the component of entry %d alone)", why, (int)gr->cur_entry);
   return fail(gr, EXIT_USAGE, "--grundy needs an impartial game under normal play: %s "
-              "(at a position %d plies from the root)", why, gr->walk.ply);
+              "(at a position %d plies from the root)", why, gr->ply_here);
 }
 
 /* Grows *p (elements of size sz) to hold n; 0, or -1 out of memory. */
@@ -113,29 +113,27 @@ static int mover_in_slot0(const Game *g) {
          && (strcmp(g->engine, "vm") == 0 || strcmp(g->engine, "compiled") == 0);
 }
 
+/* An end (o) that is not a loss for the player to move: reported. */
+static int end_refused(Grundy *gr, const Outcome *o) {
+  int m = game_to_move(gr->g);
+  if (m >= 0 && o->payoff[m] < o->payoff[1 - m]) return EXIT_OK;
+  return not_impartial(gr, "an `end` that is not a loss for the player to move");
+}
+
 /* 1 if the position ends, with the mover losing; 0 if it goes on; -1
 ** (reported) if it ends otherwise. */
 static int ends(Grundy *gr, int *code) {
-  Game *g = gr->g;
   Outcome o;
-  int m = game_to_move(g);
   *code = EXIT_OK;
-  if (!game_ended(g, &o)) return 0;
-  if (m < 0 || o.payoff[m] >= o.payoff[1 - m]) {
-    *code = not_impartial(gr, "an `end` that is not a loss for the player to move");
-    return -1;
-  }
-  return 1;
+  if (!game_ended(gr->g, &o)) return 0;
+  return (*code = end_refused(gr, &o)) == EXIT_OK ? 1 : -1;
 }
 
 /* The current position with the other player to move: the same ends and
 ** moves, each to the same position but for the player to move.  EXIT_OK
-** or the error reported.  n moves are on the walk's move stack at mbase
-** (n 0: not expanded; only the end is compared). */
+** or the error reported: the n moves mv of the position (none: it has
+** no moves, and the other player must have none either). */
 static int check_swap_moves(Grundy *gr, const Move *mv, int n, const uint64_t *kids);
-static int check_swap(Grundy *gr, size_t mbase, int n) {
-  return check_swap_moves(gr, &gr->walk.ms.moves[mbase], n, NULL);
-}
 
 /* A digest of a state without its slot 0 (the player to move). */
 static uint64_t digest(const unsigned char *s, size_t sb) {
@@ -164,7 +162,7 @@ static int check_swap_moves(Grundy *gr, const Move *mv, int n, const uint64_t *k
   int eb = game_ended(g, &ob), nb = ea || eb ? 0 : game_generate(g, gr->swapped);
   const char *why = NULL;
   if (ea != eb) why = "whether the game has ended depends on the player to move";
-  else if (!ea && n && (nb != n || memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0))
+  else if (!ea && (nb != n || (n && memcmp(gr->swapped, mv, (size_t)n * sizeof *mv) != 0)))
     why = "the legal moves depend on the player to move";
   for (int i = 0; why == NULL && i < n && !ea; i++) {
     if (kids) {
@@ -220,6 +218,32 @@ static int alloc_buffers(Grundy *gr, size_t sb) {
   return 0;
 }
 
+int grundy_check_begin(Grundy *gr) {
+  const char *why = grundy_refusal(gr->g);
+  if (why) return gr->status = diag_fail(gr->err, EXIT_USAGE, "--grundy needs an impartial "
+                                         "game under normal play: %s", why);
+  if (gr->buf) return EXIT_OK;
+  int st = alloc_buffers(gr, gr->g->state_bytes);
+  gr->mover_checked = mover_in_slot0(gr->g);
+  return st;
+}
+
+int grundy_check_here(Grundy *gr, int ply, int ended, const Outcome *o, const Move *mv, int n) {
+  Game *g = gr->g;
+  gr->ply_here = ply;
+  if (ended) {
+    if (end_refused(gr, o) != EXIT_OK) return gr->status;
+  } else if (n == 0) {
+    Outcome none;
+    int m = game_to_move(g);
+    game_no_moves(g, &none);
+    if (m < 0 || none.payoff[m] >= none.payoff[1 - m])
+      return not_impartial(gr, "a position without moves that is not a loss for the "
+                           "player to move (misère play or a draw)");
+  }
+  return gr->mover_checked ? check_swap_moves(gr, mv, ended ? 0 : n, NULL) : EXIT_OK;
+}
+
 static int grundy_walk(Grundy *gr) {
   Game *g = gr->g;
   Walk *w = &gr->walk;
@@ -229,11 +253,7 @@ static int grundy_walk(Grundy *gr) {
   int code;
 
   gr->status = EXIT_OK;
-  gr->mover_checked = swap;
-  gr->mark = malloc(GAME_MAX_MOVES + 1);
-  gr->buf = malloc(4 * sb);
-  gr->swapped = swap ? malloc(GAME_MAX_MOVES * sizeof *gr->swapped) : NULL;
-  if (gr->mark == NULL || gr->buf == NULL || (swap && gr->swapped == NULL)) return oom(gr);
+  if ((code = grundy_check_begin(gr)) != EXIT_OK) return code;
   for (int e = walk_begin(w); e != WALK_DONE; e = walk_step(w)) {
     if (e == WALK_BACK) {
       WalkFrame *f = walk_frame(w, w->ply);
@@ -264,8 +284,7 @@ static int grundy_walk(Grundy *gr) {
     if (added < 0) return oom(gr);
     if (!added) {
       if (gr->val[idx] == GRUNDY_OPEN)
-        return fail(gr, EXIT_USAGE, "--grundy needs a game that ends: a line of play from "
-                    "the root comes back to a position (%d plies from the root)", w->ply);
+        return fail(gr, EXIT_USAGE, GRUNDY_CYCLE " (%d plies from the root)", w->ply);
       last = gr->val[idx];
       continue;
     }
@@ -279,21 +298,13 @@ static int grundy_walk(Grundy *gr) {
       char msg[160];
       return fail(gr, stop_message(msg, sizeof msg, gr->positions, "positions"), "%s", msg);
     }
-    int end = ends(gr, &code);
-    if (end < 0) return code;
-    int n = 0;
+    Outcome o;
+    int end = game_ended(g, &o), n = 0;
     size_t mbase = w->ms.top;
     if (!end && (n = walk_expand(w)) < 0) return oom(gr);
-    if (swap && (code = check_swap(gr, mbase, n)) != EXIT_OK) return code;
+    code = grundy_check_here(gr, w->ply, end, &o, w->ms.moves + mbase, n);
+    if (code != EXIT_OK) return code;
     if (end || n == 0) {
-      Outcome o;
-      int m = game_to_move(g);
-      if (!end) {
-        game_no_moves(g, &o);
-        if (m < 0 || o.payoff[m] >= o.payoff[1 - m])
-          return not_impartial(gr, "a position without moves that is not a loss for the "
-                               "player to move (misère play or a draw)");
-      }
       gr->val[idx] = last = 0;
       if (w->ply == 0) gr->nmoves = 0;
       continue;

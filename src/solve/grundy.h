@@ -72,11 +72,20 @@ typedef struct Grundy {
   int seq_n;
   int32_t max_drop;
   int period, preperiod;
+  int ply_here;           /* plies from the root of the position checked */
+  /* --solver retro: the values come from retro's labelling (retro.c),
+  ** with its value and distance in the solve job's result. */
+  int by_retro;
 } Grundy;
 
 #define GRUNDY_MAX_SEQUENCE 1000000   /* --grundy-sequence N: N at most */
 
 #define GRUNDY_OPEN UINT32_MAX
+
+/* The refusal of a game that goes round in cycles, the walk's and
+** retro's (the message goes on with where the cycle was met). */
+#define GRUNDY_CYCLE "--grundy needs a game that ends: a line of play from the root comes " \
+                     "back to a position"
 
 void grundy_init(Grundy *gr, Game *g, int base_ply, FILE *err);
 void grundy_free(Grundy *gr);
@@ -89,5 +98,18 @@ const char *grundy_refusal(const Game *g);
 ** error reported (exit 2 for a game that is not impartial); the engine is
 ** then back at the root. */
 int grundy_run(Grundy *gr);
+
+/* The walk's checks, for a solver that enumerates the positions itself
+** (retro.c, --solver retro --grundy).  grundy_check_begin: the
+** declarations (grundy_refusal) and the checks' buffers, once (again:
+** nothing).  grundy_check_here at each position entered, ply plies from
+** the root: ended (with its outcome o), or its n moves mv (none: a
+** position without moves): an end must be a loss for the player to move
+** and, with the VM, the position with the other player to move must have
+** the same end, moves and effects.  Both: EXIT_OK or the status of the
+** error reported (exit 2 for a game that is not impartial); the engine
+** is back at the position. */
+int grundy_check_begin(Grundy *gr);
+int grundy_check_here(Grundy *gr, int ply, int ended, const Outcome *o, const Move *mv, int n);
 
 #endif
