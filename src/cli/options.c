@@ -278,6 +278,10 @@ SETTER(set_db) {
   o->solve.db = val;
   return EXIT_OK;
 }
+SETTER(set_spill) {
+  o->solve.spill = val;
+  return EXIT_OK;
+}
 INT_SETTER(set_limit, limit, 1, 1000000000L, "a number of lines from %ld")
 SETTER(set_score_only) {
   o->solve.score_only = strcmp(spec->name, "--score-only") == 0 ? 1 : -1;
@@ -389,6 +393,8 @@ static const OptionSpec option_table[] = {
     set_memory, 0 },
   { "--compact", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro keeps a value and a distance alone, a few bytes a position (placement games)",
     set_flag, offsetof(Options, solve.compact) },
+  { "--spill", "DIR", SEC_SOLVER, M_SOLVE, NULL, "--compact keeps its layers on disk in DIR, two at a time in memory (automatic when the table does not fit)",
+    set_spill, 0 },
   { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro stores every position; alphabeta searches every move of a symmetric line",
     set_flag, offsetof(Options, solve.no_symmetry) },
   { "--no-deepening", NULL, SEC_SOLVER, M_SOLVE, NULL, "alphabeta without deepening",

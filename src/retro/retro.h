@@ -98,6 +98,13 @@ typedef struct Retro {
   ** the arrays above, which stay empty then. */
   int compact;
   struct RetroCompact *cpt;
+  /* --spill DIR: the compact form keeps its layers on disk there (NULL:
+  ** only when the table would not fit in memory, then beside the --db
+  ** FILE or in $TMPDIR); the --db FILE the solve writes and what names it
+  ** (the compact form writes it as its layers finish, then). */
+  const char *spill_dir;
+  const char *db_out, *db_game, *db_params;
+  uint64_t db_hash;
 } Retro;
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };

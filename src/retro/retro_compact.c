@@ -18,10 +18,12 @@
 ** backward), from its key (unpack, set_state), so the memory is the
 ** keys (about 2 + log2(U / n) bits each) and the values alone.
 */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "retro/retro_compact.h"
 #include "search/progress.h"
 #include "util/clock.h"
@@ -121,20 +123,31 @@ static int value_width(const RetroCompact *c, const CompactLayer *L) {
 
 int retro_compact_width(const RetroCompact *c, const CompactLayer *L) { return value_width(c, L); }
 
+/* Whether a layer's set is in memory (not on disk). */
+static int keys_resident(const CompactLayer *L) {
+  return L->keys.n == 0 || L->keys.high != NULL;
+}
+
 size_t retro_compact_bytes(const Retro *r) {
   const RetroCompact *c = r->cpt;
   size_t total = 0;
   if (!c) return 0;
   for (int k = 0; k < c->nlayers; k++) {
     const CompactLayer *L = &c->layer[k];
-    total += sizeof *L + efset_bytes(&L->keys);
+    total += sizeof *L;
+    if (keys_resident(L)) total += efset_bytes(&L->keys);
     if (L->vals) total += bits_words(L->keys.n, value_width(c, L)) * sizeof(uint64_t);
+    if (L->rec) total += L->file_len + ((size_t)c->block * (size_t)value_width(c, L) / 64 + 2) * 8;
   }
   return total;
 }
 
 void retro_compact_free(RetroCompact *c) {
   if (!c) return;
+  compact_db_abort(c);
+  if (c->spill_fd) close(c->spill_fd - 1);
+  if (c->read_fd) close(c->read_fd - 1);
+  free(c->written);
   for (int k = 0; k < c->nlayers; k++) {
     CompactLayer *L = &c->layer[k];
     efset_free(&L->keys);
@@ -143,6 +156,7 @@ void retro_compact_free(RetroCompact *c) {
     free(L->block_size);
     free(L->block_kind);
     free(L->cache);
+    free(L->rec);
   }
   free(c->file);
   free(c->next.slot);
@@ -334,15 +348,191 @@ static int stopped(Retro *r, uint64_t n) {
   return retro_fail(r, st, "%s", msg);
 }
 
-static int too_big(Retro *r, size_t need, int k) {
-  return retro_fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB at layer %d (%llu positions "
-              "so far), over the memory limit of %zu MiB; raise --memory",
-              need >> 20, k, (unsigned long long)r->positions, r->memory_limit >> 20);
+/* ------------------------------------------------------------------ */
+/* Memory, and layers on disk                                         */
+/* ------------------------------------------------------------------ */
+
+/* Whether `more` bytes can be taken on top of `held`: within --memory (or
+** its default, 3/4 of the machine), and within what the machine has free
+** now (MemAvailable, or less under ulimit -v).  *limit: the bound that
+** failed, *free_now: what was free (0 unknown). */
+static int fits(const Retro *r, size_t held, size_t more, size_t *limit, size_t *free_now) {
+  int limited;
+  *limit = r->memory_limit;
+  *free_now = file_memory_free(&limited);
+  if (r->memory_limit && held + more > r->memory_limit) return 0;
+  return *free_now == 0 || more <= *free_now;
+}
+
+/* The refusal: the figure, what it was compared with, which flag helps. */
+static int refuse(Retro *r, size_t need, size_t limit, size_t free_now, const char *what, int k) {
+  RetroCompact *c = r->cpt;
+  char over[160];
+  if (limit && need > limit)
+    snprintf(over, sizeof over, "over the memory limit of %zu MiB; raise --memory", limit >> 20);
+  else
+    snprintf(over, sizeof over, "more than this machine has free (about %zu MiB); free memory or "
+             "use a larger machine", free_now >> 20);
+  return retro_fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB %s at layer %d (%llu "
+                    "positions so far%s), %s", need >> 20, what, k,
+                    (unsigned long long)r->positions,
+                    c->spill ? ", the other layers on disk" : "", over);
+}
+
+/* The folder of the files of layers on disk: --spill DIR, else the --db
+** FILE's, else $TMPDIR or /tmp. */
+static const char *spill_folder(const Retro *r, char *buf, size_t size) {
+  if (r->spill_dir) return r->spill_dir;
+  if (r->db_out) {
+    const char *slash = strrchr(r->db_out, '/');
+    if (!slash) return ".";
+    if (slash == r->db_out) return "/";
+    snprintf(buf, size, "%.*s", (int)(slash - r->db_out), r->db_out);
+    return buf;
+  }
+  const char *t = getenv("TMPDIR");
+  return t && *t ? t : "/tmp";
+}
+
+/* The spill file: created exclusively (mkstemp: a name no one can guess,
+** O_EXCL), then unlinked at once, so that no end of the run leaves it.
+** 0, or the status reported. */
+static int spill_open(Retro *r, RetroCompact *c) {
+  if (c->spill_fd) return 0;
+  char buf[4096];
+  const char *dir = spill_folder(r, buf, sizeof buf);
+  size_t n = strlen(dir) + 32;
+  char *name = malloc(n);
+  if (!name) return retro_fail(r, EXIT_LIMIT, "out of memory");
+  snprintf(name, n, "%s/gsolve-layers-XXXXXX", dir);
+  int fd = mkstemp(name);
+  int e = errno;
+  if (fd >= 0) unlink(name);
+  free(name);
+  if (fd < 0)
+    return retro_fail(r, EXIT_IO, "cannot create a temporary file in '%s' for the compact table's "
+                      "layers on disk: %s (give --spill DIR)", dir, strerror(e));
+  c->spill_fd = fd + 1;
+  return 0;
+}
+
+static int write_at(int fd, const void *p, size_t n, uint64_t off) {
+  const unsigned char *b = p;
+  while (n) {
+    ssize_t put = pwrite(fd, b, n, (off_t)off);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return -1;
+    b += put;
+    n -= (size_t)put;
+    off += (uint64_t)put;
+  }
+  return 0;
+}
+
+/* Layer L's set to the spill file (once) and out of memory: 0, or the
+** status reported. */
+static int spill_keys(Retro *r, RetroCompact *c, CompactLayer *L) {
+  if (!keys_resident(L) || L->keys.n == 0) return 0;
+  if (!L->spill_pos) {
+    int st = spill_open(r, c);
+    if (st) return st;
+    const EfSet *e = &L->keys;
+    size_t nl = bits_words(e->n, e->lbits) * 8, nh = ((e->high_bits + 63) / 64 + 1) * 8;
+    if (write_at(c->spill_fd - 1, e->low, nl, c->spill_end) < 0 ||
+        write_at(c->spill_fd - 1, e->high, nh, c->spill_end + nl) < 0) {
+      char buf[4096];
+      return retro_fail(r, EXIT_IO, "cannot write the compact table's layers to disk in '%s': %s "
+                        "(give --spill DIR)", spill_folder(r, buf, sizeof buf), strerror(errno));
+    }
+    L->spill_pos = c->spill_end + 1;
+    c->spill_end += nl + nh;
+  }
+  compact_db_unload(L);
+  return 0;
+}
+
+/* Layer L's set back from the spill file: 0; -1 out of memory; 1 failed
+** (reported). */
+static int keys_back(Retro *r, RetroCompact *c, CompactLayer *L) {
+  if (keys_resident(L)) return 0;
+  EfSet saved = L->keys;
+  size_t nl = bits_words(saved.n, saved.lbits), nh = (saved.high_bits + 63) / 64 + 1;
+  uint64_t *low = malloc(nl * 8), *high = malloc(nh * 8);
+  if (!low || !high) {
+    free(low);
+    free(high);
+    return -1;
+  }
+  if (compact_pread(c->spill_fd - 1, low, nl * 8, L->spill_pos - 1) < 0 ||
+      compact_pread(c->spill_fd - 1, high, nh * 8, L->spill_pos - 1 + nl * 8) < 0) {
+    free(low);
+    free(high);
+    retro_fail(r, EXIT_IO, "cannot read the compact table's layers back from disk");
+    return 1;
+  }
+  int rc = efset_adopt(&L->keys, saved.n, saved.lbits, saved.high_bits, low, high);
+  if (rc < 0) {
+    efset_free(&L->keys);
+    L->keys = saved;
+    if (rc == -1) return -1;
+    retro_fail(r, EXIT_IO, "the compact table's layers on disk were changed under it");
+    return 1;
+  }
+  return 0;
+}
+
+/* Layer k with its set and values in memory, for a lookup after the
+** solve: read back from the database written when they left (two such
+** layers held at most, the one used longest ago dropped).  0, or -1
+** (reported). */
+static int layer_ready(Retro *r, RetroCompact *c, int k) {
+  CompactLayer *L = &c->layer[k];
+  if (keys_resident(L) && (L->vals || L->block_at)) {
+    if (c->loaded[0] == k + 1 && c->loaded[1]) {       /* the newer now */
+      c->loaded[0] = c->loaded[1];
+      c->loaded[1] = k + 1;
+    }
+    return 0;
+  }
+  if (!L->file_pos || !c->read_fd)
+    return retro_fail(r, EXIT_RUNTIME, "a layer of the compact table is neither in memory nor "
+                      "on disk"), -1;
+  if (c->loaded[0] && c->loaded[1]) {
+    compact_db_unload(&c->layer[c->loaded[0] - 1]);
+    c->loaded[0] = c->loaded[1];
+    c->loaded[1] = 0;
+  }
+  if (compact_db_load(r, L) < 0) return -1;
+  c->loaded[c->loaded[0] ? 1 : 0] = k + 1;
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* Forward: the layers                                                */
 /* ------------------------------------------------------------------ */
+
+/* Before the gathering set doubles (the forward pass's large allocation):
+** the room for it, checked against --memory and what is free; when it is
+** not there, the layers already expanded go to disk (all but layer k,
+** being expanded) and the check is made again.  0, or the refusal. */
+static int room_to_grow(Retro *r, RetroCompact *c, int k) {
+  const Gather *next = &c->next;
+  size_t more = next->cap * 2 * sizeof *next->slot, limit, free_now;
+  size_t held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+  if (!fits(r, held, more, &limit, &free_now) && !c->spill) {
+    c->spill = 1;
+    for (int j = 0; j < c->nlayers; j++)
+      if (j != k) {
+        int st = spill_keys(r, c, &c->layer[j]);
+        if (st) return st;
+      }
+    held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+  }
+  if (!fits(r, held, more, &limit, &free_now))
+    return refuse(r, held + more, limit, free_now, "to gather its next layer", k + 1);
+  if (held + more > c->peak) c->peak = held + more;
+  return 0;
+}
 
 static int forward(Retro *r, RetroCompact *c) {
   Game *g = r->g;
@@ -375,9 +565,8 @@ static int forward(Retro *r, RetroCompact *c) {
       r->edges += (uint64_t)n;
       for (int i = 0; i < n; i++) {
         if ((next->n + 1) * 4 > next->cap * 3) {
-          size_t need = retro_compact_bytes(r) + next->cap * 3 * sizeof *next->slot;
-          if (r->memory_limit && need > r->memory_limit) return too_big(r, need, k + 1);
-          if (need > c->peak) c->peak = need;
+          int st = room_to_grow(r, c, k);
+          if (st) return st;
           if (gather_grow(next) < 0) return -1;
         }
         gather_put(next, c->child[i]);
@@ -391,8 +580,9 @@ static int forward(Retro *r, RetroCompact *c) {
         if (stop_requested) return stopped(r, r->positions);
         if (r->progress) {
           char how[64];
-          snprintf(how, sizeof how, "layer %d, %.0f MiB", k + 1,
-                   (double)(retro_compact_bytes(r) + next->cap * sizeof *next->slot) / (1 << 20));
+          snprintf(how, sizeof how, "layer %d, %.0f MiB%s", k + 1,
+                   (double)(retro_compact_bytes(r) + next->cap * sizeof *next->slot) / (1 << 20),
+                   c->spill ? ", layers on disk" : "");
           progress_note(r->progress, "compact retrograde analysis, enumerating", how,
                         r->positions, "positions", -1);
         }
@@ -405,11 +595,27 @@ static int forward(Retro *r, RetroCompact *c) {
     size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
     if (now > c->peak) c->peak = now;
     if (gather_layer(c, next) < 0) return -1;
-    for (int j = 0; j < c->nlayers - 1; j++)
-      if (layers_meet(&c->layer[j], &c->layer[c->nlayers - 1]))
+    /* Layer k's positions are expanded: on disk now, when layers are. */
+    if (c->spill) {
+      int st = spill_keys(r, c, &c->layer[k]);
+      if (st) return st;
+    }
+    CompactLayer *B = &c->layer[c->nlayers - 1];
+    for (int j = 0; j < c->nlayers - 1; j++) {
+      CompactLayer *A = &c->layer[j];
+      if ((A->fixed ^ B->fixed) & ~A->vary & ~B->vary) continue;   /* a key bit tells them apart */
+      int back = !keys_resident(A), meet;
+      if (back) {
+        int rc = keys_back(r, c, A);
+        if (rc) return rc < 0 ? -1 : r->status;
+      }
+      meet = layers_meet(A, B);
+      if (back) compact_db_unload(A);
+      if (meet)
         return retro_fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "
                     "depth alone (a placement game); here a position recurs %d plies apart "
                     "(drop --compact)", c->nlayers - 1 - j);
+    }
   }
   /* Every score is an end's margin or its negation. */
   int64_t smax = hi > -lo ? hi : -lo;
@@ -484,6 +690,10 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     CompactLayer *L = &c->layer[k], *N = k + 1 < c->nlayers ? &c->layer[k + 1] : NULL;
     if (!verify) L->dbits = bits_for((uint64_t)(c->nlayers - 1 - k));
     int w = value_width(c, L);
+    if (!verify && c->spill) {
+      int rc = keys_back(r, c, L);
+      if (rc) return rc;
+    }
     if (!verify && !(L->vals = calloc(bits_words(L->keys.n, w), sizeof *L->vals))) return -1;
     EfIter it;
     uint64_t sq, i = 0;
@@ -520,7 +730,15 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     }
     size_t now = retro_compact_bytes(r);
     if (now > c->peak) c->peak = now;
+    /* Layers on disk: layer k + 1 is done with (its parents are
+    ** labelled): to the database, and out of memory but for the root's
+    ** two layers, which the answer reads. */
+    if (!verify && c->out && N) {
+      if (compact_db_layer(r, k + 1) < 0) return 1;
+      if (k + 1 >= 2) compact_db_unload(N);
+    }
   }
+  if (!verify && c->out && compact_db_layer(r, 0) < 0) return 1;
   return 0;
 }
 
@@ -541,8 +759,12 @@ int retro_compact_check_here(Retro *r) {
   Game *g = r->g;
   uint64_t key = position_key(r);
   for (int k = 0; k < c->nlayers; k++) {
+    if ((key & ~c->layer[k].vary) != c->layer[k].fixed) continue;
+    if (layer_ready(r, c, k) < 0) return r->status;
     int64_t rank = layer_rank(&c->layer[k], key);
     if (rank < 0) continue;
+    if (k + 1 < c->nlayers && (layer_ready(r, c, k + 1) < 0 || layer_ready(r, c, k) < 0))
+      return r->status;
     int m;
     int32_t s;
     uint32_t d;
@@ -557,6 +779,47 @@ int retro_compact_check_here(Retro *r) {
     return EXIT_OK;
   }
   return EXIT_OK;
+}
+
+/* After the forward pass, before the labels are allocated: what they
+** need, all layers in memory (need_memory) and two at a time with the
+** others on disk (need_disk: the largest two adjacent layers' sets and
+** values, the root's two layers, the writer's buffers), against --memory
+** and what is free.  Layers go to disk when they must (or --spill asked),
+** and the database they go to is opened.  0, or the refusal. */
+static int plan_labels(Retro *r, RetroCompact *c) {
+  size_t all = 0, pair = 0, prev = 0, root = 0, limit, free_now;
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    size_t b = sizeof *L + efset_bytes(&L->keys) +
+               bits_words(L->keys.n, 1 + c->sbits + bits_for((uint64_t)(c->nlayers - 1 - k))) * 8;
+    all += b;
+    if (k < 2) root += b;
+    if (b + prev > pair) pair = b + prev;
+    prev = b;
+  }
+  c->need_memory = all;
+  c->need_disk = pair + root + COMPACT_WRITER_BYTES(c->sbits);
+  size_t held = retro_compact_bytes(r);
+  if (!c->spill && !r->spill_dir && fits(r, held, all > held ? all - held : 0, &limit, &free_now)) {
+    c->estimate = all;
+    c->limit = limit;
+    return 0;
+  }
+  c->spill = 1;
+  for (int k = 0; k + 1 < c->nlayers; k++) {
+    int st = spill_keys(r, c, &c->layer[k]);
+    if (st) return st;
+  }
+  held = retro_compact_bytes(r);
+  c->estimate = c->need_disk;
+  if (!fits(r, held, c->need_disk > held ? c->need_disk - held : 0, &limit, &free_now))
+    return refuse(r, c->need_disk, limit, free_now, "to label its two largest adjacent layers",
+                  c->nlayers);
+  c->limit = limit;
+  char buf[4096];
+  return compact_db_open(r, r->db_out, spill_folder(r, buf, sizeof buf), r->db_game, r->db_params,
+                         r->db_hash, r->err);
 }
 
 int retro_compact_solve(Retro *r, Search *s) {
@@ -580,20 +843,31 @@ int retro_compact_solve(Retro *r, Search *s) {
   if (!c->moves || !c->ckeys || !c->cmover || !c->child || !c->state || !r->root_state)
     return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(r->root_state, game_state(g), g->state_bytes);
+  c->spill = r->spill_dir != NULL;
   double t0 = clock_seconds();
   int rc = forward(r, c);
   double t1 = clock_seconds();
   if (rc == 0) {
     /* The labels' memory is known now: refused before it is taken. */
-    size_t need = retro_compact_bytes(r);
-    for (int k = 0; k < c->nlayers; k++)
-      need += bits_words(c->layer[k].keys.n, 1 + c->sbits + bits_for((uint64_t)(c->nlayers - 1 - k))) * 8;
-    if (r->memory_limit && need > r->memory_limit) {
+    int st = plan_labels(r, c);
+    if (st) {
       g->vt->set_state(g, r->root_state);
-      return too_big(r, need, c->nlayers);
+      return r->status = st;
     }
-    progress_note(r->progress, "compact retrograde analysis, labelling", NULL, 0, "positions", 0);
+    char how[80];
+    snprintf(how, sizeof how, "about %zu MiB%s", c->estimate >> 20, c->spill ? ", layers on disk" : "");
+    progress_note(r->progress, "compact retrograde analysis, labelling", how, 0, "positions", 0);
     rc = backward(r, c, 0);
+    if (rc == 0 && c->out) {
+      if ((st = compact_db_close(r, r->db_out, r->err)) != EXIT_OK) {
+        g->vt->set_state(g, r->root_state);
+        return r->status = st;
+      }
+    }
+    if (c->spill_fd) {        /* the forward pass's sets: all read back */
+      close(c->spill_fd - 1);
+      c->spill_fd = 0;
+    }
   }
   g->vt->set_state(g, r->root_state);
   if (rc < 0) return retro_fail(r, EXIT_LIMIT, "out of memory in the compact retrograde analysis "
@@ -609,6 +883,8 @@ int retro_compact_find(Retro *r, int32_t *score, uint32_t *dist) {
   RetroCompact *c = r->cpt;
   uint64_t key = position_key(r);
   for (int k = 0; k < c->nlayers; k++) {
+    if ((key & ~c->layer[k].vary) != c->layer[k].fixed) continue;
+    if (layer_ready(r, c, k) < 0) return -1;
     int64_t rank = layer_rank(&c->layer[k], key);
     if (rank < 0) continue;
     int m;
@@ -625,6 +901,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
     const CompactLayer *L = &c->layer[k];
     EfIter it;
     uint64_t sq, i = 0;
+    if (layer_ready(r, c, k) < 0) return -1;
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
       int m;
@@ -644,8 +921,10 @@ void retro_compact_note(const Retro *r, FILE *f) {
   const RetroCompact *c = r->cpt;
   uint64_t largest = 0;
   double key_bits = 0, value_bits = 0;
+  size_t table = 0;         /* in memory or not */
   for (int k = 0; k < c->nlayers; k++) {
     const CompactLayer *L = &c->layer[k];
+    table += sizeof *L + efset_bytes(&L->keys) + bits_words(L->keys.n, value_width(c, L)) * 8;
     if (L->keys.n > largest) largest = L->keys.n;
     key_bits += 8.0 * (double)efset_bytes(&L->keys);
     value_bits += (double)L->keys.n * value_width(c, L);
@@ -654,5 +933,11 @@ void retro_compact_note(const Retro *r, FILE *f) {
   fprintf(f, "stats: compact form: %d layers, the largest %llu stored; %.1f bits of key and "
           "%.1f of value a stored position (no moves kept), %.2f bytes a position\n",
           c->nlayers, (unsigned long long)largest, key_bits / n, value_bits / n,
-          (double)retro_compact_bytes(r) / (double)(r->positions ? r->positions : 1));
+          (double)table / (double)(r->positions ? r->positions : 1));
+  if (c->estimate)
+    fprintf(f, "stats: compact form's memory: the labels estimated at %.1f MiB before they were "
+            "allocated (%s; %.1f MiB all in memory, %.1f with the layers on disk), the table held "
+            "%.1f MiB at most (the gathering set included)\n", (double)c->estimate / (1 << 20),
+            c->spill ? "layers on disk" : "all in memory", (double)c->need_memory / (1 << 20),
+            (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20));
 }

@@ -37,6 +37,11 @@ typedef struct CompactLayer {
   uint8_t *block_kind;      /* 0 raw, 1 zstd */
   uint64_t *cache;
   int64_t cached;           /* the block in cache, -1 none */
+  /* Layers on disk (RetroCompact.spill): where the set's words are in the
+  ** spill file, and the layer's record in the database being written
+  ** (1 + its offset; 0: not there); a record read back, its bytes. */
+  uint64_t spill_pos, file_pos, file_len;
+  unsigned char *rec;
 } CompactLayer;
 
 /* The set a layer is gathered in: open addressing on key + 1 (0: empty),
@@ -60,6 +65,24 @@ typedef struct RetroCompact {
   /* Read from a file: its bytes, and the ranks of a value block. */
   unsigned char *file;
   uint64_t block;
+  /* Layers on disk (--spill DIR, or a table that does not fit in memory):
+  ** the forward pass's sets go to a temporary file (spill_fd) once their
+  ** positions are expanded, and come back one at a time for the labels;
+  ** each layer labelled goes to the database (out: the --db FILE, else a
+  ** temporary file) and leaves memory once its parents are labelled, the
+  ** root's two layers staying; afterwards, a layer asked for is read back
+  ** from the database (read_fd), two at most held at once (loaded). */
+  int spill;
+  int spill_fd;             /* its descriptor + 1; 0: none */
+  uint64_t spill_end;
+  struct CompactOut *out;
+  int read_fd;              /* descriptor + 1; 0: none */
+  char *written;            /* the --db FILE written during the solve */
+  int loaded[2];            /* layers read back, + 1 (0: none), the older first */
+  /* The memory estimates, bytes: the labels' before they are allocated
+  ** (all layers in memory, or two at a time on disk), and what was
+  ** chosen; the limit compared with (--memory, or what was free). */
+  size_t need_memory, need_disk, estimate, limit;
   /* Scratch of one position's expansion. */
   Move *moves;
   unsigned char *ckeys;     /* GAME_MAX_MOVES keys */
@@ -118,6 +141,28 @@ int retro_compact_check_here(Retro *r);
 #define COMPACT_DB_MAGIC "GSCOMPCT"
 int compact_db_write(const Retro *r, const char *path, const char *game, const char *params,
                      uint64_t rules_hash, FILE *err);
+
+/* The same written as the layers finish (layers on disk): open writes the
+** header (r's counts, smin and nlayers known: after the forward pass) to
+** path, or with path NULL to a temporary file in dir that nobody else
+** sees; layer writes layer k (its set and values in memory; -1 failed,
+** reported); close writes the checksum, commits path, and keeps the file
+** open for reading back (read_fd).  abort drops it. */
+/* The bytes of its two buffers (a value block, and it compressed). */
+#define COMPACT_WRITER_BYTES(sbits) ((size_t)2 * 8 * (65536 * (size_t)(1 + (sbits) + 16) / 64 + 2))
+int compact_db_open(Retro *r, const char *path, const char *dir, const char *game,
+                    const char *params, uint64_t rules_hash, FILE *err);
+int compact_db_layer(Retro *r, int k);
+int compact_db_close(Retro *r, const char *path, FILE *err);
+void compact_db_abort(RetroCompact *c);
+
+/* Reads layer L's record back from the database written (its set and
+** value blocks; 0, or -1 reported), and drops it again (its counts stay). */
+int compact_db_load(Retro *r, CompactLayer *L);
+void compact_db_unload(CompactLayer *L);
+
+/* pread of exactly n bytes: 0, or -1. */
+int compact_pread(int fd, void *p, size_t n, uint64_t off);
 int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err);
 
