@@ -88,6 +88,44 @@ out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro -
 check "compact over --memory: exit 5" 5 $?
 check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out" | grep -q "needs about [0-9]* MiB.*raise --memory" && echo yes)"
 
+# The hash form: its labelling's reverse graph is counted before it is
+# allocated (4x4: 8 MiB of positions, 1 MiB more for the labels).
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 10 2>&1)
+check "hash form: labels over --memory refused before allocation: exit 5" 5 $?
+check "hash form: labels over --memory: the figure and the flags" yes \
+  "$(printf '%s' "$out" | grep -q "the labelling needs about 1 MiB more (the reverse graph of 152347 moves) on top of the 8 MiB the 80541 stored positions hold: over the memory limit of 10 MiB; raise --memory, or for a placement game try --compact" && echo yes)"
+
+# Layers on disk (--spill DIR; automatic when the table does not fit):
+# the same answers, --pv, counts and database bytes as all in memory, the
+# layers read back two at a time; no file left in DIR.
+sp=${TMPDIR:-/tmp}/gsolve_spill_$$
+mkdir -p "$sp"
+for args in "games/tictactoe.game" "$c44"; do
+  # shellcheck disable=SC2086
+  check "layers on disk = in memory, every move and --pv: $args" "$(json_of $args --solver retro --compact --pv)" \
+    "$(json_of $args --solver retro --compact --pv --spill "$sp")"
+  # shellcheck disable=SC2086
+  check "layers on disk = in memory, --stats counts: $args" "$(stats_of $args --solver retro --compact)" \
+    "$(stats_of $args --solver retro --compact --spill "$sp")"
+done
+# shellcheck disable=SC2086
+gs $c44 --solver retro --compact --db "$sp/mem.db" >/dev/null
+# shellcheck disable=SC2086
+gs $c44 --solver retro --compact --spill "$sp" --db "$sp/disk.db" >/dev/null
+check "layers on disk: the database written as they finish = the one written at the end" yes \
+  "$(cmp -s "$sp/mem.db" "$sp/disk.db" && echo yes)"
+check "layers on disk: no temporary file left" "disk.db mem.db" "$(ls "$sp" | tr '\n' ' ' | sed 's/ $//')"
+# shellcheck disable=SC2086
+out=$(gs $c44 --solver retro --compact --spill "$sp" --stats 2>&1 >/dev/null)
+check "layers on disk: --stats' estimate line" yes \
+  "$(printf '%s\n' "$out" | grep -q "^stats: compact form's memory: the labels estimated at [0-9.]* MiB before they were allocated (layers on disk" && echo yes)"
+# shellcheck disable=SC2086
+out=$(gs $c44 --solver retro --compact --spill "$sp/none" 2>&1)
+check "--spill into a missing folder: exit 6" 6 $?
+check "--spill into a missing folder: message" yes \
+  "$(printf '%s' "$out" | grep -q "cannot create a temporary file in '$sp/none' for the compact table's layers on disk" && echo yes)"
+rm -rf "$sp"
+
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --max-positions 1000 2>&1)
 check "compact over --max-positions: exit 5" 5 $?
 check "compact over --max-positions: message" "gsolve: error: more than 1000 positions (--max-positions)" "$out"

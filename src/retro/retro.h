@@ -33,6 +33,8 @@ typedef struct Retro {
   int base_ply;
   uint64_t max_positions;   /* stop beyond this many stored positions */
   size_t memory_limit;      /* bytes; 0: none */
+  size_t memory_free;       /* what the machine had free when a growth did
+                            ** not fit in it (0: --memory was the bound) */
   struct Progress *progress; /* the progress display, or NULL */
   const char *label;        /* the progress display's name (NULL: "retrograde analysis, enumerating") */
   double enumerate_seconds, label_seconds;
