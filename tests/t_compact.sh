@@ -119,6 +119,10 @@ check "layers on disk: no temporary file left" "disk.db mem.db" "$(ls "$sp" | tr
 out=$(gs $c44 --solver retro --compact --spill "$sp" --stats 2>&1 >/dev/null)
 check "layers on disk: --stats' estimate line" yes \
   "$(printf '%s\n' "$out" | grep -q "^stats: compact form's memory: the labels estimated at [0-9.]* MiB before they were allocated (layers on disk" && echo yes)"
+# The gathering set no larger than the layer being expanded: the keys go
+# to disk in sorted runs, merged into the layer (the same database above).
+check "layers on disk: the gathered keys in sorted runs" yes \
+  "$(printf '%s\n' "$out" | grep -q "; [0-9]* sorted runs of gathered keys on disk$" && echo yes)"
 # shellcheck disable=SC2086
 out=$(gs $c44 --solver retro --compact --spill "$sp/none" 2>&1)
 check "--spill into a missing folder: exit 6" 6 $?

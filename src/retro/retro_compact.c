@@ -148,6 +148,8 @@ void retro_compact_free(RetroCompact *c) {
   if (c->spill_fd) close(c->spill_fd - 1);
   if (c->read_fd) close(c->read_fd - 1);
   free(c->written);
+  free(c->run_at);
+  free(c->run_n);
   for (int k = 0; k < c->nlayers; k++) {
     CompactLayer *L = &c->layer[k];
     efset_free(&L->keys);
@@ -508,17 +510,204 @@ static int layer_ready(Retro *r, RetroCompact *c, int k) {
 }
 
 /* ------------------------------------------------------------------ */
+/* The layer being gathered in sorted runs on disk                    */
+/* ------------------------------------------------------------------ */
+
+/* The set's keys, sorted, as a run at the end of the spill file; the set
+** emptied.  0, or the status reported. */
+static int flush_run(Retro *r, RetroCompact *c, Gather *s) {
+  int st = spill_open(r, c);
+  if (st) return st;
+  if (c->nruns == c->runs_cap) {
+    int cap = c->runs_cap ? 2 * c->runs_cap : 16;
+    uint64_t *at = realloc(c->run_at, (size_t)cap * sizeof *at);
+    if (at) c->run_at = at;
+    uint64_t *n = at ? realloc(c->run_n, (size_t)cap * sizeof *n) : NULL;
+    if (!n) return retro_fail(r, EXIT_LIMIT, "out of memory");
+    c->run_n = n;
+    c->runs_cap = cap;
+  }
+  uint64_t *keys = s->slot;
+  size_t n = 0;
+  for (size_t i = 0; i < s->cap; i++)
+    if (keys[i]) keys[n++] = keys[i] - 1;
+  sort_u64(keys, n);
+  if (s->has_max) keys[n++] = UINT64_MAX;    /* room: the set is at most 3/4 full */
+  if (c->nruns == 0) c->runs_from = c->spill_end;
+  if (write_at(c->spill_fd - 1, keys, n * sizeof *keys, c->spill_end) < 0) {
+    char buf[4096];
+    return retro_fail(r, EXIT_IO, "cannot write the compact table's layers to disk in '%s': %s "
+                      "(give --spill DIR)", spill_folder(r, buf, sizeof buf), strerror(errno));
+  }
+  c->run_at[c->nruns] = c->spill_end;
+  c->run_n[c->nruns++] = n;
+  c->runs_total++;
+  c->spill_end += n * sizeof *keys;
+  c->runs_end = c->spill_end;
+  memset(s->slot, 0, s->cap * sizeof *s->slot);
+  s->n = 0;
+  s->has_max = 0;
+  return 0;
+}
+
+/* A run being merged: its keys left on disk, a buffer of them. */
+typedef struct Run {
+  uint64_t at, left;
+  uint64_t *buf;
+  size_t len, pos;
+} Run;
+
+/* The run's next key into *key: 1, 0 at its end, -1 failed to read. */
+static int run_next(RetroCompact *c, Run *u, uint64_t *key) {
+  if (u->pos == u->len) {
+    if (!u->left) return 0;
+    size_t n = u->left < COMPACT_RUN_KEYS ? (size_t)u->left : COMPACT_RUN_KEYS;
+    if (compact_pread(c->spill_fd - 1, u->buf, n * sizeof *u->buf, u->at) < 0) return -1;
+    u->at += n * sizeof *u->buf;
+    u->left -= n;
+    u->len = n;
+    u->pos = 0;
+  }
+  *key = u->buf[u->pos++];
+  return 1;
+}
+
+/* One pass over the runs' keys in order, each once: fn(arg, key, i) for
+** the i-th.  0; -1 out of memory; 1 failed to read (reported). */
+static int merge_runs(Retro *r, RetroCompact *c, void (*fn)(void *arg, uint64_t key, uint64_t i),
+                      void *arg) {
+  int n = c->nruns, rc = 0, nheap = 0;
+  Run *run = calloc((size_t)n, sizeof *run);
+  int *heap = malloc((size_t)n * sizeof *heap);
+  uint64_t *head = malloc((size_t)n * sizeof *head);
+  if (!run || !heap || !head) rc = -1;
+  for (int i = 0; rc == 0 && i < n; i++) {
+    run[i].at = c->run_at[i];
+    run[i].left = c->run_n[i];
+    if (!(run[i].buf = malloc(COMPACT_RUN_KEYS * sizeof *run[i].buf))) rc = -1;
+  }
+  /* A binary heap of the runs by their next key. */
+#define LESS(a, b) (head[heap[a]] < head[heap[b]])
+  for (int i = 0; rc == 0 && i < n; i++) {
+    int got = run_next(c, &run[i], &head[i]);
+    if (got < 0) rc = 1;
+    if (got <= 0) continue;
+    int j = nheap++;
+    heap[j] = i;
+    for (; j > 0 && LESS(j, (j - 1) / 2); j = (j - 1) / 2) {
+      int t = heap[j]; heap[j] = heap[(j - 1) / 2]; heap[(j - 1) / 2] = t;
+    }
+  }
+  uint64_t count = 0, last = 0;
+  while (rc == 0 && nheap > 0) {
+    int u = heap[0];
+    uint64_t key = head[u];
+    if (count == 0 || key != last) fn(arg, key, count++);
+    last = key;
+    int got = run_next(c, &run[u], &head[u]);
+    if (got < 0) rc = 1;
+    if (got <= 0) heap[0] = heap[--nheap];
+    for (int j = 0;;) {
+      int a = 2 * j + 1, b = a + 1, m = j;
+      if (a < nheap && LESS(a, m)) m = a;
+      if (b < nheap && LESS(b, m)) m = b;
+      if (m == j) break;
+      int t = heap[j]; heap[j] = heap[m]; heap[m] = t;
+      j = m;
+    }
+  }
+#undef LESS
+  for (int i = 0; run && i < n; i++) free(run[i].buf);
+  free(run);
+  free(heap);
+  free(head);
+  if (rc > 0) retro_fail(r, EXIT_IO, "cannot read the compact table's layers back from disk");
+  return rc;
+}
+
+typedef struct Tally {
+  uint64_t n, all, any, last;
+} Tally;
+
+static void tally_key(void *arg, uint64_t key, uint64_t i) {
+  Tally *t = arg;
+  t->n = i + 1;
+  t->all &= key;
+  t->any |= key;
+  t->last = key;
+}
+
+static void put_key(void *arg, uint64_t key, uint64_t i) {
+  CompactLayer *L = arg;
+  efset_put(&L->keys, i, squeeze(L, key));
+}
+
+/* The runs (and what the set still holds) merged into a new layer, in two
+** passes: the keys' number, constant bits and largest; then the set.  The
+** runs' room in the spill file is used again.  0; -1 out of memory; or
+** the status reported. */
+static int merge_layer(Retro *r, RetroCompact *c, Gather *s) {
+  if (s->n) {
+    int st = flush_run(r, c, s);
+    if (st) return st;
+  }
+  free(s->slot);
+  memset(s, 0, sizeof *s);
+  if (c->nlayers == c->layer_cap) {
+    int cap = c->layer_cap ? c->layer_cap * 2 : 32;
+    CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
+    if (!l) return -1;
+    c->layer = l;
+    c->layer_cap = cap;
+  }
+  Tally t = { 0, ~UINT64_C(0), 0, 0 };
+  int rc = merge_runs(r, c, tally_key, &t);
+  if (rc) return rc < 0 ? -1 : r->status;
+  CompactLayer *L = &c->layer[c->nlayers];
+  memset(L, 0, sizeof *L);
+  L->vary = t.all ^ t.any;
+  L->fixed = t.all;
+  retro_compact_tables(L);
+  if (efset_begin(&L->keys, t.n, squeeze(L, t.last)) < 0) return -1;
+  rc = merge_runs(r, c, put_key, L);
+  if (rc == 0 && efset_end(&L->keys) < 0) rc = -1;
+  if (rc) {
+    efset_free(&L->keys);
+    return rc < 0 ? -1 : r->status;
+  }
+  if (c->spill_end == c->runs_end) c->spill_end = c->runs_from;
+  c->nruns = 0;
+  c->nlayers++;
+  if (t.n > c->largest) c->largest = t.n;
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* Forward: the layers                                                */
 /* ------------------------------------------------------------------ */
 
 /* Before the gathering set doubles (the forward pass's large allocation):
 ** the room for it, checked against --memory and what is free; when it is
 ** not there, the layers already expanded go to disk (all but layer k,
-** being expanded) and the check is made again.  0, or the refusal. */
+** being expanded) and the check is made again.  With layers on disk, a
+** set of COMPACT_GATHER_SLOTS (or one that cannot double) goes to disk
+** (gather_most) goes to disk as a sorted run instead.  0: it may double; 1: it went to disk; else
+** the refusal or failure reported. */
+/* With layers on disk, the most slots the gathering set takes: no more
+** than the set of the layer being expanded (so that the two layers of
+** the labels stay the peak), COMPACT_GATHER_MIN at least and
+** COMPACT_GATHER_SLOTS at most. */
+static size_t gather_most(const RetroCompact *c, int k) {
+  size_t words = efset_bytes(&c->layer[k].keys) / sizeof(uint64_t), most = COMPACT_GATHER_MIN;
+  while (most < COMPACT_GATHER_SLOTS && most * 2 <= words) most *= 2;
+  return most;
+}
+
 static int room_to_grow(Retro *r, RetroCompact *c, int k) {
-  const Gather *next = &c->next;
+  Gather *next = &c->next;
   size_t more = next->cap * 2 * sizeof *next->slot, limit, free_now;
   size_t held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+  if (c->spill && next->cap >= gather_most(c, k)) return flush_run(r, c, next) ? -1 : 1;
   if (!fits(r, held, more, &limit, &free_now) && !c->spill) {
     c->spill = 1;
     for (int j = 0; j < c->nlayers; j++)
@@ -527,9 +716,12 @@ static int room_to_grow(Retro *r, RetroCompact *c, int k) {
         if (st) return st;
       }
     held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+    if (next->cap >= gather_most(c, k)) return flush_run(r, c, next) ? -1 : 1;
   }
-  if (!fits(r, held, more, &limit, &free_now))
+  if (!fits(r, held, more, &limit, &free_now)) {
+    if (c->spill && next->cap >= 1024) return flush_run(r, c, next) ? -1 : 1;
     return refuse(r, held + more, limit, free_now, "to gather its next layer", k + 1);
+  }
   if (held + more > c->peak) c->peak = held + more;
   return 0;
 }
@@ -566,8 +758,9 @@ static int forward(Retro *r, RetroCompact *c) {
       for (int i = 0; i < n; i++) {
         if ((next->n + 1) * 4 > next->cap * 3) {
           int st = room_to_grow(r, c, k);
-          if (st) return st;
-          if (gather_grow(next) < 0) return -1;
+          if (st < 0) return r->status;
+          if (st > 1) return st;
+          if (st == 0 && gather_grow(next) < 0) return -1;
         }
         gather_put(next, c->child[i]);
         /* --max-positions, as the hash form counts it (stored positions);
@@ -589,12 +782,15 @@ static int forward(Retro *r, RetroCompact *c) {
       }
     }
     r->stored += L->keys.n;
-    if (next->n == 0) break;
+    if (next->n == 0 && c->nruns == 0) break;
     if (c->nlayers >= COMPACT_MAX_LAYERS)
       return retro_fail(r, EXIT_LIMIT, "more than %d layers in the compact form", COMPACT_MAX_LAYERS);
     size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
     if (now > c->peak) c->peak = now;
-    if (gather_layer(c, next) < 0) return -1;
+    if (c->nruns) {
+      int st = merge_layer(r, c, next);
+      if (st) return st;
+    } else if (gather_layer(c, next) < 0) return -1;
     /* Layer k's positions are expanded: on disk now, when layers are. */
     if (c->spill) {
       int st = spill_keys(r, c, &c->layer[k]);
@@ -934,10 +1130,14 @@ void retro_compact_note(const Retro *r, FILE *f) {
           "%.1f of value a stored position (no moves kept), %.2f bytes a position\n",
           c->nlayers, (unsigned long long)largest, key_bits / n, value_bits / n,
           (double)table / (double)(r->positions ? r->positions : 1));
+  char runs[80] = "";
+  if (c->runs_total)
+    snprintf(runs, sizeof runs, "; %llu sorted runs of gathered keys on disk",
+             (unsigned long long)c->runs_total);
   if (c->estimate)
     fprintf(f, "stats: compact form's memory: the labels estimated at %.1f MiB before they were "
             "allocated (%s; %.1f MiB all in memory, %.1f with the layers on disk), the table held "
-            "%.1f MiB at most (the gathering set included)\n", (double)c->estimate / (1 << 20),
+            "%.1f MiB at most (the gathering set included)%s\n", (double)c->estimate / (1 << 20),
             c->spill ? "layers on disk" : "all in memory", (double)c->need_memory / (1 << 20),
-            (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20));
+            (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }

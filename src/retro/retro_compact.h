@@ -19,6 +19,15 @@
 /* Layers (depths) a compact table holds at most. */
 #define COMPACT_MAX_LAYERS 4096
 
+/* With layers on disk, the most slots of the set a layer is gathered in:
+** as many words as the set of the layer being expanded takes, at least
+** COMPACT_GATHER_MIN (32 KiB), at most COMPACT_GATHER_SLOTS (8 MiB);
+** beyond, its keys go to disk in sorted runs, merged at the layer's end,
+** each read COMPACT_RUN_KEYS keys at a time. */
+#define COMPACT_GATHER_MIN ((size_t)1 << 12)
+#define COMPACT_GATHER_SLOTS ((size_t)1 << 20)
+#define COMPACT_RUN_KEYS 8192
+
 typedef struct CompactLayer {
   EfSet keys;               /* the squeezed keys, sorted */
   uint64_t vary;            /* the key bits that differ within the layer */
@@ -79,6 +88,10 @@ typedef struct RetroCompact {
   int read_fd;              /* descriptor + 1; 0: none */
   char *written;            /* the --db FILE written during the solve */
   int loaded[2];            /* layers read back, + 1 (0: none), the older first */
+  uint64_t *run_at, *run_n; /* the layer being gathered: its sorted runs on disk */
+  int nruns, runs_cap;
+  uint64_t runs_total;      /* runs written in all (--stats) */
+  uint64_t runs_from, runs_end;  /* where they are in the spill file */
   /* The memory estimates, bytes: the labels' before they are allocated
   ** (all layers in memory, or two at a time on disk), and what was
   ** chosen; the limit compared with (--memory, or what was free). */
