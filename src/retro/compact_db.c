@@ -168,12 +168,18 @@ int compact_db_open(Retro *r, const char *path, const char *dir, const char *gam
       fd = mkstemp(name);
       if (fd >= 0) unlink(name);
     }
+    int e = name ? errno : ENOMEM;
     free(name);
-    if (fd < 0 || !(o->f = fdopen(fd, "w+b"))) {
-      if (fd >= 0) close(fd);
+    if (fd >= 0 && !(o->f = fdopen(fd, "w+b"))) {
+      e = errno;
+      close(fd);
+      fd = -1;
+    }
+    if (fd < 0) {
       out_free(o);
+      if (e == ENOMEM) return diag_fail(err, EXIT_LIMIT, "out of memory writing the compact table");
       return diag_fail(err, EXIT_IO, "cannot create a temporary file in '%s' for the compact "
-                       "table's finished layers (give --spill DIR)", dir);
+                       "table's finished layers: %s (give --spill DIR)", dir, strerror(e));
     }
     o->temp = 1;
     o->read_fd = dup(fd);
@@ -275,7 +281,11 @@ int compact_db_close(Retro *r, const char *path, FILE *err) {
       return st;
     }
     free(c->written);
-    c->written = strdup(path);
+    if (!(c->written = strdup(path))) {
+      out_free(o);
+      c->out = NULL;
+      return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);
+    }
   }
   c->read_fd = o->read_fd + 1;
   o->read_fd = -1;
@@ -354,35 +364,28 @@ static uint64_t *get_words(In *in, size_t n, int *oom) {
   return w;
 }
 
-/* One layer's record after its number: its set and its value blocks,
-** which point into the bytes `in` reads (kept while the layer is).  At
-** most `most` positions.  0; -1 corrupt; -2 out of memory. */
-static int get_layer(In *in, RetroCompact *c, CompactLayer *L, uint64_t most) {
-  int oom = 0;
+/* A layer record's head, after its number; `room`: the bytes the record
+** has after it.  0, or -1 corrupt. */
+static int get_head(In *in, RetroCompact *c, CompactLayer *L, uint64_t most, uint64_t room,
+                    uint64_t *n, uint32_t *lbits, uint64_t *high_bits) {
   L->cached = -1;
   L->vary = get_u64(in);
   L->fixed = get_u64(in);
-  uint64_t n = get_u64(in);
-  uint32_t lbits = get_u32(in);
+  *n = get_u64(in);
+  *lbits = get_u32(in);
   L->dbits = (int)get_u32(in);
-  uint64_t high_bits = get_u64(in);
-  if (in->bad || (L->fixed & L->vary) || lbits > 63 || L->dbits > 22 || n > most ||
-      n > (uint64_t)(in->end - in->p) * 8 ||
-      (n && (high_bits <= n || high_bits - n > (uint64_t)(in->end - in->p) * 8)) ||
+  *high_bits = get_u64(in);
+  if (in->bad || (L->fixed & L->vary) || *lbits > 63 || L->dbits > 22 || *n > most ||
+      *n > room * 8 || (*n && (*high_bits <= *n || *high_bits - *n > room * 8)) ||
       1 + c->sbits + L->dbits > 64)
     return -1;
   retro_compact_tables(L);
-  if (n) {
-    uint64_t *low = get_words(in, bits_words(n, (int)lbits), &oom);
-    uint64_t *high = low ? get_words(in, (size_t)((high_bits + 63) / 64 + 1), &oom) : NULL;
-    if (!high) {
-      free(low);
-      return oom ? -2 : -1;
-    }
-    int rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
-    if (rc == -1) return -2;
-    if (rc < 0) return -1;
-  }
+  return 0;
+}
+
+/* A layer record's value blocks (after its set), pointing into the bytes
+** `in` reads.  0; -1 corrupt; -2 out of memory. */
+static int get_blocks(In *in, RetroCompact *c, CompactLayer *L, uint64_t n) {
   uint64_t nblocks = get_u32(in);
   if (in->bad || nblocks != (n + c->block - 1) / c->block) return -1;
   int w = retro_compact_width(c, L);
@@ -399,6 +402,28 @@ static int get_layer(In *in, RetroCompact *c, CompactLayer *L, uint64_t most) {
     if (in->bad || kind > 1) return -1;
   }
   return 0;
+}
+
+/* One layer's record after its number: its set and its value blocks,
+** which point into the bytes `in` reads (kept while the layer is).  At
+** most `most` positions.  0; -1 corrupt; -2 out of memory. */
+static int get_layer(In *in, RetroCompact *c, CompactLayer *L, uint64_t most) {
+  int oom = 0;
+  uint64_t n, high_bits;
+  uint32_t lbits;
+  if (get_head(in, c, L, most, (uint64_t)(in->end - in->p), &n, &lbits, &high_bits) < 0) return -1;
+  if (n) {
+    uint64_t *low = get_words(in, bits_words(n, (int)lbits), &oom);
+    uint64_t *high = low ? get_words(in, (size_t)((high_bits + 63) / 64 + 1), &oom) : NULL;
+    if (!high) {
+      free(low);
+      return oom ? -2 : -1;
+    }
+    int rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
+    if (rc == -1) return -2;
+    if (rc < 0) return -1;
+  }
+  return get_blocks(in, c, L, n);
 }
 
 void compact_db_unload(CompactLayer *L) {
@@ -438,22 +463,69 @@ int compact_pread(int fd, void *p, size_t n, uint64_t off) {
   return 0;
 }
 
+/* n words read at off in fd into a new array (one more, zeroed, for the
+** reads past the end); NULL: *oom, or not read. */
+static uint64_t *pread_words(int fd, size_t n, uint64_t off, int *oom) {
+  uint64_t *w = malloc((n + 1) * sizeof *w);
+  if (!w) {
+    *oom = 1;
+    return NULL;
+  }
+  if (compact_pread(fd, w, n * sizeof *w, off) < 0) {
+    free(w);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {         /* little-endian bytes to words, in place */
+    const unsigned char *b = (const unsigned char *)&w[i];
+    uint64_t v = 0;
+    for (int j = 0; j < 8; j++) v |= (uint64_t)b[j] << (8 * j);
+    w[i] = v;
+  }
+  w[n] = 0;
+  return w;
+}
+
+/* The record's set read straight into its arrays (never twice in
+** memory), then its value blocks into L->rec. */
 int compact_db_load(Retro *r, CompactLayer *L) {
   RetroCompact *c = r->cpt;
-  uint64_t len = L->file_len;
+  int fd = c->read_fd - 1, oom = 0, rc = -1;
+  uint64_t len = L->file_len, at = L->file_pos - 1;
   compact_db_unload(L);
   EfSet saved = L->keys;
   int dbits = L->dbits;
-  unsigned char *rec = malloc(len ? len : 1);
-  if (!rec) return retro_fail(r, EXIT_LIMIT, "out of memory reading back a layer of the compact table"), -1;
-  if (len < 4 || compact_pread(c->read_fd - 1, rec, len, L->file_pos - 1) < 0) {
-    free(rec);
-    return retro_fail(r, EXIT_IO, "cannot read back a layer of the compact table from disk"), -1;
+  unsigned char head[44];
+  uint64_t n, high_bits;
+  uint32_t lbits;
+  In hin = { head + 4, head + sizeof head, 0 };
+  if (len >= sizeof head && compact_pread(fd, head, sizeof head, at) == 0 &&
+      get_head(&hin, c, L, saved.n, len - sizeof head, &n, &lbits, &high_bits) == 0 &&
+      n == saved.n && L->dbits == dbits) {
+    size_t nl = n ? bits_words(n, (int)lbits) : 0, nh = n ? (size_t)((high_bits + 63) / 64 + 1) : 0;
+    uint64_t off = at + sizeof head, rest = len - sizeof head;
+    if ((uint64_t)(nl + nh) * 8 <= rest) {
+      rest -= (uint64_t)(nl + nh) * 8;
+      rc = 0;
+      if (n) {
+        uint64_t *low = pread_words(fd, nl, off, &oom);
+        uint64_t *high = low ? pread_words(fd, nh, off + nl * 8, &oom) : NULL;
+        if (!high) {
+          free(low);
+          rc = oom ? -2 : -1;
+        } else {
+          rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
+          if (rc == -1) rc = -2;
+        }
+      }
+      if (rc == 0 && !(L->rec = malloc(rest ? rest : 1))) rc = -2;
+      if (rc == 0 && compact_pread(fd, L->rec, rest, off + (nl + nh) * 8) < 0) rc = -1;
+      if (rc == 0) {
+        In bin = { L->rec, L->rec + rest, 0 };
+        rc = get_blocks(&bin, c, L, n);
+        if (rc == 0 && bin.p != bin.end) rc = -1;
+      }
+    }
   }
-  In in = { rec + 4, rec + len, 0 };
-  L->rec = rec;
-  int rc = get_layer(&in, c, L, saved.n);
-  if (rc == 0 && (L->keys.n != saved.n || L->dbits != dbits || in.p != in.end)) rc = -1;
   if (rc < 0) {
     compact_db_unload(L);
     L->keys = saved;

@@ -137,7 +137,7 @@ size_t retro_compact_bytes(const Retro *r) {
     total += sizeof *L;
     if (keys_resident(L)) total += efset_bytes(&L->keys);
     if (L->vals) total += bits_words(L->keys.n, value_width(c, L)) * sizeof(uint64_t);
-    if (L->rec) total += L->file_len + ((size_t)c->block * (size_t)value_width(c, L) / 64 + 2) * 8;
+    if (L->rec) total += L->file_len - efset_bytes(&L->keys) + ((size_t)c->block * (size_t)value_width(c, L) / 64 + 2) * 8;
   }
   return total;
 }
@@ -481,6 +481,17 @@ static int keys_back(Retro *r, RetroCompact *c, CompactLayer *L) {
     return 1;
   }
   return 0;
+}
+
+/* Layer k read back for a walk over it, dropped once walked. */
+static void layer_done(RetroCompact *c, int k) {
+  for (int i = 0; i < 2; i++)
+    if (c->loaded[i] == k + 1) {
+      compact_db_unload(&c->layer[k]);
+      if (i == 0) c->loaded[0] = c->loaded[1];
+      c->loaded[1] = 0;
+      return;
+    }
 }
 
 /* Layer k with its set and values in memory, for a lookup after the
@@ -1109,6 +1120,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
       int rc = fn(arg, c->state, m, s, d);
       if (rc) return rc;
     }
+    layer_done(c, k);
   }
   return 0;
 }
