@@ -375,8 +375,8 @@ static int refuse(Retro *r, size_t need, size_t limit, size_t free_now, const ch
   else
     snprintf(over, sizeof over, "more than this machine has free (about %zu MiB); free memory or "
              "use a larger machine", free_now >> 20);
-  return retro_fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB %s at layer %d (%llu "
-                    "positions so far%s), %s", need >> 20, what, k,
+  return retro_fail(r, EXIT_LIMIT, "the compact table needs about %.1f MiB %s at layer %d (%llu "
+                    "positions so far%s), %s", (double)need / (1 << 20), what, k,
                     (unsigned long long)r->positions,
                     c->spill ? ", the other layers on disk" : "", over);
 }
@@ -737,6 +737,39 @@ static int room_to_grow(Retro *r, RetroCompact *c, int k) {
   return 0;
 }
 
+/* What the labels will need at least, known after each layer of the
+** forward pass: the sets so far and a bit of value (the mover) for each
+** of their positions; all of them (in memory), or the two adjacent layers
+** that take most (on disk).  Layers go to disk once all would not fit;
+** the run stops once two adjacent ones would not, not at the end of the
+** forward pass.  0, or the refusal. */
+static int labels_so_far(Retro *r, RetroCompact *c) {
+  size_t all = 0, pair = 0, prev = 0, limit, free_now;
+  for (int k = 0; k < c->nlayers; k++) {
+    const CompactLayer *L = &c->layer[k];
+    size_t b = sizeof *L + efset_bytes(&L->keys) + bits_words(L->keys.n, 1) * 8;
+    all += b;
+    if (b + prev > pair) pair = b + prev;
+    prev = b;
+  }
+  size_t held = retro_compact_bytes(r);
+  if (!c->spill && !fits(r, held, all > held ? all - held : 0, &limit, &free_now)) {
+    c->spill = 1;
+    for (int k = 0; k + 1 < c->nlayers; k++) {
+      int st = spill_keys(r, c, &c->layer[k]);
+      if (st) return st;
+    }
+    held = retro_compact_bytes(r);
+  }
+  if (!c->spill) return 0;
+  size_t need = pair + COMPACT_WRITER_BYTES(0);
+  if (!fits(r, 0, 0, &limit, &free_now) || (limit && need > limit) ||
+      (free_now && need > held && need - held > free_now))
+    return refuse(r, need, limit, free_now, "at least, to label its two largest adjacent layers so "
+                  "far", c->nlayers - 1);
+  return 0;
+}
+
 static int forward(Retro *r, RetroCompact *c) {
   Game *g = r->g;
   int by_orbit = r->canonical != NULL;
@@ -807,6 +840,8 @@ static int forward(Retro *r, RetroCompact *c) {
       int st = spill_keys(r, c, &c->layer[k]);
       if (st) return st;
     }
+    int st = labels_so_far(r, c);
+    if (st) return st;
     CompactLayer *B = &c->layer[c->nlayers - 1];
     for (int j = 0; j < c->nlayers - 1; j++) {
       CompactLayer *A = &c->layer[j];
