@@ -20,7 +20,6 @@
 #include <string.h>
 #include "util/clock.h"
 #include "util/diag.h"
-#include "util/file.h"
 #include "util/status.h"
 #include "search/progress.h"
 #include "retro/retro.h"
@@ -179,28 +178,13 @@ int retro_grow_classes(Retro *r, size_t n) {
 ** --time-limit). */
 static int class_seen(Retro *r, int a, int mover, uint32_t *cls, int *fresh);
 
-/* Whether `more` bytes can be taken on top of the table: within --memory,
-** and within what the machine has free (MemAvailable: r->memory_free
-** says so when that is what failed). */
-static int room_for(Retro *r, size_t more) {
-  int limited;
-  size_t free_now = file_memory_free(&limited);
-  r->memory_free = 0;
-  if (r->memory_limit && retro_memory(r) + more > r->memory_limit) return 0;
-  if (free_now && more > free_now) {
-    r->memory_free = free_now;
-    return 0;
-  }
-  return 1;
-}
-
 static int class_of_key(Retro *r, const void *key, uint64_t h, int mover, uint32_t *cls, int *fresh) {
   KeySet *set = r->canonical ? &r->classes : &r->states;
   /* The table's next doubling (the set's, the per-position arrays'),
   ** refused before it is taken when it would not fit. */
   size_t more = keyset_next_growth(set);
   if (set->n + 1 > r->class_cap) more += r->class_cap * 2 * 16;
-  if (more > ((size_t)1 << 20) && !room_for(r, more)) return -3;
+  if (more > ((size_t)1 << 20) && !retro_room_for(r, more)) return -3;
   int a = keyset_add_hashed(set, h, key, cls);
   if (a < 0) return -1;
   return class_seen(r, a, mover, cls, fresh);
@@ -649,26 +633,7 @@ stopped:
   }
   goto unwind;
 memory:
-  /* The compact form, where the engine could take it, is the other way;
-  ** gsolve-mpi spreads this form over processes (and machines). */
-  if (r->memory_free)
-    status = retro_fail(r, EXIT_LIMIT, "this machine has about %zu MiB free, too little for the table "
-                  "to grow beyond %zu stored positions (about %zu bytes each, moves included, %zu MiB "
-                  "so far); %s", r->memory_free >> 20,
-                  r->classes.n ? r->classes.n : r->states.n,
-                  retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1),
-                  retro_memory(r) >> 20,
-                  retro_compact_refusal(r) ? "free memory, or spread the table over processes with "
-                  "gsolve-mpi" : "for a placement game try --compact (a few bytes a position), or "
-                  "spread the table over processes with gsolve-mpi");
-  else
-  status = retro_fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
-                "%zu bytes each, moves included); raise --memory%s", r->memory_limit >> 20,
-                r->classes.n ? r->classes.n : r->states.n,
-                retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1),
-                retro_compact_refusal(r) ? " (or spread the table over processes with gsolve-mpi)"
-                : " (or, for a placement game, try --compact: a few bytes a position; or spread "
-                "the table over processes with gsolve-mpi)");
+  status = retro_memory_refused(r);
   goto unwind;
 too_long:
   status = retro_fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
@@ -905,18 +870,8 @@ int retro_solve(Retro *r, Search *s) {
   if (retro_enumerate(r) != EXIT_OK) return r->status;
   double t1 = clock_seconds();
   progress_note(r->progress, "retrograde analysis, labelling", NULL, r->stored, "positions", -1);
-  /* The labelling's reverse move graph and queue: known exactly now,
-  ** refused before they are taken. */
-  size_t labels = ((size_t)r->stored + 1) * 3 * sizeof(uint32_t) + ((size_t)r->edges + 1) * sizeof(uint32_t);
-  if (!room_for(r, labels))
-    return retro_fail(r, EXIT_LIMIT, "the labelling needs about %zu MiB more (the reverse graph of "
-                "%llu moves) on top of the %zu MiB the %llu stored positions hold: over %s of %zu "
-                "MiB; %s", labels >> 20, (unsigned long long)r->edges, retro_memory(r) >> 20,
-                (unsigned long long)r->stored, r->memory_free ? "what this machine has free, about"
-                : "the memory limit", (r->memory_free ? r->memory_free : r->memory_limit) >> 20,
-                retro_compact_refusal(r) ? "raise --memory, or spread the table over processes "
-                "with gsolve-mpi" : "raise --memory, or for a placement game try --compact (a few "
-                "bytes a position)");
+  /* The labelling's reverse graph and queue: refused before they are taken. */
+  if (retro_labels_refused(r)) return r->status;
   if (build_parents(r) < 0) return out_of_memory(r);
   if (r->scored) {
     if (propagate_scores(r) != EXIT_OK) return r->status;

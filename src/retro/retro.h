@@ -191,4 +191,13 @@ extern const RetroDistributed *retro_distributed;
 size_t retro_bytes_per_position(const Retro *r);
 size_t retro_memory(const Retro *r);
 
+/* The hash form's memory checks (retro_limits.c), made before the large
+** allocations: whether `more` bytes fit within --memory and what the
+** machine has free (r->memory_free set when the latter failed); the
+** refusal when the table cannot grow (its status); whether the
+** labelling's reverse graph and queue do not fit (then reported). */
+int retro_room_for(Retro *r, size_t more);
+int retro_memory_refused(Retro *r);
+int retro_labels_refused(Retro *r);
+
 #endif

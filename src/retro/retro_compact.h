@@ -176,6 +176,45 @@ void compact_db_unload(CompactLayer *L);
 
 /* pread of exactly n bytes: 0, or -1. */
 int compact_pread(int fd, void *p, size_t n, uint64_t off);
+
+/* ---- Memory checks and layers on disk (compact_spill.c) ---- */
+
+/* Whether a layer's set is in memory (not on disk). */
+static inline int compact_keys_resident(const CompactLayer *L) {
+  return L->keys.n == 0 || L->keys.high != NULL;
+}
+
+/* Whether `more` bytes can be taken on top of `held`: within --memory
+** and what the machine has free now; *limit, *free_now: those bounds. */
+int compact_fits(const Retro *r, size_t held, size_t more, size_t *limit, size_t *free_now);
+/* The refusal (EXIT_LIMIT, reported): need bytes `what` at layer k, over
+** the bound that failed, and the flag that helps. */
+int compact_refuse(Retro *r, size_t need, size_t limit, size_t free_now, const char *what, int k);
+/* The folder of the temporary files: --spill DIR, the --db FILE's, else
+** $TMPDIR or /tmp (buf: room for the second). */
+const char *compact_spill_folder(const Retro *r, char *buf, size_t size);
+/* The spill file, made once (unlinked at once); pwrite of exactly n
+** bytes.  0, or the status reported / -1. */
+int compact_spill_open(Retro *r, RetroCompact *c);
+int compact_write_at(int fd, const void *p, size_t n, uint64_t off);
+/* A layer's set to the spill file and out of memory (0 or the status
+** reported), and back (0; -1 out of memory; 1 failed, reported). */
+int compact_spill_keys(Retro *r, RetroCompact *c, CompactLayer *L);
+int compact_keys_back(Retro *r, RetroCompact *c, CompactLayer *L);
+/* After the solve: layer k in memory, read back from the database when
+** it left (two held at most; 0, or -1 reported); done: dropped again. */
+int compact_layer_ready(Retro *r, RetroCompact *c, int k);
+void compact_layer_done(RetroCompact *c, int k);
+/* One pass over the sorted runs' keys in order, each once: fn(arg, key,
+** i) for the i-th.  0; -1 out of memory; 1 failed to read (reported). */
+int compact_merge_runs(Retro *r, RetroCompact *c, void (*fn)(void *arg, uint64_t key, uint64_t i),
+                       void *arg);
+/* After each forward layer: the labels' lower bound (layers to disk, or
+** the refusal); after the forward pass: their exact need, the choice of
+** all in memory or on disk, the database opened for the latter.  0, or
+** the status reported. */
+int compact_labels_so_far(Retro *r, RetroCompact *c);
+int compact_plan_labels(Retro *r, RetroCompact *c);
 int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err);
 
