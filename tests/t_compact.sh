@@ -73,6 +73,18 @@ done
 check "compact file: --dump-db = the hash file's" "$(gs $c44 --dump-db --db "$hdb")" "$(gs $c44 --dump-db --db "$db")"
 check "compact file: under a third of the hash file" yes \
   "$(awk -v a="$(wc -c <"$db")" -v b="$(wc -c <"$hdb")" 'BEGIN { print (3 * a < b) ? "yes" : "no" }')"
+# Format 1 (the layers from the root down, before session 23's format 2)
+# is still read: the same answers as the hash form's file.
+gs games/tictactoe.game --solver retro --db "$hdb.t" >/dev/null
+for pos in "" "b2" "a1 b2 c3"; do
+  check "compact file of format 1 = hash form's file, at '$pos'" \
+    "$(json_of games/tictactoe.game --solver db --db "$hdb.t" --position "$pos")" \
+    "$(json_of games/tictactoe.game --solver db --db tests/data/compact/tictactoe_v1.gcdb --position "$pos")"
+done
+check "compact file of format 1: --dump-db = the hash form's file" \
+  "$(gs games/tictactoe.game --dump-db --db "$hdb.t")" \
+  "$(gs games/tictactoe.game --dump-db --db tests/data/compact/tictactoe_v1.gcdb)"
+rm -f "$hdb.t"
 # Read from a stream (a pipe: no second look at its first bytes).
 # shellcheck disable=SC2086
 check "compact file read from a pipe" "$(json_of $c44 --solver db --db "$hdb" --position "2 1")" \
@@ -131,6 +143,17 @@ out=$(gs $c44 --solver retro --compact --spill "$sp/none" 2>&1)
 check "--spill into a missing folder: exit 6" 6 $?
 check "--spill into a missing folder: message" yes \
   "$(printf '%s' "$out" | grep -q "cannot create a temporary file in '$sp/none' for the compact table's layers on disk" && echo yes)"
+# make test-full: Connect Four 5x4 (3,945,711 positions, 21 layers, the
+# gathered keys in over a hundred sorted runs): on disk = in memory.
+if [ -n "$GSOLVE_FULL" ]; then
+  c54="games/connect4.game -D width=5 -D height=4 --engine vm"
+  # shellcheck disable=SC2086
+  out=$(gs $c54 --solver retro --compact --stats --db "$sp/mem54.db" 2>&1 | grep -E "^(value|positions):|won|lost|longest")
+  # shellcheck disable=SC2086
+  check "c4 5x4 layers on disk = in memory: value, counts, histograms" "$out" \
+    "$(gs $c54 --solver retro --compact --stats --spill "$sp" --db "$sp/disk54.db" 2>&1 | grep -E "^(value|positions):|won|lost|longest")"
+  check "c4 5x4 layers on disk: the same database" yes "$(cmp -s "$sp/mem54.db" "$sp/disk54.db" && echo yes)"
+fi
 rm -rf "$sp"
 
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --max-positions 1000 2>&1)
