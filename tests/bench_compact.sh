@@ -24,7 +24,7 @@ for b in $boards; do
     # shellcheck disable=SC2086
     err=$($timer $GSOLVE games/connect4.game -D width="$w" -D height="$h" --engine vm --solver retro $flag --stats 2>&1 >/dev/null)
     pos=$(printf '%s\n' "$err" | sed -n 's/^stats: positions \([0-9]*\),.*/\1/p')
-    table=$(printf '%s\n' "$err" | sed -n 's/^stats: .*; \([0-9.]*\) MiB in all/\1/p')
+    table=$(printf '%s\n' "$err" | sed -n 's/^stats: \(.*; \)\{0,1\}\([0-9.]*\) MiB in all/\2/p')
     secs=$(printf '%s\n' "$err" | sed -n 's/^stats: enumeration \([0-9.]*\) s .*labelling \([0-9.]*\) s .*/\1 \2/p' | awk '{ printf "%.2f", $1 + $2 }')
     kb=$(printf '%s\n' "$err" | tail -n 1 | grep -E '^[0-9]+$')
     peak=$(awk -v k="${kb:-0}" 'BEGIN { printf "%.1f", k / 1024 }')
