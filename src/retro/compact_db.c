@@ -68,6 +68,9 @@ struct CompactOut {
   int read_fd;              /* the same file open for reading, -1 none */
   unsigned char *buf, *zbuf;
   size_t bound;
+#if defined(GSOLVE_ZSTD)
+  ZSTD_CCtx *zctx;          /* one for every block */
+#endif
 };
 
 typedef struct CompactOut Out;
@@ -113,6 +116,9 @@ static const char *cdb_engine(const Game *g) {
 
 static void out_free(Out *o) {
   if (o->read_fd >= 0) close(o->read_fd);
+#if defined(GSOLVE_ZSTD)
+  ZSTD_freeCCtx(o->zctx);
+#endif
   free(o->buf);
   free(o->zbuf);
   free(o);
@@ -140,7 +146,8 @@ int compact_db_open(Retro *r, const char *path, const char *dir, const char *gam
 #if defined(GSOLVE_ZSTD)
   o->bound = ZSTD_compressBound(8 * most);
   o->zbuf = malloc(o->bound);
-  if (!o->zbuf) {
+  o->zctx = ZSTD_createCCtx();
+  if (!o->zbuf || !o->zctx) {
     free(o->buf);
     o->buf = NULL;
   }
@@ -242,7 +249,7 @@ int compact_db_layer(Retro *r, int k) {
     size_t size = 8 * words;
     uint32_t kind = 0;
 #if defined(GSOLVE_ZSTD)
-    size_t z = ZSTD_compress(o->zbuf, o->bound, buf, size, CDB_ZSTD_LEVEL);
+    size_t z = ZSTD_compressCCtx(o->zctx, o->zbuf, o->bound, buf, size, CDB_ZSTD_LEVEL);
     if (!ZSTD_isError(z) && z < size) {
       data = o->zbuf;
       size = z;
