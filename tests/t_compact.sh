@@ -153,6 +153,14 @@ if [ -n "$GSOLVE_FULL" ]; then
   check "c4 5x4 layers on disk = in memory: value, counts, histograms" "$out" \
     "$(gs $c54 --solver retro --compact --stats --spill "$sp" --db "$sp/disk54.db" 2>&1 | grep -E "^(value|positions):|won|lost|longest")"
   check "c4 5x4 layers on disk: the same database" yes "$(cmp -s "$sp/mem54.db" "$sp/disk54.db" && echo yes)"
+  # Under --memory 4 (the table all in memory: 8 MiB) the layers go to
+  # disk by themselves, and the answer and counts are the same.
+  # shellcheck disable=SC2086
+  out4=$(gs $c54 --solver retro --compact --stats --memory 4 2>&1)
+  check "c4 5x4 --memory 4: layers on disk by themselves, the same counts" "$out" \
+    "$(printf '%s\n' "$out4" | grep -E "^(value|positions):|won|lost|longest")"
+  check "c4 5x4 --memory 4: the estimate says so" yes \
+    "$(printf '%s\n' "$out4" | grep -q "the labels estimated at 2.8 MiB before they were allocated (layers on disk; 8.0 MiB all in memory" && echo yes)"
 fi
 rm -rf "$sp"
 
