@@ -345,6 +345,13 @@ static int stopped(Retro *r, uint64_t n) {
   return retro_fail(r, st, "%s", msg);
 }
 
+/* The refusal when gathering layer k would need `need` bytes. */
+static int too_big(Retro *r, size_t need, int k) {
+  size_t limit, free_now;
+  compact_fits(r, 0, 0, &limit, &free_now);
+  return compact_refuse(r, need, limit, free_now, "to gather its next layer", k);
+}
+
 /* ------------------------------------------------------------------ */
 /* The layer being gathered in sorted runs on disk                    */
 /* ------------------------------------------------------------------ */
@@ -481,7 +488,7 @@ static int room_to_grow(Retro *r, RetroCompact *c, int k) {
   }
   if (!compact_fits(r, held, more, &limit, &free_now)) {
     if (c->spill && next->cap >= 1024) return flush_run(r, c, next) ? -1 : 1;
-    return compact_refuse(r, held + more, limit, free_now, "to gather its next layer", k + 1);
+    return too_big(r, held + more, k + 1);
   }
   if (held + more > c->peak) c->peak = held + more;
   return 0;
