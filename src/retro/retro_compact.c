@@ -132,7 +132,9 @@ size_t retro_compact_bytes(const Retro *r) {
     total += sizeof *L;
     if (compact_keys_resident(L)) total += efset_bytes(&L->keys);
     if (L->vals) total += bits_words(L->keys.n, value_width(c, L)) * sizeof(uint64_t);
-    if (L->rec) total += L->file_len - efset_bytes(&L->keys) + ((size_t)c->block * (size_t)value_width(c, L) / 64 + 2) * 8;
+    if (L->rec)             /* the record's blocks, and a block decompressed */
+      total += (L->file_len > efset_bytes(&L->keys) ? L->file_len - efset_bytes(&L->keys) : 0) +
+               ((size_t)c->block * (size_t)value_width(c, L) / 64 + 2) * 8;
   }
   return total;
 }
@@ -454,13 +456,6 @@ static int merge_layer(Retro *r, RetroCompact *c, Gather *s) {
 /* Forward: the layers                                                */
 /* ------------------------------------------------------------------ */
 
-/* Before the gathering set doubles (the forward pass's large allocation):
-** the room for it, checked against --memory and what is free; when it is
-** not there, the layers already expanded go to disk (all but layer k,
-** being expanded) and the check is made again.  With layers on disk, a
-** set of COMPACT_GATHER_SLOTS (or one that cannot double) goes to disk
-** (gather_most) goes to disk as a sorted run instead.  0: it may double; 1: it went to disk; else
-** the refusal or failure reported. */
 /* With layers on disk, the most slots the gathering set takes: no more
 ** than the set of the layer being expanded (so that the two layers of
 ** the labels stay the peak), COMPACT_GATHER_MIN at least and
@@ -471,6 +466,13 @@ static size_t gather_most(const RetroCompact *c, int k) {
   return most;
 }
 
+/* Before the gathering set doubles (the forward pass's large allocation):
+** the room for it, checked against --memory and what is free; when it is
+** not there, the layers already expanded go to disk (all but layer k,
+** being expanded) and the check is made again.  With layers on disk, a
+** set of gather_most slots (or one that cannot double) goes to disk as a
+** sorted run instead.  0: it may double; 1: it went to disk; -1 failed,
+** or the refusal's status (both reported). */
 static int room_to_grow(Retro *r, RetroCompact *c, int k) {
   Gather *next = &c->next;
   size_t more = next->cap * 2 * sizeof *next->slot, limit, free_now;
