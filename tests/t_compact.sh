@@ -130,6 +130,7 @@ gs $c44 --solver retro --compact --spill "$sp" --db "$sp/disk.db" >/dev/null
 check "layers on disk: the database written as they finish = the one written at the end" yes \
   "$(cmp -s "$sp/mem.db" "$sp/disk.db" && echo yes)"
 check "layers on disk: no temporary file left" "disk.db mem.db" "$(ls "$sp" | tr '\n' ' ' | sed 's/ $//')"
+rm -f "$sp/disk.db" "$sp/mem.db"
 # shellcheck disable=SC2086
 out=$(gs $c44 --solver retro --compact --spill "$sp" --stats 2>&1 >/dev/null)
 check "layers on disk: --stats' estimate line" yes \
@@ -143,6 +144,12 @@ out=$(gs $c44 --solver retro --compact --spill "$sp/none" 2>&1)
 check "--spill into a missing folder: exit 6" 6 $?
 check "--spill into a missing folder: message" yes \
   "$(printf '%s' "$out" | grep -q "cannot create a temporary file in '$sp/none' for the compact table's layers on disk" && echo yes)"
+# Stopped (--time-limit) with its layers on disk and --db: no database,
+# no temporary file left.
+out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro --compact --spill "$sp" --db "$sp/stopped.db" --time-limit 1 2>&1)
+check "layers on disk, stopped: exit 5" 5 $?
+check "layers on disk, stopped: nothing left in the folder" "" "$(ls "$sp")"
+
 # make test-full: Connect Four 5x4 (3,945,711 positions, 21 layers, the
 # gathered keys in over a hundred sorted runs): on disk = in memory.
 if [ -n "$GSOLVE_FULL" ]; then
