@@ -51,6 +51,9 @@ fi
 out=$(gs games/chess-endgame.game -D material=KQK --solver retro --compact 2>&1)
 check "compact refuses cycles" 2 $?
 check "compact refuses cycles: why" yes "$(printf '%s' "$out" | grep -q "reached at one depth alone" && echo yes)"
+# The same with the earlier layers on disk (read back for the check).
+check "compact refuses cycles, layers on disk: the same message" "$out" \
+  "$(gs games/chess-endgame.game -D material=KQK --solver retro --compact --spill "${TMPDIR:-/tmp}" 2>&1)"
 out=$(gs games/connect4.game -D width=4 -D height=4 --solver retro --compact 2>&1)
 check "compact refuses the native engine, names the flag" yes "$(printf '%s' "$out" | grep -q -- "--engine vm" && echo yes)"
 
