@@ -51,6 +51,9 @@ fi
 out=$(gs games/chess-endgame.game -D material=KQK --solver retro --compact 2>&1)
 check "compact refuses cycles" 2 $?
 check "compact refuses cycles: why" yes "$(printf '%s' "$out" | grep -q "reached at one depth alone" && echo yes)"
+# The same with the earlier layers on disk (read back for the check).
+check "compact refuses cycles, layers on disk: the same message" "$out" \
+  "$(gs games/chess-endgame.game -D material=KQK --solver retro --compact --spill "${TMPDIR:-/tmp}" 2>&1)"
 out=$(gs games/connect4.game -D width=4 -D height=4 --solver retro --compact 2>&1)
 check "compact refuses the native engine, names the flag" yes "$(printf '%s' "$out" | grep -q -- "--engine vm" && echo yes)"
 
@@ -73,6 +76,18 @@ done
 check "compact file: --dump-db = the hash file's" "$(gs $c44 --dump-db --db "$hdb")" "$(gs $c44 --dump-db --db "$db")"
 check "compact file: under a third of the hash file" yes \
   "$(awk -v a="$(wc -c <"$db")" -v b="$(wc -c <"$hdb")" 'BEGIN { print (3 * a < b) ? "yes" : "no" }')"
+# Format 1 (the layers from the root down, before session 23's format 2)
+# is still read: the same answers as the hash form's file.
+gs games/tictactoe.game --solver retro --db "$hdb.t" >/dev/null
+for pos in "" "b2" "a1 b2 c3"; do
+  check "compact file of format 1 = hash form's file, at '$pos'" \
+    "$(json_of games/tictactoe.game --solver db --db "$hdb.t" --position "$pos")" \
+    "$(json_of games/tictactoe.game --solver db --db tests/data/compact/tictactoe_v1.gcdb --position "$pos")"
+done
+check "compact file of format 1: --dump-db = the hash form's file" \
+  "$(gs games/tictactoe.game --dump-db --db "$hdb.t")" \
+  "$(gs games/tictactoe.game --dump-db --db tests/data/compact/tictactoe_v1.gcdb)"
+rm -f "$hdb.t"
 # Read from a stream (a pipe: no second look at its first bytes).
 # shellcheck disable=SC2086
 check "compact file read from a pipe" "$(json_of $c44 --solver db --db "$hdb" --position "2 1")" \
@@ -86,7 +101,78 @@ check "compact file damaged: message" "gsolve: error: '$db' is corrupt" "$out"
 rm -f "$db" "$hdb"
 out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro --compact --memory 1 2>&1)
 check "compact over --memory: exit 5" 5 $?
-check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out" | grep -q "needs about [0-9]* MiB.*raise --memory" && echo yes)"
+# Refused as early as it is sure: once two adjacent layers' sets and a
+# bit of value for each of their positions exceed it (layer 13 of 21),
+# the layers before already on disk.
+check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out" | grep -q "needs about [0-9.]* MiB at least, to label its two largest adjacent layers so far at layer 13 (577686 positions so far, the other layers on disk), over the memory limit of 1 MiB; raise --memory" && echo yes)"
+
+# The hash form: its labelling's reverse graph is counted before it is
+# allocated (4x4: 8 MiB of positions, 1 MiB more for the labels).
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 10 2>&1)
+check "hash form: labels over --memory refused before allocation: exit 5" 5 $?
+check "hash form: labels over --memory: the figure and the flags" yes \
+  "$(printf '%s' "$out" | grep -q "the labelling needs about 1 MiB more (the reverse graph of 152347 moves) on top of the 8 MiB the 80541 stored positions hold: over the memory limit of 10 MiB; raise --memory (or, for a placement game, try --compact: a few bytes a position; or spread the table over processes with gsolve-mpi)" && echo yes)"
+
+# Layers on disk (--spill DIR; automatic when the table does not fit):
+# the same answers, --pv, counts and database bytes as all in memory, the
+# layers read back two at a time; no file left in DIR.
+sp=${TMPDIR:-/tmp}/gsolve_spill_$$
+mkdir -p "$sp"
+for args in "games/tictactoe.game" "$c44"; do
+  # shellcheck disable=SC2086
+  check "layers on disk = in memory, every move and --pv: $args" "$(json_of $args --solver retro --compact --pv)" \
+    "$(json_of $args --solver retro --compact --pv --spill "$sp")"
+  # shellcheck disable=SC2086
+  check "layers on disk = in memory, --stats counts: $args" "$(stats_of $args --solver retro --compact)" \
+    "$(stats_of $args --solver retro --compact --spill "$sp")"
+done
+# shellcheck disable=SC2086
+gs $c44 --solver retro --compact --db "$sp/mem.db" >/dev/null
+# shellcheck disable=SC2086
+gs $c44 --solver retro --compact --spill "$sp" --db "$sp/disk.db" >/dev/null
+check "layers on disk: the database written as they finish = the one written at the end" yes \
+  "$(cmp -s "$sp/mem.db" "$sp/disk.db" && echo yes)"
+check "layers on disk: no temporary file left" "disk.db mem.db" "$(ls "$sp" | tr '\n' ' ' | sed 's/ $//')"
+rm -f "$sp/disk.db" "$sp/mem.db"
+# shellcheck disable=SC2086
+out=$(gs $c44 --solver retro --compact --spill "$sp" --stats 2>&1 >/dev/null)
+check "layers on disk: --stats' estimate line" yes \
+  "$(printf '%s\n' "$out" | grep -q "^stats: compact form's memory: the labels estimated at [0-9.]* MiB before they were allocated (layers on disk" && echo yes)"
+# The gathering set no larger than the layer being expanded: the keys go
+# to disk in sorted runs, merged into the layer (the same database above).
+check "layers on disk: the gathered keys in sorted runs" yes \
+  "$(printf '%s\n' "$out" | grep -q "; [0-9]* sorted runs of gathered keys on disk$" && echo yes)"
+# shellcheck disable=SC2086
+out=$(gs $c44 --solver retro --compact --spill "$sp/none" 2>&1)
+check "--spill into a missing folder: exit 6" 6 $?
+check "--spill into a missing folder: message" yes \
+  "$(printf '%s' "$out" | grep -q "cannot create a temporary file in '$sp/none' for the compact table's layers on disk" && echo yes)"
+# Stopped (--time-limit) with its layers on disk and --db: no database,
+# no temporary file left.
+out=$(gs games/connect4.game -D width=5 -D height=4 --engine vm --solver retro --compact --spill "$sp" --db "$sp/stopped.db" --time-limit 1 2>&1)
+check "layers on disk, stopped: exit 5" 5 $?
+check "layers on disk, stopped: nothing left in the folder" "" "$(ls "$sp")"
+
+# make test-full: Connect Four 5x4 (3,945,711 positions, 21 layers, the
+# gathered keys in over a hundred sorted runs): on disk = in memory.
+if [ -n "$GSOLVE_FULL" ]; then
+  c54="games/connect4.game -D width=5 -D height=4 --engine vm"
+  # shellcheck disable=SC2086
+  out=$(gs $c54 --solver retro --compact --stats --db "$sp/mem54.db" 2>&1 | grep -E "^(value|positions):|won|lost|longest")
+  # shellcheck disable=SC2086
+  check "c4 5x4 layers on disk = in memory: value, counts, histograms" "$out" \
+    "$(gs $c54 --solver retro --compact --stats --spill "$sp" --db "$sp/disk54.db" 2>&1 | grep -E "^(value|positions):|won|lost|longest")"
+  check "c4 5x4 layers on disk: the same database" yes "$(cmp -s "$sp/mem54.db" "$sp/disk54.db" && echo yes)"
+  # Under --memory 4 (the table all in memory: 8 MiB) the layers go to
+  # disk by themselves, and the answer and counts are the same.
+  # shellcheck disable=SC2086
+  out4=$(gs $c54 --solver retro --compact --stats --memory 4 2>&1)
+  check "c4 5x4 --memory 4: layers on disk by themselves, the same counts" "$out" \
+    "$(printf '%s\n' "$out4" | grep -E "^(value|positions):|won|lost|longest")"
+  check "c4 5x4 --memory 4: the estimate says so" yes \
+    "$(printf '%s\n' "$out4" | grep -q "the labels estimated at 2.8 MiB before they were allocated (layers on disk; 8.0 MiB all in memory" && echo yes)"
+fi
+rm -rf "$sp"
 
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --max-positions 1000 2>&1)
 check "compact over --max-positions: exit 5" 5 $?

@@ -82,7 +82,7 @@ check "line longer than GAME_MAX_PLY: message" \
 lim_run games/connect4.game -D width=4 -D height=4 --solver retro --memory 1
 check "--memory 1: exit" 5 $lim_st
 check "--memory 1: message" \
-  "gsolve: error: memory limit of 1 MiB reached after 8192 stored positions (about 144 bytes each, moves included); raise --memory" \
+  "gsolve: error: memory limit of 1 MiB reached after 8192 stored positions (about 144 bytes each, moves included); raise --memory (or spread the table over processes with gsolve-mpi)" \
   "$(cat "$lim_tmp/err")"
 
 # --memory caps the transposition table: the same answer, a smaller table.

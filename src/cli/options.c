@@ -278,6 +278,10 @@ SETTER(set_db) {
   o->solve.db = val;
   return EXIT_OK;
 }
+SETTER(set_spill) {
+  o->solve.spill = val;
+  return EXIT_OK;
+}
 INT_SETTER(set_limit, limit, 1, 1000000000L, "a number of lines from %ld")
 SETTER(set_score_only) {
   o->solve.score_only = strcmp(spec->name, "--score-only") == 0 ? 1 : -1;
@@ -382,6 +386,8 @@ static const OptionSpec option_table[] = {
     set_tt_size, 0 },
   { "--db", "FILE", SEC_SOLVER, M_SOLVE | M(MODE_DUMPDB) | M(MODE_GRUNDY), NULL,
     "retro writes a database, others answer from it", set_db, 0 },
+  { "--spill", "DIR", SEC_SOLVER, M_SOLVE, NULL, "--compact keeps its layers on disk in DIR, two at a time in memory (automatic when the table does not fit)",
+    set_spill, 0 },
   { "--max-positions", "N", SEC_SOLVER, M_SOLVE | M(MODE_GRUNDY), NULL, "retro stops beyond N positions",
     set_max_positions, 0 },
   { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT) | M(MODE_EXPORT) | M(MODE_GRUNDY), NULL,

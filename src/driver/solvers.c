@@ -621,6 +621,13 @@ static int run_retro(SolveJob *j) {
   j->retro.progress = &j->progress;
   if (o->no_symmetry) j->retro.canonical = NULL;
   j->retro.compact = o->compact;
+  j->retro.spill_dir = o->spill;
+  if (o->db) {
+    j->retro.db_out = o->db;
+    j->retro.db_game = g->name;
+    j->retro.db_params = j->db_params;
+    j->retro.db_hash = j->rules_hash;
+  }
   int st = vector ? retro_solve_vector(&j->retro, &j->exp) : retro_solve(&j->retro, &j->search);
   j->stored_ready = st == EXIT_OK;
   if (vector) return st;

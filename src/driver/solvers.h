@@ -97,6 +97,7 @@ typedef struct SolveOptions {
   uint64_t max_positions;   /* --max-positions; 0: none */
   int no_symmetry;          /* --no-symmetry */
   int compact;              /* --compact: retro's compact form */
+  const char *spill;        /* --spill DIR: its layers on disk there */
   const char *db;           /* --db FILE */
   int progress;             /* 1: a progress display on stderr */
   int quiet;                /* --quiet: no notes */

@@ -5,7 +5,7 @@
 ** File layout (integers little-endian):
 **
 **   8      magic "GSCOMPCT"
-**   4      format version (1)
+**   4      format version (2; 1 is read too)
 **   4      key bytes K
 **   4      1 if keys are canonical forms (symmetry), else 0
 **   4      number of players
@@ -14,7 +14,9 @@
 **   8      stored positions
 **   4+n    game name, parameters, engine (length, bytes; as db.h's)
 **   8      the lowest score (signed); 4 its bits; 4 layers; 4 values a block
-**   per layer:
+**   per layer, in the order the labelling finished them (the deepest
+**   first: a run whose layers leave memory writes each as it finishes):
+**     4 its number (format 2; format 1 has the layers in order, unnumbered)
 **     8 vary, 8 fixed (the key bits that differ in the layer; the others)
 **     8 keys n, 4 low bits, 4 distance bits, 8 upper bits
 **     the Elias-Fano set's low and upper words (efset.h), raw: a lookup
@@ -28,8 +30,11 @@
 ** decompressed whole (--stats and --dump-db read them all, one block at
 ** a time).
 */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "retro/retro_compact.h"
 #include "util/diag.h"
 #include "util/file.h"
@@ -39,7 +44,7 @@
 #include <zstd.h>
 #endif
 
-#define CDB_VERSION 1
+#define CDB_VERSION 2
 #define CDB_BLOCK 65536           /* ranks a value block holds (a multiple of 64) */
 #define CDB_MAX_TEXT 4096
 #define CDB_ZSTD_LEVEL 3
@@ -50,14 +55,30 @@
 /* Writing                                                            */
 /* ------------------------------------------------------------------ */
 
-typedef struct Out {
+/* A database being written: to FILE through the safe writer (util/file.h),
+** or to a temporary file that nobody else sees (layers on disk without
+** --db: created exclusively in the folder of the spill, then unlinked at
+** once, so that nothing stays behind whatever ends the run). */
+struct CompactOut {
   FileOut file;
-  uint64_t sum;
-} Out;
+  FILE *f;                  /* where the bytes go */
+  int temp;                 /* f is the temporary file */
+  uint64_t sum;             /* FNV-1a of every byte so far */
+  uint64_t at;              /* bytes so far */
+  int read_fd;              /* the same file open for reading, -1 none */
+  unsigned char *buf, *zbuf;
+  size_t bound;
+#if defined(GSOLVE_ZSTD)
+  ZSTD_CCtx *zctx;          /* one for every block */
+#endif
+};
+
+typedef struct CompactOut Out;
 
 static void put(Out *o, const void *p, size_t n) {
-  fwrite(p, 1, n, o->file.f);
+  fwrite(p, 1, n, o->f);
   o->sum = fnv1a(o->sum, p, n);
+  o->at += n;
 }
 
 static void put_u32(Out *o, uint32_t v) {
@@ -93,92 +114,209 @@ static const char *cdb_engine(const Game *g) {
   return strcmp(g->engine, "compiled") == 0 ? "vm" : g->engine;
 }
 
+static void out_free(Out *o) {
+  if (o->read_fd >= 0) close(o->read_fd);
+#if defined(GSOLVE_ZSTD)
+  ZSTD_freeCCtx(o->zctx);
+#endif
+  free(o->buf);
+  free(o->zbuf);
+  free(o);
+}
+
+void compact_db_abort(RetroCompact *c) {
+  Out *o = c->out;
+  if (!o) return;
+  if (o->temp) fclose(o->f);
+  else file_abort(&o->file);
+  out_free(o);
+  c->out = NULL;
+}
+
+int compact_db_open(Retro *r, const char *path, const char *dir, const char *game,
+                    const char *params, uint64_t rules_hash, FILE *err) {
+  RetroCompact *c = r->cpt;
+  Out *o = calloc(1, sizeof *o);
+  if (!o) return diag_fail(err, EXIT_LIMIT, "out of memory writing the compact table");
+  o->read_fd = -1;
+  /* A value block's words: the widest layer's (the distance bits grow
+  ** with the layers below, at most the deepest's count). */
+  size_t most = (size_t)CDB_BLOCK * (size_t)(1 + c->sbits + 16) / 64 + 1;
+  o->buf = malloc(8 * (most > 4096 ? most : 4096));
+#if defined(GSOLVE_ZSTD)
+  o->bound = ZSTD_compressBound(8 * most);
+  o->zbuf = malloc(o->bound);
+  o->zctx = ZSTD_createCCtx();
+  if (!o->zbuf || !o->zctx) {
+    free(o->buf);
+    o->buf = NULL;
+  }
+#endif
+  if (!o->buf) {
+    out_free(o);
+    return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path ? path : "the compact table");
+  }
+  if (path) {
+    int st = file_create(&o->file, path, COMPACT_DB_MAGIC, 8, "gsolve compact database", err);
+    if (st != EXIT_OK) {
+      out_free(o);
+      return st;
+    }
+    o->f = o->file.f;
+    /* Read back through its temporary name, which no one can guess: the
+    ** same file whatever happens to the names later. */
+    if (c->spill) o->read_fd = open(o->file.tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  } else {
+    size_t n = strlen(dir) + 32;
+    char *name = malloc(n);
+    int fd = -1;
+    if (name) {
+      snprintf(name, n, "%s/gsolve-table-XXXXXX", dir);
+      fd = mkstemp(name);
+      if (fd >= 0) unlink(name);
+    }
+    int e = name ? errno : ENOMEM;
+    free(name);
+    if (fd >= 0 && !(o->f = fdopen(fd, "w+b"))) {
+      e = errno;
+      close(fd);
+      fd = -1;
+    }
+    if (fd < 0) {
+      out_free(o);
+      if (e == ENOMEM) return diag_fail(err, EXIT_LIMIT, "out of memory writing the compact table");
+      return diag_fail(err, EXIT_IO, "cannot create a temporary file in '%s' for the compact "
+                       "table's finished layers: %s (give --spill DIR)", dir, strerror(e));
+    }
+    o->temp = 1;
+    o->read_fd = dup(fd);
+  }
+  if (c->spill && o->read_fd < 0) {
+    int st = diag_fail(err, EXIT_IO, "cannot read back '%s' as it is written", path ? path : dir);
+    c->out = o;
+    compact_db_abort(c);
+    return st;
+  }
+  c->out = o;
+  c->block = CDB_BLOCK;
+  o->sum = CDB_SEED;
+  put(o, COMPACT_DB_MAGIC, 8);
+  put_u32(o, CDB_VERSION);
+  put_u32(o, (uint32_t)r->g->key_bytes);
+  put_u32(o, r->canonical != NULL);
+  put_u32(o, (uint32_t)r->g->nplayers);
+  put_u64(o, rules_hash);
+  put_u64(o, r->positions);
+  put_u64(o, r->stored);
+  put_str(o, game);
+  put_str(o, params);
+  put_str(o, cdb_engine(r->g));
+  put_u64(o, (uint64_t)c->smin);
+  put_u32(o, (uint32_t)c->sbits);
+  put_u32(o, (uint32_t)c->nlayers);
+  put_u32(o, CDB_BLOCK);
+  return EXIT_OK;
+}
+
+int compact_db_layer(Retro *r, int k) {
+  RetroCompact *c = r->cpt;
+  Out *o = c->out;
+  CompactLayer *L = &c->layer[k];
+  const EfSet *e = &L->keys;
+  unsigned char *buf = o->buf;
+  int w = retro_compact_width(c, L);
+  L->file_pos = o->at + 1;
+  put_u32(o, (uint32_t)k);
+  put_u64(o, L->vary);
+  put_u64(o, L->fixed);
+  put_u64(o, e->n);
+  put_u32(o, (uint32_t)e->lbits);
+  put_u32(o, (uint32_t)L->dbits);
+  put_u64(o, e->high_bits);
+  if (e->n) {
+    put_words(o, e->low, bits_words(e->n, e->lbits), buf);
+    put_words(o, e->high, (e->high_bits + 63) / 64 + 1, buf);
+  }
+  uint64_t nblocks = (e->n + CDB_BLOCK - 1) / CDB_BLOCK;
+  put_u32(o, (uint32_t)nblocks);
+  for (uint64_t b = 0; b < nblocks; b++) {
+    uint64_t first = b * CDB_BLOCK, last = first + CDB_BLOCK < e->n ? first + CDB_BLOCK : e->n;
+    size_t from = (size_t)(first * (uint64_t)w / 64);
+    size_t words = (size_t)((last * (uint64_t)w + 63) / 64) - from;
+    for (size_t i = 0; i < words; i++)
+      for (int j = 0; j < 8; j++) buf[8 * i + (size_t)j] = (unsigned char)(L->vals[from + i] >> (8 * j));
+    const unsigned char *data = buf;
+    size_t size = 8 * words;
+    uint32_t kind = 0;
+#if defined(GSOLVE_ZSTD)
+    size_t z = ZSTD_compressCCtx(o->zctx, o->zbuf, o->bound, buf, size, CDB_ZSTD_LEVEL);
+    if (!ZSTD_isError(z) && z < size) {
+      data = o->zbuf;
+      size = z;
+      kind = 1;
+    }
+#endif
+    put_u32(o, kind);
+    put_u32(o, (uint32_t)size);
+    put(o, data, size);
+  }
+  L->file_len = o->at + 1 - L->file_pos;
+  /* What is read back must be in the file, not in its buffer. */
+  if (c->spill && fflush(o->f) != 0) {
+    r->status = diag_fail(r->err, EXIT_IO, "cannot write the compact table's layers to disk");
+    return -1;
+  }
+  return 0;
+}
+
+int compact_db_close(Retro *r, const char *path, FILE *err) {
+  RetroCompact *c = r->cpt;
+  Out *o = c->out;
+  uint64_t sum = o->sum;
+  put_u64(o, sum);
+  if (o->temp) {
+    if (fflush(o->f) != 0 || ferror(o->f)) {
+      compact_db_abort(c);
+      return diag_fail(err, EXIT_IO, "cannot write the compact table's layers to disk");
+    }
+    fclose(o->f);
+  } else {
+    int st = file_commit(&o->file, err);
+    if (st != EXIT_OK) {
+      out_free(o);
+      c->out = NULL;
+      return st;
+    }
+    free(c->written);
+    if (!(c->written = strdup(path))) {
+      out_free(o);
+      c->out = NULL;
+      return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);
+    }
+  }
+  c->read_fd = o->read_fd + 1;
+  o->read_fd = -1;
+  out_free(o);
+  c->out = NULL;
+  return EXIT_OK;
+}
+
 int compact_db_write(const Retro *r, const char *path, const char *game, const char *params,
                      uint64_t rules_hash, FILE *err) {
-  const RetroCompact *c = r->cpt;
-  Out o;
-  size_t most = 0;
-  int st = file_create(&o.file, path, COMPACT_DB_MAGIC, 8, "gsolve compact database", err);
+  RetroCompact *c = r->cpt;
+  /* Written already, layer by layer as they finished (layers on disk). */
+  if (c->written && strcmp(c->written, path) == 0) return EXIT_OK;
+  for (int k = 0; k < c->nlayers; k++)
+    if (!c->layer[k].vals)
+      return diag_fail(err, EXIT_USAGE, "the compact table's layers left memory as they finished: "
+                       "give --db FILE to the solve that makes it");
+  int spill = c->spill;
+  c->spill = 0;             /* no reading back */
+  int st = compact_db_open((Retro *)r, path, NULL, game, params, rules_hash, err);
+  c->spill = spill;
   if (st != EXIT_OK) return st;
-  for (int k = 0; k < c->nlayers; k++) {
-    size_t words = (size_t)CDB_BLOCK * (size_t)retro_compact_width(c, &c->layer[k]) / 64;
-    if (words > most) most = words;
-  }
-  unsigned char *buf = malloc(8 * (most > 4096 ? most : 4096));
-#if defined(GSOLVE_ZSTD)
-  size_t bound = ZSTD_compressBound(8 * most);
-  unsigned char *zbuf = malloc(bound);
-  if (!zbuf || !buf) {        /* either failing: neither is kept */
-    free(buf);
-    free(zbuf);
-    buf = NULL;
-  }
-#endif
-  if (!buf) {
-    file_abort(&o.file);
-    return diag_fail(err, EXIT_LIMIT, "out of memory writing '%s'", path);
-  }
-  o.sum = CDB_SEED;
-  put(&o, COMPACT_DB_MAGIC, 8);
-  put_u32(&o, CDB_VERSION);
-  put_u32(&o, (uint32_t)r->g->key_bytes);
-  put_u32(&o, r->canonical != NULL);
-  put_u32(&o, (uint32_t)r->g->nplayers);
-  put_u64(&o, rules_hash);
-  put_u64(&o, r->positions);
-  put_u64(&o, r->stored);
-  put_str(&o, game);
-  put_str(&o, params);
-  put_str(&o, cdb_engine(r->g));
-  put_u64(&o, (uint64_t)c->smin);
-  put_u32(&o, (uint32_t)c->sbits);
-  put_u32(&o, (uint32_t)c->nlayers);
-  put_u32(&o, CDB_BLOCK);
-  for (int k = 0; k < c->nlayers; k++) {
-    const CompactLayer *L = &c->layer[k];
-    const EfSet *e = &L->keys;
-    int w = retro_compact_width(c, L);
-    put_u64(&o, L->vary);
-    put_u64(&o, L->fixed);
-    put_u64(&o, e->n);
-    put_u32(&o, (uint32_t)e->lbits);
-    put_u32(&o, (uint32_t)L->dbits);
-    put_u64(&o, e->high_bits);
-    if (e->n) {
-      put_words(&o, e->low, bits_words(e->n, e->lbits), buf);
-      put_words(&o, e->high, (e->high_bits + 63) / 64 + 1, buf);
-    }
-    uint64_t nblocks = (e->n + CDB_BLOCK - 1) / CDB_BLOCK;
-    put_u32(&o, (uint32_t)nblocks);
-    for (uint64_t b = 0; b < nblocks; b++) {
-      uint64_t first = b * CDB_BLOCK, last = first + CDB_BLOCK < e->n ? first + CDB_BLOCK : e->n;
-      size_t from = (size_t)(first * (uint64_t)w / 64);
-      size_t words = (size_t)((last * (uint64_t)w + 63) / 64) - from;
-      for (size_t i = 0; i < words; i++)
-        for (int j = 0; j < 8; j++) buf[8 * i + (size_t)j] = (unsigned char)(L->vals[from + i] >> (8 * j));
-      const unsigned char *data = buf;
-      size_t size = 8 * words;
-      uint32_t kind = 0;
-#if defined(GSOLVE_ZSTD)
-      size_t z = ZSTD_compress(zbuf, bound, buf, size, CDB_ZSTD_LEVEL);
-      if (!ZSTD_isError(z) && z < size) {
-        data = zbuf;
-        size = z;
-        kind = 1;
-      }
-#endif
-      put_u32(&o, kind);
-      put_u32(&o, (uint32_t)size);
-      put(&o, data, size);
-    }
-  }
-  free(buf);
-#if defined(GSOLVE_ZSTD)
-  free(zbuf);
-#endif
-  uint64_t sum = o.sum;
-  put_u64(&o, sum);
-  return file_commit(&o.file, err);
+  for (int k = c->nlayers - 1; k >= 0; k--) compact_db_layer((Retro *)r, k);
+  return compact_db_close((Retro *)r, path, err);
 }
 
 /* ------------------------------------------------------------------ */
@@ -231,6 +369,178 @@ static uint64_t *get_words(In *in, size_t n, int *oom) {
   for (size_t i = 0; i < n; i++)
     for (int j = 0; j < 8; j++) w[i] |= (uint64_t)b[8 * i + (size_t)j] << (8 * j);
   return w;
+}
+
+/* A layer record's head, after its number; `room`: the bytes the record
+** has after it.  0, or -1 corrupt. */
+static int get_head(In *in, RetroCompact *c, CompactLayer *L, uint64_t most, uint64_t room,
+                    uint64_t *n, uint32_t *lbits, uint64_t *high_bits) {
+  L->cached = -1;
+  L->vary = get_u64(in);
+  L->fixed = get_u64(in);
+  *n = get_u64(in);
+  *lbits = get_u32(in);
+  L->dbits = (int)get_u32(in);
+  *high_bits = get_u64(in);
+  if (in->bad || (L->fixed & L->vary) || *lbits > 63 || L->dbits > 22 || *n > most ||
+      *n > room * 8 || (*n && (*high_bits <= *n || *high_bits - *n > room * 8)) ||
+      1 + c->sbits + L->dbits > 64)
+    return -1;
+  retro_compact_tables(L);
+  return 0;
+}
+
+/* A layer record's value blocks (after its set), pointing into the bytes
+** `in` reads.  0; -1 corrupt; -2 out of memory. */
+static int get_blocks(In *in, RetroCompact *c, CompactLayer *L, uint64_t n) {
+  uint64_t nblocks = get_u32(in);
+  if (in->bad || nblocks != (n + c->block - 1) / c->block) return -1;
+  int w = retro_compact_width(c, L);
+  L->block_at = malloc((nblocks + 1) * sizeof *L->block_at);
+  L->block_size = malloc((nblocks + 1) * sizeof *L->block_size);
+  L->block_kind = malloc(nblocks + 1);
+  L->cache = malloc(((size_t)c->block * (size_t)w / 64 + 2) * sizeof *L->cache);
+  if (!L->block_at || !L->block_size || !L->block_kind || !L->cache) return -2;
+  for (uint64_t b = 0; b < nblocks; b++) {
+    uint32_t kind = get_u32(in), size = get_u32(in);
+    L->block_kind[b] = (uint8_t)kind;
+    L->block_size[b] = size;
+    L->block_at[b] = take(in, size);
+    if (in->bad || kind > 1) return -1;
+  }
+  return 0;
+}
+
+/* One layer's record after its number: its set and its value blocks,
+** which point into the bytes `in` reads (kept while the layer is).  At
+** most `most` positions.  0; -1 corrupt; -2 out of memory. */
+static int get_layer(In *in, RetroCompact *c, CompactLayer *L, uint64_t most) {
+  int oom = 0;
+  uint64_t n, high_bits;
+  uint32_t lbits;
+  if (get_head(in, c, L, most, (uint64_t)(in->end - in->p), &n, &lbits, &high_bits) < 0) return -1;
+  if (n) {
+    uint64_t *low = get_words(in, bits_words(n, (int)lbits), &oom);
+    uint64_t *high = low ? get_words(in, (size_t)((high_bits + 63) / 64 + 1), &oom) : NULL;
+    if (!high) {
+      free(low);
+      return oom ? -2 : -1;
+    }
+    int rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
+    if (rc == -1) return -2;
+    if (rc < 0) return -1;
+  }
+  return get_blocks(in, c, L, n);
+}
+
+void compact_db_unload(CompactLayer *L) {
+  uint64_t n = L->keys.n, hb = L->keys.high_bits;
+  int lbits = L->keys.lbits;
+  size_t nz = L->keys.nzero_at;
+  efset_free(&L->keys);
+  L->keys.n = n;
+  L->keys.lbits = lbits;
+  L->keys.high_bits = hb;
+  L->keys.nzero_at = nz;
+  free(L->vals);
+  free(L->block_at);
+  free(L->block_size);
+  free(L->block_kind);
+  free(L->cache);
+  free(L->rec);
+  L->vals = NULL;
+  L->block_at = NULL;
+  L->block_size = NULL;
+  L->block_kind = NULL;
+  L->cache = NULL;
+  L->rec = NULL;
+  L->cached = -1;
+}
+
+int compact_pread(int fd, void *p, size_t n, uint64_t off) {
+  unsigned char *b = p;
+  while (n) {
+    ssize_t got = pread(fd, b, n, (off_t)off);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return -1;
+    b += got;
+    n -= (size_t)got;
+    off += (uint64_t)got;
+  }
+  return 0;
+}
+
+/* n words read at off in fd into a new array (one more, zeroed, for the
+** reads past the end); NULL: *oom, or not read. */
+static uint64_t *pread_words(int fd, size_t n, uint64_t off, int *oom) {
+  uint64_t *w = malloc((n + 1) * sizeof *w);
+  if (!w) {
+    *oom = 1;
+    return NULL;
+  }
+  if (compact_pread(fd, w, n * sizeof *w, off) < 0) {
+    free(w);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++) {         /* little-endian bytes to words, in place */
+    const unsigned char *b = (const unsigned char *)&w[i];
+    uint64_t v = 0;
+    for (int j = 0; j < 8; j++) v |= (uint64_t)b[j] << (8 * j);
+    w[i] = v;
+  }
+  w[n] = 0;
+  return w;
+}
+
+/* The record's set read straight into its arrays (never twice in
+** memory), then its value blocks into L->rec. */
+int compact_db_load(Retro *r, CompactLayer *L) {
+  RetroCompact *c = r->cpt;
+  int fd = c->read_fd - 1, oom = 0, rc = -1;
+  uint64_t len = L->file_len, at = L->file_pos - 1;
+  compact_db_unload(L);
+  EfSet saved = L->keys;
+  int dbits = L->dbits;
+  unsigned char head[44];
+  uint64_t n, high_bits;
+  uint32_t lbits;
+  In hin = { head + 4, head + sizeof head, 0 };
+  if (len >= sizeof head && compact_pread(fd, head, sizeof head, at) == 0 &&
+      get_head(&hin, c, L, saved.n, len - sizeof head, &n, &lbits, &high_bits) == 0 &&
+      n == saved.n && L->dbits == dbits) {
+    size_t nl = n ? bits_words(n, (int)lbits) : 0, nh = n ? (size_t)((high_bits + 63) / 64 + 1) : 0;
+    uint64_t off = at + sizeof head, rest = len - sizeof head;
+    if ((uint64_t)(nl + nh) * 8 <= rest) {
+      rest -= (uint64_t)(nl + nh) * 8;
+      rc = 0;
+      if (n) {
+        uint64_t *low = pread_words(fd, nl, off, &oom);
+        uint64_t *high = low ? pread_words(fd, nh, off + nl * 8, &oom) : NULL;
+        if (!high) {
+          free(low);
+          rc = oom ? -2 : -1;
+        } else {
+          rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
+          if (rc == -1) rc = -2;
+        }
+      }
+      if (rc == 0 && !(L->rec = malloc(rest ? rest : 1))) rc = -2;
+      if (rc == 0 && compact_pread(fd, L->rec, rest, off + (nl + nh) * 8) < 0) rc = -1;
+      if (rc == 0) {
+        In bin = { L->rec, L->rec + rest, 0 };
+        rc = get_blocks(&bin, c, L, n);
+        if (rc == 0 && bin.p != bin.end) rc = -1;
+      }
+    }
+  }
+  if (rc < 0) {
+    compact_db_unload(L);
+    L->keys = saved;
+    L->dbits = dbits;
+    return retro_fail(r, rc == -2 ? EXIT_LIMIT : EXIT_IO, "%s a layer of the compact table back "
+                      "from disk", rc == -2 ? "out of memory reading" : "cannot read"), -1;
+  }
+  return 0;
 }
 
 int compact_db_block(Retro *r, CompactLayer *L, uint64_t b) {
@@ -297,7 +607,6 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
   r->db_path = path;
   r->err = err;
   In in = { c->file, c->file + (len >= 8 ? len - 8 : 0), 0 };
-  int oom = 0;
   const char *text;
   uint32_t tlen;
   char shown1[256], shown2[256];
@@ -307,9 +616,9 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
     goto corrupt;
   take(&in, 8);
   uint32_t version = get_u32(&in);
-  if (version != CDB_VERSION)
+  if (version != 1 && version != CDB_VERSION)
     return diag_fail(err, EXIT_USAGE, "'%s' has compact database format %u; this gsolve reads "
-                     "format %d", path, version, CDB_VERSION);
+                     "formats 1 and %d", path, version, CDB_VERSION);
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
   int same = same_text(&in, game, &text, &tlen);
@@ -339,51 +648,18 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
     goto corrupt;
   if (!(c->layer = calloc(nlayers, sizeof *c->layer))) goto oom;
   c->layer_cap = (int)nlayers;
+  c->nlayers = (int)nlayers;
   uint64_t total = 0;
-  for (uint32_t k = 0; k < nlayers; k++) {
+  for (uint32_t i = 0; i < nlayers; i++) {
+    /* Format 1: the layers from the root down; 2: each numbered, in the
+    ** order they were finished (the deepest first). */
+    uint32_t k = version == 1 ? i : get_u32(&in);
+    if (in.bad || k >= nlayers || c->layer[k].block_at) goto corrupt;
     CompactLayer *L = &c->layer[k];
-    c->nlayers = (int)k + 1;
-    L->cached = -1;
-    L->vary = get_u64(&in);
-    L->fixed = get_u64(&in);
-    uint64_t n = get_u64(&in);
-    uint32_t lbits = get_u32(&in);
-    L->dbits = (int)get_u32(&in);
-    uint64_t high_bits = get_u64(&in);
-    if (in.bad || (L->fixed & L->vary) || lbits > 63 || L->dbits > 22 || n > stored - total ||
-        n > (uint64_t)(in.end - in.p) * 8 ||
-        (n && (high_bits <= n || high_bits - n > (uint64_t)(in.end - in.p) * 8)) ||
-        1 + c->sbits + L->dbits > 64)
-      goto corrupt;
-    total += n;
-    retro_compact_tables(L);
-    if (n) {
-      uint64_t *low = get_words(&in, bits_words(n, (int)lbits), &oom);
-      uint64_t *high = low ? get_words(&in, (size_t)((high_bits + 63) / 64 + 1), &oom) : NULL;
-      if (!high) {
-        free(low);
-        if (oom) goto oom;
-        goto corrupt;
-      }
-      int rc = efset_adopt(&L->keys, n, (int)lbits, (size_t)high_bits, low, high);
-      if (rc == -1) goto oom;
-      if (rc < 0) goto corrupt;
-    }
-    uint64_t nblocks = get_u32(&in);
-    if (in.bad || nblocks != (n + c->block - 1) / c->block) goto corrupt;
-    int w = retro_compact_width(c, L);
-    L->block_at = malloc((nblocks + 1) * sizeof *L->block_at);
-    L->block_size = malloc((nblocks + 1) * sizeof *L->block_size);
-    L->block_kind = malloc(nblocks + 1);
-    L->cache = malloc(((size_t)c->block * (size_t)w / 64 + 2) * sizeof *L->cache);
-    if (!L->block_at || !L->block_size || !L->block_kind || !L->cache) goto oom;
-    for (uint64_t b = 0; b < nblocks; b++) {
-      uint32_t kind = get_u32(&in), size = get_u32(&in);
-      L->block_kind[b] = (uint8_t)kind;
-      L->block_size[b] = size;
-      L->block_at[b] = take(&in, size);
-      if (in.bad || kind > 1) goto corrupt;
-    }
+    int rc = get_layer(&in, c, L, stored - total);
+    if (rc == -2) goto oom;
+    if (rc < 0) goto corrupt;
+    total += L->keys.n;
   }
   if (total != stored || in.p != in.end) goto corrupt;
   r->positions = positions;

@@ -89,14 +89,14 @@ int efset_adopt(EfSet *s, uint64_t n, int lbits, size_t high_bits, uint64_t *low
   return sample_zeros(s);
 }
 
-int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
+int efset_begin(EfSet *s, uint64_t n, uint64_t max) {
   memset(s, 0, sizeof *s);
   select8_init();
   s->n = n;
   if (n == 0) return 0;
-  uint64_t q = keys[n - 1] / n;
+  uint64_t q = max / n;
   s->lbits = q ? 63 - __builtin_clzll(q) : 0;
-  s->high_bits = (size_t)(n + (keys[n - 1] >> s->lbits) + 1);
+  s->high_bits = (size_t)(n + (max >> s->lbits) + 1);
   size_t hwords = (s->high_bits + 63) / 64 + 1;
   s->low = calloc(bits_words(n, s->lbits), sizeof *s->low);
   s->high = calloc(hwords, sizeof *s->high);
@@ -104,17 +104,28 @@ int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
     efset_free(s);
     return -1;
   }
+  return 0;
+}
+
+void efset_put(EfSet *s, uint64_t i, uint64_t key) {
   uint64_t lmask = s->lbits ? (UINT64_C(1) << s->lbits) - 1 : 0;
-  for (uint64_t i = 0; i < n; i++) {
-    size_t pos = (size_t)((keys[i] >> s->lbits) + i);
-    s->high[pos >> 6] |= UINT64_C(1) << (pos & 63);
-    bits_or(s->low, i * (uint64_t)s->lbits, s->lbits, keys[i] & lmask);
-  }
-  if (sample_zeros(s) < 0) {
+  size_t pos = (size_t)((key >> s->lbits) + i);
+  s->high[pos >> 6] |= UINT64_C(1) << (pos & 63);
+  bits_or(s->low, i * (uint64_t)s->lbits, s->lbits, key & lmask);
+}
+
+int efset_end(EfSet *s) {
+  if (s->n && sample_zeros(s) < 0) {
     efset_free(s);
     return -1;
   }
   return 0;
+}
+
+int efset_build(EfSet *s, const uint64_t *keys, uint64_t n) {
+  if (efset_begin(s, n, n ? keys[n - 1] : 0) < 0) return -1;
+  for (uint64_t i = 0; i < n; i++) efset_put(s, i, keys[i]);
+  return efset_end(s);
 }
 
 /* Position of zero number j (0-based) in the upper bits; j must be below

@@ -32,6 +32,14 @@ typedef struct EfSet {
 int efset_build(EfSet *s, const uint64_t *keys, uint64_t n);
 void efset_free(EfSet *s);
 
+/* The same key by key (keys read from disk, never all in memory): begin
+** with their number and the largest (-1 out of memory, nothing left
+** allocated), put key number i (0, 1, ... in increasing order), end (-1
+** out of memory, the set freed). */
+int efset_begin(EfSet *s, uint64_t n, uint64_t max);
+void efset_put(EfSet *s, uint64_t i, uint64_t key);
+int efset_end(EfSet *s);
+
 /* A set from its parts as efset_build made them (read from a file): low
 ** (bits_words(n, lbits) words) and high ((high_bits + 63) / 64 + 1 words)
 ** are the set's then, freed with it.  0; -1 out of memory; -2 when they

@@ -183,6 +183,11 @@ static int class_seen(Retro *r, int a, int mover, uint32_t *cls, int *fresh);
 
 static int class_of_key(Retro *r, const void *key, uint64_t h, int mover, uint32_t *cls, int *fresh) {
   KeySet *set = r->canonical ? &r->classes : &r->states;
+  /* The table's next doubling (the set's, the per-position arrays'),
+  ** refused before it is taken when it would not fit. */
+  size_t more = keyset_next_growth(set);
+  if (set->n + 1 > r->class_cap) more += r->class_cap * 2 * 16;
+  if (more > ((size_t)1 << 20) && !retro_room_for(r, more)) return -3;
   int a = keyset_add_hashed(set, h, key, cls);
   if (a < 0) return -1;
   return class_seen(r, a, mover, cls, fresh);
@@ -636,13 +641,7 @@ stopped:
   }
   goto unwind;
 memory:
-  /* The compact form, where the engine could take it, is the other way. */
-  status = retro_fail(r, EXIT_LIMIT, "memory limit of %zu MiB reached after %zu stored positions (about "
-                "%zu bytes each, moves included); raise --memory%s", r->memory_limit >> 20,
-                r->classes.n ? r->classes.n : r->states.n,
-                retro_memory(r) / (r->states.n ? r->states.n : r->classes.n ? r->classes.n : 1),
-                retro_compact_refusal(r) ? "" : " (or, for a placement game, try --compact: a few "
-                "bytes a position)");
+  status = retro_memory_refused(r);
   goto unwind;
 too_long:
   status = retro_fail(r, EXIT_LIMIT, "a line of play longer than %d plies", GAME_MAX_PLY);
@@ -885,6 +884,8 @@ int retro_solve(Retro *r, Search *s) {
   if (retro_enumerate(r) != EXIT_OK) return r->status;
   double t1 = clock_seconds();
   progress_note(r->progress, "retrograde analysis, labelling", NULL, r->stored, "positions", -1);
+  /* The labelling's reverse graph and queue: refused before they are taken. */
+  if (retro_labels_refused(r)) return r->status;
   if (build_parents(r) < 0) return out_of_memory(r);
   if (r->scored) {
     if (propagate_scores(r) != EXIT_OK) return r->status;

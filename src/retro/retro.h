@@ -33,6 +33,8 @@ typedef struct Retro {
   int base_ply;
   uint64_t max_positions;   /* stop beyond this many stored positions */
   size_t memory_limit;      /* bytes; 0: none */
+  size_t memory_free;       /* what the machine had free when a growth did
+                            ** not fit in it (0: --memory was the bound) */
   struct Progress *progress; /* the progress display, or NULL */
   const char *label;        /* the progress display's name (NULL: "retrograde analysis, enumerating") */
   double enumerate_seconds, label_seconds;
@@ -106,6 +108,13 @@ typedef struct Retro {
   uint32_t *gvalue;         /* per stored position (also read from a
                             ** database of format 4, db.h) */
   unsigned char *mex_mark;  /* the database check's mex scratch */
+  /* --spill DIR: the compact form keeps its layers on disk there (NULL:
+  ** only when the table would not fit in memory, then beside the --db
+  ** FILE or in $TMPDIR); the --db FILE the solve writes and what names it
+  ** (the compact form writes it as its layers finish, then). */
+  const char *spill_dir;
+  const char *db_out, *db_game, *db_params;
+  uint64_t db_hash;
 } Retro;
 
 enum { RETRO_UNKNOWN = 0, RETRO_WIN = 1, RETRO_LOSS = 2, RETRO_DRAW = 3 };
@@ -196,5 +205,14 @@ extern const RetroDistributed *retro_distributed;
 ** bytes allocated now (for --memory). */
 size_t retro_bytes_per_position(const Retro *r);
 size_t retro_memory(const Retro *r);
+
+/* The hash form's memory checks (retro_limits.c), made before the large
+** allocations: whether `more` bytes fit within --memory and what the
+** machine has free (r->memory_free set when the latter failed); the
+** refusal when the table cannot grow (its status); whether the
+** labelling's reverse graph and queue do not fit (then reported). */
+int retro_room_for(Retro *r, size_t more);
+int retro_memory_refused(Retro *r);
+int retro_labels_refused(Retro *r);
 
 #endif

@@ -18,10 +18,12 @@
 ** backward), from its key (unpack, set_state), so the memory is the
 ** keys (about 2 + log2(U / n) bits each) and the values alone.
 */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "retro/retro_compact.h"
 #include "search/progress.h"
 #include "util/clock.h"
@@ -127,14 +129,24 @@ size_t retro_compact_bytes(const Retro *r) {
   if (!c) return 0;
   for (int k = 0; k < c->nlayers; k++) {
     const CompactLayer *L = &c->layer[k];
-    total += sizeof *L + efset_bytes(&L->keys);
+    total += sizeof *L;
+    if (compact_keys_resident(L)) total += efset_bytes(&L->keys);
     if (L->vals) total += bits_words(L->keys.n, value_width(c, L)) * sizeof(uint64_t);
+    if (L->rec)             /* the record's blocks, and a block decompressed */
+      total += (L->file_len > efset_bytes(&L->keys) ? L->file_len - efset_bytes(&L->keys) : 0) +
+               ((size_t)c->block * (size_t)value_width(c, L) / 64 + 2) * 8;
   }
   return total;
 }
 
 void retro_compact_free(RetroCompact *c) {
   if (!c) return;
+  compact_db_abort(c);
+  if (c->spill_fd) close(c->spill_fd - 1);
+  if (c->read_fd) close(c->read_fd - 1);
+  free(c->written);
+  free(c->run_at);
+  free(c->run_n);
   for (int k = 0; k < c->nlayers; k++) {
     CompactLayer *L = &c->layer[k];
     efset_free(&L->keys);
@@ -143,6 +155,7 @@ void retro_compact_free(RetroCompact *c) {
     free(L->block_size);
     free(L->block_kind);
     free(L->cache);
+    free(L->rec);
   }
   free(c->file);
   free(c->next.slot);
@@ -334,15 +347,154 @@ static int stopped(Retro *r, uint64_t n) {
   return retro_fail(r, st, "%s", msg);
 }
 
+/* The refusal when gathering layer k would need `need` bytes. */
 static int too_big(Retro *r, size_t need, int k) {
-  return retro_fail(r, EXIT_LIMIT, "the compact table needs about %zu MiB at layer %d (%llu positions "
-              "so far), over the memory limit of %zu MiB; raise --memory",
-              need >> 20, k, (unsigned long long)r->positions, r->memory_limit >> 20);
+  size_t limit, free_now;
+  compact_fits(r, 0, 0, &limit, &free_now);
+  return compact_refuse(r, need, limit, free_now, "to gather its next layer", k);
+}
+
+/* ------------------------------------------------------------------ */
+/* The layer being gathered in sorted runs on disk                    */
+/* ------------------------------------------------------------------ */
+
+/* The set's keys, sorted, as a run at the end of the spill file; the set
+** emptied.  0, or the status reported. */
+static int flush_run(Retro *r, RetroCompact *c, Gather *s) {
+  int st = compact_spill_open(r, c);
+  if (st) return st;
+  if (c->nruns == c->runs_cap) {
+    int cap = c->runs_cap ? 2 * c->runs_cap : 16;
+    uint64_t *at = realloc(c->run_at, (size_t)cap * sizeof *at);
+    if (at) c->run_at = at;
+    uint64_t *n = at ? realloc(c->run_n, (size_t)cap * sizeof *n) : NULL;
+    if (!n) return retro_fail(r, EXIT_LIMIT, "out of memory");
+    c->run_n = n;
+    c->runs_cap = cap;
+  }
+  uint64_t *keys = s->slot;
+  size_t n = 0;
+  for (size_t i = 0; i < s->cap; i++)
+    if (keys[i]) keys[n++] = keys[i] - 1;
+  sort_u64(keys, n);
+  if (s->has_max) keys[n++] = UINT64_MAX;    /* room: the set is at most 3/4 full */
+  if (c->nruns == 0) c->runs_from = c->spill_end;
+  if (compact_write_at(c->spill_fd - 1, keys, n * sizeof *keys, c->spill_end) < 0) {
+    char buf[4096];
+    return retro_fail(r, EXIT_IO, "cannot write the compact table's layers to disk in '%s': %s "
+                      "(give --spill DIR)", compact_spill_folder(r, buf, sizeof buf), strerror(errno));
+  }
+  c->run_at[c->nruns] = c->spill_end;
+  c->run_n[c->nruns++] = n;
+  c->runs_total++;
+  c->spill_end += n * sizeof *keys;
+  c->runs_end = c->spill_end;
+  memset(s->slot, 0, s->cap * sizeof *s->slot);
+  s->n = 0;
+  s->has_max = 0;
+  return 0;
+}
+
+typedef struct Tally {
+  uint64_t n, all, any, last;
+} Tally;
+
+static void tally_key(void *arg, uint64_t key, uint64_t i) {
+  Tally *t = arg;
+  t->n = i + 1;
+  t->all &= key;
+  t->any |= key;
+  t->last = key;
+}
+
+static void put_key(void *arg, uint64_t key, uint64_t i) {
+  CompactLayer *L = arg;
+  efset_put(&L->keys, i, squeeze(L, key));
+}
+
+/* The runs (and what the set still holds) merged into a new layer, in two
+** passes: the keys' number, constant bits and largest; then the set.  The
+** runs' room in the spill file is used again.  0; -1 out of memory; or
+** the status reported. */
+static int merge_layer(Retro *r, RetroCompact *c, Gather *s) {
+  if (s->n) {
+    int st = flush_run(r, c, s);
+    if (st) return st;
+  }
+  free(s->slot);
+  memset(s, 0, sizeof *s);
+  if (c->nlayers == c->layer_cap) {
+    int cap = c->layer_cap ? c->layer_cap * 2 : 32;
+    CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
+    if (!l) return -1;
+    c->layer = l;
+    c->layer_cap = cap;
+  }
+  Tally t = { 0, ~UINT64_C(0), 0, 0 };
+  int rc = compact_merge_runs(r, c, tally_key, &t);
+  if (rc) return rc < 0 ? -1 : r->status;
+  CompactLayer *L = &c->layer[c->nlayers];
+  memset(L, 0, sizeof *L);
+  L->vary = t.all ^ t.any;
+  L->fixed = t.all;
+  retro_compact_tables(L);
+  if (efset_begin(&L->keys, t.n, squeeze(L, t.last)) < 0) return -1;
+  rc = compact_merge_runs(r, c, put_key, L);
+  if (rc == 0 && efset_end(&L->keys) < 0) rc = -1;
+  if (rc) {
+    efset_free(&L->keys);
+    return rc < 0 ? -1 : r->status;
+  }
+  if (c->spill_end == c->runs_end) c->spill_end = c->runs_from;
+  c->nruns = 0;
+  c->nlayers++;
+  if (t.n > c->largest) c->largest = t.n;
+  return 0;
 }
 
 /* ------------------------------------------------------------------ */
 /* Forward: the layers                                                */
 /* ------------------------------------------------------------------ */
+
+/* With layers on disk, the most slots the gathering set takes: no more
+** than the set of the layer being expanded (so that the two layers of
+** the labels stay the peak), COMPACT_GATHER_MIN at least and
+** COMPACT_GATHER_SLOTS at most. */
+static size_t gather_most(const RetroCompact *c, int k) {
+  size_t words = efset_bytes(&c->layer[k].keys) / sizeof(uint64_t), most = COMPACT_GATHER_MIN;
+  while (most < COMPACT_GATHER_SLOTS && most * 2 <= words) most *= 2;
+  return most;
+}
+
+/* Before the gathering set doubles (the forward pass's large allocation):
+** the room for it, checked against --memory and what is free; when it is
+** not there, the layers already expanded go to disk (all but layer k,
+** being expanded) and the check is made again.  With layers on disk, a
+** set of gather_most slots (or one that cannot double) goes to disk as a
+** sorted run instead.  0: it may double; 1: it went to disk; -1 failed,
+** or the refusal's status (both reported). */
+static int room_to_grow(Retro *r, RetroCompact *c, int k) {
+  Gather *next = &c->next;
+  size_t more = next->cap * 2 * sizeof *next->slot, limit, free_now;
+  size_t held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+  if (c->spill && next->cap >= gather_most(c, k)) return flush_run(r, c, next) ? -1 : 1;
+  if (!compact_fits(r, held, more, &limit, &free_now) && !c->spill) {
+    c->spill = 1;
+    for (int j = 0; j < c->nlayers; j++)
+      if (j != k) {
+        int st = compact_spill_keys(r, c, &c->layer[j]);
+        if (st) return st;
+      }
+    held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
+    if (next->cap >= gather_most(c, k)) return flush_run(r, c, next) ? -1 : 1;
+  }
+  if (!compact_fits(r, held, more, &limit, &free_now)) {
+    if (c->spill && next->cap >= 1024) return flush_run(r, c, next) ? -1 : 1;
+    return too_big(r, held + more, k + 1);
+  }
+  if (held + more > c->peak) c->peak = held + more;
+  return 0;
+}
 
 static int forward(Retro *r, RetroCompact *c) {
   Game *g = r->g;
@@ -375,10 +527,10 @@ static int forward(Retro *r, RetroCompact *c) {
       r->edges += (uint64_t)n;
       for (int i = 0; i < n; i++) {
         if ((next->n + 1) * 4 > next->cap * 3) {
-          size_t need = retro_compact_bytes(r) + next->cap * 3 * sizeof *next->slot;
-          if (r->memory_limit && need > r->memory_limit) return too_big(r, need, k + 1);
-          if (need > c->peak) c->peak = need;
-          if (gather_grow(next) < 0) return -1;
+          int st = room_to_grow(r, c, k);
+          if (st < 0) return r->status;
+          if (st > 1) return st;
+          if (st == 0 && gather_grow(next) < 0) return -1;
         }
         gather_put(next, c->child[i]);
         /* --max-positions, as the hash form counts it (stored positions);
@@ -391,25 +543,47 @@ static int forward(Retro *r, RetroCompact *c) {
         if (stop_requested) return stopped(r, r->positions);
         if (r->progress) {
           char how[64];
-          snprintf(how, sizeof how, "layer %d, %.0f MiB", k + 1,
-                   (double)(retro_compact_bytes(r) + next->cap * sizeof *next->slot) / (1 << 20));
+          snprintf(how, sizeof how, "layer %d, %.0f MiB%s", k + 1,
+                   (double)(retro_compact_bytes(r) + next->cap * sizeof *next->slot) / (1 << 20),
+                   c->spill ? ", layers on disk" : "");
           progress_note(r->progress, "compact retrograde analysis, enumerating", how,
                         r->positions, "positions", -1);
         }
       }
     }
     r->stored += L->keys.n;
-    if (next->n == 0) break;
+    if (next->n == 0 && c->nruns == 0) break;
     if (c->nlayers >= COMPACT_MAX_LAYERS)
       return retro_fail(r, EXIT_LIMIT, "more than %d layers in the compact form", COMPACT_MAX_LAYERS);
     size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
     if (now > c->peak) c->peak = now;
-    if (gather_layer(c, next) < 0) return -1;
-    for (int j = 0; j < c->nlayers - 1; j++)
-      if (layers_meet(&c->layer[j], &c->layer[c->nlayers - 1]))
+    if (c->nruns) {
+      int st = merge_layer(r, c, next);
+      if (st) return st;
+    } else if (gather_layer(c, next) < 0) return -1;
+    /* Layer k's positions are expanded: on disk now, when layers are. */
+    if (c->spill) {
+      int st = compact_spill_keys(r, c, &c->layer[k]);
+      if (st) return st;
+    }
+    int st = compact_labels_so_far(r, c);
+    if (st) return st;
+    CompactLayer *B = &c->layer[c->nlayers - 1];
+    for (int j = 0; j < c->nlayers - 1; j++) {
+      CompactLayer *A = &c->layer[j];
+      if ((A->fixed ^ B->fixed) & ~A->vary & ~B->vary) continue;   /* a key bit tells them apart */
+      int back = !compact_keys_resident(A), meet;
+      if (back) {
+        int rc = compact_keys_back(r, c, A);
+        if (rc) return rc < 0 ? -1 : r->status;
+      }
+      meet = layers_meet(A, B);
+      if (back) compact_db_unload(A);
+      if (meet)
         return retro_fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "
                     "depth alone (a placement game); here a position recurs %d plies apart "
                     "(drop --compact)", c->nlayers - 1 - j);
+    }
   }
   /* Every score is an end's margin or its negation. */
   int64_t smax = hi > -lo ? hi : -lo;
@@ -484,6 +658,10 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     CompactLayer *L = &c->layer[k], *N = k + 1 < c->nlayers ? &c->layer[k + 1] : NULL;
     if (!verify) L->dbits = bits_for((uint64_t)(c->nlayers - 1 - k));
     int w = value_width(c, L);
+    if (!verify && c->spill) {
+      int rc = compact_keys_back(r, c, L);
+      if (rc) return rc;
+    }
     if (!verify && !(L->vals = calloc(bits_words(L->keys.n, w), sizeof *L->vals))) return -1;
     EfIter it;
     uint64_t sq, i = 0;
@@ -520,7 +698,15 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     }
     size_t now = retro_compact_bytes(r);
     if (now > c->peak) c->peak = now;
+    /* Layers on disk: layer k + 1 is done with (its parents are
+    ** labelled): to the database, and out of memory but for the root's
+    ** two layers, which the answer reads. */
+    if (!verify && c->out && N) {
+      if (compact_db_layer(r, k + 1) < 0) return 1;
+      if (k + 1 >= 2) compact_db_unload(N);
+    }
   }
+  if (!verify && c->out && compact_db_layer(r, 0) < 0) return 1;
   return 0;
 }
 
@@ -541,8 +727,12 @@ int retro_compact_check_here(Retro *r) {
   Game *g = r->g;
   uint64_t key = position_key(r);
   for (int k = 0; k < c->nlayers; k++) {
+    if ((key & ~c->layer[k].vary) != c->layer[k].fixed) continue;
+    if (compact_layer_ready(r, c, k) < 0) return r->status;
     int64_t rank = layer_rank(&c->layer[k], key);
     if (rank < 0) continue;
+    if (k + 1 < c->nlayers && (compact_layer_ready(r, c, k + 1) < 0 || compact_layer_ready(r, c, k) < 0))
+      return r->status;
     int m;
     int32_t s;
     uint32_t d;
@@ -580,20 +770,31 @@ int retro_compact_solve(Retro *r, Search *s) {
   if (!c->moves || !c->ckeys || !c->cmover || !c->child || !c->state || !r->root_state)
     return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(r->root_state, game_state(g), g->state_bytes);
+  c->spill = r->spill_dir != NULL;
   double t0 = clock_seconds();
   int rc = forward(r, c);
   double t1 = clock_seconds();
   if (rc == 0) {
     /* The labels' memory is known now: refused before it is taken. */
-    size_t need = retro_compact_bytes(r);
-    for (int k = 0; k < c->nlayers; k++)
-      need += bits_words(c->layer[k].keys.n, 1 + c->sbits + bits_for((uint64_t)(c->nlayers - 1 - k))) * 8;
-    if (r->memory_limit && need > r->memory_limit) {
+    int st = compact_plan_labels(r, c);
+    if (st) {
       g->vt->set_state(g, r->root_state);
-      return too_big(r, need, c->nlayers);
+      return r->status = st;
     }
-    progress_note(r->progress, "compact retrograde analysis, labelling", NULL, 0, "positions", 0);
+    char how[80];
+    snprintf(how, sizeof how, "about %zu MiB%s", c->estimate >> 20, c->spill ? ", layers on disk" : "");
+    progress_note(r->progress, "compact retrograde analysis, labelling", how, 0, "positions", 0);
     rc = backward(r, c, 0);
+    if (rc == 0 && c->out) {
+      if ((st = compact_db_close(r, r->db_out, r->err)) != EXIT_OK) {
+        g->vt->set_state(g, r->root_state);
+        return r->status = st;
+      }
+    }
+    if (c->spill_fd) {        /* the forward pass's sets: all read back */
+      close(c->spill_fd - 1);
+      c->spill_fd = 0;
+    }
   }
   g->vt->set_state(g, r->root_state);
   if (rc < 0) return retro_fail(r, EXIT_LIMIT, "out of memory in the compact retrograde analysis "
@@ -609,6 +810,8 @@ int retro_compact_find(Retro *r, int32_t *score, uint32_t *dist) {
   RetroCompact *c = r->cpt;
   uint64_t key = position_key(r);
   for (int k = 0; k < c->nlayers; k++) {
+    if ((key & ~c->layer[k].vary) != c->layer[k].fixed) continue;
+    if (compact_layer_ready(r, c, k) < 0) return -1;
     int64_t rank = layer_rank(&c->layer[k], key);
     if (rank < 0) continue;
     int m;
@@ -625,6 +828,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
     const CompactLayer *L = &c->layer[k];
     EfIter it;
     uint64_t sq, i = 0;
+    if (compact_layer_ready(r, c, k) < 0) return -1;
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
       int m;
@@ -636,6 +840,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
       int rc = fn(arg, c->state, m, s, d);
       if (rc) return rc;
     }
+    compact_layer_done(c, k);
   }
   return 0;
 }
@@ -644,8 +849,10 @@ void retro_compact_note(const Retro *r, FILE *f) {
   const RetroCompact *c = r->cpt;
   uint64_t largest = 0;
   double key_bits = 0, value_bits = 0;
+  size_t table = 0;         /* in memory or not */
   for (int k = 0; k < c->nlayers; k++) {
     const CompactLayer *L = &c->layer[k];
+    table += sizeof *L + efset_bytes(&L->keys) + bits_words(L->keys.n, value_width(c, L)) * 8;
     if (L->keys.n > largest) largest = L->keys.n;
     key_bits += 8.0 * (double)efset_bytes(&L->keys);
     value_bits += (double)L->keys.n * value_width(c, L);
@@ -654,5 +861,15 @@ void retro_compact_note(const Retro *r, FILE *f) {
   fprintf(f, "stats: compact form: %d layers, the largest %llu stored; %.1f bits of key and "
           "%.1f of value a stored position (no moves kept), %.2f bytes a position\n",
           c->nlayers, (unsigned long long)largest, key_bits / n, value_bits / n,
-          (double)retro_compact_bytes(r) / (double)(r->positions ? r->positions : 1));
+          (double)table / (double)(r->positions ? r->positions : 1));
+  char runs[80] = "";
+  if (c->runs_total)
+    snprintf(runs, sizeof runs, "; %llu sorted runs of gathered keys on disk",
+             (unsigned long long)c->runs_total);
+  if (c->estimate)
+    fprintf(f, "stats: compact form's memory: the labels estimated at %.1f MiB before they were "
+            "allocated (%s; %.1f MiB all in memory, %.1f with the layers on disk), the table held "
+            "%.1f MiB at most (the gathering set included)%s\n", (double)c->estimate / (1 << 20),
+            c->spill ? "layers on disk" : "all in memory", (double)c->need_memory / (1 << 20),
+            (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }

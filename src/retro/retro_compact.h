@@ -19,6 +19,15 @@
 /* Layers (depths) a compact table holds at most. */
 #define COMPACT_MAX_LAYERS 4096
 
+/* With layers on disk, the most slots of the set a layer is gathered in:
+** as many words as the set of the layer being expanded takes, at least
+** COMPACT_GATHER_MIN (32 KiB), at most COMPACT_GATHER_SLOTS (8 MiB);
+** beyond, its keys go to disk in sorted runs, merged at the layer's end,
+** each read COMPACT_RUN_KEYS keys at a time. */
+#define COMPACT_GATHER_MIN ((size_t)1 << 12)
+#define COMPACT_GATHER_SLOTS ((size_t)1 << 20)
+#define COMPACT_RUN_KEYS 8192
+
 typedef struct CompactLayer {
   EfSet keys;               /* the squeezed keys, sorted */
   uint64_t vary;            /* the key bits that differ within the layer */
@@ -37,6 +46,11 @@ typedef struct CompactLayer {
   uint8_t *block_kind;      /* 0 raw, 1 zstd */
   uint64_t *cache;
   int64_t cached;           /* the block in cache, -1 none */
+  /* Layers on disk (RetroCompact.spill): where the set's words are in the
+  ** spill file, and the layer's record in the database being written
+  ** (1 + its offset; 0: not there); a record read back, its bytes. */
+  uint64_t spill_pos, file_pos, file_len;
+  unsigned char *rec;
 } CompactLayer;
 
 /* The set a layer is gathered in: open addressing on key + 1 (0: empty),
@@ -60,6 +74,28 @@ typedef struct RetroCompact {
   /* Read from a file: its bytes, and the ranks of a value block. */
   unsigned char *file;
   uint64_t block;
+  /* Layers on disk (--spill DIR, or a table that does not fit in memory):
+  ** the forward pass's sets go to a temporary file (spill_fd) once their
+  ** positions are expanded, and come back one at a time for the labels;
+  ** each layer labelled goes to the database (out: the --db FILE, else a
+  ** temporary file) and leaves memory once its parents are labelled, the
+  ** root's two layers staying; afterwards, a layer asked for is read back
+  ** from the database (read_fd), two at most held at once (loaded). */
+  int spill;
+  int spill_fd;             /* its descriptor + 1; 0: none */
+  uint64_t spill_end;
+  struct CompactOut *out;
+  int read_fd;              /* descriptor + 1; 0: none */
+  char *written;            /* the --db FILE written during the solve */
+  int loaded[2];            /* layers read back, + 1 (0: none), the older first */
+  uint64_t *run_at, *run_n; /* the layer being gathered: its sorted runs on disk */
+  int nruns, runs_cap;
+  uint64_t runs_total;      /* runs written in all (--stats) */
+  uint64_t runs_from, runs_end;  /* where they are in the spill file */
+  /* The memory estimates, bytes: the labels' before they are allocated
+  ** (all layers in memory, or two at a time on disk), and what was
+  ** chosen; the limit compared with (--memory, or what was free). */
+  size_t need_memory, need_disk, estimate, limit;
   /* Scratch of one position's expansion. */
   Move *moves;
   unsigned char *ckeys;     /* GAME_MAX_MOVES keys */
@@ -118,6 +154,67 @@ int retro_compact_check_here(Retro *r);
 #define COMPACT_DB_MAGIC "GSCOMPCT"
 int compact_db_write(const Retro *r, const char *path, const char *game, const char *params,
                      uint64_t rules_hash, FILE *err);
+
+/* The same written as the layers finish (layers on disk): open writes the
+** header (r's counts, smin and nlayers known: after the forward pass) to
+** path, or with path NULL to a temporary file in dir that nobody else
+** sees; layer writes layer k (its set and values in memory; -1 failed,
+** reported); close writes the checksum, commits path, and keeps the file
+** open for reading back (read_fd).  abort drops it. */
+/* The bytes of its two buffers (a value block, and it compressed). */
+#define COMPACT_WRITER_BYTES(sbits) ((size_t)2 * 8 * (65536 * (size_t)(1 + (sbits) + 16) / 64 + 2))
+int compact_db_open(Retro *r, const char *path, const char *dir, const char *game,
+                    const char *params, uint64_t rules_hash, FILE *err);
+int compact_db_layer(Retro *r, int k);
+int compact_db_close(Retro *r, const char *path, FILE *err);
+void compact_db_abort(RetroCompact *c);
+
+/* Reads layer L's record back from the database written (its set and
+** value blocks; 0, or -1 reported), and drops it again (its counts stay). */
+int compact_db_load(Retro *r, CompactLayer *L);
+void compact_db_unload(CompactLayer *L);
+
+/* pread of exactly n bytes: 0, or -1. */
+int compact_pread(int fd, void *p, size_t n, uint64_t off);
+
+/* ---- Memory checks and layers on disk (compact_spill.c) ---- */
+
+/* Whether a layer's set is in memory (not on disk). */
+static inline int compact_keys_resident(const CompactLayer *L) {
+  return L->keys.n == 0 || L->keys.high != NULL;
+}
+
+/* Whether `more` bytes can be taken on top of `held`: within --memory
+** and what the machine has free now; *limit, *free_now: those bounds. */
+int compact_fits(const Retro *r, size_t held, size_t more, size_t *limit, size_t *free_now);
+/* The refusal (EXIT_LIMIT, reported): need bytes `what` at layer k, over
+** the bound that failed, and the flag that helps. */
+int compact_refuse(Retro *r, size_t need, size_t limit, size_t free_now, const char *what, int k);
+/* The folder of the temporary files: --spill DIR, the --db FILE's, else
+** $TMPDIR or /tmp (buf: room for the second). */
+const char *compact_spill_folder(const Retro *r, char *buf, size_t size);
+/* The spill file, made once (unlinked at once); pwrite of exactly n
+** bytes.  0, or the status reported / -1. */
+int compact_spill_open(Retro *r, RetroCompact *c);
+int compact_write_at(int fd, const void *p, size_t n, uint64_t off);
+/* A layer's set to the spill file and out of memory (0 or the status
+** reported), and back (0; -1 out of memory; 1 failed, reported). */
+int compact_spill_keys(Retro *r, RetroCompact *c, CompactLayer *L);
+int compact_keys_back(Retro *r, RetroCompact *c, CompactLayer *L);
+/* After the solve: layer k in memory, read back from the database when
+** it left (two held at most; 0, or -1 reported); done: dropped again. */
+int compact_layer_ready(Retro *r, RetroCompact *c, int k);
+void compact_layer_done(RetroCompact *c, int k);
+/* One pass over the sorted runs' keys in order, each once: fn(arg, key,
+** i) for the i-th.  0; -1 out of memory; 1 failed to read (reported). */
+int compact_merge_runs(Retro *r, RetroCompact *c, void (*fn)(void *arg, uint64_t key, uint64_t i),
+                       void *arg);
+/* After each forward layer: the labels' lower bound (layers to disk, or
+** the refusal); after the forward pass: their exact need, the choice of
+** all in memory or on disk, the database opened for the latter.  0, or
+** the status reported. */
+int compact_labels_so_far(Retro *r, RetroCompact *c);
+int compact_plan_labels(Retro *r, RetroCompact *c);
 int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err);
 
