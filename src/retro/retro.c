@@ -24,6 +24,7 @@
 #include "search/progress.h"
 #include "retro/retro.h"
 #include "retro/retro_compact.h"
+#include "retro/retro_compact_cycles.h"
 #include "util/stop.h"
 
 const RetroDistributed *retro_distributed = NULL;
@@ -865,7 +866,8 @@ int retro_solve(Retro *r, Search *s) {
   if (r->compact && retro_distributed)
     return retro_fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
                 "the compact form yet (use gsolve, or drop --compact)");
-  if (r->compact) return retro_compact_solve(r, s);
+  if (r->compact)
+    return retro_compact_cycles_wanted(r) ? retro_compact_cycles_solve(r, s) : retro_compact_solve(r, s);
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = clock_seconds();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
@@ -952,7 +954,8 @@ int retro_answer(Retro *r, Search *s) {
       game_undo(g);
       if (found < 0) return r->status;
       if (!found) return retro_fail(r, EXIT_USAGE, "the position after a root move is not in the table");
-      res->values[i] = value_make(m == res->mover ? score : -(int64_t)score, 1 + (int64_t)dist, res->mover);
+      res->values[i] = value_make(m == res->mover ? score : -(int64_t)score,
+                                  dist >= RETRO_ENDLESS ? RETRO_ENDLESS : 1 + (int64_t)dist, res->mover);
       res->exact[i] = 1;
       continue;
     }
