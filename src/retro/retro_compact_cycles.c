@@ -51,6 +51,13 @@ typedef struct Cycles {
   int scored;               /* some end's margin is beyond +-1 */
   int alternating;          /* every move hands the turn to the other player */
   int end_wins;             /* some end is won for its mover */
+  uint64_t *last, *fresh;   /* Bloom filters: the keys decided in the last
+                            ** pass, and in this one */
+  uint64_t bmask;           /* a filter's bits - 1 */
+  int bshift;               /* 64 - log2(bits) */
+  size_t bwords;            /* words a filter */
+  uint64_t *watch;          /* per rank: a watched child's rank + 1, rb bits */
+  int rb;
 } Cycles;
 
 static int width_of(uint64_t v) {
@@ -305,24 +312,84 @@ static int room_for(Cycles *y, uint64_t d) {
   return repack(y, width_of(d + 1) + 2);
 }
 
-/* Sets the engine to rank i's position (its key from the iterator) and
-** expands it: the children's ranks into ranks[], their number; -1 at an
-** end (the outcome in *o); -2 a child out of the table (reported). */
-static int expand_rank(Cycles *y, uint64_t sq, int64_t *ranks, Outcome *o) {
-  Retro *r = y->r;
+/* Sets the engine to the position of a stored key (sq, from the
+** iterator) and expands it: the children's keys in c->child, their
+** number; -1 at an end (the outcome in *o). */
+static int expand_at(Cycles *y, uint64_t sq, Outcome *o) {
   RetroCompact *c = y->c;
-  retro_compact_set_key(r, c, retro_compact_unsqueeze(y->L, sq));
+  retro_compact_set_key(y->r, c, retro_compact_unsqueeze(y->L, sq));
   c->expansions++;
-  int n = retro_compact_expand(r, c, o);
-  for (int i = 0; ranks && i < n; i++) {
-    ranks[i] = retro_compact_rank(y->L, c->child[i]);
-    if (ranks[i] < 0) {
-      retro_fail(r, EXIT_RUNTIME, "a move leads out of the compact table (the rules are not a "
-                 "function of the position)");
-      return -2;
-    }
+  return retro_compact_expand(y->r, c, o);
+}
+
+/* Child j's field; -1 (reported) when its key is not in the table. */
+static int child_field(Cycles *y, int j, uint64_t *f, uint64_t *rank) {
+  int64_t k = retro_compact_rank(y->L, y->c->child[j]);
+  if (k < 0) {
+    retro_fail(y->r, EXIT_RUNTIME, "a move leads out of the compact table (the rules are not a "
+               "function of the position)");
+    return -1;
   }
-  return n;
+  *rank = (uint64_t)k;
+  *f = field_get(y, *rank);
+  return 0;
+}
+
+static int ended_late(Cycles *y) {
+  return retro_fail(y->r, EXIT_RUNTIME, "a position of the compact table has ended only now (the "
+                    "rules are not a function of the position)"), 1;
+}
+
+/* The keys decided in the last pass, as a Bloom filter (two bits a key,
+** no false negatives): a position can be decided in pass d only when a
+** child was decided in pass d - 1, so a position none of whose children
+** is in the filter is passed over without a lookup. */
+static inline uint64_t mix(uint64_t k) {
+  k ^= k >> 33;
+  k *= UINT64_C(0xff51afd7ed558ccd);
+  k ^= k >> 33;
+  k *= UINT64_C(0xc4ceb9fe1a85ec53);
+  return k ^ (k >> 33);
+}
+
+static inline void bloom_add(Cycles *y, uint64_t *b, uint64_t key) {
+  uint64_t h = mix(key), i = h & y->bmask, j = (h * UINT64_C(0x9e3779b97f4a7c15)) >> y->bshift;
+  b[i >> 6] |= UINT64_C(1) << (i & 63);
+  b[j >> 6] |= UINT64_C(1) << (j & 63);
+}
+
+static inline int bloom_has(const Cycles *y, const uint64_t *b, uint64_t key) {
+  uint64_t h = mix(key), i = h & y->bmask, j = (h * UINT64_C(0x9e3779b97f4a7c15)) >> y->bshift;
+  return (b[i >> 6] >> (i & 63) & 1) && (b[j >> 6] >> (j & 63) & 1);
+}
+
+/* Whether some child of the position just expanded is in filter b. */
+static int any_in(const Cycles *y, const uint64_t *b, int n) {
+  for (int j = 0; j < n; j++)
+    if (bloom_has(y, b, y->c->child[j])) return 1;
+  return 0;
+}
+
+/* The next pass's filter empty, and the two swapped. */
+static void bloom_turn(Cycles *y) {
+  uint64_t *t = y->last;
+  y->last = y->fresh;
+  y->fresh = t;
+  memset(y->fresh, 0, y->bwords * sizeof *y->fresh);
+}
+
+/* The watched child of a position (its rank + 1; 0 none): see label_wins. */
+static inline uint64_t watch_get(const Cycles *y, uint64_t i) {
+  return bits_get(y->watch, i * (uint64_t)y->rb, y->rb);
+}
+
+static inline void watch_put(Cycles *y, uint64_t i, uint64_t v) {
+  uint64_t off = i * (uint64_t)y->rb, *a = y->watch, m = (UINT64_C(1) << y->rb) - 1;
+  uint64_t k = off >> 6;
+  int sh = (int)(off & 63);
+  a[k] &= ~(m << sh);
+  if (sh + y->rb > 64) a[k + 1] &= ~(m >> (64 - sh));
+  bits_or(a, off, y->rb, v);
 }
 
 /* Progress and Ctrl-C every 4096 positions: 0, or 1 stopped (reported). */
@@ -338,7 +405,8 @@ static int tick(Cycles *y, uint64_t *done, const char *what, uint32_t pass) {
   return 0;
 }
 
-/* Pass 0: the ends' fields; the others undecided. */
+/* Pass 0: the ends' fields, the others undecided; the ends won or lost
+** into the filter. */
 static int label_ends(Cycles *y) {
   Retro *r = y->r;
   Game *g = r->g;
@@ -347,25 +415,30 @@ static int label_ends(Cycles *y) {
   efset_iter_init(&it, &y->L->keys);
   for (; efset_next(&it, &sq); i++) {
     Outcome o;
-    int n = expand_rank(y, sq, NULL, &o);
+    int n = expand_at(y, sq, &o);
     int mover = game_to_move(g);
-    if (n < 0) {
+    if (n >= 0) {
+      field_put(y, i, make(y, mover, y->und, 0));
+    } else {
       int64_t m = retro_compact_margin(g, mover, &o);
+      if (m != 0) bloom_add(y, y->fresh, retro_compact_unsqueeze(y->L, sq));
       field_put(y, i, make(y, mover, (uint64_t)(m - y->c->smin), 0));
       if (m != 0 || y->scored) r->labelled++;
-    } else {
-      field_put(y, i, make(y, mover, y->und, 0));
     }
     if (tick(y, &done, "compact retrograde analysis (cycles), the ends", 0)) return 1;
   }
   return 0;
 }
 
-/* Passes d = 1, 2, ... of wins and losses (see the top).  With parity
-** (every move alternates the players and no end is won), wins fall at
-** odd distances and losses at even ones: an even pass stops reading a
-** position's children at its first one that is not bad. */
-static int label_wins(Cycles *y, int64_t *ranks) {
+/* Passes d = 1, 2, ... of wins and losses (see the top); a position is
+** looked at only when a child is in the last pass's filter.  With parity
+** (every move hands the turn over and no end is won) wins fall at odd
+** distances and losses at even ones: an odd pass looks up only the
+** children in the filter (the only ones that can be lost at d - 1); an
+** even pass looks at a position only when its watched child (one not
+** decided at its last look) has been decided since, and then at all its
+** children, watching the first one still open. */
+static int label_wins(Cycles *y) {
   Retro *r = y->r;
   RetroCompact *c = y->c;
   int parity = y->alternating && !y->end_wins;
@@ -374,25 +447,34 @@ static int label_wins(Cycles *y, int64_t *ranks) {
     uint64_t decided = 0, sq, i = 0;
     EfIter it;
     if (room_for(y, d) < 0) return -1;
+    bloom_turn(y);
     c->passes++;
-    int loss_only = parity && d % 2 == 0;
+    int loss_pass = parity && d % 2 == 0, win_pass = parity && d % 2 == 1;
     efset_iter_init(&it, &y->L->keys);
     for (; efset_next(&it, &sq); i++) {
-      uint64_t f = field_get(y, i);
+      uint64_t f = field_get(y, i), cf, rank;
       if (code_of(y, f) != y->und) continue;
       int mover = (int)(f & 1);
+      if (loss_pass && (rank = watch_get(y, i)) != 0) {
+        cf = field_get(y, rank - 1);
+        if (code_of(y, cf) == y->und || dist_of(y, cf) >= d) continue;
+      }
       Outcome o;
-      int n = expand_rank(y, sq, ranks, &o);
-      if (n == -2) return 1;
-      if (n < 0) return retro_fail(r, EXIT_RUNTIME, "a position of the compact table has ended "
-                                   "only now (the rules are not a function of the position)"), 1;
+      int n = expand_at(y, sq, &o);
+      if (n < 0) return ended_late(y);
+      if (tick(y, &done, "compact retrograde analysis (cycles), wins and losses", d)) return 1;
+      if (!loss_pass && !any_in(y, y->last, n)) continue;
       int open = 0, undecided = 0, good = 0, draws = 0, j;
+      uint64_t watch = 0;
       uint32_t farthest = 0, win = 0;
       for (j = 0; j < n; j++) {
-        uint64_t cf = field_get(y, (uint64_t)ranks[j]), code = code_of(y, cf);
+        if (win_pass && !bloom_has(y, y->last, c->child[j])) continue;
+        if (child_field(y, j, &cf, &rank) < 0) return 1;
+        uint64_t code = code_of(y, cf);
         uint32_t cd = dist_of(y, cf);
         if (code == y->und) {
           open = undecided = 1;
+          if (!watch) watch = rank + 1;
         } else if (code == y->zero) {
           open = draws = 1;
         } else {
@@ -401,62 +483,71 @@ static int label_wins(Cycles *y, int64_t *ranks) {
           if (sc > 0) {
             good = 1;
             if (cd < d) { win = cd + 1; break; }
+          }
+          if (sc > 0 || cd >= d) {
             open = 1;
-          } else if (cd >= d) {
-            open = 1;
+            if (!watch) watch = rank + 1;
           } else if (cd > farthest) {
             farthest = cd;
           }
         }
-        if (open && loss_only) break;
       }
       if (win) {
         field_put(y, i, make(y, mover, y->zero + 1, win));
-      } else if (!open) {
+      } else if (!open && !win_pass) {
         field_put(y, i, make(y, mover, y->zero - 1, farthest + 1));
       } else {
+        if (loss_pass) watch_put(y, i, watch);
         /* Every child decided, none good, some drawn: a draw already. */
-        if (j == n && !undecided && !good && draws)
+        if (!win_pass && j == n && !undecided && !good && draws)
           field_put(y, i, make(y, mover, y->zero, y->pending));
-        if (tick(y, &done, "compact retrograde analysis (cycles), wins and losses", d)) return 1;
         continue;
       }
+      bloom_add(y, y->fresh, retro_compact_unsqueeze(y->L, sq));
       decided++;
       r->labelled++;
-      if (tick(y, &done, "compact retrograde analysis (cycles), wins and losses", d)) return 1;
     }
     if (decided == 0) return 0;
   }
 }
 
 /* The draws' lengths: every undecided position a draw of no known end,
-** then passes e = 1, 2, ... (see the top). */
-static int label_draws(Cycles *y, int64_t *ranks) {
+** then passes e = 1, 2, ... (see the top), a position looked at only when
+** a child is in the last pass's filter (the draws that got a length). */
+static int label_draws(Cycles *y) {
   RetroCompact *c = y->c;
   uint64_t n = y->L->keys.n, done = 0;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t f = field_get(y, i);
     if (code_of(y, f) == y->und) field_put(y, i, make(y, (int)(f & 1), y->zero, y->pending));
   }
+  /* Pass 0: the ends drawn (distance 0) into the filter. */
+  EfIter it0;
+  uint64_t sq0, i0 = 0;
+  bloom_turn(y);
+  efset_iter_init(&it0, &y->L->keys);
+  for (; efset_next(&it0, &sq0); i0++)
+    if (field_get(y, i0) >> 1 == y->zero) bloom_add(y, y->fresh, retro_compact_unsqueeze(y->L, sq0));
   for (uint32_t e = 1;; e++) {
     uint64_t decided = 0, sq, i = 0;
     EfIter it;
     if (room_for(y, e) < 0) return -1;
+    bloom_turn(y);
     c->passes++;
     efset_iter_init(&it, &y->L->keys);
     for (; efset_next(&it, &sq); i++) {
-      uint64_t f = field_get(y, i);
+      uint64_t f = field_get(y, i), cf, rank;
       if (code_of(y, f) != y->zero || dist_of(y, f) != y->pending) continue;
       int mover = (int)(f & 1);
       Outcome o;
-      int k = expand_rank(y, sq, ranks, &o);
-      if (k == -2) return 1;
-      if (k < 0) return retro_fail(y->r, EXIT_RUNTIME, "a position of the compact table has ended "
-                                   "only now (the rules are not a function of the position)"), 1;
+      int k = expand_at(y, sq, &o);
+      if (k < 0) return ended_late(y);
+      if (tick(y, &done, "compact retrograde analysis (cycles), draws", e)) return 1;
+      if (!any_in(y, y->last, k)) continue;
       uint32_t got = 0, farthest = 0;
       int all = 1, ndraws = 0;
       for (int j = 0; j < k; j++) {
-        uint64_t cf = field_get(y, (uint64_t)ranks[j]);
+        if (child_field(y, j, &cf, &rank) < 0) return 1;
         if (code_of(y, cf) != y->zero) continue;
         uint32_t cd = dist_of(y, cf);
         ndraws++;
@@ -467,9 +558,9 @@ static int label_draws(Cycles *y, int64_t *ranks) {
       if (mover == 1 && all && ndraws) got = farthest + 1;
       if (got) {
         field_put(y, i, make(y, mover, y->zero, got));
+        bloom_add(y, y->fresh, retro_compact_unsqueeze(y->L, sq));
         decided++;
       }
-      if (tick(y, &done, "compact retrograde analysis (cycles), draws", e)) return 1;
     }
     if (decided == 0) return 0;
   }
@@ -477,7 +568,7 @@ static int label_draws(Cycles *y, int64_t *ranks) {
 
 /* Scored games: a position decided once all its children are, the best
 ** of their values in the order every solver uses. */
-static int label_scores(Cycles *y, int64_t *ranks) {
+static int label_scores(Cycles *y) {
   Retro *r = y->r;
   RetroCompact *c = y->c;
   uint64_t left = 0, done = 0;
@@ -488,18 +579,17 @@ static int label_scores(Cycles *y, int64_t *ranks) {
     left = 0;
     efset_iter_init(&it, &y->L->keys);
     for (; efset_next(&it, &sq); i++) {
-      uint64_t f = field_get(y, i);
+      uint64_t f = field_get(y, i), cf, rank;
       if (code_of(y, f) != y->und) continue;
       int mover = (int)(f & 1);
       Outcome o;
-      int n = expand_rank(y, sq, ranks, &o);
-      if (n == -2) return 1;
-      if (n < 0) return retro_fail(r, EXIT_RUNTIME, "a position of the compact table has ended "
-                                   "only now (the rules are not a function of the position)"), 1;
+      int n = expand_at(y, sq, &o);
+      if (n < 0) return ended_late(y);
       Value best = -VALUE_INF;
       int j;
       for (j = 0; j < n; j++) {
-        uint64_t cf = field_get(y, (uint64_t)ranks[j]), code = code_of(y, cf);
+        if (child_field(y, j, &cf, &rank) < 0) return 1;
+        uint64_t code = code_of(y, cf);
         if (code == y->und) break;
         int64_t score = c->smin + (int64_t)code;
         Value v = value_make((int)(cf & 1) == mover ? score : -score, (int64_t)dist_of(y, cf) + 1, mover);
@@ -539,19 +629,33 @@ static int shrink(Cycles *y) {
   return 0;
 }
 
+/* The passes' scratch -- the two filters and the watched children --
+** in the layer's `cache` (freed with the table: a rule failing at run
+** time leaves by longjmp), freed at the end.  0, or -1 out of memory. */
 static int label(Cycles *y) {
+  Retro *r = y->r;
+  uint64_t n = y->L->keys.n;
+  int lg = 16;
+  while (lg < 40 && (UINT64_C(1) << lg) < 4 * n) lg++;
+  y->bmask = (UINT64_C(1) << lg) - 1;
+  y->bshift = 64 - lg;
+  y->bwords = (size_t)1 << (lg - 6);
+  y->rb = width_of(n);
+  size_t scratch_words = 2 * y->bwords + bits_words(n, y->rb);
   /* The fields' memory is known now: refused before it is taken. */
-  size_t need = retro_compact_bytes(y->r) + bits_words(y->L->keys.n, 1 + y->c->sbits + 7) * 8;
-  if (y->r->memory_limit && need > y->r->memory_limit) return too_big(y->r, need), 1;
-  int64_t *ranks = malloc(GAME_MAX_MOVES * sizeof *ranks);
-  int rc = -1;
-  if (ranks && repack(y, 7) == 0) {
-    rc = label_ends(y);
-    if (rc == 0) rc = y->scored ? label_scores(y, ranks) : label_wins(y, ranks);
-    if (rc == 0 && !y->scored) rc = label_draws(y, ranks);
-    if (rc == 0) rc = shrink(y);
-  }
-  free(ranks);
+  size_t need = retro_compact_bytes(r) + (bits_words(n, 1 + y->c->sbits + 7) + scratch_words) * 8;
+  if (r->memory_limit && need > r->memory_limit) return too_big(r, need), 1;
+  if (need > y->c->peak) y->c->peak = need;
+  if (!(y->L->cache = calloc(scratch_words, sizeof *y->L->cache)) || repack(y, 7) < 0) return -1;
+  y->last = y->L->cache;
+  y->fresh = y->last + y->bwords;
+  y->watch = y->fresh + y->bwords;
+  int rc = label_ends(y);
+  if (rc == 0) rc = y->scored ? label_scores(y) : label_wins(y);
+  if (rc == 0 && !y->scored) rc = label_draws(y);
+  if (rc == 0) rc = shrink(y);
+  free(y->L->cache);
+  y->L->cache = NULL;
   return rc;
 }
 
