@@ -866,8 +866,11 @@ int retro_solve(Retro *r, Search *s) {
   if (r->compact && retro_distributed)
     return retro_fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
                 "the compact form yet (use gsolve, or drop --compact)");
-  if (r->compact)
-    return retro_compact_cycles_wanted(r) ? retro_compact_cycles_solve(r, s) : retro_compact_solve(r, s);
+  if (r->compact) {
+    int cycles = retro_compact_cycles_wanted(r);
+    if (cycles < 0) return r->status;
+    return cycles ? retro_compact_cycles_solve(r, s) : retro_compact_solve(r, s);
+  }
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = clock_seconds();
   if (retro_enumerate(r) != EXIT_OK) return r->status;

@@ -182,7 +182,7 @@ int retro_compact_cycles_wanted(Retro *r) {
   retro_compact_free(r->cpt);
   r->cpt = NULL;
   r->canonical = canonical;
-  return rc > 0;
+  return rc < 0 ? out_of_memory(r), -1 : rc;
 }
 
 /* ------------------------------------------------------------------ */

@@ -16,10 +16,11 @@
 /* Positions the probe of retro_compact_cycles_wanted expands at most. */
 #define CYCLES_PROBE 32768
 
-/* Whether --compact should take the form with cycles: a breadth-first
-** walk of the first CYCLES_PROBE positions from the engine's current one
-** meets a position at two depths.  0 also when the compact form refuses
-** the game (retro_compact_solve says why) or memory runs out. */
+/* Whether --compact should take the form with cycles: 1 when a
+** breadth-first walk of the first CYCLES_PROBE positions from the
+** engine's current one meets a position at two depths; 0 when it does
+** not, or when the compact form refuses the game (retro_compact_solve
+** says why); -1 out of memory (reported, r->status set). */
 int retro_compact_cycles_wanted(Retro *r);
 
 /* retro_solve's work in that form: r->positions, stored, edges, labelled
