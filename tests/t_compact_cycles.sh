@@ -44,6 +44,15 @@ check "token: the form with cycles was taken" yes \
 # chomp (a position reached at several depths: no cycle, but no layers).
 cc_same "three men's morris" docs/examples/morris3.game
 cc_same "chomp" docs/examples/chomp.game
+cc_same "kayles" docs/examples/kayles.game
+cc_same "octal" games/octal.game
+# Othello 4x4 (a pass keeps the stones: positions at several depths) is
+# scored by the discs: decided once all children are, as the hash form's
+# backward induction of scores does.
+cc_same "othello 4x4 (scored)" docs/examples/othello.game
+out=$(gs docs/examples/othello.game --solver retro --compact --stats 2>&1)
+check "othello 4x4 compact: the form with cycles, a loss by 8 discs (as the hash form)" "yes loss -8" \
+  "$(printf '%s\n' "$out" | grep -q '^stats: compact form with cycles' && echo yes) $(field value "$out") $(field score "$out")"
 # Nim through the VM: heaps reached at several depths.  (The VM cannot
 # count the orbits of a permuted array, so this form stores every state,
 # as the layered compact form does: the counts by value agree.)
