@@ -4,9 +4,9 @@
 ** for games with cycles").
 **
 ** Step 1. Every position reachable from the root, breadth first: the
-** canonical keys seen in a gathering set, the order of expansion in a
-** queue of keys; then the queue sorted into one Elias-Fano set (the
-** table's single layer) and both freed.
+** canonical keys seen in a gathering set, those not yet expanded in a
+** ring; then the set sorted in place into one Elias-Fano set (the
+** table's single layer) and freed.
 ** Step 2. Wins and losses by passes, as retro.c decides them (its queue
 ** goes by distance; here one pass a distance).  Pass 0 labels the ends.
 ** Pass d expands every position still undecided and reads its
@@ -189,9 +189,30 @@ int retro_compact_cycles_wanted(Retro *r) {
 /* Step 1: the positions                                              */
 /* ------------------------------------------------------------------ */
 
-/* The queue of keys to expand is kept in the table's first layer's
-** `cache` (freed with the table: a rule failing at run time leaves by
-** longjmp), the keys seen in c->next. */
+/* The keys waiting to be expanded: a ring of cap (a power of two) keys,
+** kept in the table's first layer's `cache` (freed with the table: a rule
+** failing at run time leaves by longjmp).  It holds the frontier alone
+** (the positions found and not yet expanded), the keys seen are in
+** c->next.  0, or -1 out of memory. */
+typedef struct Ring {
+  uint64_t *key;
+  size_t cap, head, n;
+} Ring;
+
+static int ring_push(RetroCompact *c, Ring *q, uint64_t key) {
+  if (q->n == q->cap) {
+    uint64_t *t = malloc(2 * q->cap * sizeof *t);
+    if (!t) return -1;
+    for (size_t i = 0; i < q->n; i++) t[i] = q->key[(q->head + i) & (q->cap - 1)];
+    free(q->key);
+    q->key = c->layer[0].cache = t;
+    q->head = 0;
+    q->cap *= 2;
+  }
+  q->key[(q->head + q->n++) & (q->cap - 1)] = key;
+  return 0;
+}
+
 static int enumerate(Cycles *y) {
   Retro *r = y->r;
   RetroCompact *c = y->c;
@@ -199,18 +220,23 @@ static int enumerate(Cycles *y) {
   CompactGather *seen = &c->next;
   int by_orbit = r->canonical != NULL, ends = 0;
   int64_t lo = 0, hi = 0;
-  size_t head = 0, n = 0, cap = 1024;
+  uint64_t expanded = 0;
+  Ring q = { NULL, 1024, 0, 0 };
   r->closure = by_orbit && g->vt->orbit(g, game_state(g)) != 1;
   if (!(c->layer = calloc(1, sizeof *c->layer))) return -1;
   c->layer_cap = c->nlayers = 1;
-  uint64_t *q = c->layer[0].cache = malloc(cap * sizeof *q);
-  if (!q || retro_compact_gather_grow(seen) < 0) return -1;
-  q[n++] = retro_compact_key(r);
-  retro_compact_gather_put(seen, q[0]);
+  q.key = c->layer[0].cache = malloc(q.cap * sizeof *q.key);
+  if (!q.key || retro_compact_gather_grow(seen) < 0) return -1;
+  uint64_t root = retro_compact_key(r);
+  retro_compact_gather_put(seen, root);
+  if (ring_push(c, &q, root) < 0) return -1;
   y->alternating = 1;
-  while (head < n) {
+  while (q.n > 0) {
     Outcome o;
-    retro_compact_set_key(r, c, q[head++]);
+    uint64_t key = q.key[q.head];
+    q.head = (q.head + 1) & (q.cap - 1);
+    q.n--;
+    retro_compact_set_key(r, c, key);
     r->positions += by_orbit ? g->vt->orbit(g, c->state) : 1;
     int mover = game_to_move(g);
     int k = retro_compact_expand(r, c, &o);
@@ -220,13 +246,11 @@ static int enumerate(Cycles *y) {
       if (!ends || m > hi) hi = m;
       if (m > 0) y->end_wins = 1;
       ends = 1;
-      continue;
     }
-    r->edges += (uint64_t)k;
     for (int i = 0; i < k; i++) {
       if (c->cmover[i] == mover) y->alternating = 0;
       if ((seen->n + 1) * 4 > seen->cap * 3) {
-        size_t need = (seen->cap * 3 + cap) * sizeof *q;
+        size_t need = (seen->cap * 3 + q.cap) * sizeof *q.key;
         if (r->memory_limit && need > r->memory_limit) return too_big(r, need), 1;
         if (need > c->peak) c->peak = need;
         if (retro_compact_gather_grow(seen) < 0) return -1;
@@ -234,38 +258,27 @@ static int enumerate(Cycles *y) {
       size_t before = seen->n;
       retro_compact_gather_put(seen, c->child[i]);
       if (seen->n == before) continue;
-      if (n == cap) {
-        uint64_t *t = realloc(q, 2 * cap * sizeof *q);
-        if (!t) return -1;
-        q = c->layer[0].cache = t;
-        cap *= 2;
-      }
-      q[n++] = c->child[i];
-      if (r->max_positions < UINT32_MAX - 1 && n > r->max_positions)
+      if (ring_push(c, &q, c->child[i]) < 0) return -1;
+      if (r->max_positions < UINT32_MAX - 1 && seen->n > r->max_positions)
         return retro_fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
                           (unsigned long long)r->max_positions), 1;
     }
-    if ((head & 0xfff) == 0) {
+    if (k > 0) r->edges += (uint64_t)k;
+    if ((++expanded & 0xfff) == 0) {
       if (stop_requested) return stopped(r, r->positions), 1;
       if (r->progress) {
         char how[64];
-        snprintf(how, sizeof how, "%.0f MiB", (double)((seen->cap + cap) * sizeof *q) / (1 << 20));
+        snprintf(how, sizeof how, "%.0f MiB", (double)((seen->cap + q.cap) * sizeof *q.key) / (1 << 20));
         progress_note(r->progress, "compact retrograde analysis (cycles), enumerating", how,
                       r->positions, "positions", -1);
       }
     }
   }
-  r->stored = n;
-  /* The queue becomes the gathering set the layer is made from (keys + 1,
-  ** the key of all ones aside as 0 and has_max). */
-  int has_max = 0;
-  for (size_t i = 0; i < n; i++) has_max |= ++q[i] == 0;
-  free(seen->slot);
+  r->stored = seen->n;
+  /* The set of keys seen becomes the layer (sorted in place). */
+  free(q.key);
   c->layer[0].cache = NULL;
   c->nlayers = 0;
-  seen->slot = q;
-  seen->cap = seen->n = n;
-  seen->has_max = has_max;
   if (retro_compact_gather_layer(c, seen) < 0) return -1;
   y->L = &c->layer[0];
   /* Every score is an end's margin or its negation; one code more marks
