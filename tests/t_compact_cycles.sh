@@ -67,9 +67,9 @@ for cc_m in KQK KRK KBNK KQKR; do
 done
 cc_same "chess 5x5 KQK --no-symmetry" games/chess-endgame.game -D size=5 --no-symmetry
 # Positions by --fen: a mate in 1, a draw at once (Black takes the queen),
-# the example of the longest KQK win, a KBNK position with Black to move.
+# the example of the longest KQK win, a KRK position with Black to move.
 for cc_case in "KQK|k4/5/1K3/5/3Q1 w" "KQK|5/5/5/1kQ2/4K b" "KQK|3QK/5/2k2/5/5 w" \
-               "KBNK|5/5/2k2/1N3/B3K b"; do
+               "KRK|5/5/2k2/5/R3K b"; do
   cc_m=${cc_case%%|*}
   cc_same "chess 5x5 $cc_m --fen '${cc_case#*|}'" games/chess-endgame.game -D size=5 -D material=$cc_m \
     --fen "${cc_case#*|}"
