@@ -278,6 +278,7 @@ bench: gsolve $(BUILD)/match $(MPI_BIN)
 	sh tests/bench_games.sh
 	sh tests/bench_chess.sh
 	sh tests/bench_compact.sh
+	sh tests/bench_compact_cycles.sh
 	sh tests/bench_mpi.sh
 	sh tests/bench_lp.sh
 	sh tests/bench_web.sh

@@ -33,4 +33,4 @@ for b in $boards; do
   done
 done
 echo "(peak: the whole process, program included; B/pos: peak bytes per position)"
-echo "Chess endgames (cycles) keep the hash form: --compact refuses them."
+echo "Chess endgames (cycles): tests/bench_compact_cycles.sh."

@@ -393,7 +393,7 @@ static const OptionSpec option_table[] = {
   { "--memory", "MB", SEC_SOLVER, M_ENGINE | M(MODE_COUNT) | M(MODE_EXPORT) | M(MODE_GRUNDY), NULL,
     "memory limit of retro and --count; caps --tt-size",
     set_memory, 0 },
-  { "--compact", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro keeps a value and a distance alone, a few bytes a position (placement games)",
+  { "--compact", NULL, SEC_SOLVER, M_SOLVE, NULL, "retro keeps a value and a distance alone, a few bytes a position (placement games; games with cycles by passes)",
     set_flag, offsetof(Options, solve.compact) },
   { "--no-symmetry", NULL, SEC_SOLVER, M_SOLVE | M(MODE_GRUNDY), NULL, "retro stores every position; alphabeta searches every move of a symmetric line",
     set_flag, offsetof(Options, solve.no_symmetry) },

@@ -9,6 +9,7 @@
 #include "cfr/lp.h"
 #include "driver/hooks.h"
 #include "retro/retro_compact.h"
+#include "retro/retro_compact_cycles.h"
 
 
 static double per_second(uint64_t n, double seconds) {
@@ -75,6 +76,7 @@ void solver_stats_retro(const SolveJob *j, double seconds, FILE *f) {
           x->enumerate_seconds, per_second(x->positions, x->enumerate_seconds), x->label_seconds,
           per_second(x->stored, x->label_seconds));
   if (x->cpt) retro_compact_note(x, f);
+  if (x->cpt) retro_compact_cycles_note(x, f);
   if (x->closure)
     fprintf(f, "stats: note: positions counts every image of a reachable position under the "
             "symmetries (the root is not symmetric, so some images are not reachable from it)\n");

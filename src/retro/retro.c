@@ -25,6 +25,7 @@
 #include "retro/retro.h"
 #include "retro/retro_compact.h"
 #include "solve/grundy.h"
+#include "retro/retro_compact_cycles.h"
 #include "util/stop.h"
 
 const RetroDistributed *retro_distributed = NULL;
@@ -878,7 +879,11 @@ int retro_solve(Retro *r, Search *s) {
     return retro_fail(r, EXIT_USAGE, "--grundy with --solver retro runs in one process, "
                       "without --compact");
   if (r->grundy && grundy_check_begin(r->grundy) != EXIT_OK) return r->status = r->grundy->status;
-  if (r->compact) return retro_compact_solve(r, s);
+  if (r->compact) {
+    int cycles = retro_compact_cycles_wanted(r);
+    if (cycles < 0) return r->status;
+    return cycles ? retro_compact_cycles_solve(r, s) : retro_compact_solve(r, s);
+  }
   if (retro_distributed) return retro_distributed->solve(r, s);
   double t0 = clock_seconds();
   if (retro_enumerate(r) != EXIT_OK) return r->status;
@@ -968,7 +973,8 @@ int retro_answer(Retro *r, Search *s) {
       game_undo(g);
       if (found < 0) return r->status;
       if (!found) return retro_fail(r, EXIT_USAGE, "the position after a root move is not in the table");
-      res->values[i] = value_make(m == res->mover ? score : -(int64_t)score, 1 + (int64_t)dist, res->mover);
+      res->values[i] = value_make(m == res->mover ? score : -(int64_t)score,
+                                  dist >= RETRO_ENDLESS ? RETRO_ENDLESS : 1 + (int64_t)dist, res->mover);
       res->exact[i] = 1;
       continue;
     }

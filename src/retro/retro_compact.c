@@ -611,6 +611,7 @@ static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover
   *mover = (int)(f & 1);
   *score = (int32_t)(c->smin + (int64_t)((f >> 1) & ((UINT64_C(1) << c->sbits) - 1)));
   *dist = (uint32_t)(f >> (1 + c->sbits));
+  if (c->endless && *dist == c->endless) *dist = RETRO_ENDLESS;
   return 0;
 }
 
@@ -873,3 +874,14 @@ void retro_compact_note(const Retro *r, FILE *f) {
             c->spill ? "layers on disk" : "all in memory", (double)c->need_memory / (1 << 20),
             (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }
+
+/* For the form with cycles (retro_compact_cycles.c): see retro_compact.h. */
+uint64_t retro_compact_key(Retro *r) { return position_key(r); }
+void retro_compact_set_key(Retro *r, RetroCompact *c, uint64_t key) { set_key(r, c, key); }
+int retro_compact_expand(Retro *r, RetroCompact *c, Outcome *o) { return expand(r, c, o); }
+int64_t retro_compact_margin(const Game *g, int m, const Outcome *o) { return margin_of(g, m, o); }
+int retro_compact_gather_grow(CompactGather *s) { return gather_grow(s); }
+void retro_compact_gather_put(CompactGather *s, uint64_t key) { gather_put(s, key); }
+int retro_compact_gather_layer(RetroCompact *c, CompactGather *s) { return gather_layer(c, s); }
+int64_t retro_compact_rank(const CompactLayer *L, uint64_t key) { return layer_rank(L, key); }
+uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v) { return unsqueeze(L, v); }

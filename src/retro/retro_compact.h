@@ -96,6 +96,10 @@ typedef struct RetroCompact {
   ** (all layers in memory, or two at a time on disk), and what was
   ** chosen; the limit compared with (--memory, or what was free). */
   size_t need_memory, need_disk, estimate, limit;
+  uint32_t endless;         /* the distance field of a draw without end (the
+                            ** form with cycles, retro_compact_cycles.c), 0 none */
+  uint32_t passes;          /* that form's passes, and its positions expanded */
+  uint64_t expansions;
   /* Scratch of one position's expansion. */
   Move *moves;
   unsigned char *ckeys;     /* GAME_MAX_MOVES keys */
@@ -217,5 +221,21 @@ int compact_labels_so_far(Retro *r, RetroCompact *c);
 int compact_plan_labels(Retro *r, RetroCompact *c);
 int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err);
+
+/* The form's pieces that the form with cycles (retro_compact_cycles.c)
+** builds on: the engine's position's key; setting the engine to a key;
+** the current position's children (keys in c->child, movers in
+** c->cmover; -1 when it has ended, the outcome in *o); an end's margin
+** for mover m; the gathering set; the gathered keys into a new layer;
+** a key's rank in a layer; a layer's stored key back to the key. */
+uint64_t retro_compact_key(Retro *r);
+void retro_compact_set_key(Retro *r, RetroCompact *c, uint64_t key);
+int retro_compact_expand(Retro *r, RetroCompact *c, Outcome *o);
+int64_t retro_compact_margin(const Game *g, int m, const Outcome *o);
+int retro_compact_gather_grow(CompactGather *s);
+void retro_compact_gather_put(CompactGather *s, uint64_t key);
+int retro_compact_gather_layer(RetroCompact *c, CompactGather *s);
+int64_t retro_compact_rank(const CompactLayer *L, uint64_t key);
+uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v);
 
 #endif
