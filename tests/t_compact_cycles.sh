@@ -40,6 +40,15 @@ out=$(gs games/token.game --solver retro --compact --stats 2>&1)
 check "token from 0: a draw without end" "draw -" "$(field value "$out") $(field plies "$out")"
 check "token: the form with cycles was taken" yes \
   "$(printf '%s\n' "$out" | grep -q '^stats: compact form with cycles: ' && echo yes)"
+# Positions that recur only from ply 10 on, past the probe's 32,768
+# positions: the layered form meets the recurrence at its layer 10 and
+# hands over (it refused the game before, "drop --compact").
+cc_same "late cycles (handed over by the layered form)" tests/data/compact/late-cycles.game --engine vm
+check "late cycles: the layered form handed over at layer 10" yes \
+  "$(grep -q "^stats: compact form with cycles: taken after the layered form's layer 10 met" "$cc_tmp" && echo yes)"
+out=$(gs tests/data/compact/late-cycles.game --engine vm --solver retro --compact --db "${TMPDIR:-/tmp}/gsolve_late_$$.db" 2>&1)
+check "late cycles: --db refused before the passes, nothing written" "2 no" \
+  "$? $([ -e "${TMPDIR:-/tmp}/gsolve_late_$$.db" ] && echo yes || echo no)"
 # Three men's morris (moves once the men are placed: positions recur),
 # chomp (a position reached at several depths: no cycle, but no layers).
 cc_same "three men's morris" docs/examples/morris3.game

@@ -632,9 +632,6 @@ static int run_retro(SolveJob *j) {
   int st = vector ? retro_solve_vector(&j->retro, &j->exp) : retro_solve(&j->retro, &j->search);
   j->stored_ready = st == EXIT_OK;
   if (vector) return st;
-  if (st == EXIT_OK && o->db && j->retro.cpt && j->retro.cpt->passes)
-    return diag_fail(j->err, EXIT_USAGE, "--db: the compact form of a game with cycles has no "
-                     "file format yet (drop --compact to write the hash form's)");
   if (st == EXIT_OK && o->db)
     st = db_write(&j->retro, o->db, g->name, j->db_params, j->rules_hash, j->err);
   return st;

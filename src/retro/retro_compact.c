@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "retro/retro_compact.h"
+#include "retro/retro_compact_cycles.h"
 #include "search/progress.h"
 #include "util/clock.h"
 #include "util/diag.h"
@@ -496,6 +497,10 @@ static int room_to_grow(Retro *r, RetroCompact *c, int k) {
   return 0;
 }
 
+/* forward: a position recurs at another depth (not a status: those are
+** exit codes). */
+#define COMPACT_LAYERS_MEET 1000
+
 static int forward(Retro *r, RetroCompact *c) {
   Game *g = r->g;
   int by_orbit = r->canonical != NULL;
@@ -579,10 +584,7 @@ static int forward(Retro *r, RetroCompact *c) {
       }
       meet = layers_meet(A, B);
       if (back) compact_db_unload(A);
-      if (meet)
-        return retro_fail(r, EXIT_USAGE, "--compact needs a game whose every position is reached at one "
-                    "depth alone (a placement game); here a position recurs %d plies apart "
-                    "(drop --compact)", c->nlayers - 1 - j);
+      if (meet) return COMPACT_LAYERS_MEET;
     }
   }
   /* Every score is an end's margin or its negation. */
@@ -750,6 +752,21 @@ int retro_compact_check_here(Retro *r) {
   return EXIT_OK;
 }
 
+/* The table (r->cpt, freed by retro_free) and a position's scratch, for
+** both forms.  0, or -1 out of memory. */
+int retro_compact_scratch(Retro *r) {
+  Game *g = r->g;
+  if (retro_scratch(r) < 0) return -1;
+  RetroCompact *c = r->cpt = calloc(1, sizeof *c);
+  if (!c) return -1;
+  c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
+  c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);
+  c->cmover = malloc(GAME_MAX_MOVES);
+  c->child = malloc(GAME_MAX_MOVES * sizeof *c->child);
+  c->state = malloc(g->state_bytes);
+  return c->moves && c->ckeys && c->cmover && c->child && c->state ? 0 : -1;
+}
+
 int retro_compact_solve(Retro *r, Search *s) {
   Game *g = r->g;
   const char *why = retro_compact_refusal(r);
@@ -758,23 +775,27 @@ int retro_compact_solve(Retro *r, Search *s) {
   ** count them has every position stored (the hash form counts the states
   ** it met, which this form does not keep). */
   if (r->canonical && !(g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0)) r->canonical = NULL;
-  if (retro_scratch(r) < 0) return retro_fail(r, EXIT_LIMIT, "out of memory");
-  RetroCompact *c = r->cpt = calloc(1, sizeof *c);
-  if (!c) return retro_fail(r, EXIT_LIMIT, "out of memory");
-  c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
-  c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);
-  c->cmover = malloc(GAME_MAX_MOVES);
-  c->child = malloc(GAME_MAX_MOVES * sizeof *c->child);
-  c->state = malloc(g->state_bytes);
+  if (retro_compact_scratch(r) < 0) return retro_fail(r, EXIT_LIMIT, "out of memory");
+  RetroCompact *c = r->cpt;
   free(r->root_state);
-  r->root_state = malloc(g->state_bytes);
-  if (!c->moves || !c->ckeys || !c->cmover || !c->child || !c->state || !r->root_state)
-    return retro_fail(r, EXIT_LIMIT, "out of memory");
+  if (!(r->root_state = malloc(g->state_bytes))) return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(r->root_state, game_state(g), g->state_bytes);
   c->spill = r->spill_dir != NULL;
   double t0 = clock_seconds();
   int rc = forward(r, c);
   double t1 = clock_seconds();
+  if (rc == COMPACT_LAYERS_MEET) {
+    /* A position recurs at another depth, later than the probe of
+    ** retro_compact_cycles_wanted looked: the form with cycles, afresh. */
+    int layer = c->nlayers - 1;
+    g->vt->set_state(g, r->root_state);
+    retro_compact_free(c);
+    r->cpt = NULL;
+    r->positions = r->edges = r->stored = 0;
+    int st = retro_compact_cycles_solve(r, s);
+    if (r->cpt) r->cpt->handed_at = layer;
+    return st;
+  }
   if (rc == 0) {
     /* The labels' memory is known now: refused before it is taken. */
     int st = compact_plan_labels(r, c);

@@ -100,6 +100,8 @@ typedef struct RetroCompact {
                             ** form with cycles, retro_compact_cycles.c), 0 none */
   uint32_t passes;          /* that form's passes, and its positions expanded */
   uint64_t expansions;
+  int handed_at;            /* the layer where the layered form found a position
+                            ** recurring and handed over to it; 0: chosen at once */
   /* Scratch of one position's expansion. */
   Move *moves;
   unsigned char *ckeys;     /* GAME_MAX_MOVES keys */
@@ -114,6 +116,7 @@ const char *retro_compact_refusal(const Retro *r);
 /* retro_solve's work in the compact form: r->stored, positions, edges
 ** and the table r->cpt; then the answer into s->result. */
 int retro_compact_solve(Retro *r, Search *s);
+int retro_compact_scratch(Retro *r);
 
 /* The engine's current position's score (for its mover), distance, and
 ** whether the table holds it. */

@@ -107,21 +107,6 @@ static int too_big(Retro *r, size_t need) {
                     (unsigned long long)r->positions, r->memory_limit >> 20);
 }
 
-/* The scratch of one position's expansion, as retro_compact_solve makes
-** it; r->cpt.  0, or -1 out of memory. */
-static int scratch(Retro *r) {
-  Game *g = r->g;
-  if (retro_scratch(r) < 0) return -1;
-  RetroCompact *c = r->cpt = calloc(1, sizeof *c);
-  if (!c) return -1;
-  c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
-  c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);
-  c->cmover = malloc(GAME_MAX_MOVES);
-  c->child = malloc(GAME_MAX_MOVES * sizeof *c->child);
-  c->state = malloc(g->state_bytes);
-  return c->moves && c->ckeys && c->cmover && c->child && c->state ? 0 : -1;
-}
-
 /* Positions are counted by their classes' orbits, as the layered form
 ** does: an engine that cannot count them has every position stored. */
 static void choose_canonical(Retro *r) {
@@ -174,7 +159,7 @@ int retro_compact_cycles_wanted(Retro *r) {
   ** by longjmp. */
   free(r->root_state);
   int rc = -1;
-  if ((r->root_state = malloc(g->state_bytes)) && scratch(r) == 0) {
+  if ((r->root_state = malloc(g->state_bytes)) && retro_compact_scratch(r) == 0) {
     memcpy(r->root_state, game_state(g), g->state_bytes);
     rc = probe(r, r->cpt);
     g->vt->set_state(g, r->root_state);
@@ -676,10 +661,14 @@ int retro_compact_cycles_solve(Retro *r, Search *s) {
   Game *g = r->g;
   const char *why = retro_compact_refusal(r);
   if (why) return retro_fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
+  /* Refused before the passes, not after them (KBNK: 250 s). */
+  if (r->db_out)
+    return retro_fail(r, EXIT_USAGE, "--db: the compact form of a game with cycles has no "
+                      "file format yet (drop --compact to write the hash form's)");
   choose_canonical(r);
   free(r->root_state);
   r->root_state = malloc(g->state_bytes);
-  if (!r->root_state || scratch(r) < 0) return out_of_memory(r);
+  if (!r->root_state || retro_compact_scratch(r) < 0) return out_of_memory(r);
   memcpy(r->root_state, game_state(g), g->state_bytes);
   Cycles y;
   memset(&y, 0, sizeof y);
@@ -711,4 +700,7 @@ void retro_compact_cycles_note(const Retro *r, FILE *f) {
           "position, the enumeration's included)\n", c->passes,
           (unsigned long long)(c->expansions + r->stored),
           (double)(c->expansions + r->stored) / (double)(r->stored ? r->stored : 1));
+  if (c->handed_at)
+    fprintf(f, "stats: compact form with cycles: taken after the layered form's layer %d met an "
+            "earlier one\n", c->handed_at);
 }
