@@ -302,7 +302,7 @@ FUZZ_SECS    ?= 60
 FUZZ_MAX_LEN ?= 262144
 FUZZ_TIMEOUT ?= 10
 FUZZ_TARGETS ?= parse compile pipeline gtp db book position efg http
-FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000
+FUZZ_CFLAGS  := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -DVM_MAX_STEPS=100000 -DVM_FUZZ_BUDGET
 FUZZ_SEEDS   := games tests/errors tests/malformed fuzz/corpus
 # libFuzzer's comparison tracing (trace-cmp) took three quarters of the
 # time of a fuzzed game's rules in the VM's loop (a paper soccer input: 13.6

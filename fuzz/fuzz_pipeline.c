@@ -21,6 +21,7 @@
 #include "solve/alphabeta.h"
 #include "search/search.h"
 #include "search/tt.h"
+#include "vm/vm.h"
 
 #define FUZZ_PLIES 16     /* plies of each line of play */
 #define FUZZ_NODES 2000   /* node budget of each search */
@@ -28,6 +29,10 @@
 ** node budget bounds nodes, not the moves each one generates and orders
 ** (connect6's 129,240 two-stone moves a position took minutes). */
 #define FUZZ_SEARCH_MOVES 1024
+/* The steps and rule runs of the VM for one input in all (vm.h; the fuzz
+** build only): each generation of a game with long bounce paths fits the
+** node budget but not their sum. */
+#define FUZZ_VM_BUDGET 20000000L
 
 /* A line of play choosing move (ply * 7 + salt) mod n at each ply, with
 ** every query of the interface along the way; undone at the end, after
@@ -105,6 +110,9 @@ int fuzz_pipeline_one(const uint8_t *data, size_t size) {
   if (!devnull) return 0;
   int status;
   Program *p = gs_compile("fuzz.game", (const char *)data, size, NULL, 0, devnull, &status);
+#ifdef VM_FUZZ_BUDGET
+  vm_fuzz_budget = FUZZ_VM_BUDGET;
+#endif
   Move *moves = malloc(GAME_MAX_MOVES * sizeof *moves);
   if (p && moves) {
     Game *g = vm_new(p, &status);
@@ -121,6 +129,9 @@ int fuzz_pipeline_one(const uint8_t *data, size_t size) {
       game_free(g);
     }
   }
+#ifdef VM_FUZZ_BUDGET
+  vm_fuzz_budget = 0;
+#endif
   free(moves);
   gs_program_free(p);
   fclose(devnull);

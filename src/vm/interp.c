@@ -43,6 +43,17 @@ static int describe_chunk(const Chunk *c, char *buf, size_t n) {
 }
 
 /* Reports a runtime error at pc and leaves through the trap (or exits). */
+#ifdef VM_FUZZ_BUDGET
+long vm_fuzz_budget;
+/* One step or rule run against the fuzz build's budget for the input. */
+#define FUZZ_STEP(at) do { \
+    if (vm_fuzz_budget > 0 && --vm_fuzz_budget == 0) \
+      vm_fail(vm, (at), depth, EXIT_RUNTIME, "the fuzz build's budget for one input is spent"); \
+  } while (0)
+#else
+#define FUZZ_STEP(at) do { } while (0)
+#endif
+
 void vm_fail(VM *vm, int pc, int depth, int status, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -277,6 +288,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
   int32_t *sp;
   vm->h.steps = 0;
   vm->depth = 0;
+  FUZZ_STEP(pc);
   if (nargs < 0) {   /* vm_force: the rest of a deferred effect */
     /* Its locals are still at the stack's base unless a run since moved
     ** them out (below). */
@@ -351,6 +363,7 @@ int32_t vm_interp(VM *vm, int ci, const int32_t *args, int nargs) {
 #define COUNT_STEP(at) do { \
     if (++vm->h.steps > VM_MAX_STEPS) \
       vm_fail(vm, (at), depth, EXIT_RUNTIME, "step budget exhausted (limit is %d steps)", VM_MAX_STEPS); \
+    FUZZ_STEP(at); \
   } while (0)
 
   int32_t op;   /* only the dispatch's: a handler that needs its opcode reads

@@ -11,6 +11,15 @@
 #define VM_MAX_STEPS 10000000   /* loop iterations and calls per rule run */
 #endif
 
+#ifdef VM_FUZZ_BUDGET
+/* The fuzz build (-DVM_FUZZ_BUDGET): the steps and rule runs one input may
+** take in all, set by a harness before each input (0: no budget).  A game
+** whose every move generation is long (a mutated paper soccer's bounce
+** paths: 10 s of a fuzz build under 2000 search nodes) fails as if a rule
+** had, instead of timing the harness out. */
+extern long vm_fuzz_budget;
+#endif
+
 /* The hash recomputed from the whole state (tests check it against the
 ** incremental one). */
 /* A fresh VM engine at the game's start position; NULL when out of memory
