@@ -109,7 +109,7 @@ check "compact over --memory: the figure and the flag" yes "$(printf '%s' "$out"
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 10 2>&1)
 check "hash form: labels over --memory refused before allocation: exit 5" 5 $?
 check "hash form: labels over --memory: the figure and the flags" yes \
-  "$(printf '%s' "$out" | grep -q "the labelling needs about 1 MiB more (the reverse graph of 152347 moves) on top of the 8 MiB the 80541 stored positions hold: over the memory limit of 10 MiB; raise --memory (or, for a placement game, try --compact: a few bytes a position; or spread the table over processes with gsolve-mpi)" && echo yes)"
+  "$(printf '%s' "$out" | grep -q "the labelling needs about 1 MiB more (the reverse graph of 152347 moves) on top of the 8 MiB the 80541 stored positions hold: over the memory limit of 10 MiB; raise --memory (or, try --compact: a few bytes a position; or spread the table over processes with gsolve-mpi)" && echo yes)"
 
 # Layers on disk (--spill DIR; automatic when the table does not fit):
 # the same answers, --pv, counts and database bytes as all in memory, the
@@ -176,9 +176,15 @@ out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro -
 check "compact over --max-positions: exit 5" 5 $?
 check "compact over --max-positions: message" "gsolve: error: more than 1000 positions (--max-positions)" "$out"
 
+# --compact and --spill are the retro solver's: refused elsewhere (they did
+# nothing, silently), and --spill without --compact.
+out=$(gs games/tictactoe.game --solver alphabeta --compact 2>&1)
+check "--compact with alphabeta: refused" "2 gsolve: error: --compact is an option of the retro solver; the alphabeta solver does not use it" "$? $out"
+out=$(gs games/tictactoe.game --solver retro --spill "${TMPDIR:-/tmp}" 2>&1)
+check "--spill without --compact: refused" "2 gsolve: error: --spill DIR keeps the compact form's layers on disk: it goes with --compact" "$? $out"
 # The hash form over --memory names --compact where the engine can take it.
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --memory 1 2>&1)
-check "hash form over --memory: suggests --compact" yes "$(printf '%s' "$out" | grep -q "raise --memory (or, for a placement game, try --compact" && echo yes)"
+check "hash form over --memory: suggests --compact" yes "$(printf '%s' "$out" | grep -q "raise --memory (or, try --compact" && echo yes)"
 
 # make test-full: Connect Four 5x5 (69,763,700 positions, a draw) and 6x4
 # (94,910,577, a loss for the first player: score -1, the second player's

@@ -61,8 +61,8 @@ const SolverInfo solver_table[] = {
     .gives = EXACT, .takes = SEARCH | TAKES_TEST_SET },
   { "retro", NEEDS_ALL, 0,
     "retrograde analysis of every reachable position (cycles, --db FILE)", run_retro, 0,
-    .gives = EXACT | EXPECTED, .takes = SEARCH | TAKES_DB | TAKES_GRUNDY, .stores = 1,
-    .again = again_retro, .stats = solver_stats_retro },
+    .gives = EXACT | EXPECTED, .takes = SEARCH | TAKES_DB | TAKES_GRUNDY | TAKES_COMPACT,
+    .stores = 1, .again = again_retro, .stats = solver_stats_retro },
   { "expectimax", NEEDS_PLAYERS | NEEDS_CHANCE | NEEDS_PAYOFFS | NEEDS_HISTORY, 0,
     "expected values: chance, per-move payoffs, max^n for n players", run_expectimax, 0,
     .gives = EXPECTED, .takes = SEARCH, .stats = solver_stats_expected },
@@ -368,6 +368,16 @@ static int check_options(SolveJob *j) {
     return usage(j, "%s", "--pv takes games without chance, per-move payoffs or more than two "
                  "players");
   if (o->db && !(takes & TAKES_DB)) return refuse_db(j, s);
+  /* They did nothing, silently, elsewhere. */
+  if ((o->compact || o->spill) && !(takes & TAKES_COMPACT)) {
+    char names[128];
+    return usage(j, "%s is an option of the %s solver; the %s solver does not use it",
+                 o->compact ? "--compact" : "--spill DIR",
+                 solver_names_taking(TAKES_COMPACT, names, sizeof names), name);
+  }
+  if (o->spill && !o->compact)
+    return usage(j, "%s", "--spill DIR keeps the compact form's layers on disk: it goes with "
+                 "--compact");
   /* The engine's solver's own settings: only where it runs and takes them. */
   static const struct { unsigned feature; const char *flag; } engine_flags[] = {
     { ENGINE_THREADS, "--threads" }, { ENGINE_TECHNIQUES, "--without" }, { ENGINE_BOOK, "--book" }

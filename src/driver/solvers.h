@@ -74,7 +74,8 @@ enum {
   TAKES_TEST_SET = 1 << 11,   /* --test-set: one exact value a line */
   TAKES_STRATEGY = 1 << 12,   /* --strategy FILE: the strategy found, written */
   TAKES_BEST_RESPONSE = 1 << 13,  /* --best-response FILE: a strategy's best responses */
-  TAKES_GRUNDY = 1 << 14      /* --grundy: keeps Grundy values (retro_grundy.c) */
+  TAKES_GRUNDY = 1 << 14,     /* --grundy: keeps Grundy values (retro_grundy.c) */
+  TAKES_COMPACT = 1 << 15     /* --compact, --spill DIR: the compact tables */
 };
 
 /* What a solve gives (SolveAnswer.kind; a row's `gives`, 1 << kind). */

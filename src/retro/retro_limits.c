@@ -24,7 +24,7 @@ int retro_room_for(Retro *r, size_t more) {
 
 static const char *memory_help(const Retro *r) {
   return retro_compact_refusal(r) ? " spread the table over processes with gsolve-mpi"
-         : ", for a placement game, try --compact: a few bytes a position; or spread the table over "
+         : ", try --compact: a few bytes a position; or spread the table over "
            "processes with gsolve-mpi";
 }
 
