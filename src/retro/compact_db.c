@@ -437,23 +437,11 @@ void compact_db_unload(CompactLayer *L) {
   uint64_t n = L->keys.n, hb = L->keys.high_bits;
   int lbits = L->keys.lbits;
   size_t nz = L->keys.nzero_at;
-  efset_free(&L->keys);
+  compact_layer_free(L);
   L->keys.n = n;
   L->keys.lbits = lbits;
   L->keys.high_bits = hb;
   L->keys.nzero_at = nz;
-  free(L->vals);
-  free(L->block_at);
-  free(L->block_size);
-  free(L->block_kind);
-  free(L->cache);
-  free(L->rec);
-  L->vals = NULL;
-  L->block_at = NULL;
-  L->block_size = NULL;
-  L->block_kind = NULL;
-  L->cache = NULL;
-  L->rec = NULL;
   L->cached = -1;
 }
 

@@ -140,6 +140,22 @@ size_t retro_compact_bytes(const Retro *r) {
   return total;
 }
 
+void compact_layer_free(CompactLayer *L) {
+  efset_free(&L->keys);
+  free(L->vals);
+  free(L->block_at);
+  free(L->block_size);
+  free(L->block_kind);
+  free(L->cache);
+  free(L->rec);
+  L->vals = NULL;
+  L->block_at = NULL;
+  L->block_size = NULL;
+  L->block_kind = NULL;
+  L->cache = NULL;
+  L->rec = NULL;
+}
+
 void retro_compact_free(RetroCompact *c) {
   if (!c) return;
   compact_db_abort(c);
@@ -148,16 +164,7 @@ void retro_compact_free(RetroCompact *c) {
   free(c->written);
   free(c->run_at);
   free(c->run_n);
-  for (int k = 0; k < c->nlayers; k++) {
-    CompactLayer *L = &c->layer[k];
-    efset_free(&L->keys);
-    free(L->vals);
-    free(L->block_at);
-    free(L->block_size);
-    free(L->block_kind);
-    free(L->cache);
-    free(L->rec);
-  }
+  for (int k = 0; k < c->nlayers; k++) compact_layer_free(&c->layer[k]);
   free(c->file);
   free(c->next.slot);
   free(c->layer);
@@ -244,6 +251,19 @@ static void sort_u64(uint64_t *a, size_t n) {
   }
 }
 
+/* The gathering set's keys (stored + 1, 0 empty) packed to its front,
+** sorted, UINT64_MAX last when it is one (room: the set is at most 3/4
+** full); their number. */
+static size_t sorted_keys(CompactGather *s) {
+  uint64_t *keys = s->slot;
+  size_t n = 0;
+  for (size_t i = 0; i < s->cap; i++)
+    if (keys[i]) keys[n++] = keys[i] - 1;
+  sort_u64(keys, n);
+  if (s->has_max) keys[n++] = UINT64_MAX;
+  return n;
+}
+
 /* The gathered keys, sorted, into a new layer; the set is freed. */
 static int gather_layer(RetroCompact *c, Gather *s) {
   if (c->nlayers == c->layer_cap) {
@@ -254,11 +274,7 @@ static int gather_layer(RetroCompact *c, Gather *s) {
     c->layer_cap = cap;
   }
   uint64_t *keys = s->slot;
-  size_t n = 0;
-  for (size_t i = 0; i < s->cap; i++)
-    if (keys[i]) keys[n++] = keys[i] - 1;
-  sort_u64(keys, n);
-  if (s->has_max) keys[n++] = UINT64_MAX;
+  size_t n = sorted_keys(s);
   uint64_t all = ~UINT64_C(0), any = 0;
   for (size_t i = 0; i < n; i++) {
     all &= keys[i];
@@ -374,11 +390,7 @@ static int flush_run(Retro *r, RetroCompact *c, Gather *s) {
     c->runs_cap = cap;
   }
   uint64_t *keys = s->slot;
-  size_t n = 0;
-  for (size_t i = 0; i < s->cap; i++)
-    if (keys[i]) keys[n++] = keys[i] - 1;
-  sort_u64(keys, n);
-  if (s->has_max) keys[n++] = UINT64_MAX;    /* room: the set is at most 3/4 full */
+  size_t n = sorted_keys(s);
   if (c->nruns == 0) c->runs_from = c->spill_end;
   if (compact_write_at(c->spill_fd - 1, keys, n * sizeof *keys, c->spill_end) < 0) {
     char buf[4096];

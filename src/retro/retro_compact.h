@@ -131,6 +131,8 @@ size_t retro_compact_bytes(const Retro *r);
 int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mover,
                                           int32_t score, uint32_t dist), void *arg);
 
+/* A layer's keys, values and blocks freed (the pointers NULL). */
+void compact_layer_free(CompactLayer *L);
 void retro_compact_free(RetroCompact *c);
 
 /* --stats' line on the compact form: its layers, bits a key and a value. */
