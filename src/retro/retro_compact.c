@@ -62,7 +62,7 @@ static void word_key(uint64_t v, unsigned char *k, size_t n) {
 
 /* The key of the engine's current position: its canonical form's with
 ** symmetries. */
-static uint64_t position_key(Retro *r) {
+uint64_t retro_compact_key(Retro *r) {
   Game *g = r->g;
   if (!r->canonical) g->vt->pack(g, game_state(g), r->key);
   else if (g->vt->canonical_key) g->vt->canonical_key(g, game_state(g), r->key);
@@ -104,7 +104,7 @@ static inline uint64_t squeeze(const CompactLayer *L, uint64_t key) {
   return out;
 }
 
-static inline uint64_t unsqueeze(const CompactLayer *L, uint64_t v) {
+uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v) {
   uint64_t key = L->fixed;
   for (int j = 0; j < 8; j++)
     if (L->width[j])
@@ -113,7 +113,7 @@ static inline uint64_t unsqueeze(const CompactLayer *L, uint64_t v) {
 }
 
 /* The rank of key in layer L, or -1. */
-static int64_t layer_rank(const CompactLayer *L, uint64_t key) {
+int64_t retro_compact_rank(const CompactLayer *L, uint64_t key) {
   if ((key & ~L->vary) != L->fixed) return -1;
   return efset_rank(&L->keys, squeeze(L, key));
 }
@@ -188,7 +188,7 @@ static inline size_t gather_home(const Gather *s, uint64_t key) {
   return (size_t)(h * 0xbf58476d1ce4e5b9ULL >> 20) & (s->cap - 1);
 }
 
-static void gather_put(Gather *s, uint64_t key) {
+void retro_compact_gather_put(Gather *s, uint64_t key) {
   if (key == UINT64_MAX) {
     s->n += !s->has_max;
     s->has_max = 1;
@@ -201,14 +201,14 @@ static void gather_put(Gather *s, uint64_t key) {
   s->n++;
 }
 
-static int gather_grow(Gather *s) {
+int retro_compact_gather_grow(Gather *s) {
   Gather t = *s;
   t.cap = s->cap ? s->cap * 2 : 1024;
   t.n = 0;
   t.has_max = 0;
   if (!(t.slot = calloc(t.cap, sizeof *t.slot))) return -1;
   for (size_t i = 0; i < s->cap; i++)
-    if (s->slot[i]) gather_put(&t, s->slot[i] - 1);
+    if (s->slot[i]) retro_compact_gather_put(&t, s->slot[i] - 1);
   t.n += s->has_max;
   t.has_max = s->has_max;
   free(s->slot);
@@ -265,7 +265,7 @@ static size_t sorted_keys(CompactGather *s) {
 }
 
 /* The gathered keys, sorted, into a new layer; the set is freed. */
-static int gather_layer(RetroCompact *c, Gather *s) {
+int retro_compact_gather_layer(RetroCompact *c, Gather *s) {
   if (c->nlayers == c->layer_cap) {
     int cap = c->layer_cap ? c->layer_cap * 2 : 32;
     CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
@@ -304,7 +304,7 @@ static int layers_meet(const CompactLayer *a, const CompactLayer *b) {
   efset_iter_init(&ib, &b->keys);
   int more = efset_next(&ia, &x) && efset_next(&ib, &y);
   while (more) {
-    uint64_t kx = unsqueeze(a, x), ky = unsqueeze(b, y);
+    uint64_t kx = retro_compact_unsqueeze(a, x), ky = retro_compact_unsqueeze(b, y);
     if (kx == ky) return 1;
     more = kx < ky ? efset_next(&ia, &x) : efset_next(&ib, &y);
   }
@@ -316,7 +316,7 @@ static int layers_meet(const CompactLayer *a, const CompactLayer *b) {
 /* ------------------------------------------------------------------ */
 
 /* Sets the engine to the position of key. */
-static void set_key(Retro *r, RetroCompact *c, uint64_t key) {
+void retro_compact_set_key(Retro *r, RetroCompact *c, uint64_t key) {
   Game *g = r->g;
   word_key(key, r->key, g->key_bytes);
   g->vt->unpack(g, r->key, c->state);
@@ -326,7 +326,7 @@ static void set_key(Retro *r, RetroCompact *c, uint64_t key) {
 /* The current position's children: their keys in c->child, their movers
 ** in c->cmover, and their number; -1 when the game has ended here (the
 ** outcome in *o). */
-static int expand(Retro *r, RetroCompact *c, Outcome *o) {
+int retro_compact_expand(Retro *r, RetroCompact *c, Outcome *o) {
   Game *g = r->g;
   size_t kb = g->key_bytes;
   int n;
@@ -338,7 +338,7 @@ static int expand(Retro *r, RetroCompact *c, Outcome *o) {
     n = game_generate(g, c->moves);
     for (int i = 0; i < n; i++) {
       game_apply(g, &c->moves[i]);
-      c->child[i] = position_key(r);
+      c->child[i] = retro_compact_key(r);
       c->cmover[i] = (uint8_t)game_to_move(g);
       game_undo(g);
     }
@@ -351,7 +351,7 @@ static int expand(Retro *r, RetroCompact *c, Outcome *o) {
 }
 
 /* The margin of an outcome for mover m, as retro.c's set_terminal. */
-static int64_t margin_of(const Game *g, int m, const Outcome *o) {
+int64_t retro_compact_margin(const Game *g, int m, const Outcome *o) {
   int64_t margin = g->nplayers == 1 ? o->payoff[0] : (int64_t)o->payoff[m] - o->payoff[1 - m];
   if (margin > VALUE_SCORE_MAX) margin = VALUE_SCORE_MAX;
   if (margin < -VALUE_SCORE_MAX) margin = -VALUE_SCORE_MAX;
@@ -520,22 +520,22 @@ static int forward(Retro *r, RetroCompact *c) {
   int64_t lo = 0, hi = 0;
   int ends = 0;
   Gather *next = &c->next;
-  if (gather_grow(next) < 0) return -1;
-  gather_put(next, position_key(r));
-  if (gather_layer(c, next) < 0) return -1;
+  if (retro_compact_gather_grow(next) < 0) return -1;
+  retro_compact_gather_put(next, retro_compact_key(r));
+  if (retro_compact_gather_layer(c, next) < 0) return -1;
   for (int k = 0;; k++) {
     CompactLayer *L = &c->layer[k];
     EfIter it;
     uint64_t sq, seen = 0;
-    if (gather_grow(next) < 0) return -1;
+    if (retro_compact_gather_grow(next) < 0) return -1;
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
-      set_key(r, c, unsqueeze(L, sq));
+      retro_compact_set_key(r, c, retro_compact_unsqueeze(L, sq));
       r->positions += by_orbit ? g->vt->orbit(g, c->state) : 1;
       Outcome o;
-      int n = expand(r, c, &o);
+      int n = retro_compact_expand(r, c, &o);
       if (n < 0) {
-        int64_t m = margin_of(g, game_to_move(g), &o);
+        int64_t m = retro_compact_margin(g, game_to_move(g), &o);
         if (!ends || m < lo) lo = m;
         if (!ends || m > hi) hi = m;
         ends = 1;
@@ -547,9 +547,9 @@ static int forward(Retro *r, RetroCompact *c) {
           int st = room_to_grow(r, c, k);
           if (st < 0) return r->status;
           if (st > 1) return st;
-          if (st == 0 && gather_grow(next) < 0) return -1;
+          if (st == 0 && retro_compact_gather_grow(next) < 0) return -1;
         }
-        gather_put(next, c->child[i]);
+        retro_compact_gather_put(next, c->child[i]);
         /* --max-positions, as the hash form counts it (stored positions);
         ** its default, the hash form's 32-bit indices, does not bind here. */
         if (r->max_positions < UINT32_MAX - 1 && r->stored + L->keys.n + next->n > r->max_positions)
@@ -577,7 +577,7 @@ static int forward(Retro *r, RetroCompact *c) {
     if (c->nruns) {
       int st = merge_layer(r, c, next);
       if (st) return st;
-    } else if (gather_layer(c, next) < 0) return -1;
+    } else if (retro_compact_gather_layer(c, next) < 0) return -1;
     /* Layer k's positions are expanded: on disk now, when layers are. */
     if (c->spill) {
       int st = compact_spill_keys(r, c, &c->layer[k]);
@@ -629,22 +629,22 @@ static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover
   return 0;
 }
 
-/* The value of the engine's current position (set_key'd, or reached)
+/* The value of the engine's current position (retro_compact_set_key'd, or reached)
 ** from its children's in layer N: its score and distance; 0, or -1 when
 ** a child is not in N or a block fails (reported). */
 static int value_here(Retro *r, CompactLayer *N, int mover, int64_t *score, int64_t *dist) {
   RetroCompact *c = r->cpt;
   Game *g = r->g;
   Outcome o;
-  int n = expand(r, c, &o);
+  int n = retro_compact_expand(r, c, &o);
   *dist = 0;
   if (n < 0) {
-    *score = margin_of(g, mover, &o);
+    *score = retro_compact_margin(g, mover, &o);
     return 0;
   }
   Value best = -VALUE_INF;
   for (int j = 0; j < n; j++) {
-    int64_t rank = N ? layer_rank(N, c->child[j]) : -1;
+    int64_t rank = N ? retro_compact_rank(N, c->child[j]) : -1;
     if (rank < 0) {
       retro_fail(r, r->cpt->file ? EXIT_USAGE : EXIT_RUNTIME, "a move leads out of the next layer "
            "of the compact table (%s)", r->cpt->file ? "the file is corrupt or for other rules"
@@ -682,7 +682,7 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     uint64_t sq, i = 0;
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
-      set_key(r, c, unsqueeze(L, sq));
+      retro_compact_set_key(r, c, retro_compact_unsqueeze(L, sq));
       int mover = game_to_move(g);
       int64_t score, dist;
       if (value_here(r, N, mover, &score, &dist) < 0) return 1;
@@ -740,11 +740,11 @@ int retro_compact_verify(Retro *r) {
 int retro_compact_check_here(Retro *r) {
   RetroCompact *c = r->cpt;
   Game *g = r->g;
-  uint64_t key = position_key(r);
+  uint64_t key = retro_compact_key(r);
   for (int k = 0; k < c->nlayers; k++) {
     if ((key & ~c->layer[k].vary) != c->layer[k].fixed) continue;
     if (compact_layer_ready(r, c, k) < 0) return r->status;
-    int64_t rank = layer_rank(&c->layer[k], key);
+    int64_t rank = retro_compact_rank(&c->layer[k], key);
     if (rank < 0) continue;
     if (k + 1 < c->nlayers && (compact_layer_ready(r, c, k + 1) < 0 || compact_layer_ready(r, c, k) < 0))
       return r->status;
@@ -842,11 +842,11 @@ int retro_compact_solve(Retro *r, Search *s) {
 
 int retro_compact_find(Retro *r, int32_t *score, uint32_t *dist) {
   RetroCompact *c = r->cpt;
-  uint64_t key = position_key(r);
+  uint64_t key = retro_compact_key(r);
   for (int k = 0; k < c->nlayers; k++) {
     if ((key & ~c->layer[k].vary) != c->layer[k].fixed) continue;
     if (compact_layer_ready(r, c, k) < 0) return -1;
-    int64_t rank = layer_rank(&c->layer[k], key);
+    int64_t rank = retro_compact_rank(&c->layer[k], key);
     if (rank < 0) continue;
     int m;
     return get_value(r, &c->layer[k], (uint64_t)rank, &m, score, dist) < 0 ? -1 : 1;
@@ -868,7 +868,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
       int m;
       int32_t s;
       uint32_t d;
-      word_key(unsqueeze(L, sq), r->key, g->key_bytes);
+      word_key(retro_compact_unsqueeze(L, sq), r->key, g->key_bytes);
       g->vt->unpack(g, r->key, c->state);
       if (get_value(r, &c->layer[k], i++, &m, &s, &d) < 0) return -1;
       int rc = fn(arg, c->state, m, s, d);
@@ -908,13 +908,3 @@ void retro_compact_note(const Retro *r, FILE *f) {
             (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }
 
-/* For the form with cycles (retro_compact_cycles.c): see retro_compact.h. */
-uint64_t retro_compact_key(Retro *r) { return position_key(r); }
-void retro_compact_set_key(Retro *r, RetroCompact *c, uint64_t key) { set_key(r, c, key); }
-int retro_compact_expand(Retro *r, RetroCompact *c, Outcome *o) { return expand(r, c, o); }
-int64_t retro_compact_margin(const Game *g, int m, const Outcome *o) { return margin_of(g, m, o); }
-int retro_compact_gather_grow(CompactGather *s) { return gather_grow(s); }
-void retro_compact_gather_put(CompactGather *s, uint64_t key) { gather_put(s, key); }
-int retro_compact_gather_layer(RetroCompact *c, CompactGather *s) { return gather_layer(c, s); }
-int64_t retro_compact_rank(const CompactLayer *L, uint64_t key) { return layer_rank(L, key); }
-uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v) { return unsqueeze(L, v); }
