@@ -1,13 +1,15 @@
 /*
 ** fuzz_db.c -- libFuzzer harness: the database reader (search/db.c) on
-** any bytes, for two small games compiled once: a Tic-tac-toe of 3x2
-** (symmetry, wins, losses and draws) and the Token graph (a cycle: draws
-** without end).  A file db_read accepts is then checked whole and
+** any bytes, for three small games compiled once: a Tic-tac-toe of 3x2
+** (symmetry, wins, losses and draws), the Token graph (a cycle: draws
+** without end) and Nim 1,2,3 (impartial: its databases of format 4 keep
+** Grundy values, --grundy).  A file db_read accepts is then checked whole and
 ** dumped, and answered from (retro_answer), as `gsolve --db` would.
 **
 ** The reader takes a path: the input goes to a temporary file first.
 ** Seeds (fuzz/corpus_db) are databases of these two games, made with
 **   gsolve fuzz/db_games/NAME.game --solver retro --db fuzz/corpus_db/NAME.db
+** (--compact for the compact form's files, --grundy for nim's format 4)
 ** Built by `make fuzz` with clang -fsanitize=fuzzer,address,undefined.
 ** Without libFuzzer, fuzz/replay.c drives the same entry point over files.
 */
@@ -62,6 +64,14 @@ static const char *const SOURCES[] = {
   "move go(n: 0..nodes - 1) as \"to {n}\" when edge(at, n) {\n"
   "  at = n;\n"
   "}\n",
+  "game \"Nim\";\n"
+  "players First, Second;\n"
+  "param heaps = [1, 2, 3];\n"
+  "state heap[len(heaps)]: 0..max(heaps) = heaps;\n"
+  "move take(h: 1..len(heaps), n: 1..max(heaps)) when heap[h - 1] >= n {\n"
+  "  heap[h - 1] -= n;\n"
+  "}\n"
+  "nomoves { lose mover; }\n",
 };
 #define NGAMES (int)(sizeof SOURCES / sizeof SOURCES[0])
 
