@@ -226,3 +226,15 @@ fi
 out=$(gs games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --stats 2>&1 >/dev/null)
 check "compact --stats: no per-move bytes, the compact form's own line" "0 1" \
   "$(printf '%s\n' "$out" | grep -c 'plus 16 per move') $(printf '%s\n' "$out" | grep -c '^stats: compact form: 17 layers')"
+
+# Forged compact files found by fuzz_db (issue 39): a key out of its slot's
+# range is corrupt (it stopped --dump-db with a rule's runtime error, exit
+# 4), and a score width of 2^32 - 16 is corrupt (a negative value width:
+# an allocation of 2^61 bytes).  Both carry a right checksum.
+out=$(gs fuzz/db_games/tictactoe32.game --engine vm --dump-db --db fuzz/corpus_db/crash-compact-badkey-9be85f0c 2>&1)
+check "forged compact file, a key out of range: corrupt, exit 2" \
+  "2 gsolve: error: 'fuzz/corpus_db/crash-compact-badkey-9be85f0c' is corrupt: a key that is not a position of the game (filled is 7, outside its range 0..6)" \
+  "$? $out"
+out=$(gs fuzz/db_games/tictactoe32.game --engine vm --dump-db --db fuzz/corpus_db/crash-compact-sbits-08233a10 2>&1)
+check "forged compact file, a negative score width: corrupt, exit 2" \
+  "2 gsolve: error: 'fuzz/corpus_db/crash-compact-sbits-08233a10' is corrupt" "$? $out"

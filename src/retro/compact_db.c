@@ -380,9 +380,10 @@ static int get_head(In *in, RetroCompact *c, CompactLayer *L, uint64_t most, uin
   L->fixed = get_u64(in);
   *n = get_u64(in);
   *lbits = get_u32(in);
-  L->dbits = (int)get_u32(in);
+  uint32_t dbits = get_u32(in);   /* unsigned, as sbits (compact_db_read) */
+  L->dbits = dbits <= 22 ? (int)dbits : 0;
   *high_bits = get_u64(in);
-  if (in->bad || (L->fixed & L->vary) || *lbits > 63 || L->dbits > 22 || *n > most ||
+  if (in->bad || (L->fixed & L->vary) || *lbits > 63 || dbits > 22 || *n > most ||
       *n > room * 8 || (*n && (*high_bits <= *n || *high_bits - *n > room * 8)) ||
       1 + c->sbits + L->dbits > 64)
     return -1;
@@ -627,10 +628,13 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
   if (symmetric > 1 || positions < stored || (!symmetric && positions != stored)) goto corrupt;
   if (!symmetric) r->canonical = NULL;
   c->smin = (int64_t)get_u64(&in);
-  c->sbits = (int)get_u32(&in);
+  /* Bounded as read, unsigned: a word of 2^32 - 16 made a negative width
+  ** and a multi-exabyte allocation (fuzz_db). */
+  uint32_t sbits = get_u32(&in);
+  c->sbits = sbits <= 31 ? (int)sbits : 0;
   uint32_t nlayers = get_u32(&in);
   c->block = get_u32(&in);
-  if (in.bad || c->sbits > 31 || -c->smin > ((int64_t)1 << 30) || c->smin > 0 ||
+  if (in.bad || sbits > 31 || -c->smin > ((int64_t)1 << 30) || c->smin > 0 ||
       nlayers == 0 || nlayers > COMPACT_MAX_LAYERS || c->block == 0 || c->block % 64 ||
       c->block > ((uint64_t)1 << 24))
     goto corrupt;

@@ -683,6 +683,15 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
       retro_compact_set_key(r, c, retro_compact_unsqueeze(L, sq));
+      /* A file's key may unpack to values its slots cannot hold (a
+      ** 'filled' of 7 where 0..6 is declared): corrupt, not a rule's
+      ** runtime error once a move is played on it (fuzz_db). */
+      char why[256];
+      if (verify && g->vt->invalid && g->vt->invalid(g, why, sizeof why)) {
+        retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a key that is not a position of the game (%s)",
+                   r->db_path ? r->db_path : "the table", why);
+        return 1;
+      }
       int mover = game_to_move(g);
       int64_t score, dist;
       if (value_here(r, N, mover, &score, &dist) < 0) return 1;
