@@ -20,8 +20,15 @@ static uint64_t mix64(uint64_t x);
 ** the table of keys when there is one: the same values). */
 static uint64_t slots_hash(const VM *vm) {
   uint64_t h = 0;
+  const Program *p = vm->p;
   const uint64_t *const *zob = vm->h.zob_base;
-  for (int s = 0; s < vm->p->nslots; s++) h ^= aot_key(zob, s, vm->slots[s]);
+  for (int s = 0; s < p->nslots; s++) {
+    int32_t v = vm->slots[s];
+    /* A state set from outside (a database's key) may hold a value its
+    ** slot cannot: hashed without the table, which it would overrun, so
+    ** that the engine's `invalid` can say so (fuzz_db). */
+    h ^= v >= p->lo[s] && v <= p->hi[s] ? aot_key(zob, s, v) : zobrist(s, v);
+  }
   return h;
 }
 
