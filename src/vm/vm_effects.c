@@ -70,7 +70,8 @@ static int reserve(EffectRecord *r, int writes) {
 void vm_effects_record(VM *vm, EffectRecord *r, const Move *m, int trail_from) {
   int k = vm->h.ntrail - trail_from;
   if (!r || vm->rejected || vm->rewarded || !reserve(r, k)) return;
-  int32_t *w = r->writes + 2 * (size_t)r->nwrites;
+  /* (No writes: r->writes may still be NULL, and NULL + 0 is undefined.) */
+  int32_t *w = k ? r->writes + 2 * (size_t)r->nwrites : NULL;
   for (int i = 0; i < k; i++) {
     int s = vm->h.trail[2 * (trail_from + i)];
     w[2 * i] = s;
