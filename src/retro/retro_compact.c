@@ -264,15 +264,20 @@ static size_t sorted_keys(CompactGather *s) {
   return n;
 }
 
+/* Room in c->layer for one more layer.  0, or -1 out of memory. */
+static int layer_room(RetroCompact *c) {
+  if (c->nlayers < c->layer_cap) return 0;
+  int cap = c->layer_cap ? c->layer_cap * 2 : 32;
+  CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
+  if (!l) return -1;
+  c->layer = l;
+  c->layer_cap = cap;
+  return 0;
+}
+
 /* The gathered keys, sorted, into a new layer; the set is freed. */
 int retro_compact_gather_layer(RetroCompact *c, Gather *s) {
-  if (c->nlayers == c->layer_cap) {
-    int cap = c->layer_cap ? c->layer_cap * 2 : 32;
-    CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
-    if (!l) return -1;
-    c->layer = l;
-    c->layer_cap = cap;
-  }
+  if (layer_room(c) < 0) return -1;
   uint64_t *keys = s->slot;
   size_t n = sorted_keys(s);
   uint64_t all = ~UINT64_C(0), any = 0;
@@ -436,13 +441,7 @@ static int merge_layer(Retro *r, RetroCompact *c, Gather *s) {
   }
   free(s->slot);
   memset(s, 0, sizeof *s);
-  if (c->nlayers == c->layer_cap) {
-    int cap = c->layer_cap ? c->layer_cap * 2 : 32;
-    CompactLayer *l = realloc(c->layer, (size_t)cap * sizeof *l);
-    if (!l) return -1;
-    c->layer = l;
-    c->layer_cap = cap;
-  }
+  if (layer_room(c) < 0) return -1;
   Tally t = { 0, ~UINT64_C(0), 0, 0 };
   int rc = compact_merge_runs(r, c, tally_key, &t);
   if (rc) return rc < 0 ? -1 : r->status;
