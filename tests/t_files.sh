@@ -149,6 +149,16 @@ for fl_rec in 1 2 5 10 50 100 300 600 764; do
   grep -q "disagrees with the rules" "$fl_tmp/err" && fl_caught=$((fl_caught + 1))
 done
 check "forged endless draws deeper in: all 9 caught" 9 $fl_caught
+# One record more, its key a board no move reaches and its cells outside
+# their range (3 where 0..2 is declared): named as such by the readers
+# that check every record, not "the player to move" (a rule's view of it).
+$fl_forge addkey "$fl_db" "$fl_tmp/k.db" ffffffff 3 0 0
+fl_run games/tictactoe.game --dump-db --db "$fl_tmp/k.db"
+check "a key outside the slots' ranges: --dump-db refuses it" \
+  "2 gsolve: error: '$fl_tmp/k.db' is corrupt: a key that is not a position of the game (square[0] is 3, outside its range 0..2)" \
+  "$fl_st $(cat "$fl_tmp/err")"
+fl_run games/tictactoe.game --db "$fl_tmp/k.db" --stats
+check "a key outside the slots' ranges: --stats refuses it" 2 $fl_st
 # A database with cycles and endless draws, and one from a deeper
 # position, verify as genuine.
 fl_run games/token.game --solver retro --db "$fl_tmp/token.db"

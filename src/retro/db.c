@@ -475,6 +475,7 @@ int db_verify_all(Retro *r, FILE *err) {
     return verify_walk(r, path, SIZE_MAX, err);   /* positions cannot be set: the walk */
   unsigned char *here = malloc(g->state_bytes), *state = malloc(g->state_bytes);
   const char *why = NULL;
+  char bad[256];
   int oom = !here || !state, st = EXIT_OK, n;
   if (!oom) memcpy(here, game_state(g), g->state_bytes);
   for (size_t i = 0; i < r->stored && !why && !oom; i++) {
@@ -483,6 +484,14 @@ int db_verify_all(Retro *r, FILE *err) {
     else memcpy(state, key, g->state_bytes);
     g->vt->set_state(g, state);
     r->ms.top = 0;
+    /* A key whose values its slots cannot hold is corrupt, said so, not a
+    ** rule's runtime error or a record checked as if it were a position
+    ** (the compact form's reader does the same). */
+    if (g->vt->invalid && g->vt->invalid(g, bad, sizeof bad)) {
+      st = diag_fail(err, EXIT_USAGE, "'%s' is corrupt: a key that is not a position of the "
+                     "game (%s)", path, bad);
+      break;
+    }
     why = check_position(r, (uint32_t)i, &n, &oom);
     if ((i & 0xffff) == 0 && stop_requested != STOP_NONE) {
       char msg[160];

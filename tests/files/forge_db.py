@@ -8,6 +8,8 @@
 #       loss or a loss a win, score negated, at its distance)
 #   forge_db.py header DB OUT FIELD VALUE             a u64 header field
 #       (positions or stored) set to VALUE
+#   forge_db.py addkey DB OUT HEXKEY VALUE DIST SCORE  one more record, its key
+#       given (put last: a key above every stored one), stored and positions + 1
 #   forge_db.py show DB - REC                        prints record REC: value
 #       (1 win, 2 loss, 3 draw), distance, score
 #   forge_db.py bookscore BOOK OUT REC SCORE           a Connect Four book's
@@ -63,6 +65,16 @@ elif cmd == 'mutate':
     resum(b)
 elif cmd == 'header':
     struct.pack_into('<Q', b, {'positions': 32, 'stored': 40}[sys.argv[4]], int(sys.argv[5]))
+    resum(b)
+elif cmd == 'addkey':
+    key, (val, dist, score) = bytes.fromhex(sys.argv[4]), (int(x) for x in sys.argv[5:8])
+    K = struct.unpack_from('<I', b, 12)[0]
+    n = struct.unpack_from('<Q', b, 40)[0]
+    at = strings_end(b) + n * (K + 10)
+    assert len(key) == K
+    b[at:at] = key + bytes([val, 0]) + struct.pack('<Ii', dist & 0xffffffff, score)
+    for off in (32, 40):
+        struct.pack_into('<Q', b, off, struct.unpack_from('<Q', b, off)[0] + 1)
     resum(b)
 elif cmd == 'show':
     rec = int(sys.argv[4])
