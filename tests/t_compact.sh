@@ -140,6 +140,12 @@ check "layers on disk: --stats' estimate line" yes \
 # to disk in sorted runs, merged into the layer (the same database above).
 check "layers on disk: the gathered keys in sorted runs" yes \
   "$(printf '%s\n' "$out" | grep -q "; [0-9]* sorted runs of gathered keys on disk$" && echo yes)"
+# --max-positions with the keys in sorted runs: they were not counted, so
+# 80,000 let all 80,541 stored positions through (session 24).
+# shellcheck disable=SC2086
+out=$(gs $c44 --solver retro --compact --spill "$sp" --max-positions 80000 2>&1 >/dev/null)
+check "layers on disk: --max-positions 80000 of 80541 stored refused" \
+  "5 gsolve: error: more than 80000 positions (--max-positions)" "$? $out"
 # shellcheck disable=SC2086
 out=$(gs $c44 --solver retro --compact --spill "$sp/none" 2>&1)
 check "--spill into a missing folder: exit 6" 6 $?

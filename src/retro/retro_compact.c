@@ -577,6 +577,12 @@ static int forward(Retro *r, RetroCompact *c) {
       int st = merge_layer(r, c, next);
       if (st) return st;
     } else if (retro_compact_gather_layer(c, next) < 0) return -1;
+    /* The count above misses the keys gone to sorted runs: the merged
+    ** layer's is exact. */
+    if (r->max_positions < UINT32_MAX - 1 &&
+        r->stored + c->layer[c->nlayers - 1].keys.n > r->max_positions)
+      return retro_fail(r, EXIT_LIMIT, "more than %llu positions (--max-positions)",
+                        (unsigned long long)r->max_positions);
     /* Layer k's positions are expanded: on disk now, when layers are. */
     if (c->spill) {
       int st = compact_spill_keys(r, c, &c->layer[k]);
