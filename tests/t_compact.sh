@@ -52,8 +52,8 @@ fi
 out=$(gs games/chess-endgame.game -D size=5 -D material=KQK --solver retro --compact --stats 2>&1)
 check "compact on a game with cycles: the form with cycles" yes \
   "$(printf '%s' "$out" | grep -q "^stats: compact form with cycles" && echo yes)"
-out=$(gs games/connect4.game -D width=4 -D height=4 --solver retro --compact 2>&1)
-check "compact refuses the native engine, names the flag" yes "$(printf '%s' "$out" | grep -q -- "--engine vm" && echo yes)"
+out=$(gs games/connect4.game -D width=4 -D height=4 --engine native --solver retro --compact 2>&1)
+check "compact refuses --engine native, names the flag" yes "$(printf '%s' "$out" | grep -q -- "--engine vm" && echo yes)"
 
 # The compact database file: written by --db, read back by --solver db
 # (the same answers as the hash form's file), --dump-db the same counts,
@@ -140,6 +140,12 @@ check "layers on disk: --stats' estimate line" yes \
 # to disk in sorted runs, merged into the layer (the same database above).
 check "layers on disk: the gathered keys in sorted runs" yes \
   "$(printf '%s\n' "$out" | grep -q "; [0-9]* sorted runs of gathered keys on disk$" && echo yes)"
+# --compact without --engine: the rules' engine, not the native one
+# (which cannot pack keys; it was refused, session 24).
+out=$(gs games/connect4.game -D width=4 -D height=3 --solver retro --compact --stats 2>&1)
+check "--compact, engine not named: the VM instead of the native engine, said" \
+  "0 gsolve: note: the native engine does not pack positions into keys (--compact); using the VM|vm|draw" \
+  "$? $(printf '%s\n' "$out" | head -n 1)|$(field engine "$out")|$(field value "$out")"
 # --max-positions with the keys in sorted runs: they were not counted, so
 # 80,000 let all 80,541 stored positions through (session 24).
 # shellcheck disable=SC2086

@@ -358,7 +358,7 @@ int main(int argc, char **argv) {
   EngineChoice choice = opt.engine;
   if (choice == ENGINE_AUTO && (opt.mode == MODE_PERFT || opt.mode == MODE_COUNT || opt.mode == MODE_SOLVE ||
                                 opt.mode == MODE_PLAYOUTS || opt.mode == MODE_TESTSET))
-    choice = ENGINE_AUTO_LONG;
+    choice = opt.solve.compact ? ENGINE_AUTO_RULES : ENGINE_AUTO_LONG;
   engine_auto_job(opt.mode == MODE_PERFT ? opt.perft_depth : 0,     /* its probe (autotier.c) */
                   opt.mode == MODE_PLAYOUTS ? opt.playouts : 0);
   /* Ctrl-C and SIGTERM are handled from here: making the engine may run

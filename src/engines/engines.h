@@ -54,9 +54,12 @@ void native_out_of_memory(Game *g) __attribute__((noreturn));
 
 /* --engine: which engine runs the rules.  ENGINE_AUTO_LONG is `auto` for
 ** a long job (main.c: perft, count, solve, playouts, test sets), which
-** also takes the compiled tier when the game's object is cached. */
+** also takes the compiled tier when the game's object is cached.
+** ENGINE_AUTO_RULES is `auto` for a long job that needs the rules' own
+** engine (--compact packs positions into keys, which the native engines
+** do not): ENGINE_AUTO_LONG without the native engine. */
 typedef enum EngineChoice { ENGINE_AUTO, ENGINE_VM, ENGINE_NATIVE, ENGINE_COMPILED,
-                            ENGINE_AUTO_LONG } EngineChoice;
+                            ENGINE_AUTO_LONG, ENGINE_AUTO_RULES } EngineChoice;
 
 /* The compiled tier (compiled/compiled.c): the VM running p's rules as C
 ** built by the system's compiler and loaded; NULL with *status and the

@@ -103,7 +103,9 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
       diag_out_of_memory(err);
     return g;
   }
-  if (choice != ENGINE_VM && (gs_native_name(p, &allowed) || choice == ENGINE_NATIVE)) {
+  int rules_only = choice == ENGINE_AUTO_RULES;
+  if (rules_only) choice = ENGINE_AUTO_LONG;
+  if (!rules_only && choice != ENGINE_VM && (gs_native_name(p, &allowed) || choice == ENGINE_NATIVE)) {
     g = native_new(p, why, sizeof why, status);
     /* Out of memory is not a reason to fall back on the VM, whose answers
     ** may differ in what they give (distances): it is said as such. */
@@ -131,6 +133,9 @@ Game *engine_new(const Program *p, EngineChoice choice, int quiet, FILE *err, in
   }
   if (g == NULL && (g = vm_new(p, status)) == NULL && *status == EXIT_LIMIT)
     diag_out_of_memory(err);
+  if (g && rules_only && !quiet && gs_native_name(p, &allowed))
+    diag_plain(err, "note", "the native engine does not pack positions into keys (--compact); "
+               "using %s", strcmp(g->engine, "compiled") == 0 ? "the compiled tier" : "the VM");
   return g;
 failed:   /* the cached compiled tier: out of memory, or its start block failed (reported) */
   if (*status == EXIT_LIMIT) diag_out_of_memory(err);
