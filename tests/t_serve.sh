@@ -63,6 +63,20 @@ wait $sv_pid
 check "gsolve serve --bind 127.0.0.2: listens there, warns, stops on Ctrl-C with status 0" "1 1 0" \
   "$(grep -c 'http://127.0.0.2:' "$BUILD/tests/serve.out") $(grep -c 'warning: listening on 127.0.0.2' "$BUILD/tests/serve.err") $?"
 
+# IPv6 (it was IPv4 only): the loopback ::1, no warning, the URL in
+# brackets, a position answered there.
+sv_start games/nim.game --bind ::1
+sv_v6=$(python3 -c "
+import json, urllib.request as u
+print(json.load(u.urlopen('${sv_url}api/position?game=nim&moves='))['value'])" 2>&1)
+kill -INT $sv_pid
+wait $sv_pid
+check "gsolve serve --bind ::1: http://[::1]:PORT/, no warning, Nim 1,3,5,7 answered a loss, status 0" \
+  "1 0 loss 0" \
+  "$(grep -c 'http://\[::1\]:' "$BUILD/tests/serve.out") $(grep -c warning "$BUILD/tests/serve.err") $sv_v6 $?"
+gs serve --bind ::g >/dev/null 2>&1
+check "gsolve serve --bind ::g (not an address): exit 2" 2 $?
+
 # --db FILE: the first game's values from its database (its own rules:
 # with a parameter given, solved as usual).
 gs games/tictactoe.game --solver retro --db "$BUILD/tests/serve-ttt.db" --quiet >/dev/null

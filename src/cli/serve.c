@@ -657,7 +657,7 @@ static void help(void) {
         "                    [--memory MB] [--jobs N]\n"
         "  The web explorer of the games in FILE ... (none: the bundled games) on\n"
         "  http://127.0.0.1:8080/ (docs/web.md).  --port 0 takes a free port.\n"
-        "  --bind ADDR     listen on ADDR (IPv4) instead of 127.0.0.1, with a warning\n"
+        "  --bind ADDR     listen on ADDR (IPv4 or IPv6) instead of 127.0.0.1, with a warning\n"
         "  --db FILE       a database of the first game (a retrograde solve's --db FILE)\n"
         "  --time-limit S  each analysis, at most S seconds (10)\n"
         "  --memory MB     each analysis, at most MB MiB (1024)\n"
@@ -831,12 +831,19 @@ int serve_main(int argc, char **argv) {
     }
     i++;
   }
+  /* An IPv4 address, or an IPv6 one (it has a colon: ::1, ::). */
+  const char *addr = bind_addr ? bind_addr : "127.0.0.1";
+  int v6 = strchr(addr, ':') != NULL;
   struct sockaddr_in sa;
+  struct sockaddr_in6 sa6;
   memset(&sa, 0, sizeof sa);
+  memset(&sa6, 0, sizeof sa6);
   sa.sin_family = AF_INET;
   sa.sin_port = htons((uint16_t)port);
-  if (inet_pton(AF_INET, bind_addr ? bind_addr : "127.0.0.1", &sa.sin_addr) != 1)
-    return usage("--bind needs an IPv4 address (127.0.0.1, 0.0.0.0), not '%s'", bind_addr);
+  sa6.sin6_family = AF_INET6;
+  sa6.sin6_port = htons((uint16_t)port);
+  if (v6 ? inet_pton(AF_INET6, addr, &sa6.sin6_addr) != 1 : inet_pton(AF_INET, addr, &sa.sin_addr) != 1)
+    return usage("--bind needs an IPv4 or IPv6 address (127.0.0.1, 0.0.0.0, ::1, ::), not '%s'", bind_addr);
   for (int i = 0; i < nfiles && st == EXIT_OK; i++) st = add_game(files[i]);
   if (st == EXIT_OK && nfiles == 0) st = add_bundled();
   if (st != EXIT_OK) {
@@ -866,9 +873,9 @@ int serve_main(int argc, char **argv) {
   signal(SIGTERM, SIG_DFL);
   signal(SIGPIPE, SIG_IGN);
   struct MHD_Daemon *d = MHD_start_daemon(
-      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD, (uint16_t)port, NULL, NULL,
-      &on_request, NULL,
-      MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+      MHD_USE_THREAD_PER_CONNECTION | MHD_USE_INTERNAL_POLLING_THREAD | (v6 ? MHD_USE_IPv6 : 0),
+      (uint16_t)port, NULL, NULL, &on_request, NULL,
+      MHD_OPTION_SOCK_ADDR, v6 ? (struct sockaddr *)&sa6 : (struct sockaddr *)&sa,
       MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_MAX_CONNECTIONS,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30,
       MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SERVE_CONN_MEMORY,
@@ -876,18 +883,18 @@ int serve_main(int argc, char **argv) {
       MHD_OPTION_NOTIFY_COMPLETED, completed, NULL,
       MHD_OPTION_END);
   if (d == NULL) {
-    fprintf(stderr, "gsolve serve: error: cannot listen on %s:%ld (in use?)\n",
-            bind_addr ? bind_addr : "127.0.0.1", port);
+    fprintf(stderr, "gsolve serve: error: cannot listen on %s%s%s:%ld (in use?)\n",
+            v6 ? "[" : "", addr, v6 ? "]" : "", port);
     cleanup();
     return EXIT_IO;
   }
   const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
   unsigned real_port = info ? info->port : (unsigned)port;
-  if (bind_addr && strcmp(bind_addr, "127.0.0.1") != 0)
+  if (bind_addr && strcmp(bind_addr, "127.0.0.1") != 0 && strcmp(bind_addr, "::1") != 0)
     fprintf(stderr, "gsolve serve: warning: listening on %s: anyone who reaches this address can "
             "run analyses here (docs/web.md: behind a proxy, with its own access control)\n", bind_addr);
-  printf("gsolve serve: http://%s:%u/ (%d game%s; Ctrl-C stops)\n",
-         bind_addr ? bind_addr : "127.0.0.1", real_port, S.ngames, S.ngames == 1 ? "" : "s");
+  printf("gsolve serve: http://%s%s%s:%u/ (%d game%s; Ctrl-C stops)\n", v6 ? "[" : "", addr,
+         v6 ? "]" : "", real_port, S.ngames, S.ngames == 1 ? "" : "s");
   fflush(stdout);
   int sig = 0;
   while (sigwait(&set, &sig) != 0) {}
