@@ -662,6 +662,10 @@ static int write_layer(Retro *r, RetroCompact *c, int k) {
       retro_fail(r, EXIT_LIMIT, "out of memory writing the compact table (rank 0 holds one whole "
                  "layer while it writes it)");
     } else {
+      /* Rank 0's peak counts the whole layer it holds now. */
+      size_t held = efset_bytes(&W->keys) + bits_words(n, w) * sizeof *W->vals;
+      note_peak(r);
+      if (mc.peak < held + retro_compact_bytes(r)) mc.peak = held + retro_compact_bytes(r);
       r->cpt = wc;
       int rc = compact_db_layer(r, k);
       r->cpt = mc.mine;
