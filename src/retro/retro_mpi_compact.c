@@ -320,10 +320,8 @@ static int forward(Retro *r, RetroCompact *c) {
 ** all in memory or the parts on disk two at a time.  The status (agreed). */
 static int plan_labels(Retro *r, RetroCompact *c) {
   size_t all = 0, pair = 0, prev = 0, limit, free_now;
-  uint64_t *bytes = calloc((size_t)c->nlayers, sizeof *bytes);
-  uint64_t *total = calloc((size_t)c->nlayers, sizeof *total);
-  if (!bytes || !total) retro_fail(r, EXIT_LIMIT, "out of memory");
-  for (int k = 0; bytes && total && k < c->nlayers; k++) {
+  static uint64_t bytes[COMPACT_MAX_LAYERS], total[COMPACT_MAX_LAYERS];
+  for (int k = 0; k < c->nlayers; k++) {
     const CompactLayer *L = &c->layer[k];
     size_t b = sizeof *L + efset_bytes(&L->keys) +
                bits_words(L->keys.n, 1 + c->sbits + bits_for((uint64_t)(c->nlayers - 1 - k))) * 8;
@@ -332,22 +330,15 @@ static int plan_labels(Retro *r, RetroCompact *c) {
     if (b + prev > pair) pair = b + prev;
     prev = b;
   }
-  if (bytes && total)
-    MPI_Allreduce(bytes, total, c->nlayers, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  else {       /* the collective all the same, to agree on the failure */
-    uint64_t zero = 0, sum;
-    for (int k = 0; k < c->nlayers; k++) MPI_Allreduce(&zero, &sum, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
-  }
+  MPI_Allreduce(bytes, total, c->nlayers, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   size_t writer = 0;
-  if (rmpi.rank == 0 && total) {
+  if (rmpi.rank == 0) {
     /* About the largest whole layer (the parts' sets together are a
     ** little larger than the whole's), and the writer's buffers. */
     for (int k = 0; k < c->nlayers; k++)
       if (total[k] > writer) writer = (size_t)total[k];
     writer += COMPACT_WRITER_BYTES(c->sbits);
   }
-  free(bytes);
-  free(total);
   c->need_memory = all + writer;
   c->need_disk = pair + writer;
   size_t held = retro_compact_bytes(r);
