@@ -916,7 +916,6 @@ void retro_compact_note(const Retro *r, FILE *f) {
             (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }
 
-
 /* ------------------------------------------------------------------ */
 /* The pieces gsolve-mpi's compact form (retro_mpi_compact.c) reuses  */
 /* ------------------------------------------------------------------ */
