@@ -35,7 +35,7 @@ GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
 # folder deeper.
 # The MPI build's own files (make mpi) stay out of the plain build.
 MPI_SRC := src/retro/retro_mpi.c src/retro/retro_mpi_vector.c src/retro/retro_mpi_db.c \
-           src/cli/main_mpi.c
+           src/retro/retro_mpi_compact.c src/cli/main_mpi.c
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c
 LIB_SRC := $(filter-out $(MAIN),$(SRC))

@@ -300,5 +300,121 @@ EOF
     [ $sig = KILL ] && check "SIG$sig: mpirun names the dead rank" yes \
       "$(grep -qi 'signal 9\|killed' "$mp_tmp/err" && echo yes || echo no)"
   done
+  # --compact (retro_mpi_compact.c): each rank holds its part of each
+  # layer; rank 0 merges the finished layers into the database.  The
+  # report, --all-moves, --stats' counts and histograms and the database
+  # (byte for byte) are the single process's on 1, 2 and 3 ranks.
+  # mp_compact NAME RANKS GAME ARGS...
+  mp_compact() {
+    name=$1 ranks=$2; shift 2
+    rm -f "$mp_tmp/one.db"
+    $GSOLVE "$@" --solver retro --compact --all-moves --stats --db "$mp_tmp/one.db" \
+      >"$mp_tmp/c1.out" 2>"$mp_tmp/c1.err"
+    stored=$(field stored "$(cat "$mp_tmp/c1.out")")
+    for n in $ranks; do
+      rm -f "$mp_tmp/n.db"
+      mp_run "$n" "$@" --solver retro --compact --all-moves --stats --db "$mp_tmp/n.db" \
+        >"$mp_tmp/cn.out" 2>"$mp_tmp/cn.err"
+      check "$name --compact, $n ranks: exit" 0 $?
+      check "$name --compact, $n ranks: the report" "$(grep -v '^seconds:' "$mp_tmp/c1.out")" \
+        "$(grep -v '^seconds:' "$mp_tmp/cn.out")"
+      # All of --stats but times and memory (the counts, histograms, the
+      # longest wins with their examples, the layers and bits a key).
+      check "$name --compact, $n ranks: --stats" \
+        "$(grep '^stats: ' "$mp_tmp/c1.err" | grep -v 'enumeration\|MiB')" \
+        "$(grep '^stats: ' "$mp_tmp/cn.err" | grep -v 'enumeration\|MiB')"
+      check "$name --compact, $n ranks: the database, byte for byte" same \
+        "$(cmp -s "$mp_tmp/one.db" "$mp_tmp/n.db" && echo same || echo differs)"
+      sed -n 's/^mpi: rank [0-9]* of [0-9]*: stored \([0-9]*\),.*/\1/p' "$mp_tmp/cn.err" >"$mp_tmp/shares"
+      check "$name --compact, $n ranks: $n parts adding up to the table" "$n $stored" \
+        "$(wc -l <"$mp_tmp/shares" | tr -d ' ') $(paste -sd+ "$mp_tmp/shares" | bc)"
+      [ "$n" -gt 1 ] && check "$name --compact, $n ranks: no rank holds the whole table" 0 \
+        "$(awk -v s="$stored" '$1 >= s' "$mp_tmp/shares" | wc -l | tr -d ' ')"
+    done
+  }
+  mp_compact "Tic-tac-toe" "1 2 3" games/tictactoe.game
+  # Published: a draw, 5478 positions, 765 up to symmetry.
+  check "Tic-tac-toe --compact, 3 ranks: value, positions, stored" "draw 5478 765" \
+    "$(field value "$(cat "$mp_tmp/cn.out")") $(field positions "$(cat "$mp_tmp/cn.out")") $(field stored "$(cat "$mp_tmp/cn.out")")"
+  mp_compact "Hexapawn" "2 3" games/hexapawn.game
+  mp_compact "Connect Four 4x4" "1 2 3" games/connect4.game -D width=4 -D height=4 --engine vm
+  # Tromp's count: 161,029 positions, a draw; the plain gsolve reads the
+  # ranks' file back.
+  check "Connect Four 4x4 --compact, 3 ranks: value and positions" "draw 161029" \
+    "$(field value "$(cat "$mp_tmp/cn.out")") $(field positions "$(cat "$mp_tmp/cn.out")")"
+  out=$($GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver db --db "$mp_tmp/n.db" \
+    --position "1 2 1 2" --all-moves 2>&1)
+  check "Connect Four 4x4: gsolve --solver db reads the ranks' file" \
+    "$($GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver db --db "$mp_tmp/one.db" \
+      --position "1 2 1 2" --all-moves 2>&1)" "$out"
+  check "Connect Four 4x4: the file's answer" yes \
+    "$(printf '%s\n' "$out" | grep -q '^value: ' && echo yes || echo no)"
+  # --pv: rank 0 walks the line in the database it wrote.
+  $GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --pv \
+    2>/dev/null | grep -v '^seconds:' >"$mp_tmp/pv1"
+  check "Connect Four 4x4 --compact, 2 ranks: --pv as gsolve's" "$(cat "$mp_tmp/pv1")" \
+    "$(mp_run 2 games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact --pv \
+       2>/dev/null | grep -v '^seconds:')"
+  # Layers on disk on every rank (--spill DIR: each rank's own files,
+  # gone at the end): the same database.
+  mkdir -p "$mp_tmp/spill"
+  rm -f "$mp_tmp/n.db"
+  mp_run 3 games/connect4.game -D width=4 -D height=4 --engine vm --solver retro --compact \
+    --spill "$mp_tmp/spill" --db "$mp_tmp/n.db" >/dev/null 2>&1
+  check "--compact --spill DIR, 3 ranks: exit" 0 $?
+  check "--compact --spill DIR, 3 ranks: the database" same \
+    "$(cmp -s "$mp_tmp/one.db" "$mp_tmp/n.db" && echo same || echo differs)"
+  check "--compact --spill DIR, 3 ranks: nothing left in DIR" "" "$(ls "$mp_tmp/spill")"
+  # Games whose positions recur (the single process's form with cycles,
+  # one process only): refused, once, on every rank alike -- found by the
+  # probe of the first positions (Hexapawn 4x4), or when a layer meets an
+  # earlier one (late-cycles.game: from ply 10 on).
+  for g in "games/hexapawn.game -D width=4 -D height=4 --engine vm" tests/data/compact/late-cycles.game; do
+    # shellcheck disable=SC2086
+    mp_run 2 $g --solver retro --compact >/dev/null 2>"$mp_tmp/err"
+    check "${g%% *} --compact over 2 ranks (positions recur): usage error" 2 $?
+    check "${g%% *} --compact over 2 ranks: the message, once" 1 \
+      "$(grep -c '^gsolve: error: gsolve-mpi --compact takes games whose positions each come at one depth' "$mp_tmp/err")"
+  done
+  # --memory is a rank's: Connect Four 5x4 within 1 MiB a rank stops
+  # (as one process does) with the figure, said once, and no database.
+  rm -f "$mp_tmp/x.db"
+  mp_run 2 games/connect4.game -D width=5 -D height=4 --engine vm --solver retro --compact --memory 1 \
+    --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err"
+  check "--compact --memory 1 over 2 ranks: exit" 5 $?
+  check "--compact --memory 1 over 2 ranks: the refusal, once" 1 \
+    "$(grep -c '^gsolve: error: the compact table needs about .* over the memory limit of 1 MiB; raise --memory' "$mp_tmp/err")"
+  check "--compact --memory 1: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
+  # A rank stopped (SIGTERM, as mpirun passes Ctrl-C on) stops the others
+  # at the next round: the job fails, said once, and leaves no database.
+  rm -f "$mp_tmp/x.db"
+  mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=5 -D height=4 --engine vm \
+    --solver retro --compact --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
+  mp_pid=$!
+  rank=
+  for i in $(seq 300); do
+    rank=$(pgrep -P $mp_pid -x gsolve-mpi | tail -n 1)
+    [ -n "$rank" ] && break
+    sleep 0.1
+  done
+  sleep 1.5
+  kill -TERM $rank
+  for i in $(seq 60); do kill -0 $mp_pid 2>/dev/null || break; sleep 1; done
+  ended=$(kill -0 $mp_pid 2>/dev/null && echo hangs || echo ended)
+  [ $ended = hangs ] && kill -KILL $mp_pid
+  wait $mp_pid
+  st=$?
+  check "--compact, SIGTERM to a rank: the job ends" ended $ended
+  check "--compact, SIGTERM to a rank: gsolve's status, 130" 130 $st
+  check "--compact, SIGTERM to a rank: the message, once" 1 \
+    "$(grep -c '^gsolve: error: interrupted after [0-9]* positions' "$mp_tmp/err")"
+  check "--compact, SIGTERM to a rank: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
+  check "--compact, SIGTERM to a rank: no file left beside it" "" "$(ls "$mp_tmp" | grep '^x\.db')"
+  if [ -n "$GSOLVE_FULL" ]; then
+    # Connect Four 5x4 (3,945,711 positions, Tromp's count): 3 ranks give
+    # the single process's database and --stats.
+    mp_compact "Connect Four 5x4" "3" games/connect4.game -D width=5 -D height=4 --engine vm
+    check "Connect Four 5x4 --compact, 3 ranks: positions" 3945711 "$(field positions "$(cat "$mp_tmp/cn.out")")"
+  fi
 fi
 rm -rf "$mp_tmp"

@@ -872,9 +872,7 @@ int retro_solve(Retro *r, Search *s) {
   if (g->nplayers < 1 || g->nplayers > 2)
     return retro_fail(r, EXIT_USAGE, "retrograde analysis needs one or two players (this game has %d)",
                 g->nplayers);
-  if (r->compact && retro_distributed)
-    return retro_fail(r, EXIT_USAGE, "--compact runs in one process: gsolve-mpi does not distribute "
-                "the compact form yet (use gsolve, or drop --compact)");
+  if (r->compact && retro_distributed && !r->grundy) return retro_distributed->compact_solve(r, s);
   if (r->grundy && (r->compact || retro_distributed))
     return retro_fail(r, EXIT_USAGE, "--grundy with --solver retro runs in one process, "
                       "without --compact");

@@ -198,6 +198,9 @@ typedef struct RetroDistributed {
   ** retro_vector_answer): brings their labels from the ranks that own
   ** them when r is the distributed table (collective then).  The status. */
   int (*children)(Retro *r);
+  /* retro_solve's with --compact (retro_mpi_compact.c): each rank holds
+  ** its part of each layer; rank 0 writes the database and answers. */
+  int (*compact_solve)(Retro *r, Search *s);
 } RetroDistributed;
 extern const RetroDistributed *retro_distributed;
 

@@ -922,3 +922,14 @@ void retro_compact_note(const Retro *r, FILE *f) {
             (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }
 
+/* ------------------------------------------------------------------ */
+/* The pieces gsolve-mpi's compact form (retro_mpi_compact.c) reuses  */
+/* ------------------------------------------------------------------ */
+
+uint64_t retro_compact_squeeze(const CompactLayer *L, uint64_t key) { return squeeze(L, key); }
+
+int retro_compact_room(Retro *r, RetroCompact *c, int k) { return room_to_grow(r, c, k); }
+
+int retro_compact_merge(Retro *r, RetroCompact *c, CompactGather *s) { return merge_layer(r, c, s); }
+
+int retro_compact_meet(const CompactLayer *a, const CompactLayer *b) { return layers_meet(a, b); }

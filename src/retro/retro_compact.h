@@ -243,4 +243,15 @@ int retro_compact_gather_layer(RetroCompact *c, CompactGather *s);
 int64_t retro_compact_rank(const CompactLayer *L, uint64_t key);
 uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v);
 
+/* The same pieces for gsolve-mpi's compact form (retro_mpi_compact.c):
+** a key squeezed into layer L's form; the room for the gathering set to
+** double at layer k (0: it may; 1: its keys went to disk as a run; else
+** failed, reported: -1, or the status); the sorted runs merged into a new
+** layer (0; -1 out of memory; or the status reported); whether two
+** layers hold a key in common. */
+uint64_t retro_compact_squeeze(const CompactLayer *L, uint64_t key);
+int retro_compact_room(Retro *r, RetroCompact *c, int k);
+int retro_compact_merge(Retro *r, RetroCompact *c, CompactGather *s);
+int retro_compact_meet(const CompactLayer *a, const CompactLayer *b);
+
 #endif

@@ -80,6 +80,7 @@
 #include "retro/db.h"
 #include "search/progress.h"
 #include "retro/retro.h"
+#include "retro/retro_compact.h"
 #include "retro/retro_mpi.h"
 #include "retro/retro_mpi_int.h"
 #include "retro/retro_stats.h"
@@ -913,8 +914,21 @@ static void mpi_free(void) {
   free(rmpi.ckey); free(rmpi.rkey);
 }
 
-static const RetroDistributed retro_mpi = { mpi_solve, rmpi_write, rmpi_stats, mpi_solve_vector,
-                                             mpi_children };
+/* The compact form's table is rank 0's alone after the solve (the
+** database it wrote, read back as one process reads its own): its
+** database and counts are the single process's, with no collective. */
+static int mpi_write(const Retro *r, const char *path, const char *game, const char *params,
+                     uint64_t rules_hash, FILE *err) {
+  if (r->cpt) return compact_db_write(r, path, game, params, rules_hash, err);
+  return rmpi_write(r, path, game, params, rules_hash, err);
+}
+
+static int mpi_stats(Retro *r, RetroStats *st) {
+  return r->cpt ? retro_stats_local(r, st) : rmpi_stats(r, st);
+}
+
+static const RetroDistributed retro_mpi = { mpi_solve, mpi_write, mpi_stats, mpi_solve_vector,
+                                             mpi_children, rmpi_compact_solve };
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
@@ -932,6 +946,10 @@ int retro_mpi_start(int *argc, char ***argv) {
   }
   retro_distributed = &retro_mpi;
   return EXIT_OK;
+}
+
+void rmpi_rest(void) {
+  exit(retro_mpi_end(EXIT_OK));
 }
 
 int retro_mpi_end(int status) {

@@ -115,4 +115,15 @@ int rmpi_write(const Retro *r, const char *path, const char *game, const char *p
                uint64_t rules_hash, FILE *err);
 int rmpi_stats(Retro *r, RetroStats *st);
 
+/* retro_mpi_compact.c: retro_solve's --compact over the ranks (the
+** hook compact_solve).  The status; ranks other than 0 do not return
+** from a solve that succeeds: their part is done once the database is
+** written, and they wait for rank 0's end (rmpi_rest). */
+int rmpi_compact_solve(Retro *r, Search *s);
+
+/* A rank with nothing left to do: retro_mpi_end's collective (which
+** waits for every other rank to reach it), then exit with the job's
+** status.  Never returns. */
+void rmpi_rest(void) __attribute__((noreturn));
+
 #endif
