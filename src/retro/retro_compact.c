@@ -97,7 +97,7 @@ void retro_compact_tables(CompactLayer *L) {
   }
 }
 
-static inline uint64_t squeeze(const CompactLayer *L, uint64_t key) {
+uint64_t retro_compact_squeeze(const CompactLayer *L, uint64_t key) {
   uint64_t out = 0;
   for (int j = 0; j < 8; j++)
     if (L->width[j]) out |= (uint64_t)L->squeeze[j][(key >> (8 * j)) & 255] << L->shift[j];
@@ -115,7 +115,7 @@ uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v) {
 /* The rank of key in layer L, or -1. */
 int64_t retro_compact_rank(const CompactLayer *L, uint64_t key) {
   if ((key & ~L->vary) != L->fixed) return -1;
-  return efset_rank(&L->keys, squeeze(L, key));
+  return efset_rank(&L->keys, retro_compact_squeeze(L, key));
 }
 
 static int value_width(const RetroCompact *c, const CompactLayer *L) {
@@ -290,7 +290,7 @@ int retro_compact_gather_layer(RetroCompact *c, Gather *s) {
   L->vary = all ^ any;
   L->fixed = all;
   retro_compact_tables(L);
-  for (size_t i = 0; i < n; i++) keys[i] = squeeze(L, keys[i]);
+  for (size_t i = 0; i < n; i++) keys[i] = retro_compact_squeeze(L, keys[i]);
   int rc = efset_build(&L->keys, keys, n);
   free(s->slot);
   memset(s, 0, sizeof *s);
@@ -301,7 +301,7 @@ int retro_compact_gather_layer(RetroCompact *c, Gather *s) {
 }
 
 /* Whether layers a and b hold a key in common. */
-static int layers_meet(const CompactLayer *a, const CompactLayer *b) {
+int retro_compact_meet(const CompactLayer *a, const CompactLayer *b) {
   if ((a->fixed ^ b->fixed) & ~a->vary & ~b->vary) return 0;
   EfIter ia, ib;
   uint64_t x, y;
@@ -427,14 +427,14 @@ static void tally_key(void *arg, uint64_t key, uint64_t i) {
 
 static void put_key(void *arg, uint64_t key, uint64_t i) {
   CompactLayer *L = arg;
-  efset_put(&L->keys, i, squeeze(L, key));
+  efset_put(&L->keys, i, retro_compact_squeeze(L, key));
 }
 
 /* The runs (and what the set still holds) merged into a new layer, in two
 ** passes: the keys' number, constant bits and largest; then the set.  The
 ** runs' room in the spill file is used again.  0; -1 out of memory; or
 ** the status reported. */
-static int merge_layer(Retro *r, RetroCompact *c, Gather *s) {
+int retro_compact_merge(Retro *r, RetroCompact *c, Gather *s) {
   if (s->n) {
     int st = flush_run(r, c, s);
     if (st) return st;
@@ -450,7 +450,7 @@ static int merge_layer(Retro *r, RetroCompact *c, Gather *s) {
   L->vary = t.all ^ t.any;
   L->fixed = t.all;
   retro_compact_tables(L);
-  if (efset_begin(&L->keys, t.n, squeeze(L, t.last)) < 0) return -1;
+  if (efset_begin(&L->keys, t.n, retro_compact_squeeze(L, t.last)) < 0) return -1;
   rc = compact_merge_runs(r, c, put_key, L);
   if (rc == 0 && efset_end(&L->keys) < 0) rc = -1;
   if (rc) {
@@ -485,7 +485,7 @@ static size_t gather_most(const RetroCompact *c, int k) {
 ** set of gather_most slots (or one that cannot double) goes to disk as a
 ** sorted run instead.  0: it may double; 1: it went to disk; -1 failed,
 ** or the refusal's status (both reported). */
-static int room_to_grow(Retro *r, RetroCompact *c, int k) {
+int retro_compact_room(Retro *r, RetroCompact *c, int k) {
   Gather *next = &c->next;
   size_t more = next->cap * 2 * sizeof *next->slot, limit, free_now;
   size_t held = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
@@ -543,7 +543,7 @@ static int forward(Retro *r, RetroCompact *c) {
       r->edges += (uint64_t)n;
       for (int i = 0; i < n; i++) {
         if ((next->n + 1) * 4 > next->cap * 3) {
-          int st = room_to_grow(r, c, k);
+          int st = retro_compact_room(r, c, k);
           if (st < 0) return r->status;
           if (st > 1) return st;
           if (st == 0 && retro_compact_gather_grow(next) < 0) return -1;
@@ -574,7 +574,7 @@ static int forward(Retro *r, RetroCompact *c) {
     size_t now = retro_compact_bytes(r) + next->cap * sizeof *next->slot;
     if (now > c->peak) c->peak = now;
     if (c->nruns) {
-      int st = merge_layer(r, c, next);
+      int st = retro_compact_merge(r, c, next);
       if (st) return st;
     } else if (retro_compact_gather_layer(c, next) < 0) return -1;
     /* The count above misses the keys gone to sorted runs: the merged
@@ -599,7 +599,7 @@ static int forward(Retro *r, RetroCompact *c) {
         int rc = compact_keys_back(r, c, A);
         if (rc) return rc < 0 ? -1 : r->status;
       }
-      meet = layers_meet(A, B);
+      meet = retro_compact_meet(A, B);
       if (back) compact_db_unload(A);
       if (meet) return COMPACT_LAYERS_MEET;
     }
@@ -921,15 +921,3 @@ void retro_compact_note(const Retro *r, FILE *f) {
             c->spill ? "layers on disk" : "all in memory", (double)c->need_memory / (1 << 20),
             (double)c->need_disk / (1 << 20), (double)c->peak / (1 << 20), runs);
 }
-
-/* ------------------------------------------------------------------ */
-/* The pieces gsolve-mpi's compact form (retro_mpi_compact.c) reuses  */
-/* ------------------------------------------------------------------ */
-
-uint64_t retro_compact_squeeze(const CompactLayer *L, uint64_t key) { return squeeze(L, key); }
-
-int retro_compact_room(Retro *r, RetroCompact *c, int k) { return room_to_grow(r, c, k); }
-
-int retro_compact_merge(Retro *r, RetroCompact *c, CompactGather *s) { return merge_layer(r, c, s); }
-
-int retro_compact_meet(const CompactLayer *a, const CompactLayer *b) { return layers_meet(a, b); }
