@@ -330,7 +330,6 @@ check "cycles file cut short, checksum recomputed: refused" "2 gsolve: error: '$
 check "cycles file: late cycles (handed over by the layered form), format 3" 3 \
   "$(od -An -tu4 -j8 -N4 "$cd_tmp/late.gcdb" | tr -d ' ')"
 cd_same late "late cycles" tests/data/compact/late-cycles.game --engine vm
-rm -rf "$cd_tmp"
 
 # --- Refusals.  A memory limit too small for the table: refused with the figure.
 out=$(gs games/chess-endgame.game -D size=6 -D material=KBNK --solver retro --compact --memory 2 2>&1)
@@ -357,8 +356,12 @@ if [ -n "$GSOLVE_FULL" ]; then
   mkdir -m 700 -p "$GSOLVE_CACHE"
   export GSOLVE_CACHE
   for cc_m in KBNK KQKR; do
+    cc_db=""
+    [ $cc_m = KBNK ] && cc_db=$cd_tmp/full$cc_m      # both files written, for the queries below
     cc_hash=$(cc_run "" games/chess-endgame.game -D material=$cc_m --engine compiled)
     cc_comp=$(cc_run --compact games/chess-endgame.game -D material=$cc_m --engine compiled)
+    [ $cc_m = KBNK ] &&
+      cd_ex=$(sed -n 's/^stats: longest win, White to move: [0-9]* plies, e\.g\. \(.*\)/\1/p' "$cc_tmp")
     check "$cc_m 8x8: the compact form's root, moves and histograms = the hash form's" "$cc_hash" "$cc_comp"
     cc_long=$(printf '%s\n' "$cc_comp" | sed -n 's/^stats: longest win, White to move: \([0-9]*\) plies.*/\1/p')
     case $cc_m in
@@ -366,5 +369,19 @@ if [ -n "$GSOLVE_FULL" ]; then
       KQKR) check "KQKR 8x8 compact: longest win 69 plies (mate in 35)" 69 "$cc_long" ;;
     esac
   done
+  cc_db=""
+  # KBNK's compact file (format 3) read back: the same answers, every
+  # move and --pv, as the hash form's file: the start (a win in 57), the
+  # example of the longest win (65 plies), a draw (Black takes the knight).
+  cd_kbnk="games/chess-endgame.game -D material=KBNK --engine compiled"
+  for cd_f in "" "$cd_ex" "8/8/8/8/8/2k5/2N5/K1B5 b"; do
+    # shellcheck disable=SC2086
+    cd_same fullKBNK "KBNK 8x8 --fen '$cd_f'" $cd_kbnk ${cd_f:+--fen "$cd_f"}
+  done
+  # shellcheck disable=SC2086
+  out=$(gs $cd_kbnk --solver db --db "$cd_tmp/fullKBNK.gcdb" ${cd_ex:+--fen "$cd_ex"})
+  check "KBNK 8x8 file: the longest win's example, 65 plies" "win 65" "$(field value "$out") $(field plies "$out")"
+  echo "KBNK 8x8 files: compact $(wc -c <"$cd_tmp/fullKBNK.gcdb") bytes, hash form $(wc -c <"$cd_tmp/fullKBNK.db") bytes"
 fi
+rm -rf "$cd_tmp"
 rm -f "$cc_tmp"

@@ -827,8 +827,8 @@ int retro_compact_cycles_check_here(Retro *r) {
 }
 
 /* The values decoded whole into the layer's array, so that a child's
-** record is not a block decompressed each time; 0, or -1 (left in blocks:
-** out of memory, or a block failed, reported, r->status set). */
+** record is not a block decompressed each time: 0; -1 out of memory
+** (left in blocks, read one at a time); -2 a block failed (reported). */
 static int decode_all(Retro *r) {
   RetroCompact *c = r->cpt;
   CompactLayer *L = &c->layer[0];
@@ -839,7 +839,7 @@ static int decode_all(Retro *r) {
   for (uint64_t b = 0; b * c->block < n; b++) {
     if (compact_db_block(r, L, b) < 0) {
       free(vals);
-      return -1;
+      return -2;
     }
     uint64_t first = b * c->block, last = first + c->block < n ? first + c->block : n;
     for (uint64_t i = first; i < last; i++)
@@ -863,8 +863,7 @@ int retro_compact_cycles_verify(Retro *r) {
   RetroCompact *c = r->cpt;
   CompactLayer *L = &c->layer[0];
   Game *g = r->g;
-  r->status = EXIT_OK;
-  if (!L->vals && decode_all(r) < 0 && r->status != EXIT_OK) return r->status;
+  if (!L->vals && decode_all(r) == -2) return r->status;
   void *here = malloc(g->state_bytes);
   if (!here) return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(here, game_state(g), g->state_bytes);
