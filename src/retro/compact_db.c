@@ -30,7 +30,8 @@
 ** position; a position's children are in the same layer, and the
 ** distance field of all ones (dbits of them, at least 1) is a draw of no
 ** known end.  Its reader checks the records it answers with against
-** their children's by the hash form's rule (retro_compact_cycles.h).
+** their children's by the hash form's rule (retro_compact_cycles.h);
+** --stats and --dump-db, checking every record, decode its values whole.
 **
 ** A reader keeps the file's bytes and the sets, and decompresses a value
 ** block only when a position in it is asked for: the values are never
