@@ -96,6 +96,8 @@ if [ -x "$fa_bin" ]; then
   fa_run "tictactoe 2x2 retro --compact, layers on disk, db, stats" games/tictactoe.game -D m=2 -D n=2 -D k=2 --solver retro --compact --spill "$fa_tmp" --db "$fa_tmp/ts.db" --stats
   fa_run "tictactoe 2x2 retro --compact, layers on disk, --pv" games/tictactoe.game -D m=2 -D n=2 -D k=2 --solver retro --compact --spill "$fa_tmp" --pv
   fa_run "token retro --compact (the form with cycles), stats" games/token.game --solver retro --compact --stats
+  fa_run "token retro --compact (the form with cycles), db" games/token.game --solver retro --compact --db "$fa_tmp/tk.db"
+  fa_run "token compact db (format 3) lookup, stats" games/token.game --db "$fa_tmp/tk.db" --position "to 1" --stats
   fa_run "tictactoe 2x2 count" games/tictactoe.game -D m=2 -D n=2 -D k=2 --count
   fa_run "tictactoe 2x2 perft" games/tictactoe.game -D m=2 -D n=2 -D k=2 --perft 3 --position a1
   fa_run "connect4 3x3 native" games/connect4.game -D width=3 -D height=3 -D k=3

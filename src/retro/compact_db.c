@@ -25,6 +25,14 @@
 **     (0 raw, 1 zstd), 4 size, the bytes (the block's words of fields)
 **   8      FNV-1a 64 checksum of every byte before it
 **
+** Format 3, a table of the form with cycles (retro_compact_cycles.c):
+** format 2's layout with one layer, numbered 0, which holds every stored
+** position; a position's children are in the same layer, and the
+** distance field of all ones (dbits of them, at least 1) is a draw of no
+** known end.  Its reader checks the records it answers with against
+** their children's by the hash form's rule (retro_compact_cycles.h);
+** --stats and --dump-db, checking every record, decode its values whole.
+**
 ** A reader keeps the file's bytes and the sets, and decompresses a value
 ** block only when a position in it is asked for: the values are never
 ** decompressed whole (--stats and --dump-db read them all, one block at
@@ -36,6 +44,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "retro/retro_compact.h"
+#include "retro/retro_compact_cycles.h"
 #include "util/diag.h"
 #include "util/file.h"
 #include "util/fnv.h"
@@ -45,6 +54,8 @@
 #endif
 
 #define CDB_VERSION 2
+#define CDB_VERSION_CYCLES 3      /* one layer, the children in it (above) */
+#define CDB_CYCLES_DIST_BITS 16   /* a format 3 table's distance bits at most (the writer's buffer) */
 #define CDB_BLOCK 65536           /* ranks a value block holds (a multiple of 64) */
 #define CDB_MAX_TEXT 4096
 #define CDB_ZSTD_LEVEL 3
@@ -201,7 +212,7 @@ int compact_db_open(Retro *r, const char *path, const char *dir, const char *gam
   c->block = CDB_BLOCK;
   o->sum = CDB_SEED;
   put(o, COMPACT_DB_MAGIC, 8);
-  put_u32(o, CDB_VERSION);
+  put_u32(o, c->endless ? CDB_VERSION_CYCLES : CDB_VERSION);
   put_u32(o, (uint32_t)r->g->key_bytes);
   put_u32(o, r->canonical != NULL);
   put_u32(o, (uint32_t)r->g->nplayers);
@@ -310,6 +321,10 @@ int compact_db_write(const Retro *r, const char *path, const char *game, const c
     if (!c->layer[k].vals)
       return diag_fail(err, EXIT_USAGE, "the compact table's layers left memory as they finished: "
                        "give --db FILE to the solve that makes it");
+  if (c->endless && (c->nlayers != 1 || c->layer[0].dbits > CDB_CYCLES_DIST_BITS))
+    return diag_fail(err, EXIT_LIMIT, "--db: the table's distances take %d bits, over the %d a "
+                     "compact file of a game with cycles holds (drop --compact to write the hash "
+                     "form's)", c->layer[0].dbits, CDB_CYCLES_DIST_BITS);
   int spill = c->spill;
   c->spill = 0;             /* no reading back */
   int st = compact_db_open((Retro *)r, path, NULL, game, params, rules_hash, err);
@@ -605,9 +620,9 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
     goto corrupt;
   take(&in, 8);
   uint32_t version = get_u32(&in);
-  if (version != 1 && version != CDB_VERSION)
+  if (version != 1 && version != CDB_VERSION && version != CDB_VERSION_CYCLES)
     return diag_fail(err, EXIT_USAGE, "'%s' has compact database format %u; this gsolve reads "
-                     "formats 1 and %d", path, version, CDB_VERSION);
+                     "formats 1 to %d", path, version, CDB_VERSION_CYCLES);
   uint32_t key_bytes = get_u32(&in), symmetric = get_u32(&in), nplayers = get_u32(&in);
   uint64_t hash = get_u64(&in), positions = get_u64(&in), stored = get_u64(&in);
   int same = same_text(&in, game, &text, &tlen);
@@ -638,6 +653,7 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
       nlayers == 0 || nlayers > COMPACT_MAX_LAYERS || c->block == 0 || c->block % 64 ||
       c->block > ((uint64_t)1 << 24))
     goto corrupt;
+  if (version == CDB_VERSION_CYCLES && nlayers != 1) goto corrupt;
   if (!(c->layer = calloc(nlayers, sizeof *c->layer))) goto oom;
   c->layer_cap = (int)nlayers;
   c->nlayers = (int)nlayers;
@@ -654,10 +670,16 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
     total += L->keys.n;
   }
   if (total != stored || in.p != in.end) goto corrupt;
+  if (version == CDB_VERSION_CYCLES) {
+    /* The distance of all ones: a draw of no known end. */
+    int dbits = c->layer[0].dbits;
+    if (dbits < 1 || dbits > CDB_CYCLES_DIST_BITS) goto corrupt;
+    c->endless = (uint32_t)((UINT64_C(1) << dbits) - 1);
+  }
   r->positions = positions;
   r->stored = stored;
   r->closure = 0;
-  r->verify_here = retro_compact_check_here;
+  r->verify_here = c->endless ? retro_compact_cycles_check_here : retro_compact_check_here;
   if (retro_scratch(r) < 0) goto oom;
   c->moves = malloc(GAME_MAX_MOVES * sizeof *c->moves);
   c->ckeys = malloc(GAME_MAX_MOVES * g->key_bytes + 8);

@@ -644,11 +644,19 @@ done:
 typedef struct DumpCount {
   uint32_t maxd;
   uint64_t *counts, totals[3];
+  uint64_t endless;         /* draws without end (a table with cycles) */
 } DumpCount;
 
 static int dump_one(void *arg, const void *state, int mover, int32_t score, uint32_t dist) {
   DumpCount *d = arg;
   int v = score > 0 ? 0 : score < 0 ? 1 : 2;
+  if (dist >= RETRO_ENDLESS) {      /* counted apart, as the hash form's */
+    if (d->counts) {
+      d->totals[v]++;
+      d->endless++;
+    }
+    return 0;
+  }
   if (!d->counts) {
     if (dist > d->maxd) d->maxd = dist;
     return 0;
@@ -665,7 +673,7 @@ void db_dump(const Retro *r, FILE *out, int json) {
   uint64_t *counts;
   uint64_t totals[3] = { 0, 0, 0 };
   if (r->cpt) {
-    DumpCount d = { 0, NULL, { 0, 0, 0 } };
+    DumpCount d = { 0, NULL, { 0, 0, 0 }, 0 };
     if (retro_compact_each((Retro *)r, dump_one, &d) < 0) return;
     if (!(d.counts = calloc(((size_t)d.maxd + 1) * 3, sizeof *d.counts))) {
       diag_fail(stderr, EXIT_LIMIT, "out of memory");
@@ -673,6 +681,7 @@ void db_dump(const Retro *r, FILE *out, int json) {
     }
     if (retro_compact_each((Retro *)r, dump_one, &d) < 0) { free(d.counts); return; }
     maxd = d.maxd;
+    endless = d.endless;
     counts = d.counts;
     memcpy(totals, d.totals, sizeof totals);
   } else {

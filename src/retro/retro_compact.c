@@ -742,6 +742,7 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
 int retro_compact_verify(Retro *r) {
   Game *g = r->g;
   RetroCompact *c = r->cpt;
+  if (c->endless) return retro_compact_cycles_verify(r);     /* one layer, with cycles */
   void *here = malloc(g->state_bytes);
   if (!here) return retro_fail(r, EXIT_LIMIT, "out of memory");
   memcpy(here, game_state(g), g->state_bytes);

@@ -33,9 +33,11 @@
 */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "retro/retro_compact_cycles.h"
 #include "search/progress.h"
 #include "util/clock.h"
+#include "util/diag.h"
 #include "util/status.h"
 #include "util/stop.h"
 
@@ -661,10 +663,6 @@ int retro_compact_cycles_solve(Retro *r, Search *s) {
   Game *g = r->g;
   const char *why = retro_compact_refusal(r);
   if (why) return retro_fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
-  /* Refused before the passes, not after them (KBNK: 250 s). */
-  if (r->db_out)
-    return retro_fail(r, EXIT_USAGE, "--db: the compact form of a game with cycles has no "
-                      "file format yet (drop --compact to write the hash form's)");
   choose_canonical(r);
   free(r->root_state);
   r->root_state = malloc(g->state_bytes);
@@ -703,4 +701,192 @@ void retro_compact_cycles_note(const Retro *r, FILE *f) {
   if (c->handed_at)
     fprintf(f, "stats: compact form with cycles: taken after the layered form's layer %d met an "
             "earlier one\n", c->handed_at);
+  struct stat sb;
+  if (c->written && stat(c->written, &sb) == 0)
+    fprintf(f, "stats: compact form with cycles: wrote '%s', %lld bytes: %.2f bytes a position, "
+            "%.2f a stored one\n", c->written, (long long)sb.st_size,
+            (double)sb.st_size / (double)(r->positions ? r->positions : 1),
+            (double)sb.st_size / (double)(r->stored ? r->stored : 1));
+}
+
+/* ------------------------------------------------------------------ */
+/* A table read from a file (compact_db.c, format 3)                  */
+/* ------------------------------------------------------------------ */
+
+/* Record i of the single layer: in memory (decoded whole by the check of
+** every record), else from its value block.  0, or -1 when the block does
+** not decode (reported). */
+static int record(Retro *r, uint64_t i, int *mover, int64_t *score, uint32_t *dist) {
+  RetroCompact *c = r->cpt;
+  CompactLayer *L = &c->layer[0];
+  int w = retro_compact_width(c, L);
+  uint64_t f;
+  if (L->vals) {
+    f = bits_get(L->vals, i * (uint64_t)w, w);
+  } else {
+    uint64_t b = i / c->block;
+    if (L->cached != (int64_t)b && compact_db_block(r, L, b) < 0) return -1;
+    f = bits_get(L->cache, (i % c->block) * (uint64_t)w, w);
+  }
+  uint32_t d = (uint32_t)(f >> (1 + c->sbits));
+  *mover = (int)(f & 1);
+  *score = c->smin + (int64_t)((f >> 1) & ((UINT64_C(1) << c->sbits) - 1));
+  *dist = d == c->endless ? RETRO_ENDLESS : d;
+  return 0;
+}
+
+static int corrupt(Retro *r, const char *why) {
+  return retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a position's record disagrees with the "
+                    "rules (%s)", r->db_path ? r->db_path : "the table", why);
+}
+
+/* Why record rank (the engine's current position's) cannot be the one
+** the passes wrote, or NULL: checked against the rules and its children's
+** records (in the same layer) by the hash form's rule (db.c's
+** verify_position): an end has its outcome at distance 0; a win a child
+** lost for the opponent at d - 1 and none sooner; a loss only children
+** won for the opponent, the farthest at d - 1; a draw no winning child and
+** a drawn one, the shortest drawn line that ends for player 0 and the
+** longest for player 1, a line without end (the distance of all ones)
+** over both; a scored game the best child's score and distance (the
+** order every solver uses).  *failed when a block does not decode
+** (reported). */
+static const char *check_record(Retro *r, uint64_t rank, int *failed) {
+  RetroCompact *c = r->cpt;
+  CompactLayer *L = &c->layer[0];
+  Game *g = r->g;
+  int mover = game_to_move(g), m, cm;
+  int64_t s, cs, smax = -c->smin;
+  uint32_t d, cd;
+  *failed = 0;
+  if (record(r, rank, &m, &s, &d) < 0) return *failed = 1, NULL;
+  if (m != (mover & 1)) return "the player to move";
+  if (s > smax) return "a score out of range";
+  int scored = smax > 1;
+  if (d >= RETRO_ENDLESS && (s != 0 || scored)) return "a win, loss or score without end";
+  Outcome o;
+  int n = retro_compact_expand(r, c, &o);
+  if (n < 0) {
+    int64_t margin = retro_compact_margin(g, mover, &o);
+    return s == margin && d == 0 ? NULL : "the value of a finished game";
+  }
+  Value best = -VALUE_INF;
+  uint32_t win_min = RETRO_ENDLESS, loss_max = 0, draw_min = RETRO_ENDLESS, draw_max = 0;
+  int wins = 0, draws = 0, endless = 0;
+  for (int j = 0; j < n; j++) {
+    int64_t k = retro_compact_rank(L, c->child[j]);
+    if (k < 0) return "a move to a position that is not stored";
+    if (record(r, (uint64_t)k, &cm, &cs, &cd) < 0) return *failed = 1, NULL;
+    if (cs > smax) return "a score out of range";
+    int64_t sc = cm == (mover & 1) ? cs : -cs;
+    if (cd >= RETRO_ENDLESS && (sc != 0 || scored)) return "a win, loss or score without end";
+    if (scored) {
+      Value v = value_make(sc, (int64_t)cd + 1, mover);
+      if (v > best) best = v;
+    } else if (sc > 0) {
+      wins++;
+      if (cd < win_min) win_min = cd;
+    } else if (sc < 0) {
+      if (cd > loss_max) loss_max = cd;
+    } else {
+      draws++;
+      if (cd >= RETRO_ENDLESS) endless++;
+      else {
+        if (cd < draw_min) draw_min = cd;
+        if (cd > draw_max) draw_max = cd;
+      }
+    }
+  }
+  if (scored) {
+    int64_t bs, bd;
+    value_decode(best, &bs, &bd);
+    return bs == s && bd == (int64_t)d ? NULL : "the best move's score";
+  }
+  if (s > 0) return wins && win_min + 1 == d ? NULL : "a win without its winning move";
+  if (s < 0) return !wins && !draws && loss_max + 1 == d ? NULL : "a loss with a better move";
+  if (wins || !draws) return "a draw with a winning move or none drawn";
+  if ((mover & 1) == 0)
+    return d == (draw_min < RETRO_ENDLESS ? draw_min + 1 : RETRO_ENDLESS) ? NULL : "a draw's length";
+  return d == (endless ? RETRO_ENDLESS : draw_max + 1) ? NULL : "a draw's length";
+}
+
+int retro_compact_cycles_check_here(Retro *r) {
+  RetroCompact *c = r->cpt;
+  int64_t rank = retro_compact_rank(&c->layer[0], retro_compact_key(r));
+  if (rank < 0) return EXIT_OK;       /* not stored: retro_answer says so */
+  Game *g = r->g;
+  void *here = malloc(g->state_bytes);
+  if (!here) return retro_fail(r, EXIT_LIMIT, "out of memory");
+  memcpy(here, game_state(g), g->state_bytes);
+  int failed;
+  const char *why = check_record(r, (uint64_t)rank, &failed);
+  g->vt->set_state(g, here);
+  free(here);
+  if (failed) return r->status;
+  return why ? corrupt(r, why) : EXIT_OK;
+}
+
+/* The values decoded whole into the layer's array, so that a child's
+** record is not a block decompressed each time: 0; -1 out of memory
+** (left in blocks, read one at a time); -2 a block failed (reported). */
+static int decode_all(Retro *r) {
+  RetroCompact *c = r->cpt;
+  CompactLayer *L = &c->layer[0];
+  int w = retro_compact_width(c, L);
+  uint64_t n = L->keys.n;
+  uint64_t *vals = calloc(bits_words(n, w), sizeof *vals);
+  if (!vals) return -1;
+  for (uint64_t b = 0; b * c->block < n; b++) {
+    if (compact_db_block(r, L, b) < 0) {
+      free(vals);
+      return -2;
+    }
+    uint64_t first = b * c->block, last = first + c->block < n ? first + c->block : n;
+    for (uint64_t i = first; i < last; i++)
+      bits_or(vals, i * (uint64_t)w, w, bits_get(L->cache, (i - first) * (uint64_t)w, w));
+  }
+  L->vals = vals;
+  return 0;
+}
+
+/* Progress and Ctrl-C every 4096 records checked: 0, or 1 stopped (reported). */
+static int tick_check(Retro *r, uint64_t *done) {
+  if ((++*done & 0xfff) != 0) return 0;
+  if (stop_requested) return stopped(r, *done), 1;
+  if (r->progress)
+    progress_note(r->progress, "checking the compact table", NULL, *done, "positions",
+                  (double)*done / (double)(r->stored ? r->stored : 1));
+  return 0;
+}
+
+int retro_compact_cycles_verify(Retro *r) {
+  RetroCompact *c = r->cpt;
+  CompactLayer *L = &c->layer[0];
+  Game *g = r->g;
+  if (!L->vals && decode_all(r) == -2) return r->status;
+  void *here = malloc(g->state_bytes);
+  if (!here) return retro_fail(r, EXIT_LIMIT, "out of memory");
+  memcpy(here, game_state(g), g->state_bytes);
+  EfIter it;
+  uint64_t sq, i = 0, done = 0;
+  int st = EXIT_OK, failed = 0;
+  efset_iter_init(&it, &L->keys);
+  for (; st == EXIT_OK && efset_next(&it, &sq); i++) {
+    retro_compact_set_key(r, c, retro_compact_unsqueeze(L, sq));
+    /* A file's key may unpack to values its slots cannot hold: corrupt,
+    ** not a rule's runtime error once a move is played on it. */
+    char why[256];
+    if (g->vt->invalid && g->vt->invalid(g, why, sizeof why)) {
+      st = retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a key that is not a position of the game "
+                      "(%s)", r->db_path ? r->db_path : "the table", why);
+      break;
+    }
+    const char *bad = check_record(r, i, &failed);
+    if (failed) st = r->status;
+    else if (bad) st = corrupt(r, bad);
+    else if (tick_check(r, &done)) st = r->status;
+  }
+  g->vt->set_state(g, here);
+  free(here);
+  return st;
 }

@@ -31,4 +31,13 @@ int retro_compact_cycles_solve(Retro *r, Search *s);
 ** table of the layered form). */
 void retro_compact_cycles_note(const Retro *r, FILE *f);
 
+/* A table of this form read from a file (compact_db.c, format 3): the
+** engine's current position's record checked against the rules and its
+** children's records, by the hash form's rule (Retro.verify_here, before
+** an answer); every record so checked (--stats, --dump-db: the values
+** decoded whole first).  EXIT_OK, or EXIT_USAGE "'FILE' is corrupt: ..."
+** reported. */
+int retro_compact_cycles_check_here(Retro *r);
+int retro_compact_cycles_verify(Retro *r);
+
 #endif
