@@ -186,6 +186,11 @@ gsolve-mpi: $(MPI_SRC) src/cli/main.c $(BUILD)/libgsolve.a $(wildcard src/*/*.h)
 	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -Dmain=gsolve_main -c -o $(BUILD)/main-mpi.o src/cli/main.c
 	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) -o $@ $(MPI_SRC) $(BUILD)/main-mpi.o $(BUILD)/libgsolve.a $(LDLIBS)
 
+# gsolve-mpi with allocation-failure injection (tests/unit/failalloc.c):
+# tests/t_mpi.sh runs it with one rank alone out of memory.
+$(BUILD)/gsolve-mpi-failalloc: gsolve-mpi tests/unit/failalloc.c
+	$(MPICC) $(CPPFLAGS) $(CFLAGS) $(WARN) $(WRAP_ALLOC) -o $@ tests/unit/failalloc.c $(MPI_SRC) $(BUILD)/main-mpi.o $(BUILD)/libgsolve.a $(LDLIBS)
+
 demo: gsolve
 	./gsolve games/nim.game --solve
 
@@ -237,7 +242,7 @@ TEST_BINS = $(BUILD)/test_solvers $(BUILD)/test_cfr $(BUILD)/replay $(BUILD)/tes
   $(BUILD)/gsolve-failalloc $(BUILD)/compact_query $(BUILD)/test_efset
 # gsolve-mpi joins the tests and the bench when Open MPI is installed
 # (tests/t_mpi.sh says so loudly when it is not).
-MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi)
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),gsolve-mpi $(BUILD)/gsolve-mpi-failalloc)
 test: gsolve $(TEST_BINS) $(MPI_BIN) | test-tools
 	sh tests/run.sh
 

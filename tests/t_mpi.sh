@@ -343,10 +343,10 @@ EOF
   check "Connect Four 4x4 --compact, 3 ranks: value and positions" "draw 161029" \
     "$(field value "$(cat "$mp_tmp/cn.out")") $(field positions "$(cat "$mp_tmp/cn.out")")"
   out=$($GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver db --db "$mp_tmp/n.db" \
-    --position "1 2 1 2" --all-moves 2>&1)
+    --position "1 2 1 2" --all-moves 2>&1 | grep -v '^seconds:')
   check "Connect Four 4x4: gsolve --solver db reads the ranks' file" \
     "$($GSOLVE games/connect4.game -D width=4 -D height=4 --engine vm --solver db --db "$mp_tmp/one.db" \
-      --position "1 2 1 2" --all-moves 2>&1)" "$out"
+      --position "1 2 1 2" --all-moves 2>&1 | grep -v '^seconds:')" "$out"
   check "Connect Four 4x4: the file's answer" yes \
     "$(printf '%s\n' "$out" | grep -q '^value: ' && echo yes || echo no)"
   # --pv: rank 0 walks the line in the database it wrote.
@@ -410,6 +410,45 @@ EOF
     "$(grep -c '^gsolve: error: interrupted after [0-9]* positions' "$mp_tmp/err")"
   check "--compact, SIGTERM to a rank: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
   check "--compact, SIGTERM to a rank: no file left beside it" "" "$(ls "$mp_tmp" | grep '^x\.db')"
+
+  # One rank alone out of memory ($BUILD/gsolve-mpi-failalloc, its
+  # allocation n failing): before the solve (it waited at the end while
+  # the others waited in the solve's first exchange: a hang), inside an
+  # exchange (the bytes went into a buffer that could not grow), in the
+  # engine in the middle of the solve (the rank left the collectives: a
+  # hang), after the answer (exit 5 said by no one).  Each n: the job ends
+  # within 60 s, exit 5 with a message on rank 0's stderr, or exit 0 with
+  # the answer (n past what the rank allocates).  The n are spread over
+  # rank 0's count of a whole run (the ranks allocate alike).
+  mp_fa=$BUILD/gsolve-mpi-failalloc
+  if [ ! -x "$mp_fa" ]; then
+    check "gsolve-mpi-failalloc is built (make test builds it when mpicc exists)" yes no
+  else
+    for mp_args in "" "--compact --engine vm"; do
+      # shellcheck disable=SC2086
+      mp_total=$(mpirun --oversubscribe -np 2 env GSOLVE_COUNT_ALLOC=1 "$mp_fa" games/tictactoe.game \
+        --solver retro $mp_args 2>&1 >/dev/null | sed -n 's/^allocations: //p' | head -n 1)
+      mp_bad=""
+      for mp_frac in 1 45 60 70 75 80 85 90 95 100; do
+        mp_n=$(( ${mp_total:-0} * mp_frac / 100 ))
+        [ "$mp_n" -lt 1 ] && mp_n=1
+        # shellcheck disable=SC2086
+        timeout 60 mpirun --oversubscribe -np 1 "$mp_fa" games/tictactoe.game --solver retro $mp_args : \
+          -np 1 env GSOLVE_FAIL_ALLOC=$mp_n "$mp_fa" games/tictactoe.game --solver retro $mp_args \
+          >"$mp_tmp/fa.out" 2>"$mp_tmp/fa.err"
+        mp_st=$?
+        if [ $mp_st -eq 5 ]; then
+          grep -q '^gsolve: error: ' "$mp_tmp/fa.err" || mp_bad="$mp_bad n=$mp_n:silent"
+        elif [ $mp_st -eq 0 ]; then
+          [ "$(field value "$(cat "$mp_tmp/fa.out")")" = draw ] || mp_bad="$mp_bad n=$mp_n:answer"
+        else
+          mp_bad="$mp_bad n=$mp_n:exit$mp_st"
+        fi
+      done
+      check "gsolve-mpi ${mp_args:-(hash form)}: one rank out of memory at 10 points of $mp_total allocations: ends, said" \
+        "" "$mp_bad"
+    done
+  fi
   if [ -n "$GSOLVE_FULL" ]; then
     # Connect Four 5x4 (3,945,711 positions, Tromp's count): 3 ranks give
     # the single process's database and --stats.

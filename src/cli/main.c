@@ -279,7 +279,10 @@ static int run(void *arg) {
 ** with the engine's status; r (on the heap) still holds what to free. */
 static int run_trapped(Run *r) {
   int st = EXIT_OK;
-  if (game_call_trapped(r->g, run, r, &st)) st = r->g->error_status;
+  if (game_call_trapped(r->g, run, r, &st)) {
+    st = r->g->error_status;
+    if (retro_distributed) retro_distributed->trapped(st);
+  }
   return st;
 }
 

@@ -420,7 +420,10 @@ static int run_trapped(void *arg) {
 int solver_solve(SolveJob *j) {
   int st;
   if (j->solver == NULL && (st = solver_choose(j)) != EXIT_OK) return st;
-  if (game_call_trapped(j->g, run_trapped, j, &st)) st = j->g->error_status;
+  if (game_call_trapped(j->g, run_trapped, j, &st)) {
+    st = j->g->error_status;
+    if (retro_distributed) retro_distributed->trapped(st);   /* gsolve-mpi: abort the job */
+  }
   return st;
 }
 

@@ -40,9 +40,11 @@
 */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "retro/retro_compact.h"
 #include "retro/retro_compact_cycles.h"
 #include "util/diag.h"
@@ -590,34 +592,120 @@ int compact_db_block(Retro *r, CompactLayer *L, uint64_t b) {
   return 0;
 }
 
+/* A layered file (format 2) that is a regular file is read by layer,
+** when a lookup needs one (compact_layer_ready: two at a time), not
+** whole: a query of Connect Four 7x4's 4.9 GB file held 9.3 GB and took
+** 25 s when it was read whole.  Its checksum is checked first, the file
+** streamed through it. */
+#define CDB_HEAD_MAX (64 + 3 * (4 + CDB_MAX_TEXT) + 64)   /* the header's bytes at most */
+#define CDB_STREAM (1 << 20)                            /* bytes a read of the checksum */
+
+/* The checksum of the file's first len bytes, read at fd.  0; -1 not read. */
+static int stream_checksum(int fd, uint64_t len, uint64_t *sum) {
+  unsigned char *buf = malloc(CDB_STREAM);
+  uint64_t h = CDB_SEED;
+  int rc = buf ? 0 : -1;
+  for (uint64_t at = 0; rc == 0 && at < len; at += CDB_STREAM) {
+    size_t n = len - at < CDB_STREAM ? (size_t)(len - at) : CDB_STREAM;
+    if (compact_pread(fd, buf, n, at) < 0) rc = -1;
+    else h = fnv1a(h, buf, n);
+  }
+  free(buf);
+  *sum = h;
+  return rc;
+}
+
+/* The layer records from `at` to `end`, not loaded: each one's place and
+** count, its head checked as get_layer checks it and its value blocks'
+** sizes walked to find its end.  *total: the positions.  0; -1 corrupt
+** or not read. */
+static int scan_layers(RetroCompact *c, int fd, uint64_t at, uint64_t end, uint64_t stored,
+                       uint64_t *total) {
+  for (int i = 0; i < c->nlayers; i++) {
+    unsigned char head[44], b[8];
+    uint64_t start = at, n, high_bits;
+    uint32_t lbits;
+    if (end - at < sizeof head || compact_pread(fd, head, sizeof head, at) < 0) return -1;
+    In hin = { head, head + sizeof head, 0 };
+    uint32_t k = get_u32(&hin);
+    if (k >= (uint32_t)c->nlayers || c->layer[k].file_pos) return -1;
+    CompactLayer *L = &c->layer[k];
+    at += sizeof head;
+    if (get_head(&hin, c, L, stored - *total, end - at, &n, &lbits, &high_bits) < 0) return -1;
+    uint64_t words = n ? bits_words(n, (int)lbits) + (high_bits + 63) / 64 + 1 : 0;
+    if (words > (end - at) / 8) return -1;
+    at += words * 8;
+    if (end - at < 4 || compact_pread(fd, b, 4, at) < 0) return -1;
+    In bin = { b, b + 4, 0 };
+    uint64_t nblocks = get_u32(&bin);
+    at += 4;
+    if (nblocks != (n + c->block - 1) / c->block) return -1;
+    for (uint64_t j = 0; j < nblocks; j++) {
+      if (end - at < 8 || compact_pread(fd, b, 8, at) < 0) return -1;
+      In kin = { b, b + 8, 0 };
+      uint32_t kind = get_u32(&kin), size = get_u32(&kin);
+      if (kind > 1 || size > end - at - 8) return -1;
+      at += 8 + (uint64_t)size;
+    }
+    L->keys.n = n;
+    L->keys.lbits = (int)lbits;
+    L->keys.high_bits = (size_t)high_bits;
+    L->file_pos = start + 1;
+    L->file_len = at - start;
+    *total += n;
+  }
+  return at == end ? 0 : -1;
+}
+
 int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, const char *params,
                     uint64_t rules_hash, FILE *err) {
   Game *g = r->g;
-  size_t mem = file_memory_bytes();
-  int st = file_fill_all(fi, mem ? mem : SIZE_MAX / 2, err);
+  /* Format 2 in a regular file: the header alone now, the layers later. */
+  struct stat sb;
+  int fd = fi->f ? fileno(fi->f) : -1, st = file_fill(fi, 12, err);
+  uint64_t flen = 0;
+  int lazy = st == EXIT_OK && fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
+             (flen = (uint64_t)sb.st_size) >= 16 && fi->len >= 12 &&
+             (fi->data[8] | fi->data[9] << 8 | fi->data[10] << 16 | (uint32_t)fi->data[11] << 24) == CDB_VERSION;
+  if (st == EXIT_OK) {
+    size_t mem = file_memory_bytes();
+    st = lazy ? file_fill(fi, CDB_HEAD_MAX, err) : file_fill_all(fi, mem ? mem : SIZE_MAX / 2, err);
+  }
   if (st != EXIT_OK) {
     file_close(fi);
     return st;
   }
   RetroCompact *c = r->cpt = calloc(1, sizeof *c);
-  if (!c) {
+  int read_fd = lazy ? fcntl(fd, F_DUPFD_CLOEXEC, 0) : -1;
+  if (!c || (lazy && read_fd < 0)) {
     file_close(fi);
-    return diag_fail(err, EXIT_LIMIT, "out of memory reading '%s'", path);
+    if (read_fd >= 0) close(read_fd);
+    return c ? diag_fail(err, EXIT_IO, "cannot read '%s': %s", path, strerror(errno))
+             : diag_fail(err, EXIT_LIMIT, "out of memory reading '%s'", path);
   }
+  c->read_fd = read_fd + 1;
   c->file = fi->data;
   fi->data = NULL;
   size_t len = fi->len;
   file_close(fi);
   r->db_path = path;
   r->err = err;
-  In in = { c->file, c->file + (len >= 8 ? len - 8 : 0), 0 };
+  if (!lazy) flen = len;
+  In in = { c->file, c->file + (lazy ? (len < flen - 8 ? len : flen - 8) : len >= 8 ? len - 8 : 0), 0 };
   const char *text;
   uint32_t tlen;
   char shown1[256], shown2[256];
-  if (len < 16 || memcmp(c->file, COMPACT_DB_MAGIC, 8) != 0)
+  if (flen < 16 || len < 16 || memcmp(c->file, COMPACT_DB_MAGIC, 8) != 0)
     return diag_fail(err, EXIT_USAGE, "'%s' is not a gsolve compact database", path);
-  if (fnv1a(CDB_SEED, c->file, len - 8) != (get_u64(&(In){ c->file + len - 8, c->file + len, 0 })))
+  if (lazy) {
+    uint64_t sum;
+    unsigned char tail[8];
+    if (stream_checksum(read_fd, flen - 8, &sum) < 0 || compact_pread(read_fd, tail, 8, flen - 8) < 0)
+      return diag_fail(err, EXIT_IO, "cannot read '%s'", path);
+    if (sum != get_u64(&(In){ tail, tail + 8, 0 })) goto corrupt;
+  } else if (fnv1a(CDB_SEED, c->file, len - 8) != (get_u64(&(In){ c->file + len - 8, c->file + len, 0 }))) {
     goto corrupt;
+  }
   take(&in, 8);
   uint32_t version = get_u32(&in);
   if (version != 1 && version != CDB_VERSION && version != CDB_VERSION_CYCLES)
@@ -658,7 +746,11 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
   c->layer_cap = (int)nlayers;
   c->nlayers = (int)nlayers;
   uint64_t total = 0;
-  for (uint32_t i = 0; i < nlayers; i++) {
+  if (lazy) {
+    if (scan_layers(c, read_fd, (uint64_t)(in.p - c->file), flen - 8, stored, &total) < 0) goto corrupt;
+    in.p = in.end;
+  }
+  for (uint32_t i = 0; i < nlayers && !lazy; i++) {
     /* Format 1: the layers from the root down; 2: each numbered, in the
     ** order they were finished (the deepest first). */
     uint32_t k = version == 1 ? i : get_u32(&in);

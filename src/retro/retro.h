@@ -201,6 +201,11 @@ typedef struct RetroDistributed {
   /* retro_solve's with --compact (retro_mpi_compact.c): each rank holds
   ** its part of each layer; rank 0 writes the database and answers. */
   int (*compact_solve)(Retro *r, Search *s);
+  /* A rule failed at run time, or the engine ran out of memory, on this
+  ** rank (main.c, after the trap): inside a distributed solve the other
+  ** ranks cannot learn it through the collectives they wait in, so the
+  ** job is aborted with the status (before a solve: nothing to do). */
+  void (*trapped)(int status);
 } RetroDistributed;
 extern const RetroDistributed *retro_distributed;
 

@@ -682,6 +682,9 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
       int rc = compact_keys_back(r, c, L);
       if (rc) return rc;
     }
+    /* A file read by layer: this one and the next, the others dropped. */
+    if (verify && ((N && compact_layer_ready(r, c, k + 1) < 0) || compact_layer_ready(r, c, k) < 0))
+      return 1;
     if (!verify && !(L->vals = calloc(bits_words(L->keys.n, w), sizeof *L->vals))) return -1;
     EfIter it;
     uint64_t sq, i = 0;

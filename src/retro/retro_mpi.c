@@ -165,7 +165,10 @@ int rmpi_owner(const unsigned char *key) {
 }
 
 /* Sends every rank its batch and receives the batches for this one
-** into rmpi.in.  -1 when out of memory or over 2 GiB in one round. */
+** into rmpi.in.  -1 when out of memory or over 2 GiB in one round.  The
+** ranks agree before any byte moves, since a rank without room to
+** receive cannot take what was announced to it (the bytes went into the
+** short buffer, session 24): when one fails, none receives anything. */
 int rmpi_exchange(void) {
   size_t total = 0;
   int bad = 0;
@@ -191,8 +194,17 @@ int rmpi_exchange(void) {
   rmpi.in.n = 0;
   rmpi.in.head = 0;
   if (in > INT_MAX / 2 || rmpi_room(&rmpi.in, in + 1) < 0) bad = 1;
-  MPI_Alltoallv(rmpi.send.p, rmpi.scount, rmpi.sdispl, MPI_BYTE, rmpi.in.p, rmpi.rcount, rmpi.rdispl, MPI_BYTE,
-                MPI_COMM_WORLD);
+  int any_bad = 0;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (any_bad) {
+    /* Nothing moves: the rank that failed says so (-1), the others see an
+    ** empty round (0) until the round's agreement stops them all. */
+    for (int d = 0; d < rmpi.size; d++) rmpi.rcount[d] = 0;
+    in = 0;
+  } else {
+    MPI_Alltoallv(rmpi.send.p, rmpi.scount, rmpi.sdispl, MPI_BYTE, rmpi.in.p, rmpi.rcount, rmpi.rdispl,
+                  MPI_BYTE, MPI_COMM_WORLD);
+  }
   rmpi.in.n = bad ? 0 : in;
   rmpi.rounds++;
   return bad ? -1 : 0;
@@ -202,6 +214,28 @@ uint64_t rmpi_sum(uint64_t v) {
   uint64_t total;
   MPI_Allreduce(&v, &total, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
   return total;
+}
+
+/* The checkpoint: where each rank is, one collective at the start of
+** every distributed solve and at the end of the job, so that a rank that
+** stopped before a solve (out of memory while it compiled the rules, on
+** that rank alone) meets the others there instead of leaving them
+** waiting in the solve's first exchange while it waits to finish (a
+** hang, session 24).  in: the rank's status, rank + 1 when it is at the
+** end, 1 when it is about to solve, rank + 1 when it failed; the largest
+** of each over the ranks. */
+static void checkpoint(int status, int at_end, int out[4]) {
+  int in[4] = { status, at_end ? rmpi.rank + 1 : 0, !at_end, status != EXIT_OK ? rmpi.rank + 1 : 0 };
+  MPI_Allreduce(in, out, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+}
+
+int rmpi_enter(void) {
+  int out[4];
+  checkpoint(EXIT_OK, 0, out);
+  if (out[1] == 0) return rmpi.entered = 1, EXIT_OK;
+  int st = out[0] != EXIT_OK ? out[0] : EXIT_RUNTIME;
+  return rmpi_job_fail(st, "rank %d of %d stopped before the solve (exit status %d); the job "
+                       "stops", out[1] - 1, rmpi.size, out[0]);
 }
 
 /* One decision for all ranks: the largest failure status and stop. */
@@ -823,22 +857,28 @@ static int mpi_enumerate(Retro *r) {
   Game *g = r->g;
   rmpi.r = r;
   rmpi.g = g;
+  int entered = rmpi_enter();
+  if (entered != EXIT_OK) return r->status = entered;
   /* What every rank would say (retro_answer's errors), rank 0 says;
   ** a rank's own failures go through rmpi_fail. */
   r->err = rmpi.rank == 0 ? rmpi.err : NULL;
   /* GSOLVE_MPI_BATCH caps a labelling round's updates per rank, in
   ** bytes: the send buffers' size, and under MPI's 2 GiB int counts. */
+  /* A failure on one rank goes through the agreement below with the
+  ** others, never a return before it (the others would wait in it). */
+  int st = EXIT_OK, stop;
   const char *batch = getenv("GSOLVE_MPI_BATCH");
   rmpi.batch = RM_BATCH;
   if (batch && *batch) {
     char *end;
     unsigned long long b = strtoull(batch, &end, 10);
+    /* Said once, by rank 0 (the ranks share their environment). */
     if (*end || b == 0 || b > (1ull << 30))
-      return rmpi_job_fail(EXIT_USAGE, "GSOLVE_MPI_BATCH must be a number of bytes from 1 to 1073741824, "
-                       "not '%s'", batch);
+      st = rmpi_job_fail(EXIT_USAGE, "GSOLVE_MPI_BATCH must be a number of bytes from 1 to "
+                         "1073741824, not '%s'", batch);
     rmpi.batch = (size_t)b;
   }
-  if (retro_scratch(r) < 0) return rmpi_fail(EXIT_LIMIT, "out of memory");
+  if (st == EXIT_OK && retro_scratch(r) < 0) st = rmpi_fail(EXIT_LIMIT, "out of memory");
   rmpi.set = r->canonical ? &r->classes : &r->states;
   rmpi.key = rmpi.set->key_bytes;
   /* An engine that sets a state from its key (the VM): states travel
@@ -847,12 +887,12 @@ static int mpi_enumerate(Retro *r) {
   /* Every rank must write and read the same records (an environment
   ** variable may differ between nodes): keys only if all agree. */
   MPI_Allreduce(&by_state, &rmpi.by_state, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  rmpi.ckey = malloc(rmpi.key);
-  rmpi.rkey = malloc(rmpi.key);
+  rmpi.ckey = malloc(rmpi.key ? rmpi.key : 1);
+  rmpi.rkey = malloc(rmpi.key ? rmpi.key : 1);
   rmpi.out = calloc((size_t)rmpi.size, sizeof *rmpi.out);
   rmpi.scount = calloc((size_t)rmpi.size * 4, sizeof(int));
-  int st = EXIT_OK, stop;
-  if (!rmpi.ckey || !rmpi.rkey || !rmpi.out || !rmpi.scount) st = rmpi_fail(EXIT_LIMIT, "out of memory");
+  if (st == EXIT_OK && (!rmpi.ckey || !rmpi.rkey || !rmpi.out || !rmpi.scount))
+    st = rmpi_fail(EXIT_LIMIT, "out of memory");
   if (rmpi.by_state && st == EXIT_OK) {
     rmpi.root = malloc(g->state_bytes);
     rmpi.state = malloc(g->state_bytes);
@@ -927,8 +967,19 @@ static int mpi_stats(Retro *r, RetroStats *st) {
   return r->cpt ? retro_stats_local(r, st) : rmpi_stats(r, st);
 }
 
+static void mpi_trapped(int status) {
+  if (!rmpi.entered) return;    /* the end's checkpoint meets the others */
+  if (rmpi.err) {
+    fprintf(rmpi.err, "gsolve: error: rank %d of %d stopped in the middle of the solve (exit "
+            "status %d: a rule's runtime error, or out of memory); the job is aborted\n", rmpi.rank,
+            rmpi.size, status);
+    fflush(rmpi.err);
+  }
+  MPI_Abort(MPI_COMM_WORLD, status);
+}
+
 static const RetroDistributed retro_mpi = { mpi_solve, mpi_write, mpi_stats, mpi_solve_vector,
-                                             mpi_children, rmpi_compact_solve };
+                                             mpi_children, rmpi_compact_solve, mpi_trapped };
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
@@ -954,9 +1005,19 @@ void rmpi_rest(void) {
 
 int retro_mpi_end(int status) {
   mpi_free();
-  /* The ranks agree on the status: the worst one. */
-  int worst = status;
-  MPI_Allreduce(&status, &worst, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  /* The ranks agree on the status, the worst one, once every rank is
+  ** here: one still about to solve meets this rank's checkpoint there,
+  ** stops, and comes here too. */
+  int out[4];
+  do checkpoint(status, 1, out); while (out[2]);
+  int worst = out[0];
+  /* A rank that failed alone, once rank 0 had answered: its message went
+  ** to its own stderr, which gsolve-mpi silences; rank 0 says it. */
+  if (rmpi.rank == 0 && status == EXIT_OK && worst != EXIT_OK && rmpi.err) {
+    diag_fail(rmpi.err, worst, "rank %d of %d ended with exit status %d after the answer above "
+              "(out of memory, or a limit, on that rank alone)", out[3] - 1, rmpi.size, worst);
+    fflush(rmpi.err);
+  }
   MPI_Finalize();
   return rmpi.rank == 0 ? status : worst;
 }

@@ -744,13 +744,11 @@ int rmpi_compact_solve(Retro *r, Search *s) {
   r->err = err;
   if (solved)                   /* the other ranks rest: no collective now */
     return rmpi_job_fail(EXIT_USAGE, "gsolve-mpi --compact solves one position a run");
+  int entered = rmpi_enter();
+  if (entered != EXIT_OK) return r->status = entered;
   /* Refusals every rank makes alike (rank 0 says them). */
   const char *why = retro_compact_refusal(r);
   if (why) return retro_fail(r, EXIT_USAGE, "--compact: %s (drop --compact)", why);
-  int cycles = retro_compact_cycles_wanted(r);
-  if (cycles < 0) return r->status;
-  if (cycles) return refuse_cycles();
-  if (r->canonical && !(g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0)) r->canonical = NULL;
   /* The buffers of the exchange (retro_mpi.c's). */
   rmpi.out = calloc((size_t)rmpi.size, sizeof *rmpi.out);
   rmpi.scount = calloc((size_t)rmpi.size * 4, sizeof(int));
@@ -762,6 +760,12 @@ int rmpi_compact_solve(Retro *r, Search *s) {
   rmpi.sdispl = rmpi.rcount + rmpi.size;
   rmpi.rdispl = rmpi.sdispl + rmpi.size;
   if (st == EXIT_OK) r->err = mc.msg;
+  /* Whether the positions recur: the same probe on every rank, agreed
+  ** below with the rest (it may run out of memory on one rank alone,
+  ** which then left the others waiting). */
+  int cycles = st == EXIT_OK ? retro_compact_cycles_wanted(r) : 0;
+  if (cycles < 0) st = r->status;
+  if (r->canonical && !(g->vt->orbit && g->vt->orbit(g, game_state(g)) != 0)) r->canonical = NULL;
   /* Rank 0's view of the whole table first, then this rank's parts (r->cpt). */
   if (st == EXIT_OK && rmpi.rank == 0) {
     if (retro_compact_scratch(r) < 0) st = retro_fail(r, EXIT_LIMIT, "out of memory");
@@ -771,10 +775,15 @@ int rmpi_compact_solve(Retro *r, Search *s) {
   if (st == EXIT_OK && retro_compact_scratch(r) < 0) st = retro_fail(r, EXIT_LIMIT, "out of memory");
   RetroCompact *c = mc.mine = r->cpt;
   free(r->root_state);
+  r->root_state = NULL;         /* not left dangling when st already failed */
   if (st == EXIT_OK && !(r->root_state = malloc(g->state_bytes))) st = retro_fail(r, EXIT_LIMIT, "out of memory");
   if (st == EXIT_OK) memcpy(r->root_state, game_state(g), g->state_bytes);
   if (c) c->spill = r->spill_dir != NULL;
   if ((st = agree(r, &more)) != EXIT_OK) goto out;
+  if (cycles) {
+    st = refuse_cycles();
+    goto out;
+  }
   double t0 = clock_seconds();
   if ((st = forward(r, c)) != EXIT_OK) goto out;
   double t1 = clock_seconds();
@@ -812,6 +821,7 @@ int rmpi_compact_solve(Retro *r, Search *s) {
   free(mc.msg_text);
   mc.msg = NULL;
   solved = 1;
+  rmpi.entered = 0;             /* rank 0 alone from here: no collective until the end */
   if (rmpi.rank != 0) rmpi_rest();
   /* Rank 0: the database closed (committed when it is --db FILE) and read
   ** back from now on, as one process's after a run with layers on disk. */

@@ -35,6 +35,7 @@ typedef struct RetroMpi {
   int by_state;                /* positions travel as their raw key, loaded with set_state
                                ** (else as their path from the root) */
   int ready;                   /* labelled: lookups go to the owners (rmpi_children) */
+  int entered;                 /* in a distributed solve's collectives (rmpi_enter) */
   unsigned char *root;         /* the root's state (by_state), *state: scratch */
   unsigned char *state;
   Buf *out;                    /* per destination rank */
@@ -87,6 +88,10 @@ int rmpi_exchange(void);
 /* Collective: the sum over the ranks; the worst status and the stop flag. */
 uint64_t rmpi_sum(uint64_t v);
 int rmpi_agree(int status, int *stop);
+/* The ranks meet before a distributed solve (the same collective as the
+** end of the job, retro_mpi_end): EXIT_OK, or the status of a rank that
+** ended the job before the solve (said by rank 0). */
+int rmpi_enter(void);
 
 /* Bytes this rank holds. */
 size_t rmpi_memory(void);
