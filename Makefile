@@ -34,7 +34,7 @@ GEN_C   := $(BUILD)/parser.c $(BUILD)/lexer.c
 # src/ holds one folder per layer (docs/architecture.md), engines one
 # folder deeper.
 # The MPI build's own files (make mpi) stay out of the plain build.
-MPI_SRC := src/retro/retro_mpi.c src/retro/retro_mpi_vector.c src/retro/retro_mpi_db.c \
+MPI_SRC := src/retro/retro_mpi.c src/retro/retro_mpi_job.c src/retro/retro_mpi_vector.c src/retro/retro_mpi_db.c \
            src/retro/retro_mpi_compact.c src/cli/main_mpi.c
 SRC     := $(filter-out $(MPI_SRC),$(wildcard src/*/*.c src/*/*/*.c))
 MAIN    := src/cli/main.c

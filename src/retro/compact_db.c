@@ -600,11 +600,12 @@ int compact_db_block(Retro *r, CompactLayer *L, uint64_t b) {
 #define CDB_HEAD_MAX (64 + 3 * (4 + CDB_MAX_TEXT) + 64)   /* the header's bytes at most */
 #define CDB_STREAM (1 << 20)                            /* bytes a read of the checksum */
 
-/* The checksum of the file's first len bytes, read at fd.  0; -1 not read. */
+/* The checksum of the file's first len bytes, read at fd.  0; -1 not
+** read; -2 out of memory. */
 static int stream_checksum(int fd, uint64_t len, uint64_t *sum) {
   unsigned char *buf = malloc(CDB_STREAM);
   uint64_t h = CDB_SEED;
-  int rc = buf ? 0 : -1;
+  int rc = buf ? 0 : -2;
   for (uint64_t at = 0; rc == 0 && at < len; at += CDB_STREAM) {
     size_t n = len - at < CDB_STREAM ? (size_t)(len - at) : CDB_STREAM;
     if (compact_pread(fd, buf, n, at) < 0) rc = -1;
@@ -700,7 +701,9 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
   if (lazy) {
     uint64_t sum;
     unsigned char tail[8];
-    if (stream_checksum(read_fd, flen - 8, &sum) < 0 || compact_pread(read_fd, tail, 8, flen - 8) < 0)
+    int rc = stream_checksum(read_fd, flen - 8, &sum);
+    if (rc == -2) goto oom;
+    if (rc < 0 || compact_pread(read_fd, tail, 8, flen - 8) < 0)
       return diag_fail(err, EXIT_IO, "cannot read '%s'", path);
     if (sum != get_u64(&(In){ tail, tail + 8, 0 })) goto corrupt;
   } else if (fnv1a(CDB_SEED, c->file, len - 8) != (get_u64(&(In){ c->file + len - 8, c->file + len, 0 }))) {

@@ -216,28 +216,6 @@ uint64_t rmpi_sum(uint64_t v) {
   return total;
 }
 
-/* The checkpoint: where each rank is, one collective at the start of
-** every distributed solve and at the end of the job, so that a rank that
-** stopped before a solve (out of memory while it compiled the rules, on
-** that rank alone) meets the others there instead of leaving them
-** waiting in the solve's first exchange while it waits to finish (a
-** hang, session 24).  in: the rank's status, rank + 1 when it is at the
-** end, 1 when it is about to solve, rank + 1 when it failed; the largest
-** of each over the ranks. */
-static void checkpoint(int status, int at_end, int out[4]) {
-  int in[4] = { status, at_end ? rmpi.rank + 1 : 0, !at_end, status != EXIT_OK ? rmpi.rank + 1 : 0 };
-  MPI_Allreduce(in, out, 4, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-}
-
-int rmpi_enter(void) {
-  int out[4];
-  checkpoint(EXIT_OK, 0, out);
-  if (out[1] == 0) return rmpi.entered = 1, EXIT_OK;
-  int st = out[0] != EXIT_OK ? out[0] : EXIT_RUNTIME;
-  return rmpi_job_fail(st, "rank %d of %d stopped before the solve (exit status %d); the job "
-                       "stops", out[1] - 1, rmpi.size, out[0]);
-}
-
 /* One decision for all ranks: the largest failure status and stop. */
 int rmpi_agree(int status, int *stop) {
   int in[2] = { status, stop_requested }, out[2];
@@ -967,19 +945,8 @@ static int mpi_stats(Retro *r, RetroStats *st) {
   return r->cpt ? retro_stats_local(r, st) : rmpi_stats(r, st);
 }
 
-static void mpi_trapped(int status) {
-  if (!rmpi.entered) return;    /* the end's checkpoint meets the others */
-  if (rmpi.err) {
-    fprintf(rmpi.err, "gsolve: error: rank %d of %d stopped in the middle of the solve (exit "
-            "status %d: a rule's runtime error, or out of memory); the job is aborted\n", rmpi.rank,
-            rmpi.size, status);
-    fflush(rmpi.err);
-  }
-  MPI_Abort(MPI_COMM_WORLD, status);
-}
-
 static const RetroDistributed retro_mpi = { mpi_solve, mpi_write, mpi_stats, mpi_solve_vector,
-                                             mpi_children, rmpi_compact_solve, mpi_trapped };
+                                             mpi_children, rmpi_compact_solve, rmpi_trapped };
 
 int retro_mpi_start(int *argc, char ***argv) {
   if (MPI_Init(argc, argv) != MPI_SUCCESS) {
@@ -1005,19 +972,7 @@ void rmpi_rest(void) {
 
 int retro_mpi_end(int status) {
   mpi_free();
-  /* The ranks agree on the status, the worst one, once every rank is
-  ** here: one still about to solve meets this rank's checkpoint there,
-  ** stops, and comes here too. */
-  int out[4];
-  do checkpoint(status, 1, out); while (out[2]);
-  int worst = out[0];
-  /* A rank that failed alone, once rank 0 had answered: its message went
-  ** to its own stderr, which gsolve-mpi silences; rank 0 says it. */
-  if (rmpi.rank == 0 && status == EXIT_OK && worst != EXIT_OK && rmpi.err) {
-    diag_fail(rmpi.err, worst, "rank %d of %d ended with exit status %d after the answer above "
-              "(out of memory, or a limit, on that rank alone)", out[3] - 1, rmpi.size, worst);
-    fflush(rmpi.err);
-  }
+  int worst = rmpi_meet_at_end(status);
   MPI_Finalize();
   return rmpi.rank == 0 ? status : worst;
 }

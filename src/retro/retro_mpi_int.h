@@ -92,6 +92,12 @@ int rmpi_agree(int status, int *stop);
 ** end of the job, retro_mpi_end): EXIT_OK, or the status of a rank that
 ** ended the job before the solve (said by rank 0). */
 int rmpi_enter(void);
+/* The end of the job on this rank (retro_mpi_end): waits at the
+** checkpoint until every rank is there; the worst status of all. */
+int rmpi_meet_at_end(int status);
+/* RetroDistributed.trapped: MPI_Abort with the status when this rank is
+** inside a distributed solve (rmpi.entered). */
+void rmpi_trapped(int status);
 
 /* Bytes this rank holds. */
 size_t rmpi_memory(void);
