@@ -667,7 +667,7 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
   uint64_t flen = 0;
   int lazy = st == EXIT_OK && fd >= 0 && fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
              (flen = (uint64_t)sb.st_size) >= 16 && fi->len >= 12 &&
-             (fi->data[8] | fi->data[9] << 8 | fi->data[10] << 16 | (uint32_t)fi->data[11] << 24) == CDB_VERSION;
+             get_u32(&(In){ fi->data + 8, fi->data + 12, 0 }) == CDB_VERSION;
   if (st == EXIT_OK) {
     size_t mem = file_memory_bytes();
     st = lazy ? file_fill(fi, CDB_HEAD_MAX, err) : file_fill_all(fi, mem ? mem : SIZE_MAX / 2, err);
@@ -691,8 +691,10 @@ int compact_db_read(Retro *r, FileIn *fi, const char *path, const char *game, co
   file_close(fi);
   r->db_path = path;
   r->err = err;
+  /* The bytes before the checksum (all of them here unless lazy). */
   if (!lazy) flen = len;
-  In in = { c->file, c->file + (lazy ? (len < flen - 8 ? len : flen - 8) : len >= 8 ? len - 8 : 0), 0 };
+  uint64_t body = flen >= 8 ? flen - 8 : 0;
+  In in = { c->file, c->file + (len < body ? len : body), 0 };
   const char *text;
   uint32_t tlen;
   char shown1[256], shown2[256];

@@ -14,12 +14,6 @@
 #include "util/file.h"
 #include "util/status.h"
 
-static int bits_for(uint64_t v) {
-  int b = 0;
-  while (b < 64 && v >> b) b++;
-  return b;
-}
-
 /* ------------------------------------------------------------------ */
 /* Memory, and layers on disk                                         */
 /* ------------------------------------------------------------------ */

@@ -82,6 +82,11 @@ static inline void bits_or(uint64_t *a, uint64_t off, int w, uint64_t v) {
   if (sh + w > 64) a[i + 1] |= v >> (64 - sh);
 }
 
+/* The bits a field needs to hold v (0 for 0). */
+static inline int bits_for(uint64_t v) {
+  return v ? 64 - __builtin_clzll(v) : 0;
+}
+
 /* Words for n fields of w bits, with the one word the reads above may
 ** look at past the end. */
 static inline size_t bits_words(uint64_t n, int w) {

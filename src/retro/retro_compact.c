@@ -32,12 +32,6 @@
 #include "util/status.h"
 #include "util/stop.h"
 
-static int bits_for(uint64_t v) {
-  int b = 0;
-  while (b < 64 && v >> b) b++;
-  return b;
-}
-
 const char *retro_compact_refusal(const Retro *r) {
   const Game *g = r->g;
   if (!g->vt->pack || !g->vt->unpack || !g->vt->set_state)
@@ -615,8 +609,8 @@ static int forward(Retro *r, RetroCompact *c) {
 /* Backward: the values                                               */
 /* ------------------------------------------------------------------ */
 
-static inline int get_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover,
-                            int32_t *score, uint32_t *dist) {
+inline int retro_compact_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover, int32_t *score,
+                               uint32_t *dist) {
   const RetroCompact *c = r->cpt;
   int w = value_width(c, L);
   uint64_t f;
@@ -659,13 +653,22 @@ static int value_here(Retro *r, CompactLayer *N, int mover, int64_t *score, int6
     int cm;
     int32_t cs;
     uint32_t cd;
-    if (get_value(r, N, (uint64_t)rank, &cm, &cs, &cd) < 0) return -1;
+    if (retro_compact_value(r, N, (uint64_t)rank, &cm, &cs, &cd) < 0) return -1;
     int64_t sc = cm == mover ? cs : -(int64_t)cs;
     Value v = value_make(sc, (int64_t)cd + 1, mover);
     if (v > best) best = v;
   }
   value_decode(best, score, dist);
   return 0;
+}
+
+int retro_compact_bad_key(Retro *r) {
+  Game *g = r->g;
+  char why[256];
+  if (!g->vt->invalid || !g->vt->invalid(g, why, sizeof why)) return 0;
+  retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a key that is not a position of the game (%s)",
+             r->db_path ? r->db_path : "the table", why);
+  return 1;
 }
 
 /* The labels, deepest layer first; with `verify`, the labels already
@@ -691,15 +694,7 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
     efset_iter_init(&it, &L->keys);
     while (efset_next(&it, &sq)) {
       retro_compact_set_key(r, c, retro_compact_unsqueeze(L, sq));
-      /* A file's key may unpack to values its slots cannot hold (a
-      ** 'filled' of 7 where 0..6 is declared): corrupt, not a rule's
-      ** runtime error once a move is played on it (fuzz_db). */
-      char why[256];
-      if (verify && g->vt->invalid && g->vt->invalid(g, why, sizeof why)) {
-        retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a key that is not a position of the game (%s)",
-                   r->db_path ? r->db_path : "the table", why);
-        return 1;
-      }
+      if (verify && retro_compact_bad_key(r)) return 1;   /* a file's key */
       int mover = game_to_move(g);
       int64_t score, dist;
       if (value_here(r, N, mover, &score, &dist) < 0) return 1;
@@ -707,7 +702,7 @@ static int backward(Retro *r, RetroCompact *c, int verify) {
         int m;
         int32_t s;
         uint32_t d;
-        if (get_value(r, L, i, &m, &s, &d) < 0) return 1;
+        if (retro_compact_value(r, L, i, &m, &s, &d) < 0) return 1;
         if (m != (mover & 1) || s != score || d != dist) {
           retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a position's value disagrees with its "
                "children's and the rules", r->db_path ? r->db_path : "the table");
@@ -771,7 +766,7 @@ int retro_compact_check_here(Retro *r) {
     uint32_t d;
     int64_t score, dist;
     int mover = game_to_move(g);
-    if (get_value(r, &c->layer[k], (uint64_t)rank, &m, &s, &d) < 0 ||
+    if (retro_compact_value(r, &c->layer[k], (uint64_t)rank, &m, &s, &d) < 0 ||
         value_here(r, k + 1 < c->nlayers ? &c->layer[k + 1] : NULL, mover, &score, &dist) < 0)
       return r->status;
     if (m != (mover & 1) || s != score || d != dist)
@@ -867,7 +862,7 @@ int retro_compact_find(Retro *r, int32_t *score, uint32_t *dist) {
     int64_t rank = retro_compact_rank(&c->layer[k], key);
     if (rank < 0) continue;
     int m;
-    return get_value(r, &c->layer[k], (uint64_t)rank, &m, score, dist) < 0 ? -1 : 1;
+    return retro_compact_value(r, &c->layer[k], (uint64_t)rank, &m, score, dist) < 0 ? -1 : 1;
   }
   return 0;
 }
@@ -888,7 +883,7 @@ int retro_compact_each(Retro *r, int (*fn)(void *arg, const void *state, int mov
       uint32_t d;
       word_key(retro_compact_unsqueeze(L, sq), r->key, g->key_bytes);
       g->vt->unpack(g, r->key, c->state);
-      if (get_value(r, &c->layer[k], i++, &m, &s, &d) < 0) return -1;
+      if (retro_compact_value(r, &c->layer[k], i++, &m, &s, &d) < 0) return -1;
       int rc = fn(arg, c->state, m, s, d);
       if (rc) return rc;
     }

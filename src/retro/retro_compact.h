@@ -250,6 +250,17 @@ uint64_t retro_compact_unsqueeze(const CompactLayer *L, uint64_t v);
 ** layer (0; -1 out of memory; or the status reported); whether two
 ** layers hold a key in common. */
 uint64_t retro_compact_squeeze(const CompactLayer *L, uint64_t key);
+/* The field of position `rank` of layer L (from its values, or its value
+** block read from the file): mover, score and distance (RETRO_ENDLESS
+** for the table's `endless`).  0, or -1 when the block does not decode
+** (reported). */
+int retro_compact_value(Retro *r, CompactLayer *L, uint64_t rank, int *mover, int32_t *score,
+                        uint32_t *dist);
+/* A file's key set as the engine's position may hold values its slots
+** cannot (a 'filled' of 7 where 0..6 is declared): 1 and "'FILE' is
+** corrupt: a key that is not a position of the game (WHY)" reported, not
+** a rule's runtime error once a move is played on it (fuzz_db); else 0. */
+int retro_compact_bad_key(Retro *r);
 int retro_compact_room(Retro *r, RetroCompact *c, int k);
 int retro_compact_merge(Retro *r, RetroCompact *c, CompactGather *s);
 int retro_compact_meet(const CompactLayer *a, const CompactLayer *b);

@@ -62,10 +62,6 @@ typedef struct Cycles {
   int rb;
 } Cycles;
 
-static int width_of(uint64_t v) {
-  return v ? 64 - __builtin_clzll(v) : 0;
-}
-
 static inline uint64_t field_get(const Cycles *y, uint64_t i) {
   return bits_get(y->L->vals, i * (uint64_t)y->w, y->w);
 }
@@ -273,7 +269,7 @@ static int enumerate(Cycles *y) {
   int64_t smax = hi > -lo ? hi : -lo;
   y->scored = smax > 1;
   c->smin = -smax;
-  c->sbits = width_of((uint64_t)(2 * smax + 1));
+  c->sbits = bits_for((uint64_t)(2 * smax + 1));
   y->und = (UINT64_C(1) << c->sbits) - 1;
   y->zero = (uint64_t)smax;
   return 0;
@@ -309,7 +305,7 @@ static int repack(Cycles *y, int dbits) {
 /* Room for distance d (below the pending code). */
 static int room_for(Cycles *y, uint64_t d) {
   if (d < y->pending) return 0;
-  return repack(y, width_of(d + 1) + 2);
+  return repack(y, bits_for(d + 1) + 2);
 }
 
 /* Sets the engine to the position of a stored key (sq, from the
@@ -623,7 +619,7 @@ static int shrink(Cycles *y) {
     uint32_t d = dist_of(y, field_get(y, i));
     if (d != y->pending && d > longest) longest = d;
   }
-  int dbits = width_of((uint64_t)longest + 1);
+  int dbits = bits_for((uint64_t)longest + 1);
   if (dbits != y->L->dbits && repack(y, dbits) < 0) return -1;
   y->c->endless = y->pending;
   return 0;
@@ -640,7 +636,7 @@ static int label(Cycles *y) {
   y->bmask = (UINT64_C(1) << lg) - 1;
   y->bshift = 64 - lg;
   y->bwords = (size_t)1 << (lg - 6);
-  y->rb = width_of(n);
+  y->rb = bits_for(n);
   size_t scratch_words = 2 * y->bwords + bits_words(n, y->rb);
   /* The fields' memory is known now: refused before it is taken. */
   size_t need = retro_compact_bytes(r) + (bits_words(n, 1 + y->c->sbits + 7) + scratch_words) * 8;
@@ -713,25 +709,12 @@ void retro_compact_cycles_note(const Retro *r, FILE *f) {
 /* A table read from a file (compact_db.c, format 3)                  */
 /* ------------------------------------------------------------------ */
 
-/* Record i of the single layer: in memory (decoded whole by the check of
-** every record), else from its value block.  0, or -1 when the block does
-** not decode (reported). */
+/* Record i of the single layer (retro_compact_value).  0, or -1 when
+** its block does not decode (reported). */
 static int record(Retro *r, uint64_t i, int *mover, int64_t *score, uint32_t *dist) {
-  RetroCompact *c = r->cpt;
-  CompactLayer *L = &c->layer[0];
-  int w = retro_compact_width(c, L);
-  uint64_t f;
-  if (L->vals) {
-    f = bits_get(L->vals, i * (uint64_t)w, w);
-  } else {
-    uint64_t b = i / c->block;
-    if (L->cached != (int64_t)b && compact_db_block(r, L, b) < 0) return -1;
-    f = bits_get(L->cache, (i % c->block) * (uint64_t)w, w);
-  }
-  uint32_t d = (uint32_t)(f >> (1 + c->sbits));
-  *mover = (int)(f & 1);
-  *score = c->smin + (int64_t)((f >> 1) & ((UINT64_C(1) << c->sbits) - 1));
-  *dist = d == c->endless ? RETRO_ENDLESS : d;
+  int32_t s;
+  if (retro_compact_value(r, &r->cpt->layer[0], i, mover, &s, dist) < 0) return -1;
+  *score = s;
   return 0;
 }
 
@@ -873,12 +856,8 @@ int retro_compact_cycles_verify(Retro *r) {
   efset_iter_init(&it, &L->keys);
   for (; st == EXIT_OK && efset_next(&it, &sq); i++) {
     retro_compact_set_key(r, c, retro_compact_unsqueeze(L, sq));
-    /* A file's key may unpack to values its slots cannot hold: corrupt,
-    ** not a rule's runtime error once a move is played on it. */
-    char why[256];
-    if (g->vt->invalid && g->vt->invalid(g, why, sizeof why)) {
-      st = retro_fail(r, EXIT_USAGE, "'%s' is corrupt: a key that is not a position of the game "
-                      "(%s)", r->db_path ? r->db_path : "the table", why);
+    if (retro_compact_bad_key(r)) {
+      st = r->status;
       break;
     }
     const char *bad = check_record(r, i, &failed);

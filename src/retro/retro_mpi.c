@@ -840,11 +840,11 @@ static int mpi_enumerate(Retro *r) {
   /* What every rank would say (retro_answer's errors), rank 0 says;
   ** a rank's own failures go through rmpi_fail. */
   r->err = rmpi.rank == 0 ? rmpi.err : NULL;
-  /* GSOLVE_MPI_BATCH caps a labelling round's updates per rank, in
-  ** bytes: the send buffers' size, and under MPI's 2 GiB int counts. */
   /* A failure on one rank goes through the agreement below with the
   ** others, never a return before it (the others would wait in it). */
   int st = EXIT_OK, stop;
+  /* GSOLVE_MPI_BATCH caps a labelling round's updates per rank, in
+  ** bytes: the send buffers' size, and under MPI's 2 GiB int counts. */
   const char *batch = getenv("GSOLVE_MPI_BATCH");
   rmpi.batch = RM_BATCH;
   if (batch && *batch) {

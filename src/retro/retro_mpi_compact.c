@@ -91,12 +91,6 @@ typedef struct MpiCompact {
 static MpiCompact mc;
 static int solved;             /* one compact solve a job: the others rest after it */
 
-static int bits_for(uint64_t v) {
-  int b = 0;
-  while (b < 64 && v >> b) b++;
-  return b;
-}
-
 /* The rank that owns a key. */
 static int owner(uint64_t key) {
   uint64_t h = key;
