@@ -27,6 +27,15 @@ else
   export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_mpi_yield_when_idle
   export OMPI_MCA_btl_vader_single_copy_mechanism
   mp_run() { np=$1; shift; mpirun --oversubscribe -np "$np" "$MPI_BIN" "$@"; }
+  # mp_ranks PID: the ranks of the mpirun PID, once they run (30 s at
+  # most): its children (ps --ppid P -C NAME selects either, so it could
+  # pick another job's gsolve-mpi).
+  mp_ranks() {
+    for i in $(seq 300); do
+      pgrep -P "$1" -x gsolve-mpi && return
+      sleep 0.1
+    done
+  }
 
   # mp_same NAME RANKS GAME ARGS...: the single-process report (all moves)
   # and database against gsolve-mpi's on each number of ranks.
@@ -266,16 +275,9 @@ EOF
     mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=6 -D height=4 \
       --solver retro --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
     mp_pid=$!
-    # A rank of this job: a child of this mpirun (ps --ppid P -C NAME
-    # selects either, so it could pick another job's gsolve-mpi).  The 3
-    # seconds count from when the ranks run, however long mpirun takes to
-    # start them on a slow machine.
-    rank=
-    for i in $(seq 300); do
-      rank=$(pgrep -P $mp_pid -x gsolve-mpi | head -n 1)
-      [ -n "$rank" ] && break
-      sleep 0.1
-    done
+    # A rank of this job.  The 3 seconds count from when the ranks run,
+    # however long mpirun takes to start them on a slow machine.
+    rank=$(mp_ranks $mp_pid | head -n 1)
     sleep 3
     case $sig in
       INT) kill -INT $mp_pid ;;
@@ -391,12 +393,7 @@ EOF
   mpirun --oversubscribe -np 2 "$MPI_BIN" games/connect4.game -D width=5 -D height=4 --engine vm \
     --solver retro --compact --db "$mp_tmp/x.db" >/dev/null 2>"$mp_tmp/err" &
   mp_pid=$!
-  rank=
-  for i in $(seq 300); do
-    rank=$(pgrep -P $mp_pid -x gsolve-mpi | tail -n 1)
-    [ -n "$rank" ] && break
-    sleep 0.1
-  done
+  rank=$(mp_ranks $mp_pid | tail -n 1)
   sleep 1.5
   kill -TERM $rank
   for i in $(seq 60); do kill -0 $mp_pid 2>/dev/null || break; sleep 1; done
