@@ -27,6 +27,16 @@ else
   export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM OMPI_MCA_mpi_yield_when_idle
   export OMPI_MCA_btl_vader_single_copy_mechanism
   mp_run() { np=$1; shift; mpirun --oversubscribe -np "$np" "$MPI_BIN" "$@"; }
+  # mp_shares NAME N STORED ERR NOUN: the `mpi: rank` lines of a run on N
+  # ranks (stderr in ERR): N of them, their stored positions adding up to
+  # STORED, none holding them all.
+  mp_shares() {
+    sed -n 's/^mpi: rank [0-9]* of [0-9]*: stored \([0-9]*\),.*/\1/p' "$4" >"$mp_tmp/shares"
+    check "$1, $2 ranks: $2 $5 adding up to the table" "$2 $3" \
+      "$(wc -l <"$mp_tmp/shares" | tr -d ' ') $(paste -sd+ "$mp_tmp/shares" | bc)"
+    [ "$2" -gt 1 ] && check "$1, $2 ranks: no rank holds the whole table" 0 \
+      "$(awk -v s="$3" '$1 >= s' "$mp_tmp/shares" | wc -l | tr -d ' ')"
+  }
   # mp_ranks PID: the ranks of the mpirun PID, once they run (30 s at
   # most): its children (ps --ppid P -C NAME selects either, so it could
   # pick another job's gsolve-mpi).
@@ -206,11 +216,7 @@ EOF
       mp_run "$n" "$@" --solver retro --all-moves >"$mp_tmp/vn" 2>"$mp_tmp/n.err"
       check "$name, $n ranks: exit" 0 $?
       check "$name, $n ranks: the report" "$(cat "$mp_tmp/v1")" "$(grep -v '^seconds:' "$mp_tmp/vn")"
-      sed -n 's/^mpi: rank [0-9]* of [0-9]*: stored \([0-9]*\),.*/\1/p' "$mp_tmp/n.err" >"$mp_tmp/shares"
-      check "$name, $n ranks: $n shares adding up to the table" "$n $stored" \
-        "$(wc -l <"$mp_tmp/shares" | tr -d ' ') $(paste -sd+ "$mp_tmp/shares" | bc)"
-      [ "$n" -gt 1 ] && check "$name, $n ranks: no rank holds the whole table" 0 \
-        "$(awk -v s="$stored" '$1 >= s' "$mp_tmp/shares" | wc -l)"
+      mp_shares "$name" "$n" "$stored" "$mp_tmp/n.err" shares
     done
     check "$name, $n ranks: the JSON report" "$(cat "$mp_tmp/j1")" \
       "$(mp_run "$n" "$@" --solver retro --all-moves --json 2>/dev/null | sed 's/"seconds":[^,]*,//')"
@@ -327,11 +333,7 @@ EOF
         "$(grep '^stats: ' "$mp_tmp/cn.err" | grep -v 'enumeration\|MiB')"
       check "$name --compact, $n ranks: the database, byte for byte" same \
         "$(cmp -s "$mp_tmp/one.db" "$mp_tmp/n.db" && echo same || echo differs)"
-      sed -n 's/^mpi: rank [0-9]* of [0-9]*: stored \([0-9]*\),.*/\1/p' "$mp_tmp/cn.err" >"$mp_tmp/shares"
-      check "$name --compact, $n ranks: $n parts adding up to the table" "$n $stored" \
-        "$(wc -l <"$mp_tmp/shares" | tr -d ' ') $(paste -sd+ "$mp_tmp/shares" | bc)"
-      [ "$n" -gt 1 ] && check "$name --compact, $n ranks: no rank holds the whole table" 0 \
-        "$(awk -v s="$stored" '$1 >= s' "$mp_tmp/shares" | wc -l | tr -d ' ')"
+      mp_shares "$name --compact" "$n" "$stored" "$mp_tmp/cn.err" parts
     done
   }
   mp_compact "Tic-tac-toe" "1 2 3" games/tictactoe.game
