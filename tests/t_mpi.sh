@@ -37,6 +37,15 @@ else
     [ "$2" -gt 1 ] && check "$1, $2 ranks: no rank holds the whole table" 0 \
       "$(awk -v s="$3" '$1 >= s' "$mp_tmp/shares" | wc -l | tr -d ' ')"
   }
+  # mp_end PID: waits for the mpirun PID to end (60 s at most, then kills
+  # it); $ended (ended or hangs) and $st, its status.
+  mp_end() {
+    for i in $(seq 60); do kill -0 "$1" 2>/dev/null || break; sleep 1; done
+    ended=$(kill -0 "$1" 2>/dev/null && echo hangs || echo ended)
+    [ $ended = hangs ] && kill -KILL "$1"
+    wait "$1"
+    st=$?
+  }
   # mp_ranks PID: the ranks of the mpirun PID, once they run (30 s at
   # most): its children (ps --ppid P -C NAME selects either, so it could
   # pick another job's gsolve-mpi).
@@ -290,11 +299,7 @@ EOF
       RANKINT) kill -INT $rank ;;
       KILL) kill -KILL $rank ;;
     esac
-    for i in $(seq 60); do kill -0 $mp_pid 2>/dev/null || break; sleep 1; done
-    ended=$(kill -0 $mp_pid 2>/dev/null && echo hangs || echo ended)
-    [ $ended = hangs ] && kill -KILL $mp_pid
-    wait $mp_pid
-    st=$?
+    mp_end $mp_pid
     check "SIG$sig: the job ends" ended $ended
     check "SIG$sig: it fails" yes "$([ $st -ne 0 ] && echo yes || echo no)"
     check "SIG$sig: no database" no "$([ -e "$mp_tmp/x.db" ] && echo yes || echo no)"
@@ -398,11 +403,7 @@ EOF
   rank=$(mp_ranks $mp_pid | tail -n 1)
   sleep 1.5
   kill -TERM $rank
-  for i in $(seq 60); do kill -0 $mp_pid 2>/dev/null || break; sleep 1; done
-  ended=$(kill -0 $mp_pid 2>/dev/null && echo hangs || echo ended)
-  [ $ended = hangs ] && kill -KILL $mp_pid
-  wait $mp_pid
-  st=$?
+  mp_end $mp_pid
   check "--compact, SIGTERM to a rank: the job ends" ended $ended
   check "--compact, SIGTERM to a rank: gsolve's status, 130" 130 $st
   check "--compact, SIGTERM to a rank: the message, once" 1 \
